@@ -1,0 +1,166 @@
+/**
+ * RobotsTxt model × crawler tokens × URL -> Decision.
+ *
+ * RFC 9309 §2.2.1: a crawler obeys one group, the one naming its product token
+ * (case-insensitive); groups naming the same token are merged; `*` applies only when no
+ * group names the crawler, and is never merged into a specific group.
+ * Tokens come in priority order (["googlebot-image", "googlebot"]): the first token that
+ * has a group decides, as Google documents for its crawlers with a fallback name.
+ * RFC 9309 §2.2.2: the longest matching pattern wins, allow wins a tie, nothing matching
+ * means allowed, and /robots.txt is always allowed.
+ *
+ * Google-only, kept: an `allow` of `…/index.htm` or `…/index.html` also allows the bare
+ * directory (`…/$`), as Google's reference does (option `indexHtmlAllowsDirectory`).
+ * Each group's rule index is built on first use, so a huge file costs nothing for the
+ * groups no request asks about.
+ */
+
+import { productToken } from "./agent-token.ts";
+import type { GroupExtensions, OtherLine, RequestRate, RobotsTxt, Rule, TimeWindow } from "./model.ts";
+import { canonicalizePath, pathAndQuery } from "./path.ts";
+import { compilePattern, type CompiledPattern } from "./pattern.ts";
+import { RuleTree } from "./rule-tree.ts";
+
+/** Why a decision came out as it did when no rule decided it. */
+export type DecisionReason = "rule" | "no-matching-rule" | "no-group" | "robots-txt";
+
+/** The group a crawler obeys: all groups naming one token, merged. */
+export interface AppliedGroup {
+  /** The product token the group names, or `*`. */
+  readonly token: string;
+  /** Line numbers of the user-agent lines naming that token. */
+  readonly agentLines: readonly number[];
+  readonly rules: readonly Rule[];
+  readonly extensions: GroupExtensions;
+}
+
+/** The answer to "may this crawler fetch this URL?", with its reason. */
+export interface Decision {
+  readonly allowed: boolean;
+  readonly reason: DecisionReason;
+  /** The deciding rule, when reason is "rule". */
+  readonly rule?: Rule;
+  /** The group that applied; absent when no group applies. */
+  readonly group?: AppliedGroup;
+}
+
+export interface MatcherOptions {
+  /** Google-only: allow of `/dir/index.html` also allows `/dir/`. Default true. */
+  readonly indexHtmlAllowsDirectory?: boolean;
+}
+
+interface GroupIndex {
+  readonly group: AppliedGroup;
+  tree: RuleTree | undefined;
+}
+
+/** A parsed file compiled for many decisions. */
+export class RobotsMatcher {
+  private readonly groups = new Map<string, GroupIndex>();
+  private readonly indexHtml: boolean;
+
+  constructor(robots: RobotsTxt, options: MatcherOptions = {}) {
+    this.indexHtml = options.indexHtmlAllowsDirectory ?? true;
+    for (const group of mergeGroups(robots)) this.groups.set(group.token, { group, tree: undefined });
+  }
+
+  /** The group that the first token with a group names, else `*`, else undefined. */
+  groupFor(tokens: readonly string[]): AppliedGroup | undefined {
+    return this.indexFor(tokens)?.group;
+  }
+
+  /** May a crawler with these product tokens (priority order) fetch this URL or path? */
+  decide(tokens: readonly string[], url: string): Decision {
+    const path = canonicalizePath(pathAndQuery(url));
+    const index = this.indexFor(tokens);
+    if (!index) return { allowed: true, reason: isRobotsTxt(path) ? "robots-txt" : "no-group" };
+    const group = index.group;
+    if (isRobotsTxt(path)) return { allowed: true, reason: "robots-txt", group };
+    index.tree ??= this.buildTree(group.rules);
+    const winner = index.tree.find(path);
+    if (!winner) return { allowed: true, reason: "no-matching-rule", group };
+    return { allowed: winner.allow, reason: "rule", rule: winner.rule, group };
+  }
+
+  private indexFor(tokens: readonly string[]): GroupIndex | undefined {
+    for (const token of tokens) {
+      const key = productToken(token);
+      const group = key === "" ? undefined : this.groups.get(key);
+      if (group) return group;
+    }
+    return this.groups.get("*");
+  }
+
+  private buildTree(rules: readonly Rule[]): RuleTree {
+    const patterns: CompiledPattern[] = [];
+    for (const rule of rules) {
+      patterns.push(compilePattern(rule, rule.line));
+      const directory = this.indexHtml ? indexHtmlDirectory(rule) : undefined;
+      if (directory) patterns.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule });
+    }
+    return new RuleTree(patterns);
+  }
+}
+
+/** Compile a parsed file for matching. */
+export function compileRobots(robots: RobotsTxt, options?: MatcherOptions): RobotsMatcher {
+  return new RobotsMatcher(robots, options);
+}
+
+function isRobotsTxt(path: string): boolean {
+  return path === "/robots.txt" || path.startsWith("/robots.txt?");
+}
+
+/** Google: `allow: /dir/index.htm…` also allows `/dir/$`. */
+function indexHtmlDirectory(rule: Rule): string | undefined {
+  if (rule.kind !== "allow") return undefined;
+  const slash = rule.pattern.lastIndexOf("/");
+  if (slash < 0 || !rule.pattern.startsWith("/index.htm", slash)) return undefined;
+  return `${rule.pattern.slice(0, slash + 1)}$`;
+}
+
+interface MutableExtensions {
+  crawlDelay?: { seconds: number; line: number };
+  requestRates: RequestRate[];
+  visitTime?: TimeWindow & { line: number };
+  comments: { text: string; line: number }[];
+  robotVersion?: { version: string; line: number };
+  others: OtherLine[];
+}
+
+/** One entry per token, with the rules and extensions of every group naming it, in file order. */
+function mergeGroups(robots: RobotsTxt): AppliedGroup[] {
+  const byToken = new Map<string, { agentLines: number[]; rules: Rule[]; extensions: MutableExtensions }>();
+  for (const group of robots.groups) {
+    for (const token of group.agents) {
+      let merged = byToken.get(token);
+      if (!merged) {
+        merged = { agentLines: [], rules: [], extensions: { requestRates: [], comments: [], others: [] } };
+        byToken.set(token, merged);
+      }
+      merged.agentLines.push(...agentLinesNaming(group.agentLines, token));
+      merged.rules.push(...group.rules);
+      mergeExtensions(merged.extensions, group.extensions);
+    }
+  }
+  return [...byToken].map(([token, merged]) => ({ token, ...merged }));
+}
+
+function agentLinesNaming(lines: readonly { value: string; line: number }[], token: string): number[] {
+  return lines.filter(({ value }) => sameToken(value, token)).map(({ line }) => line);
+}
+
+function sameToken(value: string, token: string): boolean {
+  if (token === "*") return value.startsWith("*");
+  return productToken(value) === token;
+}
+
+/** First value wins for single-valued records, lists concatenate (Google: first crawl-delay). */
+function mergeExtensions(into: MutableExtensions, from: GroupExtensions): void {
+  into.crawlDelay ??= from.crawlDelay;
+  into.visitTime ??= from.visitTime;
+  into.robotVersion ??= from.robotVersion;
+  into.requestRates.push(...from.requestRates);
+  into.comments.push(...from.comments);
+  into.others.push(...from.others);
+}

@@ -1,0 +1,108 @@
+/**
+ * The parsed form of a robots.txt file: plain data, no behaviour, safe to JSON-encode.
+ *
+ * RFC 9309 §2.1 (groups, rules) and §2.2.4 (other records such as Sitemap), plus the older
+ * extension records (Crawl-delay, Request-rate, Visit-time, Comment, Robot-version) that
+ * the server-admin manual in shared/spec describes. Line numbers are 1-based and count
+ * CR, LF and CR LF as one line break each, as the spec does.
+ */
+
+/** An allow or disallow rule, exactly as written (trimmed), with where it was written. */
+export interface Rule {
+  readonly kind: "allow" | "disallow";
+  /** The path pattern as written in the file; `*` and a final `$` are wildcards. */
+  readonly pattern: string;
+  readonly line: number;
+}
+
+/** A time window in minutes after midnight UTC; `start > end` means it spans midnight. */
+export interface TimeWindow {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** `Request-rate: n/seconds [HHMM-HHMM]`. */
+export interface RequestRate {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly window?: TimeWindow;
+  readonly line: number;
+}
+
+/** A line with a field this parser does not interpret (Content-Signal, Host, Clean-param…). */
+export interface OtherLine {
+  /** The field name as written (case kept). */
+  readonly field: string;
+  readonly value: string;
+  readonly line: number;
+}
+
+/** The extension records of one group, typed where the format is known. */
+export interface GroupExtensions {
+  readonly crawlDelay?: { readonly seconds: number; readonly line: number };
+  readonly requestRates: readonly RequestRate[];
+  readonly visitTime?: TimeWindow & { readonly line: number };
+  readonly comments: readonly { readonly text: string; readonly line: number }[];
+  readonly robotVersion?: { readonly version: string; readonly line: number };
+  readonly others: readonly OtherLine[];
+}
+
+/**
+ * One group as it stands in the file: its user-agent lines, then its rules.
+ * Groups naming the same agent are NOT merged here (the file is kept as written);
+ * the matcher merges them (RFC 9309 §2.2.1).
+ */
+export interface Group {
+  /** Product tokens, lower-cased; `*` for the global group. Empty tokens are dropped. */
+  readonly agents: readonly string[];
+  /** The user-agent lines as written, for display and lint. */
+  readonly agentLines: readonly { readonly value: string; readonly line: number }[];
+  readonly rules: readonly Rule[];
+  readonly extensions: GroupExtensions;
+}
+
+export type Severity = "error" | "warning" | "info";
+
+/** Why a line was skipped or looks suspicious: what lint prints. */
+export interface Diagnostic {
+  /** 1-based line number; 0 for the file as a whole. */
+  readonly line: number;
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  readonly message: string;
+}
+
+export type DiagnosticCode =
+  | "html-content"
+  | "invalid-utf8"
+  | "truncated"
+  | "line-too-long"
+  | "not-key-value"
+  | "missing-colon"
+  | "misspelt-field"
+  | "unknown-field"
+  | "rule-outside-group"
+  | "extension-outside-group"
+  | "path-not-rooted"
+  | "empty-rule"
+  | "agent-not-product-token"
+  | "agent-empty"
+  | "repeated-global-group"
+  | "invalid-value"
+  | "duplicate-value"
+  | "sitemap-not-absolute"
+  | "too-many-diagnostics";
+
+/** The whole file. */
+export interface RobotsTxt {
+  readonly groups: readonly Group[];
+  readonly sitemaps: readonly { readonly url: string; readonly line: number }[];
+  /** Unknown lines that appear before any user-agent line. */
+  readonly others: readonly OtherLine[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** Size of the input in bytes, before truncation. */
+  readonly bytes: number;
+  /** True when the input was longer than MAX_ROBOTS_BYTES and the rest was ignored. */
+  readonly truncated: boolean;
+  readonly lines: number;
+}

@@ -1,0 +1,328 @@
+/**
+ * robots.txt text -> RobotsTxt model + diagnostics. Never throws on content.
+ *
+ * Implements RFC 9309 §2.1–2.2 and §2.5 as Google's crawlers read them (shared/spec):
+ *   - lines end in CR, LF or CR LF; `#` starts a comment anywhere; whitespace around keys
+ *     and values is ignored; field names are case-insensitive;
+ *   - a group is one or more user-agent lines followed by rules; only a user-agent line
+ *     that comes after a rule (allow/disallow, even one with an empty path) starts a new
+ *     group; sitemap and other lines do not end a group;
+ *   - user-agent values count only by their product token (`googlebot/1.2` -> googlebot);
+ *   - rules before any user-agent line, and rules with an empty path, apply to nothing.
+ * Google-only leniencies we follow (each reported as a diagnostic): field names matched by
+ * prefix and a few misspellings (fields.ts); a missing colon when the line is exactly
+ * "key value"; `* anything` as a user-agent value still means `*`; lines longer than
+ * Google's limit are cut.
+ */
+
+import {
+  readCrawlDelay,
+  readRequestRate,
+  readVisitTime,
+  type Reading,
+} from "./extensions.ts";
+import { readField, type Field } from "./fields.ts";
+import type {
+  Diagnostic,
+  DiagnosticCode,
+  Group,
+  OtherLine,
+  RequestRate,
+  RobotsTxt,
+  Rule,
+  Severity,
+  TimeWindow,
+} from "./model.ts";
+import { productToken } from "./agent-token.ts";
+import { decodeRobots, MAX_ROBOTS_BYTES, splitLines } from "./text.ts";
+
+/** Google's reference cuts lines here (browsers' 2083-byte URL limit, times 8, less one). */
+export const MAX_LINE_LENGTH = 2083 * 8 - 1;
+
+/** Lint output stays readable, and a stored model stays small, on hostile input. */
+export const MAX_DIAGNOSTICS = 1000;
+
+/** Parse a robots.txt body (bytes as served, or text). */
+export function parseRobotsTxt(input: string | Uint8Array): RobotsTxt {
+  const decoded = decodeRobots(input);
+  const lines = splitLines(decoded.text);
+  const state = new ParseState();
+  for (const line of decoded.invalidUtf8Lines) {
+    state.report(line, "invalid-utf8", "warning", "bytes that are not UTF-8 were skipped");
+  }
+  if (decoded.truncated) {
+    state.report(
+      lines.length,
+      "truncated",
+      "error",
+      `the file is ${decoded.bytes} bytes; only the first ${MAX_ROBOTS_BYTES} are read (RFC 9309 §2.5), the rest is ignored`,
+    );
+  }
+  lines.forEach((text, index) => parseLine(state, text, index + 1));
+  return state.finish(decoded.bytes, decoded.truncated, lines.length);
+}
+
+interface KeyValue {
+  readonly key: string;
+  readonly value: string;
+  readonly missingColon: boolean;
+}
+
+function parseLine(state: ParseState, raw: string, line: number): void {
+  let text = raw;
+  if (text.length > MAX_LINE_LENGTH) {
+    state.report(line, "line-too-long", "warning", `line is longer than ${MAX_LINE_LENGTH} characters; the rest is ignored`);
+    text = text.slice(0, MAX_LINE_LENGTH);
+  }
+  const content = trimAsciiSpace(stripComment(text));
+  if (content === "") return;
+  state.noteFirstContent(content, line);
+  const pair = splitKeyValue(content);
+  if (!pair) {
+    state.report(line, "not-key-value", "warning", `not a "field: value" line; skipped: ${quote(content)}`);
+    return;
+  }
+  if (pair.missingColon) {
+    state.report(line, "missing-colon", "warning", `no colon after ${quote(pair.key)}; read as "${pair.key}: ${pair.value}" (Google does; others may not)`);
+  }
+  const reading = readField(pair.key);
+  if (!reading) {
+    state.addOther({ field: pair.key, value: pair.value, line });
+    return;
+  }
+  if (!reading.exact) {
+    state.report(line, "misspelt-field", "warning", `${quote(pair.key)} is read as "${reading.field}" (Google accepts this spelling; other crawlers may not)`);
+  }
+  handleField(state, reading.field, pair.value, line);
+}
+
+function handleField(state: ParseState, field: Field, value: string, line: number): void {
+  switch (field) {
+    case "user-agent":
+      return state.addUserAgent(value, line);
+    case "allow":
+    case "disallow":
+      return state.addRule(field, value, line);
+    case "sitemap":
+      return state.addSitemap(value, line);
+    default:
+      return state.addExtension(field, value, line);
+  }
+}
+
+function stripComment(text: string): string {
+  const hash = text.indexOf("#");
+  return hash < 0 ? text : text.slice(0, hash);
+}
+
+function isAsciiSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+
+/** Trim ASCII white space only, as Google does; U+00A0 and friends are content. */
+function trimAsciiSpace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isAsciiSpace(text.charCodeAt(start))) start++;
+  while (end > start && isAsciiSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+/** `key: value`; or, Google-only, `key value` when the line is exactly two words. */
+function splitKeyValue(content: string): KeyValue | undefined {
+  const colon = content.indexOf(":");
+  if (colon >= 0) {
+    const key = trimAsciiSpace(content.slice(0, colon));
+    return key === "" ? undefined : { key, value: trimAsciiSpace(content.slice(colon + 1)), missingColon: false };
+  }
+  const words = content.split(/[ \t]+/);
+  if (words.length !== 2) return undefined;
+  const [key = "", value = ""] = words;
+  return { key, value, missingColon: true };
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+}
+
+interface GroupDraft {
+  agents: string[];
+  agentLines: { value: string; line: number }[];
+  rules: Rule[];
+  crawlDelay?: { seconds: number; line: number };
+  requestRates: RequestRate[];
+  visitTime?: TimeWindow & { line: number };
+  comments: { text: string; line: number }[];
+  robotVersion?: { version: string; line: number };
+  others: OtherLine[];
+}
+
+/** The parser's running state: the groups so far and whether user-agent lines are open. */
+class ParseState {
+  private readonly groups: GroupDraft[] = [];
+  private readonly sitemaps: { url: string; line: number }[] = [];
+  private readonly others: OtherLine[] = [];
+  private readonly diagnostics: Diagnostic[] = [];
+  private suppressedDiagnostics = 0;
+  private current: GroupDraft | undefined;
+  /** True from a user-agent line until the next rule: more user-agent lines join the group. */
+  private collectingAgents = false;
+  private seenContent = false;
+  private globalGroupLines: number[] = [];
+
+  report(line: number, code: DiagnosticCode, severity: Severity, message: string): void {
+    if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
+      this.suppressedDiagnostics++;
+      return;
+    }
+    this.diagnostics.push({ line, code, severity, message });
+  }
+
+  noteFirstContent(content: string, line: number): void {
+    if (this.seenContent) return;
+    this.seenContent = true;
+    if (/^<(?:!doctype|html|head|body|\?xml)\b/i.test(content)) {
+      this.report(line, "html-content", "error", "the file looks like an HTML page, not robots.txt; only its valid robots.txt lines are used");
+    }
+  }
+
+  addUserAgent(value: string, line: number): void {
+    if (!this.current || !this.collectingAgents) {
+      this.current = newGroupDraft();
+      this.groups.push(this.current);
+      this.collectingAgents = true;
+    }
+    this.current.agentLines.push({ value, line });
+    const agent = userAgentToken(value);
+    if (agent === "*") {
+      this.globalGroupLines.push(line);
+    } else if (agent === "") {
+      this.report(line, "agent-empty", "warning", `user-agent ${quote(value)} has no product token (letters, "-" and "_"); it matches no crawler`);
+      return;
+    } else if (agent !== value.toLowerCase()) {
+      this.reportInexactAgent(value, agent, line);
+    }
+    if (!this.current.agents.includes(agent)) this.current.agents.push(agent);
+  }
+
+  private reportInexactAgent(value: string, agent: string, line: number): void {
+    const isVersionOrStar = /^[A-Za-z_-]+(?:\/\S*|\*)$/.test(value);
+    const severity = isVersionOrStar ? "info" : "warning";
+    this.report(line, "agent-not-product-token", severity, `user-agent ${quote(value)} is matched as its product token "${agent}"`);
+  }
+
+  addRule(kind: "allow" | "disallow", pattern: string, line: number): void {
+    if (!this.current) {
+      this.report(line, "rule-outside-group", "error", `${kind} before any user-agent line applies to no crawler; add a user-agent line above it`);
+      return;
+    }
+    this.collectingAgents = false;
+    if (pattern === "") {
+      this.report(line, "empty-rule", "info", `${kind} with an empty path is ignored (RFC 9309 §2.2.2)`);
+      return;
+    }
+    if (!pattern.startsWith("/") && !pattern.startsWith("*")) {
+      this.report(line, "path-not-rooted", "error", `${kind} path ${quote(pattern)} starts with neither "/" nor "*", so it matches no URL; did you mean "/${pattern}"?`);
+    }
+    this.current.rules.push({ kind, pattern, line });
+  }
+
+  addSitemap(url: string, line: number): void {
+    if (url === "") return;
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(url)) {
+      this.report(line, "sitemap-not-absolute", "warning", `sitemap ${quote(url)} is not an absolute URL`);
+    }
+    this.sitemaps.push({ url, line });
+  }
+
+  addOther(other: OtherLine): void {
+    this.report(other.line, "unknown-field", "info", `field ${quote(other.field)} is not interpreted; kept as written`);
+    (this.current ? this.current.others : this.others).push(other);
+  }
+
+  addExtension(field: Field, value: string, line: number): void {
+    const group = this.current;
+    if (!group) {
+      this.report(line, "extension-outside-group", "warning", `${field} before any user-agent line applies to no crawler`);
+      this.others.push({ field, value, line });
+      return;
+    }
+    switch (field) {
+      case "crawl-delay":
+        return this.setOnce(group, "crawlDelay", field, readCrawlDelay(value), line, (seconds) => ({ seconds, line }));
+      case "visit-time":
+        return this.setOnce(group, "visitTime", field, readVisitTime(value), line, (window) => ({ ...window, line }));
+      case "request-rate": {
+        const rate = this.checked(field, readRequestRate(value), line);
+        if (rate) group.requestRates.push({ ...rate, line });
+        return;
+      }
+      case "comment":
+        group.comments.push({ text: value, line });
+        return;
+      case "robot-version":
+        return this.setOnce(group, "robotVersion", field, { ok: true, value }, line, (version) => ({ version, line }));
+    }
+  }
+
+  /** First value wins within a group, as in Google's handling of crawl-delay. */
+  private setOnce<K extends "crawlDelay" | "visitTime" | "robotVersion", T>(
+    group: GroupDraft,
+    key: K,
+    field: Field,
+    reading: Reading<T>,
+    line: number,
+    build: (value: T) => GroupDraft[K],
+  ): void {
+    const value = this.checked(field, reading, line);
+    if (value === undefined) return;
+    if (group[key] !== undefined) {
+      this.report(line, "duplicate-value", "warning", `a second ${field} in the same group; the first one (line ${group[key]?.line}) is used`);
+      return;
+    }
+    group[key] = build(value);
+  }
+
+  private checked<T>(field: Field, reading: Reading<T>, line: number): T | undefined {
+    if (reading.ok) return reading.value;
+    this.report(line, "invalid-value", "error", `cannot read ${field}: expected ${reading.expected}`);
+    return undefined;
+  }
+
+  finish(bytes: number, truncated: boolean, lines: number): RobotsTxt {
+    for (const line of this.globalGroupLines.slice(1)) {
+      this.report(line, "repeated-global-group", "warning", `another "user-agent: *" line (first at line ${this.globalGroupLines[0]}); their groups are merged`);
+    }
+    if (this.suppressedDiagnostics > 0) {
+      this.diagnostics.push({ line: 0, code: "too-many-diagnostics", severity: "info", message: `${this.suppressedDiagnostics} more diagnostics not shown` });
+    }
+    this.diagnostics.sort((a, b) => a.line - b.line);
+    return {
+      groups: this.groups.map(finishGroup),
+      sitemaps: this.sitemaps,
+      others: this.others,
+      diagnostics: this.diagnostics,
+      bytes,
+      truncated,
+      lines,
+    };
+  }
+}
+
+function newGroupDraft(): GroupDraft {
+  return { agents: [], agentLines: [], rules: [], requestRates: [], comments: [], others: [] };
+}
+
+function finishGroup(draft: GroupDraft): Group {
+  const { agents, agentLines, rules, ...extensions } = draft;
+  return { agents, agentLines, rules, extensions };
+}
+
+/**
+ * The token a user-agent line names: `*`, or its product token lower-cased ("" if none).
+ * Google-only: `*` followed by white space and anything else still means `*`.
+ */
+export function userAgentToken(value: string): string {
+  if (value.startsWith("*") && (value.length === 1 || isAsciiSpace(value.charCodeAt(1)))) return "*";
+  return productToken(value);
+}

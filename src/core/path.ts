@@ -1,0 +1,122 @@
+/**
+ * URL paths and rule patterns in one canonical spelling, so that equal things compare equal.
+ *
+ * RFC 9309 §2.2.2: octets outside US-ASCII are compared percent-encoded (RFC 3986), and a
+ * percent-encoded unreserved character is compared decoded. So, on both sides:
+ *   - non-ASCII characters become their UTF-8 bytes as %XX (upper-case hex);
+ *   - %xx escapes get upper-case hex;
+ *   - %xx escapes of unreserved characters (A-Z a-z 0-9 - . _ ~) are decoded;
+ *   - everything else, reserved escapes such as %2F included, stays as written.
+ * Case of the path itself is kept: paths are case-sensitive (RFC 9309 §2.2.2).
+ *
+ * Deviation from Google's reference, which only escapes non-ASCII and upper-cases hex: we
+ * also decode unreserved escapes, as the RFC requires, so `/%70rivate` equals `/private`.
+ * A pattern's priority is its length in this canonical spelling.
+ */
+
+const HEX = "0123456789ABCDEF";
+const NEEDS_WORK = /[%\u0080-\uffff]/;
+
+/** The canonical spelling of a path, query or pattern (see the file comment). */
+export function canonicalizePath(value: string): string {
+  if (!NEEDS_WORK.test(value)) return value;
+  let out = "";
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code === 0x25 /* % */) {
+      const byte = hexByteAt(value, i + 1);
+      if (byte < 0) {
+        out += "%";
+      } else {
+        out += isUnreserved(byte) ? String.fromCharCode(byte) : percentByte(byte);
+        i += 2;
+      }
+    } else if (code < 0x80) {
+      out += value[i];
+    } else {
+      const point = value.codePointAt(i) ?? code;
+      const isPair = point > 0xffff;
+      out += percentUtf8(isLoneSurrogate(point) ? 0xfffd : point);
+      if (isPair) i++;
+    }
+  }
+  return out;
+}
+
+/** Path plus query of a URL (absolute, or already a path), without the fragment. */
+export function pathAndQuery(url: string): string {
+  const withoutFragment = cutAt(url, "#");
+  if (withoutFragment.startsWith("/")) return withoutFragment;
+  const schemeEnd = withoutFragment.indexOf("://");
+  const authorityStart = schemeEnd >= 0 && isScheme(withoutFragment, schemeEnd) ? schemeEnd + 3 : 0;
+  const pathStart = firstOf(withoutFragment, "/?", authorityStart);
+  if (pathStart < 0) return "/";
+  const rest = withoutFragment.slice(pathStart);
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
+function cutAt(value: string, char: string): string {
+  const at = value.indexOf(char);
+  return at < 0 ? value : value.slice(0, at);
+}
+
+function isScheme(value: string, end: number): boolean {
+  return end > 0 && /^[A-Za-z][A-Za-z0-9+.-]*$/.test(value.slice(0, end));
+}
+
+function firstOf(value: string, chars: string, from: number): number {
+  for (let i = from; i < value.length; i++) if (chars.includes(value[i] ?? "")) return i;
+  return -1;
+}
+
+function hexByteAt(value: string, i: number): number {
+  if (i + 1 >= value.length) return -1;
+  const high = hexValue(value.charCodeAt(i));
+  const low = hexValue(value.charCodeAt(i + 1));
+  return high < 0 || low < 0 ? -1 : high * 16 + low;
+}
+
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0x41 && code <= 0x46) return code - 0x37;
+  if (code >= 0x61 && code <= 0x66) return code - 0x57;
+  return -1;
+}
+
+/** RFC 3986 §2.3 unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~". */
+function isUnreserved(byte: number): boolean {
+  return (
+    (byte >= 0x41 && byte <= 0x5a) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    (byte >= 0x30 && byte <= 0x39) ||
+    byte === 0x2d ||
+    byte === 0x2e ||
+    byte === 0x5f ||
+    byte === 0x7e
+  );
+}
+
+function isLoneSurrogate(point: number): boolean {
+  return point >= 0xd800 && point <= 0xdfff;
+}
+
+function percentByte(byte: number): string {
+  return `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
+}
+
+function percentUtf8(point: number): string {
+  if (point < 0x800) return percentByte(0xc0 | (point >> 6)) + percentByte(0x80 | (point & 63));
+  if (point < 0x10000) {
+    return (
+      percentByte(0xe0 | (point >> 12)) +
+      percentByte(0x80 | ((point >> 6) & 63)) +
+      percentByte(0x80 | (point & 63))
+    );
+  }
+  return (
+    percentByte(0xf0 | (point >> 18)) +
+    percentByte(0x80 | ((point >> 12) & 63)) +
+    percentByte(0x80 | ((point >> 6) & 63)) +
+    percentByte(0x80 | (point & 63))
+  );
+}

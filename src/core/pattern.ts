@@ -1,0 +1,74 @@
+/**
+ * Rule patterns compiled for matching: RFC 9309 §2.2.3 (`*` and `$`) and §2.2.2 (longest
+ * match). No regular expressions: a pattern is its literal head plus the literal segments
+ * between its `*`s, and matching places each segment at its leftmost occurrence.
+ *
+ * Why leftmost placement is exact: without `$`, a pattern matches when its segments occur
+ * in order after the head; placing each as early as possible leaves the most room for the
+ * rest, so if any placement works, the leftmost one does. With `$`, the last segment must
+ * end the path, so it is placed there and the others must fit before it.
+ * Cost: one indexOf per segment, at most O(pattern length × path length) in all.
+ *
+ * Semantics kept from Google's reference: `$` is special only as the last character;
+ * a trailing `*` changes nothing but still counts in the pattern's length (its priority).
+ */
+
+import { canonicalizePath } from "./path.ts";
+import type { Rule } from "./model.ts";
+
+/** A rule ready to match: canonical literal head, the segments after each `*`, and rank. */
+export interface CompiledPattern {
+  readonly rule: Rule;
+  readonly allow: boolean;
+  /** Length of the canonical pattern: longer wins (RFC 9309 §2.2.2). */
+  readonly priority: number;
+  /** File order, so that among equals the first-written rule is reported, as Google does. */
+  readonly order: number;
+  /** Literal text the path must start with. */
+  readonly head: string;
+  /** Literal segments, each after a `*`; empty when the pattern has no wildcard. */
+  readonly segments: readonly string[];
+  /** True when the pattern ended in `$`: the match must reach the end of the path. */
+  readonly anchored: boolean;
+}
+
+/** Compile a rule; its pattern is canonicalised (see path.ts). */
+export function compilePattern(rule: Rule, order: number): CompiledPattern {
+  const canonical = canonicalizePath(rule.pattern);
+  const anchored = canonical.endsWith("$");
+  const body = anchored ? canonical.slice(0, -1) : canonical;
+  const [head = "", ...rest] = body.split("*");
+  // Empty segments come from `**` or a trailing `*` and constrain nothing; an anchored
+  // pattern ending in `*$` keeps its last, empty segment so that it may reach the end.
+  const segments = rest.filter((segment, i) => segment !== "" || (anchored && i === rest.length - 1));
+  return { rule, allow: rule.kind === "allow", priority: canonical.length, order, head, segments, anchored };
+}
+
+/**
+ * Does the part of `path` from `from` on satisfy the pattern's segments?
+ * The head has already been matched, ending at `from`.
+ */
+export function matchesAfterHead(pattern: CompiledPattern, path: string, from: number): boolean {
+  const { segments, anchored } = pattern;
+  if (segments.length === 0) return !anchored || from === path.length;
+  const lastIndex = segments.length - 1;
+  const last = segments[lastIndex] ?? "";
+  const limit = anchored ? path.length - last.length : path.length;
+  if (limit < from) return false;
+  let position = from;
+  for (let i = 0; i < lastIndex; i++) {
+    const segment = segments[i] ?? "";
+    const at = path.indexOf(segment, position);
+    if (at < 0 || at + segment.length > limit) return false;
+    position = at + segment.length;
+  }
+  return anchored ? path.startsWith(last, limit) : path.indexOf(last, position) >= 0;
+}
+
+/** Whether `a` beats `b`: longer pattern; on a tie allow (least restrictive); then earlier. */
+export function outranks(a: CompiledPattern, b: CompiledPattern | undefined): boolean {
+  if (!b) return true;
+  if (a.priority !== b.priority) return a.priority > b.priority;
+  if (a.allow !== b.allow) return a.allow;
+  return a.order < b.order;
+}

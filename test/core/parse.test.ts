@@ -1,0 +1,275 @@
+// File format, as the spec documents state it (th "File format" / "Syntax", bn/hi "File
+// format" and the formal syntax), and the diagnostics lint prints for each oddity.
+import { describe, expect, it } from "vitest";
+import { compileRobots, MAX_ROBOTS_BYTES, parseRobotsTxt, type DiagnosticCode } from "../../src/core/index.ts";
+
+function disallowedFor(robots: string | Uint8Array, token: string, path: string): boolean {
+  return !compileRobots(parseRobotsTxt(robots)).decide([token], path).allowed;
+}
+
+function codes(robots: string | Uint8Array): DiagnosticCode[] {
+  return parseRobotsTxt(robots).diagnostics.map((diagnostic) => diagnostic.code);
+}
+
+// th: "lines separated by CR, CR/LF or LF"; "Google ignores … the Unicode BOM at the start".
+const formatRows = [
+  { name: "rfc9309 §2.2 LF line ends", robots: "User-agent: a\nDisallow: /x\n" },
+  { name: "rfc9309 §2.2 CRLF line ends", robots: "User-agent: a\r\nDisallow: /x\r\n" },
+  { name: "rfc9309 §2.2 CR-only line ends", robots: "User-agent: a\rDisallow: /x\r" },
+  { name: "rfc9309 §2.2 no final line end", robots: "User-agent: a\nDisallow: /x" },
+  { name: "google a leading UTF-8 BOM is ignored", robots: "\uFEFFUser-agent: a\nDisallow: /x\n" },
+  { name: "rfc9309 §2.2 comments after values", robots: "User-agent: a # the a crawler\nDisallow: /x # not x\n" },
+  { name: "rfc9309 §2.2 whitespace around keys and values", robots: "  User-agent :   a  \n\tDisallow\t:\t/x\t\n" },
+  { name: "rfc9309 §2.2 no space after the colon", robots: "User-agent:a\nDisallow:/x\n" },
+  { name: "rfc9309 §2.2 field names are case-insensitive", robots: "USER-AGENT: a\ndisALLOW: /x\n" },
+  { name: "rfc9309 §2.2.1 user-agent values are case-insensitive", robots: "User-agent: A\nDisallow: /x\n" },
+  { name: "rfc9309 §2.2 comment lines and blank lines between", robots: "# head\n\nUser-agent: a\n# note\n\nDisallow: /x\n" },
+  { name: "google missing colon with exactly two words", robots: "User-agent a\nDisallow /x\n" },
+  { name: "google misspelt user-agent (useragent)", robots: "Useragent: a\nDisallow: /x\n" },
+  { name: "google misspelt user-agent (user agent)", robots: "User agent: a\nDisallow: /x\n" },
+  { name: "google misspelt disallow (dissallow)", robots: "User-agent: a\nDissallow: /x\n" },
+  { name: "google misspelt disallow (dissalow)", robots: "User-agent: a\nDissalow: /x\n" },
+  { name: "google misspelt disallow (disalow)", robots: "User-agent: a\nDisalow: /x\n" },
+  { name: "google misspelt disallow (diasllow)", robots: "User-agent: a\nDiasllow: /x\n" },
+  { name: "google misspelt disallow (disallaw)", robots: "User-agent: a\nDisallaw: /x\n" },
+  { name: "google key read by prefix (Disallowed)", robots: "User-agent: a\nDisallowed: /x\n" },
+  { name: "google version after the product token", robots: "User-agent: a/1.2\nDisallow: /x\n" },
+  { name: "google star after the product token", robots: "User-agent: a*\nDisallow: /x\n" },
+  { name: "google text after a space in the user-agent value", robots: "User-agent: a crawler of things\nDisallow: /x\n" },
+];
+
+describe("robots.txt format: every spelling below means 'a may not fetch /x'", () => {
+  it.each(formatRows)("$name", ({ robots }) => {
+    expect(disallowedFor(robots, "a", "/x")).toBe(true);
+    expect(disallowedFor(robots, "a", "/y")).toBe(false);
+  });
+});
+
+const bytesOf = (text: string) => new TextEncoder().encode(text);
+
+describe("bytes", () => {
+  it("google a partial BOM is skipped too", () => {
+    const bytes = new Uint8Array([0xef, 0xbb, ...bytesOf("User-agent: a\nDisallow: /x\n")]);
+    expect(disallowedFor(bytes, "a", "/x")).toBe(true);
+  });
+
+  it("google bytes that are not UTF-8 are skipped, and the line is reported", () => {
+    const bytes = new Uint8Array([...bytesOf("User-agent: b\nDisallow: /b\nUser-agent: *"), 0xa0, ...bytesOf("\nDisallow: /x\n")]);
+    const robots = parseRobotsTxt(bytes);
+    expect(robots.diagnostics).toContainEqual(expect.objectContaining({ code: "invalid-utf8", line: 3 }));
+    expect(disallowedFor(bytes, "anybot", "/x")).toBe(true);
+  });
+
+  it("rfc9309 §2.5 content past 500 KiB is ignored", () => {
+    const head = "User-agent: *\nDisallow: /kept\n#";
+    const filler = "x".repeat(MAX_ROBOTS_BYTES - head.length - 1);
+    const robots = `${head}${filler}\nDisallow: /lost\n`;
+    const parsed = parseRobotsTxt(robots);
+    expect(parsed.truncated).toBe(true);
+    expect(parsed.bytes).toBe(robots.length);
+    expect(codes(robots)).toContain("truncated");
+    expect(disallowedFor(robots, "anybot", "/kept")).toBe(true);
+    expect(disallowedFor(robots, "anybot", "/lost")).toBe(false);
+  });
+
+  it("rfc9309 §2.5 a file of exactly 500 KiB is read whole", () => {
+    const head = "User-agent: *\nDisallow: /kept\n#";
+    const tail = "\nDisallow: /last";
+    const robots = `${head}${"x".repeat(MAX_ROBOTS_BYTES - head.length - tail.length)}${tail}`;
+    expect(robots.length).toBe(MAX_ROBOTS_BYTES);
+    expect(parseRobotsTxt(robots).truncated).toBe(false);
+    expect(disallowedFor(robots, "anybot", "/last")).toBe(true);
+  });
+
+  it("a cut inside a multi-byte character drops the partial character", () => {
+    const head = "User-agent: *\nDisallow: /";
+    const robots = `${head}${"é".repeat(MAX_ROBOTS_BYTES)}`;
+    const parsed = parseRobotsTxt(robots);
+    expect(parsed.truncated).toBe(true);
+    expect(codes(robots)).not.toContain("invalid-utf8");
+  });
+});
+
+describe("line numbers", () => {
+  it.each([
+    ["LF", "a\nUser-agent: x\nDisallow: /p\n"],
+    ["CRLF", "a\r\nUser-agent: x\r\nDisallow: /p\r\n"],
+    ["CR", "a\rUser-agent: x\rDisallow: /p\r"],
+    ["mixed", "a\r\nUser-agent: x\rDisallow: /p\n"],
+  ])("count %s line ends alike", (_name, robots) => {
+    expect(compileRobots(parseRobotsTxt(robots)).decide(["x"], "/p").rule?.line).toBe(3);
+  });
+});
+
+describe("groups", () => {
+  it("rfc9309 §2.1 rules before any user-agent line apply to no one, and are an error", () => {
+    const robots = "Disallow: /x\nUser-agent: *\nDisallow: /y\n";
+    expect(disallowedFor(robots, "anybot", "/x")).toBe(false);
+    expect(parseRobotsTxt(robots).diagnostics).toContainEqual(
+      expect.objectContaining({ code: "rule-outside-group", line: 1, severity: "error" }),
+    );
+  });
+
+  it("rfc9309 §2.2.2 an empty disallow is ignored but still closes the user-agent lines", () => {
+    const robots = "User-agent: a\nDisallow:\nUser-agent: b\nDisallow: /\n";
+    expect(disallowedFor(robots, "a", "/x")).toBe(false);
+    expect(disallowedFor(robots, "b", "/x")).toBe(true);
+  });
+
+  it("rfc9309 §2.2.1 a crawler with a group ignores * even when its group has no matching rule", () => {
+    const robots = "User-agent: a\nDisallow: /only\n\nUser-agent: *\nDisallow: /\n";
+    expect(disallowedFor(robots, "a", "/x")).toBe(false);
+    expect(compileRobots(parseRobotsTxt(robots)).decide(["a"], "/x").reason).toBe("no-matching-rule");
+  });
+
+  it("rfc9309 §2.2.1 several * groups are merged, and lint warns", () => {
+    const robots = "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n";
+    expect(disallowedFor(robots, "x", "/a")).toBe(true);
+    expect(disallowedFor(robots, "x", "/b")).toBe(true);
+    expect(codes(robots)).toContain("repeated-global-group");
+  });
+
+  it("google '* something' still names the * group", () => {
+    expect(disallowedFor("User-agent: * everyone\nDisallow: /x\n", "anybot", "/x")).toBe(true);
+  });
+
+  it("rfc9309 §2.2.1 a user-agent value with no product token matches no crawler", () => {
+    const robots = "User-agent: *bot\nDisallow: /x\n";
+    expect(disallowedFor(robots, "anybot", "/x")).toBe(false);
+    expect(codes(robots)).toContain("agent-empty");
+  });
+
+  it("rfc9309 §2.2.1 crawler tokens compare by their leading letters, '-' and '_'", () => {
+    const robots = "User-agent: MJ12bot\nDisallow: /x\n";
+    expect(disallowedFor(robots, "MJ12bot", "/x")).toBe(true);
+    expect(disallowedFor(robots, "mj", "/x")).toBe(true);
+  });
+
+  it("no group at all: everything is allowed", () => {
+    expect(compileRobots(parseRobotsTxt("")).decide(["a"], "/x")).toEqual({ allowed: true, reason: "no-group" });
+  });
+
+  it("rfc9309 §2.2.2 /robots.txt is always allowed", () => {
+    const decision = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /\n")).decide(["a"], "/robots.txt");
+    expect(decision).toMatchObject({ allowed: true, reason: "robots-txt" });
+  });
+
+  it("google allow /dir/index.html also allows /dir/", () => {
+    const robots = "User-agent: *\nDisallow: /\nAllow: /dir/index.html\n";
+    expect(disallowedFor(robots, "a", "/dir/")).toBe(false);
+    expect(disallowedFor(robots, "a", "/dir/other")).toBe(true);
+  });
+});
+
+describe("extension records (en manual)", () => {
+  const robots = `User-agent: slowbot
+Crawl-delay: 2.5
+Request-rate: 1/30
+Request-rate: 10/1m 0600-0845
+Visit-time: 2200-0530
+Comment: be kind
+Robot-version: 2.0
+Content-Signal: ai-train=no
+Disallow: /x
+`;
+  const group = parseRobotsTxt(robots).groups[0];
+
+  it("keeps each as a typed value with its line", () => {
+    expect(group?.extensions).toEqual({
+      crawlDelay: { seconds: 2.5, line: 2 },
+      requestRates: [
+        { requests: 1, seconds: 30, line: 3 },
+        { requests: 10, seconds: 60, window: { start: 360, end: 525 }, line: 4 },
+      ],
+      visitTime: { start: 1320, end: 330, line: 5 },
+      comments: [{ text: "be kind", line: 6 }],
+      robotVersion: { version: "2.0", line: 7 },
+      others: [{ field: "Content-Signal", value: "ai-train=no", line: 8 }],
+    });
+  });
+
+  it("they do not end the group's user-agent lines", () => {
+    const between = "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\n";
+    expect(parseRobotsTxt(between).groups.map((g) => g.agents)).toEqual([["a", "b"]]);
+  });
+
+  it.each([
+    ["Crawl-delay: fast", "invalid-value"],
+    ["Crawl-delay: -1", "invalid-value"],
+    ["Request-rate: 1/0", "invalid-value"],
+    ["Request-rate: often", "invalid-value"],
+    ["Visit-time: 2500-0100", "invalid-value"],
+    ["Visit-time: evenings", "invalid-value"],
+  ])("%s is an error", (line, code) => {
+    expect(codes(`User-agent: a\n${line}\n`)).toContain(code);
+    expect(parseRobotsTxt(`User-agent: a\n${line}\n`).groups[0]?.extensions.crawlDelay).toBeUndefined();
+  });
+
+  it("a second crawl-delay in a group: the first wins, lint warns", () => {
+    const parsed = parseRobotsTxt("User-agent: a\nCrawl-delay: 1\nCrawl-delay: 9\n");
+    expect(parsed.groups[0]?.extensions.crawlDelay?.seconds).toBe(1);
+    expect(parsed.diagnostics.map((d) => d.code)).toContain("duplicate-value");
+  });
+
+  it("merged groups keep the first crawl-delay and all request-rates", () => {
+    const merged = compileRobots(parseRobotsTxt("User-agent: a\nCrawl-delay: 1\n\nUser-agent: a\nCrawl-delay: 9\nRequest-rate: 1/5\n"));
+    expect(merged.groupFor(["a"])?.extensions.crawlDelay?.seconds).toBe(1);
+    expect(merged.groupFor(["a"])?.extensions.requestRates).toHaveLength(1);
+  });
+});
+
+describe("sitemaps", () => {
+  it("th: collected from anywhere, case kept, non-ASCII allowed", () => {
+    const robots = `user-agent: otherbot
+disallow: /kale
+
+sitemap: https://example.com/sitemap.xml
+sitemap: https://cdn.example.org/other-sitemap.xml
+sitemap: https://ja.example.org/テスト-サイトマップ.xml
+`;
+    expect(parseRobotsTxt(robots).sitemaps.map((s) => s.url)).toEqual([
+      "https://example.com/sitemap.xml",
+      "https://cdn.example.org/other-sitemap.xml",
+      "https://ja.example.org/テスト-サイトマップ.xml",
+    ]);
+    expect(disallowedFor(robots, "otherbot", "/kale")).toBe(true);
+  });
+});
+
+// One row per diagnostic code: what lint says about each kind of oddity.
+const diagnosticRows: { robots: string; code: DiagnosticCode; line: number; severity: string }[] = [
+  { robots: "<!DOCTYPE html>\n<html><body>Not found</body></html>\n", code: "html-content", line: 1, severity: "error" },
+  { robots: "User-agent: *\nthis is not a directive\n", code: "not-key-value", line: 2, severity: "warning" },
+  { robots: "User-agent: *\nDisallow /x\n", code: "missing-colon", line: 2, severity: "warning" },
+  { robots: "User-agent: *\nDissalow: /x\n", code: "misspelt-field", line: 2, severity: "warning" },
+  { robots: "User-agent: *\nHost: example.com\n", code: "unknown-field", line: 2, severity: "info" },
+  { robots: "Disallow: /x\n", code: "rule-outside-group", line: 1, severity: "error" },
+  { robots: "Crawl-delay: 5\nUser-agent: *\n", code: "extension-outside-group", line: 1, severity: "warning" },
+  { robots: "User-agent: *\nDisallow: private\n", code: "path-not-rooted", line: 2, severity: "error" },
+  { robots: "User-agent: *\nDisallow:\n", code: "empty-rule", line: 2, severity: "info" },
+  { robots: "User-agent: Mozilla/5.0 (compatible; Googlebot/2.1)\nDisallow: /\n", code: "agent-not-product-token", line: 1, severity: "warning" },
+  { robots: "User-agent: googlebot/1.2\nDisallow: /\n", code: "agent-not-product-token", line: 1, severity: "info" },
+  { robots: "User-agent: /bot\nDisallow: /\n", code: "agent-empty", line: 1, severity: "warning" },
+  { robots: "Sitemap: /sitemap.xml\n", code: "sitemap-not-absolute", line: 1, severity: "warning" },
+  { robots: `User-agent: *\nDisallow: /${"a".repeat(20_000)}\n`, code: "line-too-long", line: 2, severity: "warning" },
+];
+
+describe("diagnostics", () => {
+  it.each(diagnosticRows)("$code at line $line ($severity)", ({ robots, code, line, severity }) => {
+    expect(parseRobotsTxt(robots).diagnostics).toContainEqual(expect.objectContaining({ code, line, severity }));
+  });
+
+  it("a clean file has none", () => {
+    expect(parseRobotsTxt("User-agent: *\nDisallow: /private/\nAllow: /private/public\n\nSitemap: https://e.com/s.xml\n").diagnostics).toEqual([]);
+  });
+
+  it("an HTML page yields its valid lines only", () => {
+    const html = "<html>\n<head><title>x</title></head>\n<body>\nUser-agent: *\nDisallow: /secret\n</body>\n</html>\n";
+    expect(disallowedFor(html, "anybot", "/secret")).toBe(true);
+  });
+
+  it("hostile input cannot grow the diagnostics without bound", () => {
+    const robots = "nonsense line here\n".repeat(20_000);
+    expect(parseRobotsTxt(robots).diagnostics.length).toBeLessThanOrEqual(1001);
+  });
+});
