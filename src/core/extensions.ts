@@ -21,13 +21,11 @@ const WINDOW = /^(\d{2}):?(\d{2})\s*-\s*(\d{2}):?(\d{2})$/;
 const UNIT_SECONDS: Readonly<Record<string, number>> = { "": 1, s: 1, m: 60, h: 3600 };
 
 export function readCrawlDelay(value: string): Reading<number> {
-  if (!SECONDS.test(value)) return { ok: false, expected: 'seconds (a number such as 10 or 0.5)' };
+  if (!SECONDS.test(value)) return { ok: false, expected: "seconds (a number such as 10 or 0.5)" };
   return { ok: true, value: Number(value) };
 }
 
-export function readRequestRate(
-  value: string,
-): Reading<{ requests: number; seconds: number; window?: TimeWindow }> {
+export function readRequestRate(value: string): Reading<{ requests: number; seconds: number; window?: TimeWindow }> {
   const expected = '"n/seconds" such as 1/10, optionally followed by a window such as 0600-0845';
   const match = RATE.exec(value);
   if (!match) return { ok: false, expected };

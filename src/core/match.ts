@@ -49,6 +49,8 @@ export interface MatcherOptions {
   readonly indexHtmlAllowsDirectory?: boolean;
 }
 
+const TOKEN_MEMO_SIZE = 256;
+
 interface GroupIndex {
   readonly group: AppliedGroup;
   tree: RuleTree | undefined;
@@ -57,6 +59,8 @@ interface GroupIndex {
 /** A parsed file compiled for many decisions. */
 export class RobotsMatcher {
   private readonly groups = new Map<string, GroupIndex>();
+  /** Crawler token -> its group, so the per-request path skips token extraction. */
+  private readonly tokenGroups = new Map<string, GroupIndex | undefined>();
   private readonly indexHtml: boolean;
 
   constructor(robots: RobotsTxt, options: MatcherOptions = {}) {
@@ -84,11 +88,20 @@ export class RobotsMatcher {
 
   private indexFor(tokens: readonly string[]): GroupIndex | undefined {
     for (const token of tokens) {
-      const key = productToken(token);
-      const group = key === "" ? undefined : this.groups.get(key);
+      const group = this.groupOfToken(token);
       if (group) return group;
     }
     return this.groups.get("*");
+  }
+
+  private groupOfToken(token: string): GroupIndex | undefined {
+    if (this.tokenGroups.has(token)) return this.tokenGroups.get(token);
+    const key = productToken(token);
+    const group = key === "" ? undefined : this.groups.get(key);
+    // Tokens come from request headers: bound the memo so odd User-Agents cannot grow it.
+    if (this.tokenGroups.size >= TOKEN_MEMO_SIZE) this.tokenGroups.clear();
+    this.tokenGroups.set(token, group);
+    return group;
   }
 
   private buildTree(rules: readonly Rule[]): RuleTree {

@@ -15,12 +15,7 @@
  * Google's limit are cut.
  */
 
-import {
-  readCrawlDelay,
-  readRequestRate,
-  readVisitTime,
-  type Reading,
-} from "./extensions.ts";
+import { readCrawlDelay, readRequestRate, readVisitTime, type Reading } from "./extensions.ts";
 import { readField, type Field } from "./fields.ts";
 import type {
   Diagnostic,
@@ -71,7 +66,12 @@ interface KeyValue {
 function parseLine(state: ParseState, raw: string, line: number): void {
   let text = raw;
   if (text.length > MAX_LINE_LENGTH) {
-    state.report(line, "line-too-long", "warning", `line is longer than ${MAX_LINE_LENGTH} characters; the rest is ignored`);
+    state.report(
+      line,
+      "line-too-long",
+      "warning",
+      `line is longer than ${MAX_LINE_LENGTH} characters; the rest is ignored`,
+    );
     text = text.slice(0, MAX_LINE_LENGTH);
   }
   const content = trimAsciiSpace(stripComment(text));
@@ -83,7 +83,12 @@ function parseLine(state: ParseState, raw: string, line: number): void {
     return;
   }
   if (pair.missingColon) {
-    state.report(line, "missing-colon", "warning", `no colon after ${quote(pair.key)}; read as "${pair.key}: ${pair.value}" (Google does; others may not)`);
+    state.report(
+      line,
+      "missing-colon",
+      "warning",
+      `no colon after ${quote(pair.key)}; read as "${pair.key}: ${pair.value}" (Google does; others may not)`,
+    );
   }
   const reading = readField(pair.key);
   if (!reading) {
@@ -91,7 +96,12 @@ function parseLine(state: ParseState, raw: string, line: number): void {
     return;
   }
   if (!reading.exact) {
-    state.report(line, "misspelt-field", "warning", `${quote(pair.key)} is read as "${reading.field}" (Google accepts this spelling; other crawlers may not)`);
+    state.report(
+      line,
+      "misspelt-field",
+      "warning",
+      `${quote(pair.key)} is read as "${reading.field}" (Google accepts this spelling; other crawlers may not)`,
+    );
   }
   handleField(state, reading.field, pair.value, line);
 }
@@ -182,7 +192,12 @@ class ParseState {
     if (this.seenContent) return;
     this.seenContent = true;
     if (/^<(?:!doctype|html|head|body|\?xml)\b/i.test(content)) {
-      this.report(line, "html-content", "error", "the file looks like an HTML page, not robots.txt; only its valid robots.txt lines are used");
+      this.report(
+        line,
+        "html-content",
+        "error",
+        "the file looks like an HTML page, not robots.txt; only its valid robots.txt lines are used",
+      );
     }
   }
 
@@ -197,7 +212,12 @@ class ParseState {
     if (agent === "*") {
       this.globalGroupLines.push(line);
     } else if (agent === "") {
-      this.report(line, "agent-empty", "warning", `user-agent ${quote(value)} has no product token (letters, "-" and "_"); it matches no crawler`);
+      this.report(
+        line,
+        "agent-empty",
+        "warning",
+        `user-agent ${quote(value)} has no product token (letters, "-" and "_"); it matches no crawler`,
+      );
       return;
     } else if (agent !== value.toLowerCase()) {
       this.reportInexactAgent(value, agent, line);
@@ -208,12 +228,22 @@ class ParseState {
   private reportInexactAgent(value: string, agent: string, line: number): void {
     const isVersionOrStar = /^[A-Za-z_-]+(?:\/\S*|\*)$/.test(value);
     const severity = isVersionOrStar ? "info" : "warning";
-    this.report(line, "agent-not-product-token", severity, `user-agent ${quote(value)} is matched as its product token "${agent}"`);
+    this.report(
+      line,
+      "agent-not-product-token",
+      severity,
+      `user-agent ${quote(value)} is matched as its product token "${agent}"`,
+    );
   }
 
   addRule(kind: "allow" | "disallow", pattern: string, line: number): void {
     if (!this.current) {
-      this.report(line, "rule-outside-group", "error", `${kind} before any user-agent line applies to no crawler; add a user-agent line above it`);
+      this.report(
+        line,
+        "rule-outside-group",
+        "error",
+        `${kind} before any user-agent line applies to no crawler; add a user-agent line above it`,
+      );
       return;
     }
     this.collectingAgents = false;
@@ -222,7 +252,12 @@ class ParseState {
       return;
     }
     if (!pattern.startsWith("/") && !pattern.startsWith("*")) {
-      this.report(line, "path-not-rooted", "error", `${kind} path ${quote(pattern)} starts with neither "/" nor "*", so it matches no URL; did you mean "/${pattern}"?`);
+      this.report(
+        line,
+        "path-not-rooted",
+        "error",
+        `${kind} path ${quote(pattern)} starts with neither "/" nor "*", so it matches no URL; did you mean "/${pattern}"?`,
+      );
     }
     this.current.rules.push({ kind, pattern, line });
   }
@@ -243,7 +278,12 @@ class ParseState {
   addExtension(field: Field, value: string, line: number): void {
     const group = this.current;
     if (!group) {
-      this.report(line, "extension-outside-group", "warning", `${field} before any user-agent line applies to no crawler`);
+      this.report(
+        line,
+        "extension-outside-group",
+        "warning",
+        `${field} before any user-agent line applies to no crawler`,
+      );
       this.others.push({ field, value, line });
       return;
     }
@@ -277,7 +317,12 @@ class ParseState {
     const value = this.checked(field, reading, line);
     if (value === undefined) return;
     if (group[key] !== undefined) {
-      this.report(line, "duplicate-value", "warning", `a second ${field} in the same group; the first one (line ${group[key]?.line}) is used`);
+      this.report(
+        line,
+        "duplicate-value",
+        "warning",
+        `a second ${field} in the same group; the first one (line ${group[key]?.line}) is used`,
+      );
       return;
     }
     group[key] = build(value);
@@ -291,10 +336,20 @@ class ParseState {
 
   finish(bytes: number, truncated: boolean, lines: number): RobotsTxt {
     for (const line of this.globalGroupLines.slice(1)) {
-      this.report(line, "repeated-global-group", "warning", `another "user-agent: *" line (first at line ${this.globalGroupLines[0]}); their groups are merged`);
+      this.report(
+        line,
+        "repeated-global-group",
+        "warning",
+        `another "user-agent: *" line (first at line ${this.globalGroupLines[0]}); their groups are merged`,
+      );
     }
     if (this.suppressedDiagnostics > 0) {
-      this.diagnostics.push({ line: 0, code: "too-many-diagnostics", severity: "info", message: `${this.suppressedDiagnostics} more diagnostics not shown` });
+      this.diagnostics.push({
+        line: 0,
+        code: "too-many-diagnostics",
+        severity: "info",
+        message: `${this.suppressedDiagnostics} more diagnostics not shown`,
+      });
     }
     this.diagnostics.sort((a, b) => a.line - b.line);
     return {

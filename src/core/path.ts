@@ -43,30 +43,39 @@ export function canonicalizePath(value: string): string {
   return out;
 }
 
-/** Path plus query of a URL (absolute, or already a path), without the fragment. */
+/**
+ * Path plus query of a URL (absolute, or already a path), without the fragment.
+ * Hand-rolled rather than `new URL()`: it runs on every request, and must not throw.
+ */
 export function pathAndQuery(url: string): string {
-  const withoutFragment = cutAt(url, "#");
-  if (withoutFragment.startsWith("/")) return withoutFragment;
-  const schemeEnd = withoutFragment.indexOf("://");
-  const authorityStart = schemeEnd >= 0 && isScheme(withoutFragment, schemeEnd) ? schemeEnd + 3 : 0;
-  const pathStart = firstOf(withoutFragment, "/?", authorityStart);
-  if (pathStart < 0) return "/";
-  const rest = withoutFragment.slice(pathStart);
-  return rest.startsWith("/") ? rest : `/${rest}`;
+  const hash = url.indexOf("#");
+  const end = hash < 0 ? url.length : hash;
+  if (url.charCodeAt(0) === 0x2f /* / */) return end === url.length ? url : url.slice(0, end);
+  for (let i = authorityStart(url); i < end; i++) {
+    const code = url.charCodeAt(i);
+    if (code === 0x2f /* / */) return url.slice(i, end);
+    if (code === 0x3f /* ? */) return `/${url.slice(i, end)}`;
+  }
+  return "/";
 }
 
-function cutAt(value: string, char: string): string {
-  const at = value.indexOf(char);
-  return at < 0 ? value : value.slice(0, at);
+/** Index just past `scheme://` (RFC 3986 §3.1), or 0 when the URL does not start with one. */
+function authorityStart(url: string): number {
+  if (!isAlpha(url.charCodeAt(0))) return 0;
+  for (let i = 1; i < url.length; i++) {
+    const code = url.charCodeAt(i);
+    if (code === 0x3a /* : */) return url.startsWith("//", i + 1) ? i + 3 : 0;
+    if (!isAlpha(code) && !isDigit(code) && code !== 0x2b && code !== 0x2d && code !== 0x2e) return 0;
+  }
+  return 0;
 }
 
-function isScheme(value: string, end: number): boolean {
-  return end > 0 && /^[A-Za-z][A-Za-z0-9+.-]*$/.test(value.slice(0, end));
+function isAlpha(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
-function firstOf(value: string, chars: string, from: number): number {
-  for (let i = from; i < value.length; i++) if (chars.includes(value[i] ?? "")) return i;
-  return -1;
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 function hexByteAt(value: string, i: number): number {
@@ -85,15 +94,7 @@ function hexValue(code: number): number {
 
 /** RFC 3986 §2.3 unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~". */
 function isUnreserved(byte: number): boolean {
-  return (
-    (byte >= 0x41 && byte <= 0x5a) ||
-    (byte >= 0x61 && byte <= 0x7a) ||
-    (byte >= 0x30 && byte <= 0x39) ||
-    byte === 0x2d ||
-    byte === 0x2e ||
-    byte === 0x5f ||
-    byte === 0x7e
-  );
+  return isAlpha(byte) || isDigit(byte) || byte === 0x2d || byte === 0x2e || byte === 0x5f || byte === 0x7e;
 }
 
 function isLoneSurrogate(point: number): boolean {
@@ -108,9 +109,7 @@ function percentUtf8(point: number): string {
   if (point < 0x800) return percentByte(0xc0 | (point >> 6)) + percentByte(0x80 | (point & 63));
   if (point < 0x10000) {
     return (
-      percentByte(0xe0 | (point >> 12)) +
-      percentByte(0x80 | ((point >> 6) & 63)) +
-      percentByte(0x80 | (point & 63))
+      percentByte(0xe0 | (point >> 12)) + percentByte(0x80 | ((point >> 6) & 63)) + percentByte(0x80 | (point & 63))
     );
   }
   return (

@@ -62,7 +62,7 @@ function dropInvalidUtf8(bytes: Uint8Array): { kept: Uint8Array; invalidUtf8Line
   const invalidUtf8Lines: number[] = [];
   let out = 0;
   let line = 1;
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const byte = bytes[i] ?? 0;
     const length = wellFormedSequenceLength(bytes, i);
     if (length === 0) {

@@ -23,7 +23,10 @@ const formatRows = [
   { name: "rfc9309 §2.2 no space after the colon", robots: "User-agent:a\nDisallow:/x\n" },
   { name: "rfc9309 §2.2 field names are case-insensitive", robots: "USER-AGENT: a\ndisALLOW: /x\n" },
   { name: "rfc9309 §2.2.1 user-agent values are case-insensitive", robots: "User-agent: A\nDisallow: /x\n" },
-  { name: "rfc9309 §2.2 comment lines and blank lines between", robots: "# head\n\nUser-agent: a\n# note\n\nDisallow: /x\n" },
+  {
+    name: "rfc9309 §2.2 comment lines and blank lines between",
+    robots: "# head\n\nUser-agent: a\n# note\n\nDisallow: /x\n",
+  },
   { name: "google missing colon with exactly two words", robots: "User-agent a\nDisallow /x\n" },
   { name: "google misspelt user-agent (useragent)", robots: "Useragent: a\nDisallow: /x\n" },
   { name: "google misspelt user-agent (user agent)", robots: "User agent: a\nDisallow: /x\n" },
@@ -35,7 +38,10 @@ const formatRows = [
   { name: "google key read by prefix (Disallowed)", robots: "User-agent: a\nDisallowed: /x\n" },
   { name: "google version after the product token", robots: "User-agent: a/1.2\nDisallow: /x\n" },
   { name: "google star after the product token", robots: "User-agent: a*\nDisallow: /x\n" },
-  { name: "google text after a space in the user-agent value", robots: "User-agent: a crawler of things\nDisallow: /x\n" },
+  {
+    name: "google text after a space in the user-agent value",
+    robots: "User-agent: a crawler of things\nDisallow: /x\n",
+  },
 ];
 
 describe("robots.txt format: every spelling below means 'a may not fetch /x'", () => {
@@ -54,7 +60,11 @@ describe("bytes", () => {
   });
 
   it("google bytes that are not UTF-8 are skipped, and the line is reported", () => {
-    const bytes = new Uint8Array([...bytesOf("User-agent: b\nDisallow: /b\nUser-agent: *"), 0xa0, ...bytesOf("\nDisallow: /x\n")]);
+    const bytes = new Uint8Array([
+      ...bytesOf("User-agent: b\nDisallow: /b\nUser-agent: *"),
+      0xa0,
+      ...bytesOf("\nDisallow: /x\n"),
+    ]);
     const robots = parseRobotsTxt(bytes);
     expect(robots.diagnostics).toContainEqual(expect.objectContaining({ code: "invalid-utf8", line: 3 }));
     expect(disallowedFor(bytes, "anybot", "/x")).toBe(true);
@@ -212,7 +222,9 @@ Disallow: /x
   });
 
   it("merged groups keep the first crawl-delay and all request-rates", () => {
-    const merged = compileRobots(parseRobotsTxt("User-agent: a\nCrawl-delay: 1\n\nUser-agent: a\nCrawl-delay: 9\nRequest-rate: 1/5\n"));
+    const merged = compileRobots(
+      parseRobotsTxt("User-agent: a\nCrawl-delay: 1\n\nUser-agent: a\nCrawl-delay: 9\nRequest-rate: 1/5\n"),
+    );
     expect(merged.groupFor(["a"])?.extensions.crawlDelay?.seconds).toBe(1);
     expect(merged.groupFor(["a"])?.extensions.requestRates).toHaveLength(1);
   });
@@ -238,7 +250,12 @@ sitemap: https://ja.example.org/テスト-サイトマップ.xml
 
 // One row per diagnostic code: what lint says about each kind of oddity.
 const diagnosticRows: { robots: string; code: DiagnosticCode; line: number; severity: string }[] = [
-  { robots: "<!DOCTYPE html>\n<html><body>Not found</body></html>\n", code: "html-content", line: 1, severity: "error" },
+  {
+    robots: "<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
+    code: "html-content",
+    line: 1,
+    severity: "error",
+  },
   { robots: "User-agent: *\nthis is not a directive\n", code: "not-key-value", line: 2, severity: "warning" },
   { robots: "User-agent: *\nDisallow /x\n", code: "missing-colon", line: 2, severity: "warning" },
   { robots: "User-agent: *\nDissalow: /x\n", code: "misspelt-field", line: 2, severity: "warning" },
@@ -247,7 +264,12 @@ const diagnosticRows: { robots: string; code: DiagnosticCode; line: number; seve
   { robots: "Crawl-delay: 5\nUser-agent: *\n", code: "extension-outside-group", line: 1, severity: "warning" },
   { robots: "User-agent: *\nDisallow: private\n", code: "path-not-rooted", line: 2, severity: "error" },
   { robots: "User-agent: *\nDisallow:\n", code: "empty-rule", line: 2, severity: "info" },
-  { robots: "User-agent: Mozilla/5.0 (compatible; Googlebot/2.1)\nDisallow: /\n", code: "agent-not-product-token", line: 1, severity: "warning" },
+  {
+    robots: "User-agent: Mozilla/5.0 (compatible; Googlebot/2.1)\nDisallow: /\n",
+    code: "agent-not-product-token",
+    line: 1,
+    severity: "warning",
+  },
   { robots: "User-agent: googlebot/1.2\nDisallow: /\n", code: "agent-not-product-token", line: 1, severity: "info" },
   { robots: "User-agent: /bot\nDisallow: /\n", code: "agent-empty", line: 1, severity: "warning" },
   { robots: "Sitemap: /sitemap.xml\n", code: "sitemap-not-absolute", line: 1, severity: "warning" },
@@ -260,7 +282,10 @@ describe("diagnostics", () => {
   });
 
   it("a clean file has none", () => {
-    expect(parseRobotsTxt("User-agent: *\nDisallow: /private/\nAllow: /private/public\n\nSitemap: https://e.com/s.xml\n").diagnostics).toEqual([]);
+    expect(
+      parseRobotsTxt("User-agent: *\nDisallow: /private/\nAllow: /private/public\n\nSitemap: https://e.com/s.xml\n")
+        .diagnostics,
+    ).toEqual([]);
   });
 
   it("an HTML page yields its valid lines only", () => {

@@ -19,12 +19,26 @@ const pathTable: { pattern: string; matches: string[]; doesNotMatch: string[] }[
   { pattern: "/$", matches: ["/"], doesNotMatch: ["/page", "/page.htm", "/?x=1"] },
   {
     pattern: "/fish",
-    matches: ["/fish", "/fish.html", "/fish/salmon.html", "/fishheads", "/fishheads/yummy.html", "/fish.php?id=anything"],
+    matches: [
+      "/fish",
+      "/fish.html",
+      "/fish/salmon.html",
+      "/fishheads",
+      "/fishheads/yummy.html",
+      "/fish.php?id=anything",
+    ],
     doesNotMatch: ["/Fish.asp", "/catfish", "/?id=fish", "/desert/fish"],
   },
   {
     pattern: "/fish*",
-    matches: ["/fish", "/fish.html", "/fish/salmon.html", "/fishheads", "/fishheads/yummy.html", "/fish.php?id=anything"],
+    matches: [
+      "/fish",
+      "/fish.html",
+      "/fish/salmon.html",
+      "/fishheads",
+      "/fishheads/yummy.html",
+      "/fish.php?id=anything",
+    ],
     doesNotMatch: ["/Fish.asp", "/catfish", "/?id=fish", "/desert/fish"],
   },
   {
@@ -76,21 +90,54 @@ describe("rfc9309 §2.2.3 path matching (th/bn/hi example table)", () => {
 // decided by th as disallow).
 const precedenceRows = [
   { url: "https://example.com/page", allow: "/p", disallow: "/", allowed: true, why: "th: allow /p is more specific" },
-  { url: "https://example.com/folder/page", allow: "/folder", disallow: "/folder", allowed: true, why: "th: tie -> least restrictive" },
-  { url: "https://example.com/folder/page", allow: "/folder/", disallow: "/folder", allowed: true, why: "hi: /folder/ is longer" },
-  { url: "https://example.com/page.htm", allow: "/page", disallow: "/*.htm", allowed: false, why: "th: /*.htm is longer (2019 said undefined)" },
-  { url: "https://example.com/page.php5", allow: "/page", disallow: "/*.ph", allowed: true, why: "th: equal length -> least restrictive" },
+  {
+    url: "https://example.com/folder/page",
+    allow: "/folder",
+    disallow: "/folder",
+    allowed: true,
+    why: "th: tie -> least restrictive",
+  },
+  {
+    url: "https://example.com/folder/page",
+    allow: "/folder/",
+    disallow: "/folder",
+    allowed: true,
+    why: "hi: /folder/ is longer",
+  },
+  {
+    url: "https://example.com/page.htm",
+    allow: "/page",
+    disallow: "/*.htm",
+    allowed: false,
+    why: "th: /*.htm is longer (2019 said undefined)",
+  },
+  {
+    url: "https://example.com/page.php5",
+    allow: "/page",
+    disallow: "/*.ph",
+    allowed: true,
+    why: "th: equal length -> least restrictive",
+  },
   { url: "https://example.com/", allow: "/$", disallow: "/", allowed: true, why: "th: /$ is more specific" },
-  { url: "https://example.com/page.htm", allow: "/$", disallow: "/", allowed: false, why: "th: /$ only allows the root" },
+  {
+    url: "https://example.com/page.htm",
+    allow: "/$",
+    disallow: "/",
+    allowed: false,
+    why: "th: /$ only allows the root",
+  },
 ];
 
 describe("rfc9309 §2.2.2 longest match, allow wins ties (th precedence table)", () => {
-  it.each(precedenceRows)("$url allow:$allow disallow:$disallow -> $allowed ($why)", ({ url, allow, disallow, allowed }) => {
-    const robots = `User-agent: *\nAllow: ${allow}\nDisallow: ${disallow}\n`;
-    const decision = decide(robots, ["googlebot"], url);
-    expect(decision.allowed).toBe(allowed);
-    expect(decision.rule?.pattern).toBe(allowed ? allow : disallow);
-  });
+  it.each(precedenceRows)(
+    "$url allow:$allow disallow:$disallow -> $allowed ($why)",
+    ({ url, allow, disallow, allowed }) => {
+      const robots = `User-agent: *\nAllow: ${allow}\nDisallow: ${disallow}\n`;
+      const decision = decide(robots, ["googlebot"], url);
+      expect(decision.allowed).toBe(allowed);
+      expect(decision.rule?.pattern).toBe(allowed ? allow : disallow);
+    },
+  );
 });
 
 // th "Order of precedence for user agents": googlebot-news (group 1), * (group 2),
@@ -106,13 +153,43 @@ user-agent: googlebot
 disallow: /group3
 `;
 const agentRows = [
-  { crawler: "Googlebot News", tokens: ["googlebot-news", "googlebot"], group: "/group1", why: "th: group 1 is the most specific" },
+  {
+    crawler: "Googlebot News",
+    tokens: ["googlebot-news", "googlebot"],
+    group: "/group1",
+    why: "th: group 1 is the most specific",
+  },
   { crawler: "Googlebot (web)", tokens: ["googlebot"], group: "/group3", why: "th: follows group 3" },
-  { crawler: "Googlebot Storebot", tokens: ["Storebot-Google"], group: "/group2", why: "th: no Storebot-Google group -> *" },
-  { crawler: "Googlebot Images", tokens: ["googlebot-image", "googlebot"], group: "/group3", why: "bn/hi: falls back to googlebot" },
-  { crawler: "Googlebot News (images)", tokens: ["googlebot-news"], group: "/group1", why: "th: news crawls its own images" },
-  { crawler: "Otherbot (web)", tokens: ["otherbot"], group: "/group2", why: "th: other Google crawlers follow group 2" },
-  { crawler: "Otherbot (news)", tokens: ["otherbot-news"], group: "/group2", why: "th: entries apply only on an exact match" },
+  {
+    crawler: "Googlebot Storebot",
+    tokens: ["Storebot-Google"],
+    group: "/group2",
+    why: "th: no Storebot-Google group -> *",
+  },
+  {
+    crawler: "Googlebot Images",
+    tokens: ["googlebot-image", "googlebot"],
+    group: "/group3",
+    why: "bn/hi: falls back to googlebot",
+  },
+  {
+    crawler: "Googlebot News (images)",
+    tokens: ["googlebot-news"],
+    group: "/group1",
+    why: "th: news crawls its own images",
+  },
+  {
+    crawler: "Otherbot (web)",
+    tokens: ["otherbot"],
+    group: "/group2",
+    why: "th: other Google crawlers follow group 2",
+  },
+  {
+    crawler: "Otherbot (news)",
+    tokens: ["otherbot-news"],
+    group: "/group2",
+    why: "th: entries apply only on an exact match",
+  },
 ];
 
 describe("rfc9309 §2.2.1 user-agent precedence (th/bn example)", () => {
@@ -216,58 +293,102 @@ Sitemap: https://example.com/sitemap.xml
 
 // cr examples: groups for one crawler, AdsBot and Mediapartners, "all but one crawler".
 const createExamples = [
-  { robots: includesFile, tokens: ["googlebot"], url: "/includes/a.css", allowed: true, why: "th: Googlebot allowed /includes/" },
+  {
+    robots: includesFile,
+    tokens: ["googlebot"],
+    url: "/includes/a.css",
+    allowed: true,
+    why: "th: Googlebot allowed /includes/",
+  },
   { robots: includesFile, tokens: ["bingbot"], url: "/includes/a.css", allowed: false, why: "th: others disallowed" },
   {
     robots: "User-agent: Googlebot\nDisallow: /nogooglebot/\n\nUser-agent: *\nAllow: /\n",
-    tokens: ["googlebot"], url: "/nogooglebot/x", allowed: false, why: "cr group 1",
+    tokens: ["googlebot"],
+    url: "/nogooglebot/x",
+    allowed: false,
+    why: "cr group 1",
   },
   {
     robots: "User-agent: Googlebot\nDisallow: /nogooglebot/\n\nUser-agent: *\nAllow: /\n",
-    tokens: ["otherbot"], url: "/nogooglebot/x", allowed: true, why: "cr group 2",
+    tokens: ["otherbot"],
+    url: "/nogooglebot/x",
+    allowed: true,
+    why: "cr group 2",
   },
   {
     robots: "User-agent: Googlebot\nUser-agent: AdsBot-Google\nDisallow: /\n",
-    tokens: ["adsbot-google"], url: "/x", allowed: false, why: "cr example 2: block Googlebot and AdsBot",
+    tokens: ["adsbot-google"],
+    url: "/x",
+    allowed: false,
+    why: "cr example 2: block Googlebot and AdsBot",
   },
   {
-    robots: "User-agent: googlebot\nDisallow: /directory1/\nDisallow: /directory2/\nAllow: /directory2/subdirectory1/\n\nUser-agent: anothercrawler\nDisallow: /\n",
-    tokens: ["googlebot"], url: "/directory2/subdirectory1/page", allowed: true, why: "cr: allow inside a disallowed directory",
+    robots:
+      "User-agent: googlebot\nDisallow: /directory1/\nDisallow: /directory2/\nAllow: /directory2/subdirectory1/\n\nUser-agent: anothercrawler\nDisallow: /\n",
+    tokens: ["googlebot"],
+    url: "/directory2/subdirectory1/page",
+    allowed: true,
+    why: "cr: allow inside a disallowed directory",
   },
   {
-    robots: "User-agent: googlebot\nDisallow: /directory1/\nDisallow: /directory2/\nAllow: /directory2/subdirectory1/\n\nUser-agent: anothercrawler\nDisallow: /\n",
-    tokens: ["googlebot"], url: "/directory2/other", allowed: false, why: "cr: directory2 blocked",
+    robots:
+      "User-agent: googlebot\nDisallow: /directory1/\nDisallow: /directory2/\nAllow: /directory2/subdirectory1/\n\nUser-agent: anothercrawler\nDisallow: /\n",
+    tokens: ["googlebot"],
+    url: "/directory2/other",
+    allowed: false,
+    why: "cr: directory2 blocked",
   },
   {
     robots: "User-agent: Googlebot-news\nAllow: /\n\nUser-agent: *\nDisallow: /\n",
-    tokens: ["googlebot-news"], url: "/news", allowed: true, why: "cr: allow a single crawler",
+    tokens: ["googlebot-news"],
+    url: "/news",
+    allowed: true,
+    why: "cr: allow a single crawler",
   },
   {
     robots: "User-agent: Unnecessarybot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
-    tokens: ["unnecessarybot"], url: "/", allowed: false, why: "cr: all but one crawler",
+    tokens: ["unnecessarybot"],
+    url: "/",
+    allowed: false,
+    why: "cr: all but one crawler",
   },
   {
     robots: "User-agent: *\nDisallow: /\n\nUser-agent: Mediapartners-Google\nAllow: /\n",
-    tokens: ["mediapartners-google"], url: "/page", allowed: true, why: "cr: AdSense crawler allowed",
+    tokens: ["mediapartners-google"],
+    url: "/page",
+    allowed: true,
+    why: "cr: AdSense crawler allowed",
   },
   {
     robots: "User-agent: Googlebot-Image\nDisallow: /images/dogs.jpg\n",
-    tokens: ["googlebot-image", "googlebot"], url: "/images/dogs.jpg", allowed: false, why: "cr: block one image",
+    tokens: ["googlebot-image", "googlebot"],
+    url: "/images/dogs.jpg",
+    allowed: false,
+    why: "cr: block one image",
   },
   {
     robots: "User-agent: *\nDisallow: /calendar/\nDisallow: /junk/\n",
-    tokens: ["anybot"], url: "/junk/1", allowed: false, why: "cr: disallow directories",
+    tokens: ["anybot"],
+    url: "/junk/1",
+    allowed: false,
+    why: "cr: disallow directories",
   },
   // en (server manual) examples.
   { robots: "User-agent: *\nDisallow:\n", tokens: ["anybot"], url: "/", allowed: true, why: "en: open access" },
   { robots: "User-agent: *\nDisallow: /\n", tokens: ["anybot"], url: "/x", allowed: false, why: "en: blocked access" },
   {
     robots: "User-agent: *\nDisallow: /doc/private\nDisallow: /cgi-bin\n",
-    tokens: ["anybot"], url: "/cgi-bin/run", allowed: false, why: "en: multiple restrictions",
+    tokens: ["anybot"],
+    url: "/cgi-bin/run",
+    allowed: false,
+    why: "en: multiple restrictions",
   },
   {
     robots: "User-agent: *\nDisallow: /doc/private\nVisit-time: 2300-0430\n",
-    tokens: ["anybot"], url: "/doc/public", allowed: true, why: "en: timed access still allows other paths",
+    tokens: ["anybot"],
+    url: "/doc/public",
+    allowed: true,
+    why: "en: timed access still allows other paths",
   },
 ];
 

@@ -1,0 +1,103 @@
+/**
+ * `robots-edge check`: decisions for URLs, one line each; and `check --jsonl`, the interface
+ * other implementations are compared through.
+ */
+
+import { compileRobots, parseRobotsTxt, type Decision, type RobotsMatcher } from "../core/index.ts";
+import { formatDecisionLine } from "./format.ts";
+import { CliError, EXIT_NO, EXIT_OK, EXIT_USAGE, readRobotsFile, stdinLines, write, type Io } from "./io.ts";
+
+/** `check <file> <token> [url…]`: URLs from the arguments, else one per line on stdin. */
+export async function checkUrls(args: readonly string[], io: Io): Promise<number> {
+  const [file, token, ...urls] = args;
+  if (file === undefined || token === undefined) {
+    throw new CliError(
+      "check needs a robots.txt file and a user-agent token: robots-edge check robots.txt Googlebot /path",
+    );
+  }
+  const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file)));
+  let anyDisallowed = false;
+  const decideAndPrint = async (url: string) => {
+    const decision = matcher.decide([token], url);
+    anyDisallowed ||= !decision.allowed;
+    await write(io.stdout, `${formatDecisionLine(decision)}\n`);
+  };
+  if (urls.length > 0) {
+    for (const url of urls) await decideAndPrint(url);
+  } else {
+    for await (const url of stdinLines(io)) if (url.trim() !== "") await decideAndPrint(url.trim());
+  }
+  return anyDisallowed ? EXIT_NO : EXIT_OK;
+}
+
+/** Parsed files reused across lines: differential runs repeat one robots.txt for many URLs. */
+const MATCHER_CACHE_SIZE = 64;
+
+/**
+ * `check --jsonl`: `{"robots", "ua", "url"}` per input line -> one JSON line per input, in
+ * order. A line that cannot be read gets `{"error": …}` in its place and the exit status is 2.
+ */
+export async function checkJsonLines(io: Io): Promise<number> {
+  const cache = new Map<string, RobotsMatcher>();
+  let status = EXIT_OK;
+  let lineNumber = 0;
+  let pending = "";
+  for await (const line of stdinLines(io)) {
+    lineNumber++;
+    if (line.trim() === "") continue;
+    let output: string;
+    try {
+      output = JSON.stringify(decisionJson(decideJsonLine(line, lineNumber, cache)));
+    } catch (error) {
+      status = EXIT_USAGE;
+      output = JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
+    }
+    pending += `${output}\n`;
+    if (pending.length > 64 * 1024) {
+      await write(io.stdout, pending);
+      pending = "";
+    }
+  }
+  await write(io.stdout, pending);
+  return status;
+}
+
+function decideJsonLine(line: string, lineNumber: number, cache: Map<string, RobotsMatcher>): Decision {
+  const input = parseJson(line, lineNumber);
+  const field = (name: string): string => {
+    const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
+    if (typeof value !== "string") throw new TypeError(`line ${lineNumber}: "${name}" must be a string`);
+    return value;
+  };
+  const robots = field("robots");
+  const matcher = cachedMatcher(robots, cache);
+  return matcher.decide([field("ua")], field("url"));
+}
+
+function parseJson(line: string, lineNumber: number): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new TypeError(`line ${lineNumber}: not a JSON object (${error instanceof Error ? error.message : error})`);
+  }
+}
+
+function cachedMatcher(robots: string, cache: Map<string, RobotsMatcher>): RobotsMatcher {
+  let matcher = cache.get(robots);
+  if (!matcher) {
+    matcher = compileRobots(parseRobotsTxt(robots));
+    if (cache.size >= MATCHER_CACHE_SIZE) cache.delete(cache.keys().next().value ?? "");
+    cache.set(robots, matcher);
+  }
+  return matcher;
+}
+
+/** The JSON form of a decision: `allowed`, the deciding rule (or null), the reason, the group. */
+export function decisionJson(decision: Decision) {
+  return {
+    allowed: decision.allowed,
+    rule: decision.rule ?? null,
+    reason: decision.reason,
+    group: decision.group?.token ?? null,
+  };
+}

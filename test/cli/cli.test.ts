@@ -1,0 +1,154 @@
+// The CLI as users run it: the real bin under Node (no build step), streams and exit codes.
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const BIN = resolve(import.meta.dirname, "../../bin/robots-edge.js");
+const dir = mkdtempSync(join(tmpdir(), "robots-edge-cli-"));
+
+function fixture(name: string, text: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], stdin = ""): Promise<Run> {
+  return new Promise((done) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
+    child.stdin?.end(stdin);
+  });
+}
+
+const ROBOTS = fixture(
+  "robots.txt",
+  "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n",
+);
+
+describe("robots-edge check <file> <token> [url…]", () => {
+  it.each([
+    { token: "bingbot", url: "/private/x", line: "disallowed\tdisallow: /private (line 2)" },
+    { token: "bingbot", url: "https://example.com/private/ok?x=1", line: "allowed\tallow: /private/ok (line 3)" },
+    { token: "bingbot", url: "/public", line: 'allowed\tno matching rule in group "*"' },
+    { token: "Googlebot", url: "/private/x", line: 'allowed\tno matching rule in group "googlebot"' },
+    { token: "Googlebot", url: "/nogoogle/a", line: "disallowed\tdisallow: /nogoogle/ (line 6)" },
+    { token: "bingbot", url: "/robots.txt", line: "allowed\t/robots.txt is always allowed" },
+  ])("$token $url -> $line", async ({ token, url, line }) => {
+    const result = await run(["check", ROBOTS, token, url]);
+    expect(result.stdout).toBe(`${line}\n`);
+    expect(result.code).toBe(line.startsWith("disallowed") ? 1 : 0);
+  });
+
+  it("reads URLs from stdin when none are given, one output line each, in order", async () => {
+    const result = await run(["check", ROBOTS, "bingbot"], "/a\n/private\n\n/private/ok\n");
+    expect(result.stdout.split("\n")).toEqual([
+      'allowed\tno matching rule in group "*"',
+      "disallowed\tdisallow: /private (line 2)",
+      "allowed\tallow: /private/ok (line 3)",
+      "",
+    ]);
+    expect(result.code).toBe(1);
+  });
+
+  it("a group-less file says so", async () => {
+    const result = await run(["check", fixture("empty.txt", ""), "bot", "/x"]);
+    expect(result.stdout).toBe("allowed\tno group applies to this crawler\n");
+  });
+
+  it.each([
+    { args: ["check"], message: "check needs a robots.txt file and a user-agent token" },
+    { args: ["check", join(dir, "missing.txt"), "bot", "/"], message: "cannot read robots.txt file" },
+    { args: ["frobnicate"], message: 'unknown command "frobnicate"' },
+    { args: [], message: "usage:" },
+  ])("usage and I/O errors exit 2: $args", async ({ args, message }) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe("robots-edge check --jsonl", () => {
+  it("answers each line in order, with the deciding rule", async () => {
+    const robots = "User-agent: *\nDisallow: /x\n\nUser-agent: GPTBot\nDisallow: /\n";
+    const input = [
+      { robots, ua: "bingbot", url: "https://example.com/x/1" },
+      { robots, ua: "GPTBot", url: "https://example.com/anything" },
+      { robots, ua: "bingbot", url: "https://example.com/y" },
+    ];
+    const result = await run(["check", "--jsonl"], input.map((line) => JSON.stringify(line)).join("\n"));
+    expect(result.code).toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { allowed: false, rule: { kind: "disallow", pattern: "/x", line: 2 }, reason: "rule", group: "*" },
+      { allowed: false, rule: { kind: "disallow", pattern: "/", line: 5 }, reason: "rule", group: "gptbot" },
+      { allowed: true, rule: null, reason: "no-matching-rule", group: "*" },
+    ]);
+  });
+
+  it("a bad line gets an error object in its place, the others still answer, exit 2", async () => {
+    const good = JSON.stringify({ robots: "User-agent: *\nDisallow: /", ua: "a", url: "https://e.com/" });
+    const result = await run(["check", "--jsonl"], `${good}\nnot json\n{"robots": 1}\n${good}\n`);
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatchObject({ allowed: false });
+    expect(lines[1].error).toMatch(/^line 2: not a JSON object/);
+    expect(lines[2].error).toBe('line 3: "robots" must be a string');
+    expect(lines[3]).toMatchObject({ allowed: false });
+    expect(result.code).toBe(2);
+  });
+
+  it("handles 20,000 lines over many distinct files in one run", async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const robots = `User-agent: bot${i % 100 === 0 ? "x" : ""}\nDisallow: /p${i % 300}/\n`;
+      lines.push(JSON.stringify({ robots, ua: "bot", url: `https://e.com/p${i % 7}/q` }));
+    }
+    const result = await run(["check", "--jsonl"], lines.join("\n"));
+    const out = result.stdout.trim().split("\n");
+    expect(out).toHaveLength(20_000);
+    expect(JSON.parse(out[3] ?? "")).toMatchObject({ allowed: false });
+    expect(JSON.parse(out[8] ?? "")).toMatchObject({ allowed: true });
+  });
+});
+
+describe("robots-edge lint", () => {
+  it("prints one diagnostic per line with its line number and exits 1 on errors", async () => {
+    const file = fixture("lint.txt", "Disallow: /early\nUser-agent: *\nDissalow: /x\nCrawl-delay: soon\n");
+    const result = await run(["lint", file]);
+    expect(result.stdout.split("\n")).toEqual([
+      `${file}:1: error: disallow before any user-agent line applies to no crawler; add a user-agent line above it [rule-outside-group]`,
+      `${file}:3: warning: "Dissalow" is read as "disallow" (Google accepts this spelling; other crawlers may not) [misspelt-field]`,
+      `${file}:4: error: cannot read crawl-delay: expected seconds (a number such as 10 or 0.5) [invalid-value]`,
+      "",
+    ]);
+    expect(result.stderr).toContain("2 error(s), 1 warning(s)");
+    expect(result.code).toBe(1);
+  });
+
+  it("exits 0 on a file with warnings only", async () => {
+    const result = await run(["lint", fixture("warn.txt", "User-agent: *\nDisallow /x\n")]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("[missing-colon]");
+  });
+});
