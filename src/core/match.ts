@@ -44,6 +44,12 @@ export interface Decision {
   readonly group?: AppliedGroup;
 }
 
+/** Per-decision options: who is asking, beyond its tokens. */
+export interface DecideOptions {
+  /** False for crawlers documented to obey only groups naming them (AdsBot-Google). */
+  readonly obeysGlobalGroup?: boolean;
+}
+
 export interface MatcherOptions {
   /** Google-only: allow of `/dir/index.html` also allows `/dir/`. Default true. */
   readonly indexHtmlAllowsDirectory?: boolean;
@@ -69,14 +75,14 @@ export class RobotsMatcher {
   }
 
   /** The group that the first token with a group names, else `*`, else undefined. */
-  groupFor(tokens: readonly string[]): AppliedGroup | undefined {
-    return this.indexFor(tokens)?.group;
+  groupFor(tokens: readonly string[], options: DecideOptions = {}): AppliedGroup | undefined {
+    return this.indexFor(tokens, options)?.group;
   }
 
   /** May a crawler with these product tokens (priority order) fetch this URL or path? */
-  decide(tokens: readonly string[], url: string): Decision {
+  decide(tokens: readonly string[], url: string, options: DecideOptions = {}): Decision {
     const path = canonicalizePath(pathAndQuery(url));
-    const index = this.indexFor(tokens);
+    const index = this.indexFor(tokens, options);
     if (!index) return { allowed: true, reason: isRobotsTxt(path) ? "robots-txt" : "no-group" };
     const group = index.group;
     if (isRobotsTxt(path)) return { allowed: true, reason: "robots-txt", group };
@@ -86,12 +92,12 @@ export class RobotsMatcher {
     return { allowed: winner.allow, reason: "rule", rule: winner.rule, group };
   }
 
-  private indexFor(tokens: readonly string[]): GroupIndex | undefined {
+  private indexFor(tokens: readonly string[], options: DecideOptions): GroupIndex | undefined {
     for (const token of tokens) {
       const group = this.groupOfToken(token);
       if (group) return group;
     }
-    return this.groups.get("*");
+    return options.obeysGlobalGroup === false ? undefined : this.groups.get("*");
   }
 
   private groupOfToken(token: string): GroupIndex | undefined {

@@ -6,6 +6,7 @@
  *   - non-ASCII characters become their UTF-8 bytes as %XX (upper-case hex);
  *   - %xx escapes get upper-case hex;
  *   - %xx escapes of unreserved characters (A-Z a-z 0-9 - . _ ~) are decoded;
+ *   - a "%" that starts no escape becomes %25;
  *   - everything else, reserved escapes such as %2F included, stays as written.
  * Case of the path itself is kept: paths are case-sensitive (RFC 9309 §2.2.2).
  *
@@ -26,7 +27,7 @@ export function canonicalizePath(value: string): string {
     if (code === 0x25 /* % */) {
       const byte = hexByteAt(value, i + 1);
       if (byte < 0) {
-        out += "%";
+        out += "%25"; // a "%" that starts no escape is data (RFC 3986 §2.4): keeps this a fixed point
       } else {
         out += isUnreserved(byte) ? String.fromCharCode(byte) : percentByte(byte);
         i += 2;
