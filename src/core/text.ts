@@ -23,7 +23,7 @@ export interface DecodedRobots {
 }
 
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const lenientDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /** Decode a robots.txt body given as bytes or as text (text is measured as UTF-8). */

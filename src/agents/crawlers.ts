@@ -1,0 +1,676 @@
+/**
+ * Known crawlers: the robots.txt product tokens their operators document, as data.
+ *
+ * Each entry names the token a site writes in `User-agent:` to address the crawler, in the
+ * operator's casing, and the fallbacks the operator documents: tokens the crawler obeys, in
+ * order, when the file has no group for its own token (Google: Googlebot-Image obeys the
+ * Googlebot group when the file names no Googlebot-Image). With no fallback, `*` is next.
+ * `obeysGlobalGroup: false` marks crawlers documented to ignore `User-agent: *` altogether.
+ *
+ * Tokens with no User-Agent of their own (Google-Extended, Applebot-Extended) are policy
+ * switches, not clients, so they are not here: no request ever carries them.
+ * Only tokens we can cite are listed; anything else is classified generically (classify.ts).
+ * Keep `docs` pointing at the operator's own page, or say why there is none.
+ */
+
+/** What a crawler fetches for, as far as its operator says. */
+export type CrawlerCategory =
+  | "search-engine"
+  | "ai-training"
+  | "ai-assistant"
+  | "ai-search"
+  | "seo-tool"
+  | "social-preview"
+  | "monitoring"
+  | "archiver"
+  | "other";
+
+/** One crawler whose robots.txt product token its operator documents. */
+export interface KnownCrawler {
+  /** The documented product token, in the documented casing. */
+  readonly token: string;
+  /** The name(s) it carries in User-Agent strings, when not `token` itself (matched case-insensitively). */
+  readonly pattern?: string | readonly string[];
+  /** Tokens obeyed, in order, when the file has no group for `token`; then `*`. */
+  readonly fallbacks: readonly string[];
+  /** False only when the operator documents that it ignores `User-agent: *`. */
+  readonly obeysGlobalGroup: boolean;
+  readonly operator: string;
+  readonly category: CrawlerCategory;
+  /** Where the operator documents the token (URL, with a note when it says more). */
+  readonly docs: string;
+}
+
+const GOOGLE_COMMON = "https://developers.google.com/search/docs/crawling-indexing/google-common-crawlers";
+const GOOGLE_SPECIAL = "https://developers.google.com/search/docs/crawling-indexing/google-special-case-crawlers";
+const GOOGLE_USER = "https://developers.google.com/search/docs/crawling-indexing/google-user-triggered-fetchers";
+const GOOGLE_FALLBACK = "; a Googlebot-* crawler with no group of its own follows the Googlebot group";
+const BING = "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0";
+const OPENAI = "https://platform.openai.com/docs/bots";
+const ANTHROPIC =
+  "https://support.claude.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler";
+const PERPLEXITY = "https://docs.perplexity.ai/guides/bots";
+const META = "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers";
+const YANDEX = "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html";
+const YANDEX_FALLBACK = "; `User-agent: Yandex` addresses every Yandex robot, and then `*` is not used";
+const BAIDU = "https://www.baidu.com/search/spider.html";
+const AHREFS = "https://ahrefs.com/robot";
+const MOZ = "https://moz.com/help/moz-procedures/crawlers";
+
+/** The table. Order does not matter: matching prefers the longest name (classify.ts). */
+export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
+  // Google. Its common crawlers fall back to Googlebot; Storebot-Google does not (it follows
+  // `*`); AdsBot ignores `*` and obeys only groups naming it.
+  {
+    token: "Googlebot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "search-engine",
+    docs: GOOGLE_COMMON,
+  },
+  {
+    token: "Googlebot-Image",
+    fallbacks: ["Googlebot"],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "search-engine",
+    docs: GOOGLE_COMMON + GOOGLE_FALLBACK,
+  },
+  {
+    token: "Googlebot-News",
+    fallbacks: ["Googlebot"],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "search-engine",
+    docs: GOOGLE_COMMON + GOOGLE_FALLBACK + " (it crawls with Googlebot's User-Agent strings)",
+  },
+  {
+    token: "Googlebot-Video",
+    fallbacks: ["Googlebot"],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "search-engine",
+    docs: GOOGLE_COMMON + GOOGLE_FALLBACK,
+  },
+  {
+    token: "Googlebot-Mobile",
+    fallbacks: ["Googlebot"],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "search-engine",
+    docs: "historic: Google's feature-phone crawler, retired and gone from " + GOOGLE_COMMON + GOOGLE_FALLBACK,
+  },
+  {
+    token: "Storebot-Google",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "search-engine",
+    docs: GOOGLE_COMMON + "; with no Storebot-Google group it follows `*`, not Googlebot",
+  },
+  {
+    token: "Google-InspectionTool",
+    fallbacks: ["Googlebot"],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "seo-tool",
+    docs: GOOGLE_COMMON + "; Search Console testing tools, obeying Googlebot's group when it has none",
+  },
+  {
+    token: "GoogleOther",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_COMMON + "; one-off crawls by Google teams, e.g. research",
+  },
+  {
+    token: "GoogleOther-Image",
+    fallbacks: ["GoogleOther"],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_COMMON + "; follows GoogleOther when it has no group",
+  },
+  {
+    token: "GoogleOther-Video",
+    fallbacks: ["GoogleOther"],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_COMMON + "; follows GoogleOther when it has no group",
+  },
+  {
+    token: "Google-CloudVertexBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "ai-search",
+    docs: GOOGLE_COMMON + "; crawls at site owners' request for Vertex AI Agents",
+  },
+  {
+    token: "AdsBot-Google",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_SPECIAL + "; ignores `User-agent: *`, obeys only groups naming it",
+  },
+  {
+    token: "AdsBot-Google-Mobile",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_SPECIAL + "; ignores `User-agent: *`, obeys only groups naming it",
+  },
+  {
+    token: "AdsBot-Google-Mobile-Apps",
+    fallbacks: ["AdsBot-Google"],
+    obeysGlobalGroup: false,
+    operator: "Google",
+    category: "other",
+    docs: "historic: Google's Android app ad checker, documented as obeying AdsBot-Google's rules and ignoring `*`; since retired",
+  },
+  {
+    token: "Mediapartners-Google",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_SPECIAL + "; AdSense",
+  },
+  {
+    token: "APIs-Google",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_SPECIAL + "; push-notification delivery",
+  },
+  {
+    token: "Google-Safety",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_SPECIAL + "; abuse and malware discovery (Google says it ignores robots.txt)",
+  },
+  {
+    token: "FeedFetcher-Google",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_USER + "; user-triggered (Google says it ignores robots.txt)",
+  },
+  {
+    token: "Google-Read-Aloud",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_USER + "; user-triggered text-to-speech",
+  },
+
+  // Microsoft Bing. Bing announced in 2010 that bingbot honours msnbot groups when the file
+  // has none for bingbot ("bingbot on the horizon", Bing webmaster blog).
+  {
+    token: "bingbot",
+    fallbacks: ["msnbot"],
+    obeysGlobalGroup: true,
+    operator: "Microsoft",
+    category: "search-engine",
+    docs: BING + "; msnbot groups apply when there is no bingbot group (Bing webmaster blog, 2010)",
+  },
+  {
+    token: "adidxbot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Microsoft",
+    category: "other",
+    docs: BING + "; Bing Ads quality checks",
+  },
+  {
+    token: "BingPreview",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Microsoft",
+    category: "social-preview",
+    docs: BING + "; page snapshots for result previews",
+  },
+  {
+    token: "MicrosoftPreview",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Microsoft",
+    category: "social-preview",
+    docs: BING + "; page previews, successor of BingPreview",
+  },
+  {
+    token: "msnbot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Microsoft",
+    category: "search-engine",
+    docs: "historic: Bing's crawler before bingbot (2010); still named by many robots.txt files",
+  },
+  {
+    token: "msnbot-media",
+    fallbacks: ["msnbot"],
+    obeysGlobalGroup: true,
+    operator: "Microsoft",
+    category: "search-engine",
+    docs: "historic: Bing's image and media crawler; follows msnbot when it has no group",
+  },
+
+  // OpenAI
+  {
+    token: "GPTBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "OpenAI",
+    category: "ai-training",
+    docs: OPENAI,
+  },
+  {
+    token: "ChatGPT-User",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "OpenAI",
+    category: "ai-assistant",
+    docs: OPENAI,
+  },
+  {
+    token: "OAI-SearchBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "OpenAI",
+    category: "ai-search",
+    docs: OPENAI,
+  },
+
+  // Anthropic
+  {
+    token: "ClaudeBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Anthropic",
+    category: "ai-training",
+    docs: ANTHROPIC,
+  },
+  {
+    token: "Claude-User",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Anthropic",
+    category: "ai-assistant",
+    docs: ANTHROPIC,
+  },
+  {
+    token: "Claude-SearchBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Anthropic",
+    category: "ai-search",
+    docs: ANTHROPIC,
+  },
+  {
+    token: "Claude-Web",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Anthropic",
+    category: "ai-assistant",
+    docs: "historic: earlier Anthropic agent, no longer on " + ANTHROPIC + "; listed by ai-robots-txt/ai.robots.txt",
+  },
+  {
+    token: "anthropic-ai",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Anthropic",
+    category: "ai-training",
+    docs: "historic: earlier Anthropic token, no longer on " + ANTHROPIC + "; listed by ai-robots-txt/ai.robots.txt",
+  },
+
+  // Perplexity
+  {
+    token: "PerplexityBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Perplexity",
+    category: "ai-search",
+    docs: PERPLEXITY,
+  },
+  {
+    token: "Perplexity-User",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Perplexity",
+    category: "ai-assistant",
+    docs: PERPLEXITY + "; user-triggered",
+  },
+
+  // Other search engines
+  {
+    token: "Applebot",
+    fallbacks: ["Googlebot"],
+    obeysGlobalGroup: true,
+    operator: "Apple",
+    category: "search-engine",
+    docs: "https://support.apple.com/en-us/119829; with no Applebot group it follows the Googlebot group",
+  },
+  {
+    token: "YandexBot",
+    fallbacks: ["Yandex"],
+    obeysGlobalGroup: true,
+    operator: "Yandex",
+    category: "search-engine",
+    docs: YANDEX + YANDEX_FALLBACK,
+  },
+  {
+    token: "YandexImages",
+    fallbacks: ["Yandex"],
+    obeysGlobalGroup: true,
+    operator: "Yandex",
+    category: "search-engine",
+    docs: YANDEX + YANDEX_FALLBACK,
+  },
+  {
+    token: "YandexMobileBot",
+    fallbacks: ["Yandex"],
+    obeysGlobalGroup: true,
+    operator: "Yandex",
+    category: "search-engine",
+    docs: YANDEX + YANDEX_FALLBACK,
+  },
+  {
+    token: "YandexNews",
+    fallbacks: ["Yandex"],
+    obeysGlobalGroup: true,
+    operator: "Yandex",
+    category: "search-engine",
+    docs: YANDEX + YANDEX_FALLBACK,
+  },
+  {
+    token: "YandexVideo",
+    fallbacks: ["Yandex"],
+    obeysGlobalGroup: true,
+    operator: "Yandex",
+    category: "search-engine",
+    docs: YANDEX + YANDEX_FALLBACK,
+  },
+  {
+    token: "Baiduspider",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Baidu",
+    category: "search-engine",
+    docs: BAIDU,
+  },
+  {
+    token: "Baiduspider-image",
+    fallbacks: ["Baiduspider"],
+    obeysGlobalGroup: true,
+    operator: "Baidu",
+    category: "search-engine",
+    docs: BAIDU + "; follows Baiduspider when it has no group",
+  },
+  {
+    token: "DuckDuckBot",
+    pattern: ["DuckDuckBot", "DuckDuckBot-Https"],
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "DuckDuckGo",
+    category: "search-engine",
+    docs: "https://duckduckgo.com/duckduckgo-help-pages/results/duckduckbot; its current UA says DuckDuckBot-Https",
+  },
+  {
+    token: "DuckAssistBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "DuckDuckGo",
+    category: "ai-assistant",
+    docs: "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot",
+  },
+  {
+    token: "Slurp",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Yahoo",
+    category: "search-engine",
+    docs: "https://help.yahoo.com/kb/SLN22600.html; UA says `Yahoo! Slurp`",
+  },
+  {
+    token: "PetalBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Huawei",
+    category: "search-engine",
+    docs: "https://webmaster.petalsearch.com/site/petalbot",
+  },
+  {
+    token: "SeznamBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Seznam.cz",
+    category: "search-engine",
+    docs: "https://o-seznam.cz/napoveda/vyhledavani/en/seznambot-crawler/",
+  },
+  {
+    token: "MojeekBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Mojeek",
+    category: "search-engine",
+    docs: "https://www.mojeek.com/bot.html",
+  },
+  {
+    token: "Yeti",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Naver",
+    category: "search-engine",
+    docs: "http://naver.me/spd",
+  },
+
+  // AI data and answer engines
+  {
+    token: "CCBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Common Crawl",
+    category: "ai-training",
+    docs: "https://commoncrawl.org/ccbot; an open corpus, widely used to train models",
+  },
+  {
+    token: "Bytespider",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "ByteDance",
+    category: "ai-training",
+    docs: "no operator page; UA names http://www.bytedance.com/spider; listed by ai-robots-txt/ai.robots.txt",
+  },
+  {
+    token: "Amazonbot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Amazon",
+    category: "ai-training",
+    docs: "https://developer.amazon.com/amazonbot; may be used to train Amazon AI models",
+  },
+  {
+    token: "meta-externalagent",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Meta",
+    category: "ai-training",
+    docs: META,
+  },
+  {
+    token: "meta-externalfetcher",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Meta",
+    category: "ai-assistant",
+    docs: META + "; user-triggered",
+  },
+  {
+    token: "FacebookBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Meta",
+    category: "ai-training",
+    docs: "https://developers.facebook.com/docs/sharing/bot/; speech-recognition language-model training",
+  },
+  {
+    token: "Diffbot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Diffbot",
+    category: "ai-training",
+    docs: "no crawler page; UA names https://www.diffbot.com; listed by ai-robots-txt/ai.robots.txt",
+  },
+  {
+    token: "cohere-ai",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Cohere",
+    category: "ai-assistant",
+    docs: "no operator page; listed by ai-robots-txt/ai.robots.txt as fetching for user prompts",
+  },
+  {
+    token: "YouBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "You.com",
+    category: "ai-search",
+    docs: "https://about.you.com/youbot/",
+  },
+  {
+    token: "Timpibot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Timpi",
+    category: "ai-training",
+    docs: "https://timpi.io (no crawler page); listed by ai-robots-txt/ai.robots.txt as collecting LLM training data",
+  },
+  {
+    token: "ImagesiftBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "ImageSift",
+    category: "search-engine",
+    docs: "https://imagesift.com/about; reverse image search",
+  },
+  {
+    token: "Omgilibot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Webz.io",
+    category: "ai-training",
+    docs: "historic: Omgili's original crawler, http://omgili.com/Crawler.html (archived); Webz.io now uses `omgili`",
+  },
+  {
+    token: "omgili",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Webz.io",
+    category: "ai-training",
+    docs: "https://webz.io/blog/web-data/what-is-the-omgili-bot-and-why-is-it-crawling-your-website/; data sold, incl. for LLM training",
+  },
+
+  // Link previews
+  {
+    token: "facebookexternalhit",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Meta",
+    category: "social-preview",
+    docs: META,
+  },
+  {
+    token: "Twitterbot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "X",
+    category: "social-preview",
+    docs: "https://developer.x.com/en/docs/x-for-websites/cards/guides/getting-started",
+  },
+  {
+    token: "LinkedInBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "LinkedIn",
+    category: "social-preview",
+    docs: "no crawler page; UA names http://www.linkedin.com; fetches link previews",
+  },
+
+  // SEO tools
+  {
+    token: "AhrefsBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Ahrefs",
+    category: "seo-tool",
+    docs: AHREFS,
+  },
+  {
+    token: "AhrefsSiteAudit",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Ahrefs",
+    category: "seo-tool",
+    docs: AHREFS,
+  },
+  {
+    token: "SemrushBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Semrush",
+    category: "seo-tool",
+    docs: "https://www.semrush.com/bot/",
+  },
+  {
+    token: "MJ12bot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Majestic",
+    category: "seo-tool",
+    docs: "https://mj12bot.com/",
+  },
+  {
+    token: "DotBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Moz",
+    category: "seo-tool",
+    docs: MOZ + "/dotbot",
+  },
+  {
+    token: "rogerbot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Moz",
+    category: "seo-tool",
+    docs: MOZ + "/rogerbot",
+  },
+
+  // Archives
+  {
+    token: "ia_archiver",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Alexa (Amazon)",
+    category: "archiver",
+    docs: "historic: Alexa's crawler, which fed the Wayback Machine; Alexa closed in 2022",
+  },
+  {
+    token: "archive.org_bot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    operator: "Internet Archive",
+    category: "archiver",
+    docs: "https://archive.org/details/archive.org_bot",
+  },
+];

@@ -1,0 +1,125 @@
+/**
+ * robots-edge: the Worker shell around the REP engine.
+ *
+ * Per request: admin API (when ADMIN_TOKEN is set) -> GET/HEAD /robots.txt served from the
+ * store -> humans pass untouched -> crawl pause (503) -> the crawler's decision under the
+ * origin's robots.txt -> pass, block (BLOCK_STATUS), or mark (MODE=report).
+ * Where it sits: route mode forwards with fetch(request); proxy mode (ORIGIN_URL) forwards
+ * to that origin. Errors are turned into responses in one place (handleFetch's catch).
+ */
+
+import { classifyUserAgent } from "../agents/classify.ts";
+import { handleAdmin } from "./admin.ts";
+import { ConfigError, loadConfig, type Config, type Env } from "./config.ts";
+import { judge, type Verdict } from "./judge.ts";
+import { logDecision, logError } from "./log.ts";
+import { activePause, retryAfterOf } from "./pause.ts";
+import { refresh, robotsFor } from "./robots-cache.ts";
+import { robotsTxtResponse } from "./robots-route.ts";
+import { blockedResponse, errorResponse, ruleHeader, unavailableResponse, withHeader } from "./responses.ts";
+import { listAuthorities, readEntry } from "./store.ts";
+
+export default {
+  fetch: handleFetch,
+  scheduled: handleScheduled,
+} satisfies ExportedHandler<Env>;
+
+async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logError("config", error.message);
+    return errorResponse(error.message);
+  }
+  try {
+    return await route(request, env, ctx, config);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    logError("request", message);
+    return errorResponse(`internal error: ${message}`);
+  }
+}
+
+async function route(request: Request, env: Env, ctx: ExecutionContext, config: Config): Promise<Response> {
+  const url = new URL(request.url);
+  const authority = config.originUrl?.origin ?? url.origin;
+  if (config.adminToken && url.pathname.startsWith(config.adminPrefix)) {
+    return handleAdmin({ request, url, config, kv: env.ROBOTS, ctx, authority }, config.adminToken);
+  }
+  if (config.mode === "off") return forward(request, url, config);
+  const isRobotsTxt = url.pathname === "/robots.txt" && (request.method === "GET" || request.method === "HEAD");
+  const agent = classifyUserAgent(request.headers.get("user-agent"));
+  if (!isRobotsTxt && !agent.crawler) return forward(request, url, config);
+
+  const pause = await activePause(env.ROBOTS, config);
+  if (pause) {
+    const why = "Crawling is paused for maintenance; please retry later.";
+    return unavailableResponse(retryAfterOf(pause, Date.now()), why, "paused");
+  }
+  const robots = await robotsFor(authority, env.ROBOTS, config, ctx);
+  if (isRobotsTxt) return robotsTxtResponse(robots, request.method, config.retryAfterSeconds, Date.now());
+
+  const verdict = judge({
+    mode: config.mode,
+    failOpen: config.failOpen,
+    state: robots.entry.state,
+    matcher: robots.matcher(),
+    tokens: agent.tokens,
+    obeysGlobalGroup: agent.obeysGlobalGroup,
+    pathAndQuery: url.pathname + url.search,
+  });
+  logDecision({
+    authority,
+    method: request.method,
+    url,
+    userAgent: request.headers.get("user-agent"),
+    tokens: agent.tokens,
+    verdict,
+    mode: config.mode,
+  });
+  return act(verdict, request, url, config);
+}
+
+async function act(verdict: Verdict, request: Request, url: URL, config: Config): Promise<Response> {
+  switch (verdict.action) {
+    case "block":
+      return blockedResponse(verdict.decision, config.blockStatus);
+    case "unavailable":
+      return unavailableResponse(
+        config.retryAfterSeconds,
+        "robots.txt is temporarily unavailable; please retry later.",
+        "robots-unavailable",
+      );
+    case "report":
+      return withHeader(
+        await forward(request, url, config),
+        "x-robots-edge",
+        ruleHeader("would-block", verdict.decision),
+      );
+    case "pass":
+      return forward(request, url, config);
+  }
+}
+
+/** On to the origin: the same request (route mode) or the same path on ORIGIN_URL (proxy mode). */
+function forward(request: Request, url: URL, config: Config): Promise<Response> {
+  if (!config.originUrl) return fetch(request);
+  const target = new URL(url.pathname + url.search, config.originUrl);
+  return fetch(new Request(target, request), { redirect: "manual" });
+}
+
+/** Cron: refresh every known origin whose entry has expired. */
+async function handleScheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+  const config = loadConfig(env);
+  const authorities = new Set(await listAuthorities(env.ROBOTS));
+  if (config.originUrl) authorities.add(config.originUrl.origin);
+  const now = Date.now();
+  const work = [...authorities].map(async (authority) => {
+    const entry = await readEntry(env.ROBOTS, authority);
+    if (!entry || entry.expiresAt <= now) await refresh(authority, env.ROBOTS, config, entry);
+  });
+  ctx.waitUntil(Promise.allSettled(work));
+  await Promise.allSettled(work);
+}

@@ -1,0 +1,75 @@
+/** The responses the edge makes itself: blocks, 503s, robots.txt, JSON, errors. */
+
+import type { Decision } from "../core/index.ts";
+
+const TEXT = "text/plain; charset=utf-8";
+
+/** `blocked; rule="disallow: /private"; line=7` — what X-Robots-Edge says of a block. */
+export function ruleHeader(verb: "blocked" | "would-block", decision: Decision | undefined): string {
+  const rule = decision?.rule;
+  if (!rule) return verb;
+  return `${verb}; rule="${rule.kind}: ${headerSafe(rule.pattern)}"; line=${rule.line}`;
+}
+
+/** Header values are ASCII: non-ASCII as percent-encoded UTF-8; quotes, backslashes, controls dropped. */
+function headerSafe(text: string): string {
+  let out = "";
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || code === 0x7f || char === '"' || char === "\\") continue;
+    if (code < 0x80) out += char;
+    else out += code >= 0xd800 && code <= 0xdfff ? "%EF%BF%BD" : encodeURIComponent(char);
+  }
+  return out;
+}
+
+export function blockedResponse(decision: Decision | undefined, status: number): Response {
+  const rule = decision?.rule;
+  const group = decision?.group?.token ?? "*";
+  const body = rule
+    ? `Blocked by robots.txt: "${rule.kind}: ${rule.pattern}" (line ${rule.line}) in the group for "${group}".\n`
+    : "Blocked by robots.txt.\n";
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": TEXT,
+      "cache-control": "private, no-store",
+      "x-robots-edge": ruleHeader("blocked", decision),
+    },
+  });
+}
+
+/** 503 with Retry-After: robots.txt unavailable, or a crawl pause. */
+export function unavailableResponse(retryAfterSeconds: number, why: string, marker: string): Response {
+  return new Response(`${why}\n`, {
+    status: 503,
+    headers: {
+      "content-type": TEXT,
+      "retry-after": String(retryAfterSeconds),
+      "cache-control": "no-store",
+      "x-robots-edge": marker,
+    },
+  });
+}
+
+export function jsonResponse(value: unknown, status = 200): Response {
+  return new Response(`${JSON.stringify(value, null, 2)}\n`, {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** Where errors become responses: a 500 that says what is wrong (never a stack trace). */
+export function errorResponse(message: string, status = 500): Response {
+  return new Response(`robots-edge: ${message}\n`, {
+    status,
+    headers: { "content-type": TEXT, "cache-control": "no-store" },
+  });
+}
+
+/** A copy of a response with one more header (origin responses have immutable headers). */
+export function withHeader(response: Response, name: string, value: string): Response {
+  const copy = new Response(response.body, response);
+  copy.headers.set(name, value);
+  return copy;
+}

@@ -1,0 +1,209 @@
+// How the edge fetches and keeps robots.txt: RFC 9309 §2.3 status codes, redirects, time-outs,
+// size limit, stale-while-revalidate, last-good retention, and KV reads on a warm isolate.
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { MAX_ROBOTS_BYTES } from "../../src/core/index.ts";
+import { clearRobotsMemory, MEMORY_RECHECK_MS } from "../../src/worker/robots-cache.ts";
+import { call, fakeOrigin, freshState, GOOGLEBOT, ORIGIN, type RobotsBehaviour } from "./helpers.ts";
+
+const GOOD = "User-agent: *\nDisallow: /private/\n";
+
+beforeEach(freshState);
+afterEach(freshState);
+
+// th "Handling of errors and HTTP status codes": what a crawler request and /robots.txt get
+// when the origin's robots.txt answers so, with no earlier copy stored.
+const statusTable: { name: string; robots: RobotsBehaviour; crawler: number; robotsTxt: number; why: string }[] = [
+  { name: "200", robots: { body: GOOD }, crawler: 403, robotsTxt: 200, why: "rfc9309 §2.3.1.1 2xx: obey" },
+  { name: "404", robots: { status: 404 }, crawler: 200, robotsTxt: 404, why: "rfc9309 §2.3.1.3 4xx: no restriction" },
+  { name: "403", robots: { status: 403 }, crawler: 200, robotsTxt: 404, why: "hi: 401 and 403 count as 4xx" },
+  { name: "401", robots: { status: 401 }, crawler: 200, robotsTxt: 404, why: "hi: 401 and 403 count as 4xx" },
+  { name: "410", robots: { status: 410 }, crawler: 200, robotsTxt: 404, why: "rfc9309 §2.3.1.3 4xx" },
+  { name: "429", robots: { status: 429 }, crawler: 503, robotsTxt: 503, why: "th: 429 is treated like 5xx" },
+  {
+    name: "500",
+    robots: { status: 500 },
+    crawler: 503,
+    robotsTxt: 503,
+    why: "rfc9309 §2.3.1.4 5xx: complete disallow",
+  },
+  { name: "503", robots: { status: 503 }, crawler: 503, robotsTxt: 503, why: "rfc9309 §2.3.1.4 5xx" },
+  {
+    name: "network error",
+    robots: { networkError: true },
+    crawler: 503,
+    robotsTxt: 503,
+    why: "th: network errors are server errors",
+  },
+  { name: "time-out", robots: { hang: true }, crawler: 503, robotsTxt: 503, why: "th: time-outs are server errors" },
+];
+
+describe("origin status codes, nothing stored yet", () => {
+  it.each(statusTable)(
+    "robots.txt $name -> crawler $crawler, /robots.txt $robotsTxt ($why)",
+    async ({ robots, crawler, robotsTxt }) => {
+      fakeOrigin(robots);
+      const envOverride = { FETCH_TIMEOUT_MS: "200" };
+      expect((await call("/private/page", { ua: GOOGLEBOT, env: envOverride })).status).toBe(crawler);
+      const served = await call("/robots.txt", { ua: GOOGLEBOT, env: envOverride });
+      expect(served.status).toBe(robotsTxt);
+      if (robotsTxt === 503) expect(served.headers.get("retry-after")).toBe("3600");
+    },
+  );
+
+  it("FAIL_OPEN=true lets crawlers through while nothing is known", async () => {
+    fakeOrigin({ status: 503 });
+    expect((await call("/private/page", { ua: GOOGLEBOT, env: { FAIL_OPEN: "true" } })).status).toBe(200);
+  });
+});
+
+describe("redirects (rfc9309 §2.3.1.2: follow at least five)", () => {
+  const chain =
+    (hops: number) =>
+    (url: URL): RobotsBehaviour => {
+      const hop = url.pathname === "/robots.txt" ? 0 : Number(url.pathname.slice(4));
+      return hop < hops ? { status: 301, location: `${ORIGIN}/hop${hop + 1}` } : { body: GOOD };
+    };
+
+  it("5 redirects are followed", async () => {
+    const origin = fakeOrigin(chain(5));
+    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(403);
+    expect(origin.requests.filter((url) => !url.includes("/private/"))).toHaveLength(6);
+  });
+
+  it("a 6th redirect counts as 404: everything allowed", async () => {
+    fakeOrigin(chain(6));
+    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await call("/robots.txt")).status).toBe(404);
+  });
+});
+
+describe("the body", () => {
+  it("serves the origin's exact bytes, BOM and CRLF included", async () => {
+    const bytes = new TextEncoder().encode("\uFEFFUser-agent: *\r\nDisallow: /private/\r\n");
+    fakeOrigin({ body: bytes, headers: { etag: '"v1"' } });
+    const served = await call("/robots.txt");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes);
+    expect(served.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(served.headers.get("etag")).toBe('"v1"');
+    expect(served.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
+  });
+
+  it("HEAD /robots.txt answers like GET without a body", async () => {
+    fakeOrigin({ body: GOOD });
+    const head = await call("/robots.txt", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+  });
+
+  it("reads 500 KiB: rules past it do not apply, the served copy is cut there", async () => {
+    const head = "User-agent: *\nDisallow: /early/\n#";
+    const body = `${head}${"x".repeat(MAX_ROBOTS_BYTES)}\nDisallow: /late/\n`;
+    fakeOrigin({ body });
+    expect((await call("/early/1", { ua: GOOGLEBOT })).status).toBe(403);
+    expect((await call("/late/1", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await (await call("/robots.txt")).arrayBuffer()).byteLength).toBe(MAX_ROBOTS_BYTES);
+  });
+});
+
+describe("keeping the last good copy", () => {
+  const faults: { name: string; robots: RobotsBehaviour; inForce: "good" | "none" }[] = [
+    { name: "500", robots: { status: 500 }, inForce: "good" },
+    { name: "503", robots: { status: 503 }, inForce: "good" },
+    { name: "429", robots: { status: 429 }, inForce: "good" },
+    { name: "time-out", robots: { hang: true }, inForce: "good" },
+    { name: "network error", robots: { networkError: true }, inForce: "good" },
+    { name: "an HTML page", robots: { body: "<!DOCTYPE html><html><body>Oops</body></html>" }, inForce: "good" },
+    { name: "2 MB of junk", robots: { body: "z".repeat(2 * 1024 * 1024) }, inForce: "good" },
+    { name: "404", robots: { status: 404 }, inForce: "none" },
+  ];
+
+  it.each(faults)("after a good copy, $name keeps it ($inForce in force)", async ({ robots, inForce }) => {
+    const origin = fakeOrigin({ body: GOOD });
+    const envOverride = { FETCH_TIMEOUT_MS: "200" };
+    expect((await call("/private/a", { ua: GOOGLEBOT, env: envOverride })).status).toBe(403);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 2 * 86_400_000);
+    origin.robots = robots;
+    clearRobotsMemory();
+    // The expired entry still answers; the refresh runs in waitUntil.
+    await call("/private/b", { ua: GOOGLEBOT, env: envOverride });
+    const after = await call("/private/c", { ua: GOOGLEBOT, env: envOverride });
+    expect(after.status).toBe(inForce === "good" ? 403 : 200);
+    const served = await call("/robots.txt", { env: envOverride });
+    expect(served.status).toBe(inForce === "good" ? 200 : 404);
+    if (inForce === "good") expect(await served.text()).toBe(GOOD);
+    const stored = await env.ROBOTS.get(`robots:${ORIGIN}`, "json");
+    expect(stored).toMatchObject({ copy: { fetchedAt: expect.any(Number) } });
+  });
+
+  it("after 30 days without a good fetch the old copy is dropped (503)", async () => {
+    const origin = fakeOrigin({ body: GOOD });
+    await call("/private/a", { ua: GOOGLEBOT });
+    origin.robots = { status: 503 };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 31 * 86_400_000);
+    clearRobotsMemory();
+    await call("/x", { ua: GOOGLEBOT });
+    clearRobotsMemory();
+    expect((await call("/public", { ua: GOOGLEBOT })).status).toBe(503);
+  });
+});
+
+describe("caching", () => {
+  it("a warm isolate reads KV zero times per request", async () => {
+    fakeOrigin({ body: GOOD });
+    await call("/private/warm-up", { ua: GOOGLEBOT });
+    const get = vi.spyOn(env.ROBOTS, "get");
+    const list = vi.spyOn(env.ROBOTS, "list");
+    for (let i = 0; i < 20; i++) await call(`/private/${i}`, { ua: GOOGLEBOT });
+    for (let i = 0; i < 5; i++) await call("/robots.txt");
+    expect(get).toHaveBeenCalledTimes(0);
+    expect(list).toHaveBeenCalledTimes(0);
+  });
+
+  it("a cold isolate reads the stored entry once instead of fetching the origin", async () => {
+    const origin = fakeOrigin({ body: GOOD });
+    await call("/private/a", { ua: GOOGLEBOT });
+    clearRobotsMemory();
+    const fetchesBefore = origin.requests.length;
+    const get = vi.spyOn(env.ROBOTS, "get");
+    expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(403);
+    expect(get.mock.calls.filter(([key]) => String(key) === `robots:${ORIGIN}`)).toHaveLength(1);
+    expect(origin.requests.slice(fetchesBefore).some((url) => url.endsWith("/robots.txt"))).toBe(false);
+  });
+
+  it("re-reads KV after MEMORY_RECHECK_MS to see other isolates' refreshes", async () => {
+    fakeOrigin({ body: GOOD });
+    await call("/private/a", { ua: GOOGLEBOT });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + MEMORY_RECHECK_MS + 1);
+    const get = vi.spyOn(env.ROBOTS, "get");
+    await call("/private/b", { ua: GOOGLEBOT });
+    expect(get.mock.calls.some(([key]) => String(key) === `robots:${ORIGIN}`)).toBe(true);
+  });
+
+  it("stale-while-revalidate: an expired copy answers at once, one refresh replaces it", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=60" } });
+    await call("/private/a", { ua: GOOGLEBOT });
+    origin.robots = { body: "User-agent: *\nDisallow: /other/\n" };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    const before = origin.requests.filter((url) => url.endsWith("/robots.txt")).length;
+    const stale = await call("/private/b", { ua: GOOGLEBOT });
+    expect(stale.status).toBe(403); // answered by the stale copy
+    const fresh = await call("/private/c", { ua: GOOGLEBOT });
+    expect(fresh.status).toBe(200); // the refresh (run in waitUntil) replaced it
+    expect((await call("/other/x", { ua: GOOGLEBOT })).status).toBe(403);
+    expect(origin.requests.filter((url) => url.endsWith("/robots.txt")).length - before).toBe(1);
+  });
+
+  it("the origin's max-age shortens the lifetime but never lengthens it past ROBOTS_MAX_AGE", async () => {
+    fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=999999" } });
+    const now = Date.now();
+    await call("/robots.txt");
+    const stored = await env.ROBOTS.get<{ expiresAt: number }>(`robots:${ORIGIN}`, "json");
+    expect((stored?.expiresAt ?? 0) - now).toBeLessThanOrEqual(86_400_000 + 5_000);
+    expect((stored?.expiresAt ?? 0) - now).toBeGreaterThan(86_400_000 - 5_000);
+  });
+});

@@ -1,0 +1,113 @@
+// Shared set-up for the Worker tests: a fake origin behind the global fetch, a call into the
+// Worker in the real runtime, and a clean slate (KV and isolate memory) per test.
+import { createExecutionContext, reset, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { vi } from "vitest";
+import worker from "../../src/worker/index.ts";
+import { clearPauseMemory } from "../../src/worker/pause.ts";
+import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
+import type { Env } from "../../src/worker/config.ts";
+
+export const ORIGIN = "https://origin.test";
+export const SITE = "https://www.example.com";
+export const TOKEN = "test-admin-token";
+
+export const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+export const GPTBOT =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+export const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+export const ADSBOT = "AdsBot-Google (+http://www.google.com/adsbot.html)";
+export const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+
+/** How the fake origin answers robots.txt: a body, a status, a hang, a network error. */
+export type RobotsBehaviour =
+  | { body: string | Uint8Array; status?: number; headers?: Record<string, string> }
+  | { status: number; location?: string; body?: string }
+  | { hang: true }
+  | { networkError: true };
+
+export interface FakeOrigin {
+  robots: RobotsBehaviour | ((url: URL) => RobotsBehaviour);
+  /** Every URL the fake origin was asked for, in order. */
+  readonly requests: string[];
+}
+
+/** Replace the global fetch (the origin and every robots.txt fetch) with a fake origin. */
+export function fakeOrigin(robots: FakeOrigin["robots"]): FakeOrigin {
+  const origin: FakeOrigin = { robots, requests: [] };
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    origin.requests.push(request.url);
+    if (url.pathname.endsWith("robots.txt") || url.pathname.startsWith("/hop")) {
+      const behaviour = typeof origin.robots === "function" ? origin.robots(url) : origin.robots;
+      return robotsAnswer(behaviour, request.signal);
+    }
+    return new Response(`origin page ${url.pathname}${url.search}`, { status: 200, headers: { "x-origin": "yes" } });
+  });
+  return origin;
+}
+
+function robotsAnswer(behaviour: RobotsBehaviour, signal: AbortSignal): Promise<Response> {
+  if ("hang" in behaviour) {
+    return new Promise((_, fail) => signal.addEventListener("abort", () => fail(signal.reason)));
+  }
+  if ("networkError" in behaviour) return Promise.reject(new TypeError("Network connection lost."));
+  const headers = new Headers("headers" in behaviour ? behaviour.headers : {});
+  if ("location" in behaviour && behaviour.location) headers.set("location", behaviour.location);
+  return Promise.resolve(new Response(behaviour.body ?? "", { status: behaviour.status ?? 200, headers }));
+}
+
+/** A clean slate: KV emptied, isolate memory forgotten, mocks and clocks restored. */
+export async function freshState(): Promise<void> {
+  vi.restoreAllMocks();
+  // Decision logs are asserted where they matter; elsewhere they would drown the output.
+  vi.spyOn(console, "log").mockImplementation(() => undefined);
+  vi.useRealTimers();
+  await reset();
+  clearRobotsMemory();
+  clearPauseMemory();
+}
+
+/** Call the Worker as the runtime would, waiting for its waitUntil work. */
+export async function call(
+  path: string,
+  options: {
+    ua?: string | null;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    env?: Partial<Env>;
+  } = {},
+): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.ua !== null) headers.set("user-agent", options.ua ?? CHROME);
+  const request = new Request(`${SITE}${path}`, {
+    method: options.method ?? "GET",
+    headers,
+    body: options.body ?? null,
+  });
+  const ctx = createExecutionContext();
+  const testEnv = options.env ? ({ ...env, ...options.env } as Env) : (env as Env);
+  const response = await worker.fetch(request, testEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** Admin API call with the right token unless told otherwise. */
+export function admin(
+  path: string,
+  options: { method?: string; token?: string | null; body?: unknown; env?: Partial<Env> } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (options.token !== null) headers["authorization"] = `Bearer ${options.token ?? TOKEN}`;
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  return call(`/__robots/${path}`, {
+    method: options.method ?? "GET",
+    headers,
+    ua: CHROME,
+    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+    ...(options.env && { env: options.env }),
+  });
+}
