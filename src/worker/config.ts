@@ -4,6 +4,10 @@
  * but wrong. Defaults apply only to vars that are missing or empty.
  */
 
+import type { Mode } from "./mode.ts";
+
+export type { Mode };
+
 export interface Env {
   readonly ROBOTS: KVNamespace;
   readonly MODE?: string;
@@ -18,8 +22,6 @@ export interface Env {
   readonly PAUSE_UNTIL?: string;
   readonly MAX_PAUSE_MINUTES?: string;
 }
-
-export type Mode = "enforce" | "report" | "off";
 
 export interface Config {
   readonly mode: Mode;

@@ -5,7 +5,7 @@
  */
 
 import { enforcementSpellings, type Decision, type RobotsMatcher } from "../core/index.ts";
-import type { Mode } from "./config.ts";
+import type { Mode } from "./mode.ts";
 import type { EntryState } from "./robots-entry.ts";
 
 export type Action = "pass" | "block" | "report" | "unavailable";

@@ -1,6 +1,6 @@
 /** Structured logs: one JSON line per crawler decision (none for humans), and errors. */
 
-import type { Mode } from "./config.ts";
+import type { Mode } from "./mode.ts";
 import type { Verdict } from "./judge.ts";
 
 export interface DecisionLog {
