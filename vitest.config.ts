@@ -1,8 +1,9 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// One run, two projects: the pure code and the CLI in plain Node (fast), and the Worker in
-// the real runtime (workerd) with local KV. `npm test` runs both. The Workers plugin belongs
+// One run, three projects: the pure code and the CLI in plain Node (fast), the Worker in
+// the real runtime (workerd) with local KV, and end to end (wrangler dev, a real origin,
+// real clients). `npm test` runs them all; `npm run e2e` the last one. The Workers plugin belongs
 // to its project only: inline projects inherit the root config.
 export default defineConfig({
   test: {
@@ -12,6 +13,17 @@ export default defineConfig({
           name: "core",
           include: ["test/core/**/*.test.ts", "test/cli/**/*.test.ts", "test/agents/**/*.test.ts"],
           environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.e2e.test.ts"],
+          environment: "node",
+          // One wrangler dev and one origin for the whole file; tests run in order.
+          fileParallelism: false,
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
         },
       },
       {

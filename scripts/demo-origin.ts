@@ -1,7 +1,9 @@
-// A small website to put robots-edge in front of, for `npm run dev` and the end-to-end tests:
-// a few pages, a private area, a query page, a non-ASCII path, and a robots.txt that callers
-// can change. Binds 127.0.0.1 only, on a free port unless told one.
-import { createServer, type Server } from "node:http";
+// A small website to put robots-edge in front of, for `npm run dev`, the end-to-end tests
+// and the load benchmark: pages linked from one another (a directory tree, a private area,
+// a query page, non-ASCII paths), and a robots.txt whose behaviour callers can change —
+// a body, a status, a hang, a redirect chain — plus the whole origin going down and back up.
+// Binds 127.0.0.1 only, on a free port unless told one.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export const DEMO_ROBOTS = `# robots-edge demo origin
@@ -9,6 +11,7 @@ User-agent: *
 Disallow: /private/
 Allow: /private/press-kit/
 Disallow: /search
+Disallow: /café/secret/
 Disallow: /*.pdf$
 
 User-agent: GPTBot
@@ -19,50 +22,120 @@ Disallow: /
 Sitemap: http://127.0.0.1/sitemap.xml
 `;
 
+/** How /robots.txt answers. */
+export type RobotsBehaviour =
+  | { readonly status: number; readonly body?: string | Buffer; readonly contentType?: string }
+  | { readonly hang: true }
+  | { readonly redirects: number; readonly finalBody?: string };
+
+const link = (href: string) => `<a href="${href}">${href}</a>`;
+
+/** The site: every page links onward, so a recursive crawler finds all of it. */
+export const PAGES: Readonly<Record<string, string>> = {
+  "/": ["/blog/", "/docs/", "/private/", "/search?q=shoes", "/café/menu", "/files/report.pdf", "/Private/notes"]
+    .map(link)
+    .join(" "),
+  "/blog/": [link("/blog/hello-world"), link("/blog/second-post")].join(" "),
+  "/blog/hello-world": `Hello, world. ${link("/blog/")}`,
+  "/blog/second-post": `Second post. ${link("/private/press-kit/")}`,
+  "/docs/": link("/docs/guide/"),
+  "/docs/guide/": [link("/docs/guide/install"), link("/docs/guide/configure")].join(" "),
+  "/docs/guide/install": "Install.",
+  "/docs/guide/configure": "Configure.",
+  "/private/": [link("/private/report"), link("/private/press-kit/")].join(" "),
+  "/private/report": "Private report.",
+  "/private/press-kit/": "Press kit.",
+  "/search": "Search results.",
+  "/café/menu": `Menu. ${link("/café/secret/recipe")}`,
+  "/café/secret/recipe": "Secret recipe.",
+  "/files/report.pdf": "%PDF-1.4 demo",
+  "/Private/notes": "Notes under a capitalised path.",
+};
+
 export interface DemoOrigin {
   readonly url: string;
-  /** Replace what /robots.txt answers with: a body, or a status with a body. */
-  setRobots(robots: string | { status: number; body?: string }): void;
+  readonly port: number;
+  /** Paths (with query) the origin was asked for, in order, robots.txt included. */
+  readonly requests: string[];
+  setRobots(robots: string | RobotsBehaviour): void;
+  /** Stop listening and drop open connections: the origin is down. */
+  goDown(): Promise<void>;
+  /** Listen again on the same port. */
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
-const PAGES: Record<string, string> = {
-  "/": "<h1>Demo site</h1><p>Home page.</p>",
-  "/blog/": "<h1>Blog</h1>",
-  "/blog/hello-world": "<h1>Hello, world</h1>",
-  "/private/": "<h1>Private area</h1>",
-  "/private/report": "<h1>Private report</h1>",
-  "/private/press-kit/": "<h1>Press kit</h1>",
-  "/search": "<h1>Search results</h1>",
-  "/café/menu": "<h1>Menu</h1>",
-  "/files/report.pdf": "%PDF-1.4 demo",
-};
-
-export function startDemoOrigin(port = 0): Promise<DemoOrigin> {
-  let robots: { status: number; body: string } = { status: 200, body: DEMO_ROBOTS };
-  const server: Server = createServer((request, response) => {
+export async function startDemoOrigin(port = 0): Promise<DemoOrigin> {
+  let robots: RobotsBehaviour = { status: 200, body: DEMO_ROBOTS };
+  const requests: string[] = [];
+  const hanging = new Set<ServerResponse>();
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    requests.push(request.url ?? "/");
     const url = new URL(request.url ?? "/", "http://origin.local");
-    const path = decodeURIComponent(url.pathname);
-    if (path === "/robots.txt") {
-      response.writeHead(robots.status, { "content-type": "text/plain; charset=utf-8" });
-      response.end(robots.body);
-      return;
-    }
+    const path = safeDecode(url.pathname);
+    if (path === "/robots.txt" || path.startsWith("/robots-hop/")) return answerRobots(robots, path, response, hanging);
     const page = PAGES[path];
     response.writeHead(page ? 200 : 404, { "content-type": "text/html; charset=utf-8" });
-    response.end(page ?? "<h1>Not found</h1>");
-  });
-  return new Promise((resolve) => {
-    server.listen(port, "127.0.0.1", () => {
-      const { port: bound } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${bound}`,
-        setRobots(next) {
-          robots =
-            typeof next === "string" ? { status: 200, body: next } : { status: next.status, body: next.body ?? "" };
-        },
-        close: () => new Promise((done) => server.close(() => done())),
-      });
+    response.end(`<!doctype html><title>${path}</title><body>${page ?? "Not found"}</body>`);
+  };
+  let server = createServer(handle);
+  const listen = (onPort: number) =>
+    new Promise<number>((resolve) =>
+      server.listen(onPort, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+    );
+  const bound = await listen(port);
+  const shutDown = () =>
+    new Promise<void>((resolve) => {
+      for (const response of hanging) response.destroy();
+      hanging.clear();
+      server.close(() => resolve());
+      server.closeAllConnections();
     });
-  });
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    port: bound,
+    requests,
+    setRobots(next) {
+      robots = typeof next === "string" ? { status: 200, body: next } : next;
+    },
+    goDown: shutDown,
+    async comeBack() {
+      server = createServer(handle);
+      await listen(bound);
+    },
+    close: shutDown,
+  };
+}
+
+function answerRobots(
+  robots: RobotsBehaviour,
+  path: string,
+  response: ServerResponse,
+  hanging: Set<ServerResponse>,
+): void {
+  if ("hang" in robots) {
+    hanging.add(response);
+    return;
+  }
+  if ("redirects" in robots) {
+    const hop = path === "/robots.txt" ? 0 : Number(path.slice("/robots-hop/".length));
+    if (hop < robots.redirects) {
+      response.writeHead(302, { location: `/robots-hop/${hop + 1}` });
+      response.end();
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    response.end(robots.finalBody ?? DEMO_ROBOTS);
+    return;
+  }
+  response.writeHead(robots.status, { "content-type": robots.contentType ?? "text/plain; charset=utf-8" });
+  response.end(robots.body ?? "");
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

@@ -103,11 +103,20 @@ async function act(verdict: Verdict, request: Request, url: URL, config: Config)
   }
 }
 
-/** On to the origin: the same request (route mode) or the same path on ORIGIN_URL (proxy mode). */
-function forward(request: Request, url: URL, config: Config): Promise<Response> {
-  if (!config.originUrl) return fetch(request);
-  const target = new URL(url.pathname + url.search, config.originUrl);
-  return fetch(new Request(target, request), { redirect: "manual" });
+/**
+ * On to the origin: the same request (route mode) or the same path on ORIGIN_URL (proxy
+ * mode). An origin that cannot be reached answers 502, never an opaque exception.
+ */
+async function forward(request: Request, url: URL, config: Config): Promise<Response> {
+  try {
+    if (!config.originUrl) return await fetch(request);
+    const target = new URL(url.pathname + url.search, config.originUrl);
+    return await fetch(new Request(target, request), { redirect: "manual" });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    logError("origin", message);
+    return errorResponse(`the origin could not be reached (${message})`, 502);
+  }
 }
 
 /** Cron: refresh every known origin whose entry has expired. */

@@ -77,6 +77,19 @@ describe("crawlers get what robots.txt says for their group", () => {
   });
 });
 
+describe("origin down", () => {
+  it("allowed requests answer 502 naming the cause; blocks and robots.txt still answer from the edge", async () => {
+    await call("/open", { ua: GOOGLEBOT }); // robots.txt fetched and stored while the origin is up
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("Network connection lost."));
+    const human = await call("/open", { ua: CHROME });
+    expect(human.status).toBe(502);
+    expect(await human.text()).toContain("the origin could not be reached (Network connection lost.)");
+    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(403);
+    expect((await call("/robots.txt")).status).toBe(200);
+  });
+});
+
 describe("humans pass untouched, always", () => {
   it.each(["/private/x", "/anything", "/café/"])("%s", async (path) => {
     const response = await call(path, { ua: CHROME });

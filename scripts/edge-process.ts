@@ -1,0 +1,125 @@
+// `wrangler dev` as a child process on free loopback ports, for the end-to-end tests and the
+// load benchmark. It is started in its own process group so that stop() ends workerd too,
+// and stop() runs on exit signals as well, so nothing outlives the run.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+export interface EdgeProcess {
+  readonly url: string;
+  readonly output: () => string;
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
+export interface EdgeOptions {
+  readonly vars: Readonly<Record<string, string>>;
+  /** wrangler config to use; defaults to the project's wrangler.toml. */
+  readonly config?: string;
+  readonly readyTimeoutMs?: number;
+}
+
+/** Start `wrangler dev` with these vars and wait until it answers. */
+export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const persist = mkdtempSync(join(tmpdir(), "robots-edge-state-"));
+  const args = [
+    "wrangler",
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+  ];
+  args.push("--persist-to", persist, "--log-level", "warn");
+  if (options.config) args.push("--config", options.config);
+  for (const [name, value] of Object.entries(options.vars)) args.push("--var", `${name}:${value}`);
+  const child = spawn("npx", args, {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += String(chunk)));
+  child.stderr?.on("data", (chunk) => (output += String(chunk)));
+  const stop = () => stopGroup(child);
+  const onSignal = () => void stop().then(() => process.exit(1));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilAnswering(url, child, options.readyTimeoutMs ?? 60_000);
+  } catch (error) {
+    await stop();
+    throw new Error(`wrangler dev did not start: ${error instanceof Error ? error.message : error}\n${output}`);
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      await stop();
+    },
+  };
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+    try {
+      await fetch(`${url}/__ready`, { signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      await new Promise((done) => setTimeout(done, 250));
+    }
+  }
+  throw new Error(`no answer within ${timeoutMs} ms`);
+}
+
+/** SIGTERM to the whole process group (npx, wrangler, workerd), SIGKILL if it lingers. */
+function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  const pid = child.pid;
+  return new Promise((done) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      done();
+    }, 5_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      done();
+    });
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      clearTimeout(timer);
+      done();
+    }
+  });
+}
