@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { Bench } from "tinybench";
 import { classifyUserAgent } from "../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
-import { judge } from "../src/worker/judge.ts";
+import { judge } from "../src/policy/judge.ts";
 
 const SHARED = resolve(import.meta.dirname, "../../shared/corpus");
 const robotsFile = "0002.txt";

@@ -5,6 +5,7 @@
  */
 
 import { checkJsonLines, checkUrls } from "./check.ts";
+import { explain } from "./explain.ts";
 import { CliError, EXIT_OK, EXIT_USAGE, write, type Io } from "./io.ts";
 import { lint } from "./lint.ts";
 
@@ -18,6 +19,9 @@ export const USAGE = `usage:
       stdout: one JSON line per input, in order: {"allowed", "rule", "reason", "group"}.
   robots-edge lint <robots.txt>
       Diagnostics, one per line: file:line: severity: message [code]. Exit 1 on errors.
+  robots-edge explain <robots.txt> "<User-Agent header>" <url> [--json]
+      Crawler or human, tokens, group, deciding rule and line, decision, and what the edge
+      would do (as the admin API's explain). Exit 1 when the edge would block.
 `;
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
@@ -25,6 +29,7 @@ type Command = (args: readonly string[], io: Io) => Promise<number>;
 const COMMANDS: Readonly<Record<string, Command>> = {
   check: (args, io) => (args[0] === "--jsonl" && args.length === 1 ? checkJsonLines(io) : checkUrls(args, io)),
   lint,
+  explain,
 };
 
 /** Run one command; returns the exit status. Never throws. */

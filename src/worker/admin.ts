@@ -6,14 +6,20 @@
  *   GET    status                 known origins, fetch state, pause
  *   POST   refresh[?origin=…]     fetch robots.txt now; returns that origin's status
  *   GET    explain?ua=…&url=…     what the edge would do with such a request
+ *   GET    robots[?origin=…]      the stored robots.txt text, groups, diagnostics (for the page)
+ *   POST   test[?origin=…] {"ua", "urls", "draft"?}  decisions for URLs, live and under a draft
+ *   GET    (the prefix itself)    the operator page; no token needed to load it, it shows
+ *                                 nothing until the API accepts the token it is given
  *   POST   pause  {"minutes", "retryAfter"?, "reason"?}    start a crawl pause
  *   DELETE pause                  end it
  */
 
-import { classifyUserAgent } from "../agents/classify.ts";
-import { pathAndQuery } from "../core/index.ts";
+import { compileRobots, parseRobotsTxt, reviveRobots, type RobotsMatcher } from "../core/index.ts";
+import { explainRequest, type Explanation } from "../policy/explain.ts";
+import type { EntryState } from "../policy/judge.ts";
 import type { Config } from "./config.ts";
-import { judge } from "./judge.ts";
+import { adminPageResponse } from "./page.ts";
+import { fromBase64 } from "./robots-entry.ts";
 import { activePause, readPauseRequest, rememberPause, retryAfterOf, WARN_PAUSE_MINUTES } from "./pause.ts";
 import { refresh, robotsFor, type LoadedRobots } from "./robots-cache.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
@@ -30,6 +36,10 @@ export interface AdminContext {
 }
 
 export async function handleAdmin(admin: AdminContext, token: string): Promise<Response> {
+  // The page holds no state of the site; everything it shows comes from the API below.
+  if (admin.request.method === "GET" && admin.url.pathname === admin.config.adminPrefix) {
+    return adminPageResponse(admin.config.adminPrefix);
+  }
   if (!(await bearerMatches(admin.request, token))) {
     return new Response("robots-edge: admin API needs Authorization: Bearer <ADMIN_TOKEN>\n", {
       status: 401,
@@ -44,6 +54,10 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
       return refreshNow(admin);
     case "GET explain":
       return explain(admin);
+    case "GET robots":
+      return robotsView(admin);
+    case "POST test":
+      return testUrls(admin);
     case "POST pause":
       return startPause(admin);
     case "DELETE pause":
@@ -119,48 +133,102 @@ async function refreshNow(admin: AdminContext): Promise<Response> {
 async function explain(admin: AdminContext): Promise<Response> {
   const ua = admin.url.searchParams.get("ua");
   const target = admin.url.searchParams.get("url");
-  if (ua === null || target === null)
+  if (ua === null || target === null) {
     return errorResponse("explain needs ?ua=<User-Agent header>&url=<URL or path>", 400);
+  }
   const authority = URL.canParse(target) ? new URL(target).origin : admin.authority;
-  const agent = classifyUserAgent(ua);
-  const path = pathAndQuery(target);
-  const pause = await activePause(admin.kv, admin.config);
   const robots = await robotsFor(authority, admin.kv, admin.config, admin.ctx);
-  const verdict = judge({
-    mode: admin.config.mode,
-    failOpen: admin.config.failOpen,
-    state: robots.entry.state,
-    matcher: robots.matcher(),
-    tokens: agent.tokens,
-    obeysGlobalGroup: agent.obeysGlobalGroup,
-    pathAndQuery: path,
-  });
-  const action = edgeAction(admin.config, agent.crawler, pause !== undefined, verdict.action);
-  const decision = verdict.decision;
+  const paused = (await activePause(admin.kv, admin.config)) !== undefined;
   return jsonResponse({
     authority,
-    path,
-    crawler: agent.crawler,
-    tokens: agent.tokens,
-    known: agent.known ? { token: agent.known.token, category: agent.known.category } : null,
-    obeysGlobalGroup: agent.obeysGlobalGroup,
-    robotsState: robots.entry.state,
-    group: decision?.group ? { token: decision.group.token, lines: decision.group.agentLines } : null,
-    rule: decision?.rule ?? null,
-    reason: decision?.reason ?? robots.entry.state,
-    judgedPath: verdict.judgedPath,
-    allowed: decision ? decision.allowed : verdict.action !== "unavailable",
-    action,
+    ...explainWith(admin.config, robots.entry.state, robots.matcher(), paused, ua, target),
   });
 }
 
-/** The action the edge takes, in the words of the README: pass, block, report, 503. */
-function edgeAction(config: Config, crawler: boolean, paused: boolean, action: string) {
-  if (config.mode === "off" || !crawler) return { action: "pass", status: null };
-  if (paused) return { action: "paused", status: 503 };
-  if (action === "block") return { action: "block", status: config.blockStatus };
-  if (action === "unavailable") return { action: "unavailable", status: 503 };
-  return { action, status: null };
+function explainWith(
+  config: Config,
+  state: EntryState,
+  matcher: RobotsMatcher | undefined,
+  paused: boolean,
+  userAgent: string,
+  url: string,
+): Explanation {
+  const { mode, failOpen, blockStatus } = config;
+  return explainRequest({ userAgent, url, mode, failOpen, blockStatus, state, matcher, paused });
+}
+
+/** The stored robots.txt of an origin as text, with its groups and diagnostics (for the page). */
+async function robotsView(admin: AdminContext): Promise<Response> {
+  const origin = originParam(admin);
+  if (!origin) return errorResponse("origin must be an absolute URL such as https://example.com", 400);
+  const entry = await readEntry(admin.kv, origin);
+  if (!entry) return errorResponse(`no robots.txt stored for ${origin} yet; POST refresh first`, 404);
+  const robots = entry.copy ? reviveOrParse(entry.copy.model, entry.copy.bodyBase64) : undefined;
+  return jsonResponse({
+    status: originStatus({ entry, matcher: () => undefined }, Date.now()),
+    inForce: entry.state === "ok",
+    text: entry.copy ? new TextDecoder().decode(fromBase64(entry.copy.bodyBase64)) : null,
+    groups: (robots?.groups ?? []).map((group) => ({
+      agents: group.agents,
+      lines: group.agentLines.map((agentLine) => agentLine.line),
+      rules: group.rules.length,
+    })),
+    diagnostics: robots?.diagnostics ?? [],
+    sitemaps: robots?.sitemaps ?? [],
+  });
+}
+
+interface TestBody {
+  readonly ua: string;
+  readonly urls: readonly string[];
+  readonly draft: string | undefined;
+}
+
+/** Decisions for several URLs, live and (when a draft robots.txt is given) under the draft. */
+async function testUrls(admin: AdminContext): Promise<Response> {
+  const body = readTestBody(await admin.request.json().catch(() => undefined));
+  if (typeof body === "string") return jsonResponse({ error: body }, 400);
+  const origin = originParam(admin) ?? admin.authority;
+  const robots = await robotsFor(origin, admin.kv, admin.config, admin.ctx);
+  const paused = (await activePause(admin.kv, admin.config)) !== undefined;
+  const draft = body.draft === undefined ? undefined : compileRobots(parseRobotsTxt(body.draft));
+  const results = body.urls.map((url) => {
+    const live = explainWith(admin.config, robots.entry.state, robots.matcher(), paused, body.ua, url);
+    if (!draft) return { url, live };
+    const drafted = explainWith(admin.config, "ok", draft, paused, body.ua, url);
+    const differs = live.allowed !== drafted.allowed || live.action.action !== drafted.action.action;
+    return { url, live, draft: drafted, differs };
+  });
+  return jsonResponse({ origin, results });
+}
+
+const MAX_TEST_URLS = 200;
+
+function readTestBody(body: unknown): TestBody | string {
+  const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const { ua, urls, draft } = fields;
+  const problems: string[] = [];
+  if (typeof ua !== "string") problems.push('"ua" must be a User-Agent string');
+  const urlList = Array.isArray(urls) && urls.every((url) => typeof url === "string") ? (urls as string[]) : undefined;
+  if (!urlList || urlList.length === 0 || urlList.length > MAX_TEST_URLS) {
+    problems.push(`"urls" must be a list of 1 to ${MAX_TEST_URLS} URLs or paths`);
+  }
+  if (draft !== undefined && typeof draft !== "string") problems.push('"draft" must be robots.txt text');
+  if (problems.length > 0 || typeof ua !== "string" || !urlList) return problems.join("; ");
+  return { ua, urls: urlList, draft: typeof draft === "string" ? draft : undefined };
+}
+
+function originParam(admin: AdminContext): string | undefined {
+  const given = admin.url.searchParams.get("origin") ?? admin.authority;
+  return URL.canParse(given) ? new URL(given).origin : undefined;
+}
+
+function reviveOrParse(model: string, bodyBase64: string) {
+  try {
+    return reviveRobots(model);
+  } catch {
+    return parseRobotsTxt(fromBase64(bodyBase64));
+  }
 }
 
 async function startPause(admin: AdminContext): Promise<Response> {

@@ -4,7 +4,7 @@
  * but wrong. Defaults apply only to vars that are missing or empty.
  */
 
-import type { Mode } from "./mode.ts";
+import type { Mode } from "../policy/mode.ts";
 
 export type { Mode };
 

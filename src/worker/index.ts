@@ -11,7 +11,7 @@
 import { classifyUserAgent } from "../agents/classify.ts";
 import { handleAdmin } from "./admin.ts";
 import { ConfigError, loadConfig, type Config, type Env } from "./config.ts";
-import { judge, type Verdict } from "./judge.ts";
+import { judge, type Verdict } from "../policy/judge.ts";
 import { logDecision, logError } from "./log.ts";
 import { activePause, retryAfterOf } from "./pause.ts";
 import { refresh, robotsFor } from "./robots-cache.ts";

@@ -1,7 +1,7 @@
 /** Structured logs: one JSON line per crawler decision (none for humans), and errors. */
 
-import type { Mode } from "./mode.ts";
-import type { Verdict } from "./judge.ts";
+import type { Mode } from "../policy/mode.ts";
+import type { Verdict } from "../policy/judge.ts";
 
 export interface DecisionLog {
   readonly authority: string;

@@ -15,6 +15,7 @@
  */
 
 import { parseRobotsTxt, serializeRobots, MAX_ROBOTS_BYTES, type RobotsTxt } from "../core/index.ts";
+import type { EntryState } from "../policy/judge.ts";
 import type { OriginFetch } from "./origin-fetch.ts";
 
 export const ENTRY_VERSION = 1;
@@ -32,8 +33,7 @@ export interface StoredCopy {
   readonly lastModified: string | undefined;
 }
 
-/** What is in force: a file, no file (allow all), or nothing known (503). */
-export type EntryState = "ok" | "none" | "unavailable";
+export type { EntryState };
 
 export interface RobotsEntry {
   readonly version: number;

@@ -152,3 +152,46 @@ describe("robots-edge lint", () => {
     expect(result.stdout).toContain("[missing-colon]");
   });
 });
+
+describe("robots-edge explain", () => {
+  const file = fixture("explain.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n");
+  const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+  it("a crawler: tokens, group, deciding rule and line, decision, edge action; exit 1 when blocked", async () => {
+    const result = await run(["explain", file, googlebot, "https://example.com/a/../private/r"]);
+    expect(result.stdout).toBe(
+      [
+        "agent:    crawler (known: Googlebot, search-engine)",
+        "tokens:   Googlebot",
+        "group:    * (user-agent line 1)",
+        "rule:     disallow: /private/ (line 2)",
+        "path:     /a/../private/r (judged as /private/r)",
+        "decision: disallowed",
+        "edge:     block (403)",
+        "",
+      ].join("\n"),
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("a human passes; --json gives the admin API's shape", async () => {
+    const result = await run([
+      "explain",
+      file,
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36",
+      "/private/",
+      "--json",
+    ]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ crawler: false, action: { action: "pass", status: null } });
+    expect(result.code).toBe(0);
+  });
+
+  it("GPTBot gets its own group", async () => {
+    const result = await run(["explain", file, "GPTBot/1.2", "/blog/", "--json"]);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      tokens: ["GPTBot"],
+      group: { token: "gptbot", lines: [4] },
+      allowed: false,
+    });
+  });
+});

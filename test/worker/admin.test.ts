@@ -129,3 +129,60 @@ describe("cron", () => {
     expect(await served.text()).toBe("User-agent: *\nDisallow: /new/\n");
   });
 });
+
+describe("operator page and its API", () => {
+  it("the page loads without a token, holds no site state, and forbids external resources", async () => {
+    const response = await call("/__robots/", { ua: CHROME });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("connect-src 'self'");
+    const html = await response.text();
+    await admin("refresh", { method: "POST" }); // state exists now; the page must still not carry it
+    const again = await (await call("/__robots/", { ua: CHROME })).text();
+    for (const secret of ["Dissalow", "googlebot-image", "origin.test"]) expect(again).not.toContain(secret);
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!www\.google\.com\/bot)/);
+  });
+
+  it("GET robots: the stored text, groups and diagnostics with lines", async () => {
+    await admin("refresh", { method: "POST" });
+    const view = (await (await admin("robots")).json()) as Record<string, unknown>;
+    expect(view["text"]).toBe(ROBOTS);
+    expect(view["groups"]).toEqual([
+      { agents: ["*"], lines: [1], rules: 2 },
+      { agents: ["googlebot-image"], lines: [5], rules: 1 },
+    ]);
+    expect(view["diagnostics"]).toContainEqual(expect.objectContaining({ line: 3, code: "misspelt-field" }));
+  });
+
+  it("POST test: live decisions, and a draft compared side by side without publishing it", async () => {
+    const draft = "User-agent: *\nDisallow: /private/\nDisallow: /drafts/\n";
+    const body = { ua: GOOGLEBOT, urls: ["/private/x", "/drafts/y", "/typo"], draft };
+    const result = (await (await admin("test", { method: "POST", body })).json()) as {
+      results: {
+        url: string;
+        live: { allowed: boolean; rule: { line: number } | null };
+        draft: { allowed: boolean };
+        differs: boolean;
+      }[];
+    };
+    expect(result.results.map((r) => [r.url, r.live.allowed, r.draft.allowed, r.differs])).toEqual([
+      ["/private/x", false, false, false],
+      ["/drafts/y", true, false, true],
+      ["/typo", false, true, true],
+    ]);
+    expect(result.results[0]?.live.rule?.line).toBe(2);
+    expect(await (await call("/robots.txt")).text()).toBe(ROBOTS);
+  });
+
+  it.each([
+    { body: { urls: ["/"] }, message: '"ua" must be a User-Agent string' },
+    { body: { ua: "x", urls: [] }, message: '"urls" must be a list of 1 to 200' },
+    { body: { ua: "x", urls: ["/"], draft: 3 }, message: '"draft" must be robots.txt text' },
+  ])("POST test refuses $body", async ({ body, message }) => {
+    const response = await admin("test", { method: "POST", body });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toContain(message);
+  });
+});

@@ -6,7 +6,8 @@
 
 import { enforcementSpellings, type Decision, type RobotsMatcher } from "../core/index.ts";
 import type { Mode } from "./mode.ts";
-import type { EntryState } from "./robots-entry.ts";
+/** What is in force for the origin: a file, no file (allow all), or nothing known. */
+export type EntryState = "ok" | "none" | "unavailable";
 
 export type Action = "pass" | "block" | "report" | "unavailable";
 

@@ -1,0 +1,65 @@
+/**
+ * `robots-edge explain <robots.txt> "<User-Agent header>" <url> [--json]`: the same
+ * explanation as the admin API and the operator page (policy/explain.ts), for a local file,
+ * as the edge would act in MODE=enforce with BLOCK_STATUS=403. Exit 1 when the edge would block.
+ */
+
+import { compileRobots, parseRobotsTxt } from "../core/index.ts";
+import { explainRequest, type Explanation } from "../policy/explain.ts";
+import { formatRule } from "./format.ts";
+import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
+
+export async function explain(args: readonly string[], io: Io): Promise<number> {
+  const json = args.includes("--json");
+  const [file, userAgent, url] = args.filter((arg) => arg !== "--json");
+  if (file === undefined || userAgent === undefined || url === undefined) {
+    throw new CliError(
+      'explain needs a robots.txt file, a User-Agent header and a URL: robots-edge explain robots.txt "Googlebot/2.1" /path',
+    );
+  }
+  const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file)));
+  const explanation = explainRequest({
+    userAgent,
+    url,
+    mode: "enforce",
+    failOpen: false,
+    blockStatus: 403,
+    state: "ok",
+    matcher,
+    paused: false,
+  });
+  await write(io.stdout, json ? `${JSON.stringify(explanation, null, 2)}\n` : describe(explanation));
+  return explanation.action.action === "block" ? EXIT_NO : EXIT_OK;
+}
+
+function describe(explanation: Explanation): string {
+  const { known, group, rule } = explanation;
+  const who = explanation.crawler
+    ? `crawler${known ? ` (known: ${known.token}, ${known.category})` : " (not in the table of known crawlers)"}`
+    : "human (robots.txt does not apply)";
+  const rows: [string, string][] = [
+    ["agent", who],
+    [
+      "tokens",
+      explanation.tokens.length > 0
+        ? explanation.tokens.join(", ")
+        : explanation.crawler
+          ? "(none: only * applies)"
+          : "(none)",
+    ],
+    ["group", group ? `${group.token} (user-agent line ${group.lines.join(", ")})` : "none"],
+    ["rule", rule ? formatRule(rule) : explanation.reason],
+    [
+      "path",
+      explanation.judgedPath === explanation.path
+        ? explanation.path
+        : `${explanation.path} (judged as ${explanation.judgedPath})`,
+    ],
+    [
+      "decision",
+      `${explanation.allowed ? "allowed" : "disallowed"}${explanation.crawler ? "" : " under * (not applied to humans)"}`,
+    ],
+    ["edge", `${explanation.action.action}${explanation.action.status ? ` (${explanation.action.status})` : ""}`],
+  ];
+  return rows.map(([name, value]) => `${`${name}:`.padEnd(10)}${value}\n`).join("");
+}
