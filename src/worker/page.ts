@@ -54,7 +54,7 @@ const PAGE = `<!doctype html>
   table { border-collapse: collapse; width: 100%; font-size: .9rem; } th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #eee; vertical-align: top; word-break: break-word; }
   tr.differs { background: #fff4d6; } .allowed { color: #1e7b34; } .disallowed { color: #b3261e; }
   .wide { width: 100%; box-sizing: border-box; }
-  .muted { color: #666; } .hidden { display: none; } #message { min-height: 1.5rem; color: #b3261e; }
+  .muted { color: #666; } .hidden { display: none; } #message { min-height: 1.5rem; color: #0b3d91; font-weight: 600; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; } dt { font-weight: 600; }
 </style>
 </head>

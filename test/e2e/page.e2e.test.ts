@@ -1,0 +1,137 @@
+// The operator page in a real browser: Debian's Chromium driven by playwright-core against
+// `wrangler dev`. Screenshots go to test-results/screenshots/ (CI artefacts).
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
+import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
+import { rawRequest } from "./clients.ts";
+
+const TOKEN = "page-e2e-token";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const SHOTS = resolve(import.meta.dirname, "../../test-results/screenshots");
+const ROBOTS =
+  "User-agent: *\nDisallow: /private/\nDissalow: /typo\nAllow: /private/press-kit/\n\nUser-agent: GPTBot\nDisallow: /\n";
+
+let origin: DemoOrigin;
+let edge: EdgeProcess;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  origin = await startDemoOrigin();
+  origin.setRobots(ROBOTS);
+  edge = await startEdge({ vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN } });
+  await fetch(`${edge.url}/__robots/refresh`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("request", (request) => {
+    if (!request.url().startsWith(edge.url)) throw new Error(`the page reached outside: ${request.url()}`);
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await edge?.stop();
+  await origin?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: true });
+
+describe("operator page", () => {
+  it("asks for the token and shows nothing of the site before it is accepted", async () => {
+    await page.goto(`${edge.url}/__robots/`);
+    await expect.poll(() => page.isVisible("#login")).toBe(true);
+    expect(await page.isVisible("#app")).toBe(false);
+    expect(await page.content()).not.toContain("Dissalow");
+    await shot("1-sign-in");
+  });
+
+  it("a wrong token is refused and nothing is shown", async () => {
+    await page.fill("#token", "wrong-token");
+    await page.press("#token", "Enter");
+    await expect.poll(() => page.textContent("#message")).toBe("That token was not accepted.");
+    expect(await page.isVisible("#app")).toBe(false);
+    expect(await page.evaluate(() => sessionStorage.getItem("robots-edge-token"))).toBeNull();
+  });
+
+  it("the right token (typed, Enter) shows the file with line numbers and a diagnostic on its line", async () => {
+    await page.focus("#token");
+    await page.keyboard.type(TOKEN);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#app:not(.hidden)");
+    await page.waitForSelector("#L3");
+    expect(await page.textContent("#L1")).toBe("User-agent: *");
+    expect(await page.getAttribute("#L3", "class")).toContain("warning");
+    expect(await page.textContent("#L3 .diag")).toContain('"Dissalow" is read as "disallow"');
+    expect(await page.textContent("#fetch-status")).toContain("ok");
+    expect(await page.evaluate(() => sessionStorage.getItem("robots-edge-token"))).toBe(TOKEN);
+    await shot("2-file-and-diagnostics");
+  });
+
+  it("the tester shows the decision, the action and highlights the deciding line", async () => {
+    await page.fill("#ua", GOOGLEBOT);
+    await page.fill("#urls", "/private/report\n/private/press-kit/\n/blog/");
+    await page.click("#run");
+    await page.waitForSelector("#results tbody tr:nth-child(3)");
+    const rows = await page.$$eval("#results tbody tr", (trs) =>
+      trs.map((tr) => [...tr.children].map((td) => td.textContent)),
+    );
+    expect(rows).toEqual([
+      ["/private/report", "disallowed", "block 403", "*", "disallow: /private/ (line 2)"],
+      ["/private/press-kit/", "allowed", "pass", "*", "allow: /private/press-kit/ (line 4)"],
+      ["/blog/", "allowed", "pass", "*", "no-matching-rule"],
+    ]);
+    expect(await page.getAttribute("#L2", "class")).toContain("hit");
+    await page.click("#results tbody tr:nth-child(2) button");
+    expect(await page.getAttribute("#L4", "class")).toContain("hit");
+    await shot("3-tester");
+  });
+
+  it("draft mode compares a pasted robots.txt with the live one, publishing nothing", async () => {
+    await page.check("#draft-mode");
+    await page.fill("#draft", "User-agent: *\nDisallow: /blog/\n");
+    await page.click("#run");
+    await page.waitForSelector("#results tbody tr.differs");
+    const differing = await page.$$eval("#results tbody tr.differs td:first-child", (tds) =>
+      tds.map((td) => td.textContent),
+    );
+    expect(differing).toEqual(["/private/report", "/blog/"]);
+    expect(await page.textContent("#message")).toBe("2 URL(s) decided differently by the draft.");
+    expect((await rawRequest(edge.url, "/robots.txt", { ua: GOOGLEBOT })).body).toBe(ROBOTS);
+    await shot("4-draft");
+    await page.uncheck("#draft-mode");
+  });
+
+  it("starts and ends a crawl pause", async () => {
+    await page.fill("#pause-minutes", "5");
+    await page.click("#pause-start");
+    await expect.poll(() => page.textContent("#pause-state")).toContain("Paused until");
+    expect((await rawRequest(edge.url, "/blog/", { ua: GOOGLEBOT })).status).toBe(503);
+    await shot("5-paused");
+    await page.click("#pause-end");
+    await expect.poll(() => page.textContent("#pause-state")).toBe("Not paused.");
+    expect((await rawRequest(edge.url, "/blog/", { ua: GOOGLEBOT })).status).toBe(200);
+  });
+
+  it("is readable on a phone", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot("6-phone");
+  });
+});
