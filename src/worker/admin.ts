@@ -14,12 +14,12 @@
  *   DELETE pause                  end it
  */
 
-import { compileRobots, parseRobotsTxt, reviveRobots, type RobotsMatcher } from "../core/index.ts";
+import { compileRobots, parseRobotsTxt, type RobotsMatcher } from "../core/index.ts";
 import { explainRequest, type Explanation } from "../policy/explain.ts";
 import type { EntryState } from "../policy/judge.ts";
 import type { Config } from "./config.ts";
 import { adminPageResponse } from "./page.ts";
-import { fromBase64 } from "./robots-entry.ts";
+import { fromBase64, modelOf } from "./robots-entry.ts";
 import { activePause, readPauseRequest, rememberPause, retryAfterOf, WARN_PAUSE_MINUTES } from "./pause.ts";
 import { refresh, robotsFor, type LoadedRobots } from "./robots-cache.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
@@ -163,7 +163,7 @@ async function robotsView(admin: AdminContext): Promise<Response> {
   if (!origin) return errorResponse("origin must be an absolute URL such as https://example.com", 400);
   const entry = await readEntry(admin.kv, origin);
   if (!entry) return errorResponse(`no robots.txt stored for ${origin} yet; POST refresh first`, 404);
-  const robots = entry.copy ? reviveOrParse(entry.copy.model, entry.copy.bodyBase64) : undefined;
+  const robots = entry.copy ? modelOf(entry.copy) : undefined;
   return jsonResponse({
     status: originStatus({ entry, matcher: () => undefined }, Date.now()),
     inForce: entry.state === "ok",
@@ -221,14 +221,6 @@ function readTestBody(body: unknown): TestBody | string {
 function originParam(admin: AdminContext): string | undefined {
   const given = admin.url.searchParams.get("origin") ?? admin.authority;
   return URL.canParse(given) ? new URL(given).origin : undefined;
-}
-
-function reviveOrParse(model: string, bodyBase64: string) {
-  try {
-    return reviveRobots(model);
-  } catch {
-    return parseRobotsTxt(fromBase64(bodyBase64));
-  }
 }
 
 async function startPause(admin: AdminContext): Promise<Response> {

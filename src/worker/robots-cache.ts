@@ -6,10 +6,10 @@
  * an origin never seen before is fetched while the request waits.
  */
 
-import { compileRobots, reviveRobots, parseRobotsTxt, type RobotsMatcher } from "../core/index.ts";
+import { compileRobots, type RobotsMatcher } from "../core/index.ts";
 import type { Config } from "./config.ts";
 import { fetchRobotsTxt } from "./origin-fetch.ts";
-import { applyFetch, fromBase64, type RobotsEntry } from "./robots-entry.ts";
+import { applyFetch, modelOf, type RobotsEntry } from "./robots-entry.ts";
 import { readEntry, writeEntry } from "./store.ts";
 
 export const MEMORY_RECHECK_MS = 60_000;
@@ -103,17 +103,8 @@ function loaded(entry: RobotsEntry): LoadedRobots {
     entry,
     matcher() {
       if (entry.state !== "ok" || !entry.copy) return undefined;
-      matcher ??= compileRobots(modelOf(entry.copy.model, entry.copy.bodyBase64));
+      matcher ??= compileRobots(modelOf(entry.copy));
       return matcher;
     },
   };
-}
-
-/** Revive the stored model; a model of another schema is re-parsed from the stored bytes. */
-function modelOf(model: string, bodyBase64: string) {
-  try {
-    return reviveRobots(model);
-  } catch {
-    return parseRobotsTxt(fromBase64(bodyBase64));
-  }
 }

@@ -14,7 +14,7 @@
  *     after a failure we retry after RETRY_FAILED_SECONDS while serving what we have.
  */
 
-import { parseRobotsTxt, serializeRobots, MAX_ROBOTS_BYTES, type RobotsTxt } from "../core/index.ts";
+import { parseRobotsTxt, reviveRobots, serializeRobots, MAX_ROBOTS_BYTES, type RobotsTxt } from "../core/index.ts";
 import type { EntryState } from "../policy/judge.ts";
 import type { OriginFetch } from "./origin-fetch.ts";
 
@@ -110,6 +110,15 @@ function storedCopy(fetched: Extract<OriginFetch, { kind: "ok" }>, robots: Robot
     etag: fetched.etag,
     lastModified: fetched.lastModified,
   };
+}
+
+/** The stored model; one of another schema version is re-parsed from the stored bytes. */
+export function modelOf(copy: StoredCopy): RobotsTxt {
+  try {
+    return reviveRobots(copy.model);
+  } catch {
+    return parseRobotsTxt(fromBase64(copy.bodyBase64));
+  }
 }
 
 export function toBase64(bytes: Uint8Array): string {

@@ -207,3 +207,17 @@ describe("caching", () => {
     expect((stored?.expiresAt ?? 0) - now).toBeGreaterThan(86_400_000 - 5_000);
   });
 });
+
+describe("stored models of another schema version", () => {
+  it("are re-parsed from the stored bytes instead of trusted", async () => {
+    const origin = fakeOrigin({ body: GOOD });
+    await call("/robots.txt");
+    const key = `robots:${ORIGIN}`;
+    const stored = (await env.ROBOTS.get<Record<string, Record<string, unknown>>>(key, "json")) ?? {};
+    await env.ROBOTS.put(key, JSON.stringify({ ...stored, copy: { ...stored["copy"], model: '{"schema":999}' } }));
+    clearRobotsMemory();
+    const fetchesBefore = origin.requests.length;
+    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(403);
+    expect(origin.requests.length).toBe(fetchesBefore);
+  });
+});
