@@ -5,8 +5,9 @@
 
 import { classifyUserAgent } from "../agents/classify.ts";
 import { pathAndQuery, type RobotsMatcher, type Rule } from "../core/index.ts";
-import { judge, type EntryState } from "./judge.ts";
+import { judge, type EntryState, type Layer, type Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
+import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
 
 export type EdgeAction = "pass" | "block" | "report" | "unavailable" | "paused";
 
@@ -25,6 +26,10 @@ export interface Explanation {
   readonly judgedPath: string;
   readonly allowed: boolean;
   readonly action: { readonly action: EdgeAction; readonly status: number | null };
+  /** Which layer decided: the operator's policy, robots.txt, or none. */
+  readonly layer: Layer;
+  /** The policy route covering the path and the rule naming the crawler, if any. */
+  readonly policy: { readonly route: string; readonly routeIndex: number; readonly rule: PolicyRule | null } | null;
 }
 
 export interface ExplainInput {
@@ -37,6 +42,7 @@ export interface ExplainInput {
   readonly state: EntryState;
   readonly matcher: RobotsMatcher | undefined;
   readonly paused: boolean;
+  readonly policy?: CompiledPolicy | undefined;
 }
 
 export function explainRequest(input: ExplainInput): Explanation {
@@ -50,8 +56,11 @@ export function explainRequest(input: ExplainInput): Explanation {
     tokens: agent.tokens,
     obeysGlobalGroup: agent.obeysGlobalGroup,
     pathAndQuery: path,
+    policy: input.policy,
+    category: agent.known?.category,
   });
   const decision = verdict.decision;
+  const policy = verdict.policy;
   return {
     path,
     crawler: agent.crawler,
@@ -63,16 +72,24 @@ export function explainRequest(input: ExplainInput): Explanation {
     rule: decision?.rule ?? null,
     reason: decision?.reason ?? input.state,
     judgedPath: verdict.judgedPath,
-    allowed: decision ? decision.allowed : verdict.action !== "unavailable",
-    action: edgeAction(input, agent.crawler, verdict.action),
+    allowed:
+      verdict.layer === "policy"
+        ? verdict.action !== "block" && verdict.action !== "report"
+        : decision
+          ? decision.allowed
+          : verdict.action !== "unavailable",
+    action: edgeAction(input, agent.crawler, verdict),
+    layer: agent.crawler ? verdict.layer : "none",
+    policy: policy ? { route: policy.route.pattern, routeIndex: policy.routeIndex, rule: policy.rule ?? null } : null,
   };
 }
 
 /** The action the edge takes, in the words of the README: pass, block, report, 503. */
-function edgeAction(input: ExplainInput, crawler: boolean, action: string): Explanation["action"] {
+function edgeAction(input: ExplainInput, crawler: boolean, verdict: Verdict): Explanation["action"] {
+  const { action } = verdict;
   if (input.mode === "off" || !crawler) return { action: "pass", status: null };
   if (input.paused) return { action: "paused", status: 503 };
-  if (action === "block") return { action: "block", status: input.blockStatus };
+  if (action === "block") return { action: "block", status: verdict.blockStatus ?? input.blockStatus };
   if (action === "unavailable") return { action: "unavailable", status: 503 };
   return { action: action === "report" ? "report" : "pass", status: null };
 }

@@ -154,7 +154,7 @@ function explainWith(
   url: string,
 ): Explanation {
   const { mode, failOpen, blockStatus } = config;
-  return explainRequest({ userAgent, url, mode, failOpen, blockStatus, state, matcher, paused });
+  return explainRequest({ userAgent, url, mode, failOpen, blockStatus, state, matcher, paused, policy: config.policy });
 }
 
 /** The stored robots.txt of an origin as text, with its groups and diagnostics (for the page). */

@@ -5,6 +5,7 @@
  */
 
 import type { Mode } from "../policy/mode.ts";
+import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 
 export type { Mode };
 
@@ -21,6 +22,7 @@ export interface Env {
   readonly RETRY_AFTER?: string;
   readonly PAUSE_UNTIL?: string;
   readonly MAX_PAUSE_MINUTES?: string;
+  readonly POLICY?: string;
 }
 
 export interface Config {
@@ -37,6 +39,8 @@ export interface Config {
   readonly retryAfterSeconds: number;
   readonly pauseUntil: number | undefined;
   readonly maxPauseMinutes: number;
+  /** The operator's per-route policy (POLICY var), layered over robots.txt. */
+  readonly policy: CompiledPolicy | undefined;
 }
 
 /** Invalid configuration: the message lists every problem found. */
@@ -73,6 +77,7 @@ export function parseConfig(env: Env): Config {
     retryAfterSeconds: read.integer("RETRY_AFTER", 3_600, 1, 86_400),
     pauseUntil: read.time("PAUSE_UNTIL"),
     maxPauseMinutes: read.integer("MAX_PAUSE_MINUTES", 2_880, 1, 20_160),
+    policy: read.policy("POLICY"),
   };
   if (problems.length > 0) {
     throw new ConfigError(`invalid configuration (fix in wrangler.toml [vars] or secrets): ${problems.join("; ")}`);
@@ -146,6 +151,14 @@ class VarReader {
       return undefined;
     }
     return url;
+  }
+
+  policy(name: string): CompiledPolicy | undefined {
+    const value = this.text(name);
+    if (value === undefined) return undefined;
+    const { policy, problems } = parsePolicy(value);
+    for (const problem of problems) this.problems.push(`${name}: ${problem}`);
+    return policy;
   }
 
   time(name: string): number | undefined {

@@ -69,6 +69,8 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
     tokens: agent.tokens,
     obeysGlobalGroup: agent.obeysGlobalGroup,
     pathAndQuery: url.pathname + url.search,
+    policy: config.policy,
+    category: agent.known?.category,
   });
   logDecision({
     authority,
@@ -85,7 +87,7 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
 async function act(verdict: Verdict, request: Request, url: URL, config: Config): Promise<Response> {
   switch (verdict.action) {
     case "block":
-      return blockedResponse(verdict.decision, config.blockStatus);
+      return blockedResponse(verdict, verdict.blockStatus ?? config.blockStatus);
     case "unavailable":
       return unavailableResponse(
         config.retryAfterSeconds,
@@ -93,11 +95,7 @@ async function act(verdict: Verdict, request: Request, url: URL, config: Config)
         "robots-unavailable",
       );
     case "report":
-      return withHeader(
-        await forward(request, url, config),
-        "x-robots-edge",
-        ruleHeader("would-block", verdict.decision),
-      );
+      return withHeader(await forward(request, url, config), "x-robots-edge", ruleHeader("would-block", verdict));
     case "pass":
       return forward(request, url, config);
   }

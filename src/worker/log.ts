@@ -22,6 +22,7 @@ export function logDecision(entry: DecisionLog): void {
       time: new Date().toISOString(),
       mode: entry.mode,
       action: verdict.action,
+      layer: verdict.layer,
       authority: entry.authority,
       method: entry.method,
       path: entry.url.pathname + entry.url.search,

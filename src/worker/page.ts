@@ -216,7 +216,9 @@ function highlight(line) {
 }
 
 function describe(result) {
-  const where = result.rule ? result.rule.kind + ": " + result.rule.pattern + " (line " + result.rule.line + ")" : result.reason;
+  const where = result.layer === "policy" && result.policy && result.policy.rule
+    ? "operator policy: " + result.policy.rule.action + " under " + result.policy.route + " (route " + (result.policy.routeIndex + 1) + ")"
+    : result.rule ? result.rule.kind + ": " + result.rule.pattern + " (line " + result.rule.line + ")" : result.reason;
   const action = result.action.action + (result.action.status ? " " + result.action.status : "");
   return { decision: result.allowed ? "allowed" : "disallowed", action, group: result.group ? result.group.token : "none", where };
 }

@@ -1,12 +1,19 @@
 /** The responses the edge makes itself: blocks, 503s, robots.txt, JSON, errors. */
 
-import type { Decision } from "../core/index.ts";
+import type { Verdict } from "../policy/judge.ts";
 
 const TEXT = "text/plain; charset=utf-8";
 
-/** `blocked; rule="disallow: /private"; line=7` — what X-Robots-Edge says of a block. */
-export function ruleHeader(verb: "blocked" | "would-block", decision: Decision | undefined): string {
-  const rule = decision?.rule;
+/**
+ * What X-Robots-Edge says of a block: `blocked; rule="disallow: /private"; line=7` for a
+ * robots.txt rule, `blocked; policy="/articles/"; route=1; rule=1` for the operator's policy.
+ */
+export function ruleHeader(verb: "blocked" | "would-block", verdict: Verdict): string {
+  const rule = verdict.decision?.rule;
+  if (verdict.layer === "policy" && verdict.policy) {
+    const { route, routeIndex, ruleIndex } = verdict.policy;
+    return `${verb}; policy="${headerSafe(route.pattern)}"; route=${routeIndex + 1}; rule=${ruleIndex + 1}`;
+  }
   if (!rule) return verb;
   return `${verb}; rule="${rule.kind}: ${headerSafe(rule.pattern)}"; line=${rule.line}`;
 }
@@ -23,20 +30,26 @@ function headerSafe(text: string): string {
   return out;
 }
 
-export function blockedResponse(decision: Decision | undefined, status: number): Response {
-  const rule = decision?.rule;
-  const group = decision?.group?.token ?? "*";
-  const body = rule
-    ? `Blocked by robots.txt: "${rule.kind}: ${rule.pattern}" (line ${rule.line}) in the group for "${group}".\n`
-    : "Blocked by robots.txt.\n";
-  return new Response(body, {
+export function blockedResponse(verdict: Verdict, status: number): Response {
+  return new Response(blockMessage(verdict), {
     status,
     headers: {
       "content-type": TEXT,
       "cache-control": "private, no-store",
-      "x-robots-edge": ruleHeader("blocked", decision),
+      "x-robots-edge": ruleHeader("blocked", verdict),
     },
   });
+}
+
+function blockMessage(verdict: Verdict): string {
+  if (verdict.layer === "policy" && verdict.policy) {
+    const { route, routeIndex, ruleIndex } = verdict.policy;
+    return `Blocked by this site's crawler policy for "${route.pattern}" (route ${routeIndex + 1}, rule ${ruleIndex + 1}).\n`;
+  }
+  const rule = verdict.decision?.rule;
+  if (!rule) return "Blocked by robots.txt.\n";
+  const group = verdict.decision?.group?.token ?? "*";
+  return `Blocked by robots.txt: "${rule.kind}: ${rule.pattern}" (line ${rule.line}) in the group for "${group}".\n`;
 }
 
 /** 503 with Retry-After: robots.txt unavailable, or a crawl pause. */

@@ -212,3 +212,50 @@ describe("crawl pause", () => {
     expect(((await response.json()) as { warning?: string }).warning).toMatch(/dropped from search indexes/);
   });
 });
+
+describe("per-route policy (POLICY var) layered over robots.txt", () => {
+  const POLICY = JSON.stringify({
+    routes: [
+      { pattern: "/articles/", blockStatus: 451, rules: [{ crawlers: ["category:ai-training"], action: "block" }] },
+      { pattern: "/private/partners/", rules: [{ crawlers: ["bingbot"], action: "allow" }] },
+    ],
+  });
+  const env = { POLICY };
+
+  it("blocks every AI training crawler under /articles/ though robots.txt allows it there", async () => {
+    const response = await call("/articles/1", { ua: "CCBot/2.0 (https://commoncrawl.org/faq/)", env });
+    expect(response.status).toBe(451);
+    expect(response.headers.get("x-robots-edge")).toBe('blocked; policy="/articles/"; route=1; rule=1');
+    expect(await response.text()).toContain(`crawler policy for "/articles/"`);
+  });
+
+  it("lets one partner crawler through one disallowed path, and no one else", async () => {
+    expect((await call("/private/partners/feed", { ua: BINGBOT, env })).status).toBe(200);
+    expect((await call("/private/partners/feed", { ua: GOOGLEBOT, env })).status).toBe(403);
+    expect((await call("/private/other", { ua: BINGBOT, env })).status).toBe(403);
+  });
+
+  it("search engines under /articles/ still follow robots.txt; humans pass", async () => {
+    expect((await call("/articles/1", { ua: GOOGLEBOT, env })).status).toBe(200);
+    expect((await call("/articles/1", { ua: CHROME, env })).status).toBe(200);
+  });
+
+  it("an invalid POLICY fails with the reason", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = await call("/", { env: { POLICY: '{"routes":[{"pattern":"articles"}]}' } });
+    expect(response.status).toBe(500);
+    expect(await response.text()).toContain(
+      'POLICY: routes[0].pattern must be a path pattern starting with "/" or "*"',
+    );
+  });
+
+  it("explain says which layer decided", async () => {
+    const explained = await admin(`explain?ua=${encodeURIComponent("CCBot/2.0")}&url=/articles/1`, { env });
+    expect(await explained.json()).toMatchObject({
+      layer: "policy",
+      policy: { route: "/articles/", routeIndex: 0, rule: { action: "block" } },
+      action: { action: "block", status: 451 },
+      allowed: false,
+    });
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * The operator's policy, layered over the origin's robots.txt: per route (same `*`/`$`
+ * pattern syntax as robots.txt), a mode, a block status, and extra rules for named crawlers
+ * or crawler categories. Pure: parsed and validated once, then consulted per request.
+ *
+ *   {"routes": [{"pattern": "/articles/", "mode": "enforce", "blockStatus": 451,
+ *                "rules": [{"crawlers": ["category:ai-training"], "action": "block"},
+ *                          {"crawlers": ["PartnerBot"], "action": "allow"}]}]}
+ *
+ * Choices (README "Per-route policies"):
+ *   - the most specific route wins, as in robots.txt: the longest matching pattern;
+ *   - within a route, rules apply in the order written; the first naming the crawler
+ *     (by product token, compared as robots.txt compares them, or by `category:NAME`)
+ *     decides, and robots.txt is not consulted; no rule naming it -> robots.txt decides;
+ *   - route mode and block status replace MODE and BLOCK_STATUS for the paths they cover.
+ */
+
+import { canonicalizePath, productToken, type Rule } from "../core/index.ts";
+import { compilePattern, matchesAfterHead, type CompiledPattern } from "../core/pattern.ts";
+import type { Mode } from "./mode.ts";
+
+export type PolicyAction = "block" | "allow";
+
+export interface PolicyRule {
+  /** Product tokens, or `category:NAME`. */
+  readonly crawlers: readonly string[];
+  readonly action: PolicyAction;
+}
+
+export interface PolicyRoute {
+  readonly pattern: string;
+  readonly mode?: Mode;
+  readonly blockStatus?: number;
+  readonly rules: readonly PolicyRule[];
+}
+
+export interface OperatorPolicy {
+  readonly routes: readonly PolicyRoute[];
+}
+
+/** A request as the policy sees it. */
+export interface PolicySubject {
+  readonly tokens: readonly string[];
+  readonly category: string | undefined;
+}
+
+/** The route covering a path, and the rule that names the crawler there, if any. */
+export interface PolicyMatch {
+  readonly route: PolicyRoute;
+  readonly routeIndex: number;
+  readonly rule: PolicyRule | undefined;
+  readonly ruleIndex: number;
+}
+
+const MODES: readonly Mode[] = ["enforce", "report", "off"];
+const CATEGORIES = [
+  "search-engine",
+  "ai-training",
+  "ai-assistant",
+  "ai-search",
+  "seo-tool",
+  "social-preview",
+  "monitoring",
+  "archiver",
+  "other",
+];
+
+/** A policy ready to answer per request. */
+export class CompiledPolicy {
+  private readonly routes: { route: PolicyRoute; pattern: CompiledPattern }[];
+
+  constructor(policy: OperatorPolicy) {
+    this.routes = policy.routes.map((route, index) => {
+      const rule: Rule = { kind: "disallow", pattern: route.pattern, line: index };
+      return { route, pattern: compilePattern(rule, index) };
+    });
+  }
+
+  /** The most specific route whose pattern matches the path, and its rule for the crawler. */
+  match(pathAndQuery: string, subject: PolicySubject): PolicyMatch | undefined {
+    const path = canonicalizePath(pathAndQuery);
+    let best: { route: PolicyRoute; pattern: CompiledPattern } | undefined;
+    for (const candidate of this.routes) {
+      const { pattern } = candidate;
+      if (!path.startsWith(pattern.head) || !matchesAfterHead(pattern, path, pattern.head.length)) continue;
+      if (!best || pattern.priority > best.pattern.priority) best = candidate;
+    }
+    if (!best) return undefined;
+    const routeIndex = best.pattern.order;
+    const ruleIndex = best.route.rules.findIndex((rule) => names(rule, subject));
+    return { route: best.route, routeIndex, rule: best.route.rules[ruleIndex], ruleIndex };
+  }
+}
+
+function names(rule: PolicyRule, subject: PolicySubject): boolean {
+  const tokens = subject.tokens.map(productToken);
+  return rule.crawlers.some((name) =>
+    name.startsWith("category:")
+      ? name.slice("category:".length) === subject.category
+      : tokens.includes(productToken(name)),
+  );
+}
+
+/** Parse and validate policy JSON; every problem at once, or the compiled policy. */
+export function parsePolicy(json: string): { policy?: CompiledPolicy; problems: string[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return { problems: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const problems: string[] = [];
+  const routes = isObject(value) && Array.isArray(value["routes"]) ? (value["routes"] as unknown[]) : undefined;
+  if (!routes) return { problems: ['must be an object with a "routes" list'] };
+  const parsed = routes.map((route, i) => readRoute(route, `routes[${i}]`, problems));
+  if (problems.length > 0) return { problems };
+  return { policy: new CompiledPolicy({ routes: parsed }), problems };
+}
+
+function readRoute(value: unknown, where: string, problems: string[]): PolicyRoute {
+  if (!isObject(value)) {
+    problems.push(`${where} must be an object`);
+    return { pattern: "/", rules: [] };
+  }
+  const { pattern, mode, blockStatus, rules } = value;
+  if (typeof pattern !== "string" || !(pattern.startsWith("/") || pattern.startsWith("*"))) {
+    problems.push(`${where}.pattern must be a path pattern starting with "/" or "*", got ${JSON.stringify(pattern)}`);
+  }
+  if (mode !== undefined && !MODES.includes(mode as Mode)) {
+    problems.push(`${where}.mode must be one of ${MODES.join(", ")}, got ${JSON.stringify(mode)}`);
+  }
+  if (
+    blockStatus !== undefined &&
+    !(Number.isInteger(blockStatus) && Number(blockStatus) >= 400 && Number(blockStatus) <= 599)
+  ) {
+    problems.push(`${where}.blockStatus must be a whole number from 400 to 599, got ${JSON.stringify(blockStatus)}`);
+  }
+  if (rules !== undefined && !Array.isArray(rules)) problems.push(`${where}.rules must be a list`);
+  const ruleList = Array.isArray(rules) ? rules.map((rule, i) => readRule(rule, `${where}.rules[${i}]`, problems)) : [];
+  return {
+    pattern: typeof pattern === "string" ? pattern : "/",
+    ...(mode !== undefined && { mode: mode as Mode }),
+    ...(typeof blockStatus === "number" && { blockStatus }),
+    rules: ruleList,
+  };
+}
+
+function readRule(value: unknown, where: string, problems: string[]): PolicyRule {
+  const fields = isObject(value) ? value : {};
+  const { crawlers, action } = fields;
+  const list =
+    Array.isArray(crawlers) && crawlers.length > 0 && crawlers.every((name) => typeof name === "string")
+      ? (crawlers as string[])
+      : undefined;
+  if (!list) problems.push(`${where}.crawlers must be a non-empty list of product tokens or "category:NAME"`);
+  for (const name of list ?? []) {
+    if (name.startsWith("category:") && !CATEGORIES.includes(name.slice("category:".length))) {
+      problems.push(`${where}.crawlers: unknown ${JSON.stringify(name)}; categories are ${CATEGORIES.join(", ")}`);
+    } else if (!name.startsWith("category:") && productToken(name) === "") {
+      problems.push(`${where}.crawlers: ${JSON.stringify(name)} has no product token (letters, "-", "_")`);
+    }
+  }
+  if (action !== "block" && action !== "allow")
+    problems.push(`${where}.action must be "block" or "allow", got ${JSON.stringify(action)}`);
+  return { crawlers: list ?? [], action: action === "allow" ? "allow" : "block" };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,162 @@
+// The operator's per-route policy: validation with clear errors, and which layer decides.
+import { describe, expect, it } from "vitest";
+import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
+import { judge } from "../../src/policy/judge.ts";
+import { parsePolicy } from "../../src/policy/operator-policy.ts";
+
+const POLICY = JSON.stringify({
+  routes: [
+    { pattern: "/articles/", rules: [{ crawlers: ["category:ai-training", "Bytespider"], action: "block" }] },
+    { pattern: "/articles/free/", rules: [{ crawlers: ["PartnerBot"], action: "allow" }] },
+    { pattern: "/private/", rules: [{ crawlers: ["PartnerBot"], action: "allow" }] },
+    { pattern: "/beta/*$", mode: "report" },
+    { pattern: "/legal/", blockStatus: 451 },
+  ],
+});
+const ROBOTS = compileRobots(
+  parseRobotsTxt("User-agent: *\nDisallow: /private/\nDisallow: /beta/\nDisallow: /legal/\n"),
+);
+const { policy } = parsePolicy(POLICY);
+
+function verdictFor(tokens: string[], category: string | undefined, path: string) {
+  return judge({
+    mode: "enforce",
+    failOpen: false,
+    state: "ok",
+    matcher: ROBOTS,
+    tokens,
+    obeysGlobalGroup: true,
+    pathAndQuery: path,
+    policy,
+    category,
+  });
+}
+
+describe("which layer decides", () => {
+  it.each([
+    {
+      tokens: ["GPTBot"],
+      category: "ai-training",
+      path: "/articles/1",
+      action: "block",
+      layer: "policy",
+      why: "AI training blocked though robots.txt allows",
+    },
+    {
+      tokens: ["Bytespider"],
+      category: "ai-training",
+      path: "/articles/1",
+      action: "block",
+      layer: "policy",
+      why: "named token",
+    },
+    {
+      tokens: ["Googlebot"],
+      category: "search-engine",
+      path: "/articles/1",
+      action: "pass",
+      layer: "robots.txt",
+      why: "no rule names it: robots.txt",
+    },
+    {
+      tokens: ["GPTBot"],
+      category: "ai-training",
+      path: "/articles/free/1",
+      action: "pass",
+      layer: "robots.txt",
+      why: "the most specific route has no rule for it",
+    },
+    {
+      tokens: ["PartnerBot"],
+      category: undefined,
+      path: "/private/x",
+      action: "pass",
+      layer: "policy",
+      why: "partner allowed through one path",
+    },
+    {
+      tokens: ["OtherBot"],
+      category: undefined,
+      path: "/private/x",
+      action: "block",
+      layer: "robots.txt",
+      why: "others still obey robots.txt",
+    },
+    {
+      tokens: ["OtherBot"],
+      category: undefined,
+      path: "/beta/x",
+      action: "report",
+      layer: "robots.txt",
+      why: "route mode report",
+    },
+    {
+      tokens: ["GPTBot"],
+      category: "ai-training",
+      path: "/a/../articles/x",
+      action: "block",
+      layer: "policy",
+      why: "re-spelled path",
+    },
+    {
+      tokens: ["GPTBot"],
+      category: "ai-training",
+      path: "/%61rticles/x",
+      action: "block",
+      layer: "policy",
+      why: "percent-encoded letter",
+    },
+  ])("$tokens $path -> $action by $layer ($why)", ({ tokens, category, path, action, layer }) => {
+    const verdict = verdictFor(tokens, category, path);
+    expect(verdict.action).toBe(action);
+    expect(verdict.layer).toBe(layer);
+  });
+
+  it("a route's block status applies to robots.txt blocks on its paths", () => {
+    expect(verdictFor(["OtherBot"], undefined, "/legal/terms").blockStatus).toBe(451);
+    expect(verdictFor(["OtherBot"], undefined, "/private/x").blockStatus).toBeUndefined();
+  });
+
+  it("names the route and rule that decided", () => {
+    expect(verdictFor(["GPTBot"], "ai-training", "/articles/1").policy).toMatchObject({ routeIndex: 0, ruleIndex: 0 });
+  });
+});
+
+describe("validation reports every problem at once", () => {
+  it.each([
+    { json: "{", problem: "not JSON" },
+    { json: "[]", problem: 'must be an object with a "routes" list' },
+    {
+      json: '{"routes":[{"pattern":"articles"}]}',
+      problem: 'routes[0].pattern must be a path pattern starting with "/" or "*"',
+    },
+    {
+      json: '{"routes":[{"pattern":"/a","mode":"block"}]}',
+      problem: "routes[0].mode must be one of enforce, report, off",
+    },
+    {
+      json: '{"routes":[{"pattern":"/a","blockStatus":200}]}',
+      problem: "routes[0].blockStatus must be a whole number from 400 to 599",
+    },
+    {
+      json: '{"routes":[{"pattern":"/a","rules":[{"crawlers":[],"action":"block"}]}]}',
+      problem: "routes[0].rules[0].crawlers must be a non-empty list",
+    },
+    {
+      json: '{"routes":[{"pattern":"/a","rules":[{"crawlers":["category:robots"],"action":"block"}]}]}',
+      problem: 'unknown "category:robots"',
+    },
+    {
+      json: '{"routes":[{"pattern":"/a","rules":[{"crawlers":["GPTBot"],"action":"deny"}]}]}',
+      problem: 'routes[0].rules[0].action must be "block" or "allow"',
+    },
+  ])("$problem", ({ json, problem }) => {
+    const result = parsePolicy(json);
+    expect(result.policy).toBeUndefined();
+    expect(result.problems.join("\n")).toContain(problem);
+  });
+
+  it("lists several problems together", () => {
+    expect(parsePolicy('{"routes":[{"pattern":"x","mode":"y"}]}').problems).toHaveLength(2);
+  });
+});
