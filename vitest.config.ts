@@ -11,7 +11,12 @@ export default defineConfig({
       {
         test: {
           name: "core",
-          include: ["test/core/**/*.test.ts", "test/cli/**/*.test.ts", "test/agents/**/*.test.ts", "test/policy/**/*.test.ts"],
+          include: [
+            "test/core/**/*.test.ts",
+            "test/cli/**/*.test.ts",
+            "test/agents/**/*.test.ts",
+            "test/policy/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

@@ -2,7 +2,7 @@
 // load benchmark. It is started in its own process group so that stop() ends workerd too,
 // and stop() runs on exit signals as well, so nothing outlives the run.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -62,7 +62,8 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
   let output = "";
   child.stdout?.on("data", (chunk) => (output += String(chunk)));
   child.stderr?.on("data", (chunk) => (output += String(chunk)));
-  const stop = () => stopGroup(child);
+  // Local KV state lives in a fresh folder per run, removed with the process.
+  const stop = () => stopGroup(child).then(() => rmSync(persist, { recursive: true, force: true }));
   const onSignal = () => void stop().then(() => process.exit(1));
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);

@@ -23,6 +23,7 @@ export interface Env {
   readonly PAUSE_UNTIL?: string;
   readonly MAX_PAUSE_MINUTES?: string;
   readonly POLICY?: string;
+  readonly LOG_DECISIONS?: string;
 }
 
 export interface Config {
@@ -41,6 +42,8 @@ export interface Config {
   readonly maxPauseMinutes: number;
   /** The operator's per-route policy (POLICY var), layered over robots.txt. */
   readonly policy: CompiledPolicy | undefined;
+  /** Which crawler decisions get a log line: all (default), blocked (block/report/503), none. */
+  readonly logDecisions: "all" | "blocked" | "none";
 }
 
 /** Invalid configuration: the message lists every problem found. */
@@ -78,6 +81,7 @@ export function parseConfig(env: Env): Config {
     pauseUntil: read.time("PAUSE_UNTIL"),
     maxPauseMinutes: read.integer("MAX_PAUSE_MINUTES", 2_880, 1, 20_160),
     policy: read.policy("POLICY"),
+    logDecisions: read.oneOf("LOG_DECISIONS", ["all", "blocked", "none"] as const, "all"),
   };
   if (problems.length > 0) {
     throw new ConfigError(`invalid configuration (fix in wrangler.toml [vars] or secrets): ${problems.join("; ")}`);

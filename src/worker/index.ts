@@ -72,15 +72,16 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
     policy: config.policy,
     category: agent.known?.category,
   });
-  logDecision({
-    authority,
-    method: request.method,
-    url,
-    userAgent: request.headers.get("user-agent"),
-    tokens: agent.tokens,
-    verdict,
-    mode: config.mode,
-  });
+  if (config.logDecisions === "all" || (config.logDecisions === "blocked" && verdict.action !== "pass"))
+    logDecision({
+      authority,
+      method: request.method,
+      url,
+      userAgent: request.headers.get("user-agent"),
+      tokens: agent.tokens,
+      verdict,
+      mode: config.mode,
+    });
   return act(verdict, request, url, config);
 }
 

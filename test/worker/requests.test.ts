@@ -90,6 +90,19 @@ describe("origin down", () => {
   });
 });
 
+describe("LOG_DECISIONS", () => {
+  it.each([
+    { level: "all", lines: 2 },
+    { level: "blocked", lines: 1 },
+    { level: "none", lines: 0 },
+  ])("$level -> $lines line(s) for one allowed and one blocked request", async ({ level, lines }) => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/open", { ua: GOOGLEBOT, env: { LOG_DECISIONS: level } });
+    await call("/private/x", { ua: GOOGLEBOT, env: { LOG_DECISIONS: level } });
+    expect(log).toHaveBeenCalledTimes(lines);
+  });
+});
+
 describe("humans pass untouched, always", () => {
   it.each(["/private/x", "/anything", "/café/"])("%s", async (path) => {
     const response = await call(path, { ua: CHROME });
