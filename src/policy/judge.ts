@@ -62,24 +62,23 @@ export function judge(input: JudgeInput): Verdict {
     return { ...base, action: input.failOpen ? "pass" : "unavailable", layer: "none", decision: undefined, judgedPath };
   }
   if (!input.matcher) return { ...base, action: "pass", layer: "none", decision: undefined, judgedPath };
-  const decided = decideAnySpelling(input.matcher, input.tokens, input.pathAndQuery, input.obeysGlobalGroup);
+  const decided = decideAnySpelling(input.matcher, input.tokens, spellings, input.obeysGlobalGroup);
   const action = decided.decision.allowed ? "pass" : mode === "report" ? "report" : "block";
   return { ...base, action, layer: "robots.txt", ...decided };
 }
 
-/** The first disallowing decision among the spellings, else the canonical spelling's. */
+/** The first disallowing decision among the spellings (canonical first), else the canonical one's. */
 export function decideAnySpelling(
   matcher: RobotsMatcher,
   tokens: readonly string[],
-  pathAndQuery: string,
+  spellings: readonly string[],
   obeysGlobalGroup: boolean,
 ): { decision: Decision; judgedPath: string } {
-  const spellings = enforcementSpellings(pathAndQuery);
   let first: { decision: Decision; judgedPath: string } | undefined;
   for (const spelling of spellings) {
     const decision = matcher.decide(tokens, spelling, { obeysGlobalGroup });
     if (!decision.allowed) return { decision, judgedPath: spelling };
     first ??= { decision, judgedPath: spelling };
   }
-  return first ?? { decision: matcher.decide(tokens, pathAndQuery, { obeysGlobalGroup }), judgedPath: pathAndQuery };
+  return first ?? { decision: matcher.decide(tokens, "/", { obeysGlobalGroup }), judgedPath: "/" };
 }
