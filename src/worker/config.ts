@@ -11,6 +11,7 @@ export type { Mode };
 
 export interface Env {
   readonly ROBOTS: KVNamespace;
+  readonly CRAWL_RATE?: DurableObjectNamespace<import("./crawl-rate-object.ts").CrawlRate>;
   readonly MODE?: string;
   readonly BLOCK_STATUS?: string;
   readonly ADMIN_PREFIX?: string;
@@ -24,6 +25,7 @@ export interface Env {
   readonly MAX_PAUSE_MINUTES?: string;
   readonly POLICY?: string;
   readonly LOG_DECISIONS?: string;
+  readonly ENFORCE_RATES?: string;
 }
 
 export interface Config {
@@ -44,6 +46,8 @@ export interface Config {
   readonly policy: CompiledPolicy | undefined;
   /** Which crawler decisions get a log line: all (default), blocked (block/report/503), none. */
   readonly logDecisions: "all" | "blocked" | "none";
+  /** Enforce Crawl-delay, Request-rate and Visit-time for crawlers whose group declares them. */
+  readonly enforceRates: boolean;
 }
 
 /** Invalid configuration: the message lists every problem found. */
@@ -82,6 +86,7 @@ export function parseConfig(env: Env): Config {
     maxPauseMinutes: read.integer("MAX_PAUSE_MINUTES", 2_880, 1, 20_160),
     policy: read.policy("POLICY"),
     logDecisions: read.oneOf("LOG_DECISIONS", ["all", "blocked", "none"] as const, "all"),
+    enforceRates: read.boolean("ENFORCE_RATES", true),
   };
   if (problems.length > 0) {
     throw new ConfigError(`invalid configuration (fix in wrangler.toml [vars] or secrets): ${problems.join("; ")}`);

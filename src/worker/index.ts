@@ -9,7 +9,9 @@
  */
 
 import { classifyUserAgent } from "../agents/classify.ts";
+import { declaresRateLimits, rateLimitsAt, visitWindow } from "../policy/crawl-rate.ts";
 import { handleAdmin } from "./admin.ts";
+import { crawlRateKey } from "./crawl-rate-object.ts";
 import { ConfigError, loadConfig, type Config, type Env } from "./config.ts";
 import { judge, type Verdict } from "../policy/judge.ts";
 import { logDecision, logError } from "./log.ts";
@@ -18,6 +20,8 @@ import { refresh, robotsFor } from "./robots-cache.ts";
 import { robotsTxtResponse } from "./robots-route.ts";
 import { blockedResponse, errorResponse, ruleHeader, unavailableResponse, withHeader } from "./responses.ts";
 import { listAuthorities, readEntry } from "./store.ts";
+
+export { CrawlRate } from "./crawl-rate-object.ts";
 
 export default {
   fetch: handleFetch,
@@ -82,7 +86,51 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
       verdict,
       mode: config.mode,
     });
+  const paced = await pace(verdict, env, config, authority, agent.tokens[0] ?? "*");
+  if (paced) return paced;
   return act(verdict, request, url, config);
+}
+
+/**
+ * Crawl-delay, Request-rate and Visit-time of the crawler's group, when it declares them and
+ * the request would pass: outside the visit window 503, too fast 429, each with Retry-After.
+ */
+async function pace(
+  verdict: Verdict,
+  env: Env,
+  config: Config,
+  authority: string,
+  crawlerToken: string,
+): Promise<Response | undefined> {
+  const group = verdict.decision?.group;
+  const mode = verdict.policy?.route.mode ?? config.mode;
+  if (!group || verdict.action !== "pass" || mode !== "enforce" || !config.enforceRates || !env.CRAWL_RATE)
+    return undefined;
+  const now = Date.now();
+  const window = group.extensions.visitTime;
+  const visit = window ? visitWindow(window, now) : undefined;
+  if (visit && !visit.open) {
+    return unavailableResponse(
+      visit.retryAfter,
+      "Outside the visit time this site's robots.txt asks for (Visit-time, UTC).",
+      "visit-time",
+    );
+  }
+  if (!declaresRateLimits(group)) return undefined;
+  const limiter = env.CRAWL_RATE.get(env.CRAWL_RATE.idFromName(crawlRateKey(authority, group.token, crawlerToken)));
+  const result = await limiter.check(rateLimitsAt(group, now), now);
+  if (result.allowed) return undefined;
+  return new Response(
+    "Too many requests: this site's robots.txt asks for a slower crawl (Crawl-delay / Request-rate).\n",
+    {
+      status: 429,
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "retry-after": String(result.retryAfter),
+        "x-robots-edge": "rate-limited",
+      },
+    },
+  );
 }
 
 async function act(verdict: Verdict, request: Request, url: URL, config: Config): Promise<Response> {
