@@ -7,6 +7,8 @@
 //   (c) bare     a pass-through Worker of four lines: the floor any proxying Worker pays;
 //   (e) quiet    (a) with LOG_DECISIONS=blocked: no log line for the (allowed) requests, so
 //                it shows the edge's own work — matching, store, forwarding — without the log;
+//   (f) paced    (e) with `Request-rate: 1000000/1` added to every group: each request is
+//                checked by its crawler's Durable Object (none refused): a rate check's cost;
 //   (d) bare+log (c) plus one console.log line shaped like the edge's decision log. Not a
 //                target: under wrangler dev a log line per request is dear (the lines go to
 //                wrangler's Node process, whose CPU rises about fourfold), unlike deployed;
@@ -112,6 +114,13 @@ try {
     await probe(edge, blockProbe, true);
     runs.push(await warmThenMeasure("(e) enforce, LOG_DECISIONS=blocked", edge));
   });
+  // (f): the same file with a generous Request-rate in every group, so every request is
+  // checked by the crawler's Durable Object and none is refused: the cost of a rate check.
+  origin.setRobots(robotsText.replace(/^(user-agent:.*)$/gim, "$1\nRequest-rate: 1000000/1"));
+  await withEdge({ vars: { ORIGIN_URL: origin.url, MODE: "enforce", LOG_DECISIONS: "blocked" } }, async (edge) => {
+    runs.push(await warmThenMeasure("(f) as (e) + rate check (Durable Object)", edge));
+  });
+  origin.setRobots(robotsText);
   await withEdge({ vars: { ORIGIN_URL: origin.url, MODE: "off" } }, async (edge) => {
     await probe(edge, blockProbe, false);
     runs.push(await warmThenMeasure("(b) MODE=off", edge));
@@ -313,8 +322,8 @@ async function workerdOf(edge: EdgeProcess): Promise<WorkerdByRole> {
 }
 
 function report(runs: Measured[], soak: Soak | undefined): void {
-  const [enforce, quiet, off, bare, bareWithLog] = runs;
-  if (!enforce || !quiet || !off || !bare || !bareWithLog) throw new Error("a run is missing");
+  const [enforce, quiet, paced, off, bare, bareWithLog] = runs;
+  if (!enforce || !quiet || !paced || !off || !bare || !bareWithLog) throw new Error("a run is missing");
   const ruleCount = robots.groups.reduce((sum, group) => sum + group.rules.length, 0);
   console.log(
     `\nrobots-edge load: wrangler dev on 127.0.0.1, ${settings.connections} connections (closed loop), ` +
@@ -346,6 +355,10 @@ function report(runs: Measured[], soak: Soak | undefined): void {
   );
   console.log(
     `p99 overhead vs (c): (a) ${overhead(enforce)}   (e) ${overhead(quiet)}   (b) ${overhead(off)}   (d) ${overhead(bareWithLog)}`,
+  );
+  console.log(
+    `rate check (Durable Object) vs (e): throughput ${(paced.requestsPerSecond / quiet.requestsPerSecond).toFixed(3)}, ` +
+      `p50 +${(paced.p50 - quiet.p50).toFixed(2)} ms`,
   );
   const quietMet = quiet.requestsPerSecond >= THROUGHPUT_TARGET * bare.requestsPerSecond;
   console.log(
