@@ -26,6 +26,7 @@ export interface Env {
   readonly POLICY?: string;
   readonly LOG_DECISIONS?: string;
   readonly ENFORCE_RATES?: string;
+  readonly VERIFY_CRAWLERS?: string;
 }
 
 export interface Config {
@@ -48,6 +49,8 @@ export interface Config {
   readonly logDecisions: "all" | "blocked" | "none";
   /** Enforce Crawl-delay, Request-rate and Visit-time for crawlers whose group declares them. */
   readonly enforceRates: boolean;
+  /** Impostors of verifiable crawlers: off (no check), unknown (judged under * only), block (403). */
+  readonly verifyCrawlers: "off" | "unknown" | "block";
 }
 
 /** Invalid configuration: the message lists every problem found. */
@@ -87,6 +90,7 @@ export function parseConfig(env: Env): Config {
     policy: read.policy("POLICY"),
     logDecisions: read.oneOf("LOG_DECISIONS", ["all", "blocked", "none"] as const, "all"),
     enforceRates: read.boolean("ENFORCE_RATES", true),
+    verifyCrawlers: read.oneOf("VERIFY_CRAWLERS", ["off", "unknown", "block"] as const, "unknown"),
   };
   if (problems.length > 0) {
     throw new ConfigError(`invalid configuration (fix in wrangler.toml [vars] or secrets): ${problems.join("; ")}`);

@@ -8,13 +8,15 @@
  * to that origin. Errors are turned into responses in one place (handleFetch's catch).
  */
 
-import { classifyUserAgent } from "../agents/classify.ts";
+import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
+import { rangeSourceFor, verifyCrawler } from "../agents/verification.ts";
 import { declaresRateLimits, rateLimitsAt, visitWindow } from "../policy/crawl-rate.ts";
 import { handleAdmin } from "./admin.ts";
 import { crawlRateKey } from "./crawl-rate-object.ts";
+import { crawlerRanges, refreshCrawlerRanges } from "./crawler-ranges.ts";
 import { ConfigError, loadConfig, type Config, type Env } from "./config.ts";
 import { judge, type Verdict } from "../policy/judge.ts";
-import { logDecision, logError } from "./log.ts";
+import { logDecision, logError, logImpostor } from "./log.ts";
 import { activePause, retryAfterOf } from "./pause.ts";
 import { refresh, robotsFor } from "./robots-cache.ts";
 import { robotsTxtResponse } from "./robots-route.ts";
@@ -54,7 +56,8 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
   }
   if (config.mode === "off") return forward(request, url, config);
   const isRobotsTxt = url.pathname === "/robots.txt" && (request.method === "GET" || request.method === "HEAD");
-  const agent = classifyUserAgent(request.headers.get("user-agent"));
+  const agent = await verifiedAgent(request, env, config, classifyUserAgent(request.headers.get("user-agent")));
+  if (agent === "blocked") return impostorResponse();
   if (!isRobotsTxt && !agent.crawler) return forward(request, url, config);
 
   const pause = await activePause(env.ROBOTS, config);
@@ -89,6 +92,44 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
   const paced = await pace(verdict, env, config, authority, agent.tokens[0] ?? "*");
   if (paced) return paced;
   return act(verdict, request, url, config);
+}
+
+/**
+ * A request claiming a crawler whose operator publishes its addresses is checked
+ * (agents/verification.ts). An impostor is blocked (VERIFY_CRAWLERS=block) or judged as an
+ * unknown bot under `*` only (unknown, the default), and logged as an impostor either way.
+ */
+async function verifiedAgent(
+  request: Request,
+  env: Env,
+  config: Config,
+  agent: AgentInfo,
+): Promise<AgentInfo | "blocked"> {
+  if (config.verifyCrawlers === "off" || !agent.crawler || !rangeSourceFor(agent)) return agent;
+  const cfVerifiedBot = (request.cf as { botManagement?: { verifiedBot?: boolean } } | undefined)?.botManagement
+    ?.verifiedBot;
+  const address = request.headers.get("cf-connecting-ip");
+  const verification = verifyCrawler({ agent, address, cfVerifiedBot, ranges: await crawlerRanges(env.ROBOTS) });
+  if (verification !== "impostor") return agent;
+  logImpostor({
+    userAgent: request.headers.get("user-agent"),
+    address,
+    claimed: agent.known?.token ?? "",
+    treatment: config.verifyCrawlers,
+  });
+  if (config.verifyCrawlers === "block") return "blocked";
+  return { crawler: true, tokens: [], known: undefined, obeysGlobalGroup: true };
+}
+
+function impostorResponse(): Response {
+  return new Response("Blocked: this request claims to be a crawler it does not come from.\n", {
+    status: 403,
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "private, no-store",
+      "x-robots-edge": "impostor",
+    },
+  });
 }
 
 /**
@@ -176,6 +217,7 @@ async function handleScheduled(_controller: ScheduledController, env: Env, ctx: 
     const entry = await readEntry(env.ROBOTS, authority);
     if (!entry || entry.expiresAt <= now) await refresh(authority, env.ROBOTS, config, entry);
   });
+  if (config.verifyCrawlers !== "off") work.push(refreshCrawlerRanges(env.ROBOTS, config.fetchTimeoutMs));
   ctx.waitUntil(Promise.allSettled(work));
   await Promise.allSettled(work);
 }

@@ -40,3 +40,15 @@ export function logDecision(entry: DecisionLog): void {
 export function logError(where: string, message: string): void {
   console.error(JSON.stringify({ event: "robots-edge.error", time: new Date().toISOString(), where, message }));
 }
+
+export interface ImpostorLog {
+  readonly userAgent: string | null;
+  readonly address: string | null;
+  readonly claimed: string;
+  readonly treatment: string;
+}
+
+/** A request that claimed a crawler it does not come from. */
+export function logImpostor(entry: ImpostorLog): void {
+  console.log(JSON.stringify({ event: "robots-edge.impostor", time: new Date().toISOString(), ...entry }));
+}

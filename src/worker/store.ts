@@ -54,3 +54,18 @@ export async function writePause(kv: KVNamespace, pause: Pause): Promise<void> {
 export async function deletePause(kv: KVNamespace): Promise<void> {
   await kv.delete(PAUSE_KEY);
 }
+
+const RANGES_KEY = "crawler-ranges";
+
+/** Published crawler IP ranges, per source name (see agents/verification.ts). */
+export interface StoredRanges {
+  readonly sources: Readonly<Record<string, { readonly fetchedAt: number; readonly cidrs: readonly string[] }>>;
+}
+
+export async function readRanges(kv: KVNamespace): Promise<StoredRanges | undefined> {
+  return (await kv.get<StoredRanges>(RANGES_KEY, "json")) ?? undefined;
+}
+
+export async function writeRanges(kv: KVNamespace, ranges: StoredRanges): Promise<void> {
+  await kv.put(RANGES_KEY, JSON.stringify(ranges));
+}

@@ -6,6 +6,7 @@ import { vi } from "vitest";
 import worker from "../../src/worker/index.ts";
 import { clearPauseMemory } from "../../src/worker/pause.ts";
 import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
+import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
 import type { Env } from "../../src/worker/config.ts";
 
 export const ORIGIN = "https://origin.test";
@@ -68,6 +69,7 @@ export async function freshState(): Promise<void> {
   await reset();
   clearRobotsMemory();
   clearPauseMemory();
+  clearRangesMemory();
 }
 
 /** Call the Worker as the runtime would, waiting for its waitUntil work. */
@@ -79,15 +81,15 @@ export async function call(
     headers?: Record<string, string>;
     body?: string;
     env?: Partial<Env>;
+    /** request.cf, as Cloudflare would set it (e.g. botManagement). */
+    cf?: Record<string, unknown>;
   } = {},
 ): Promise<Response> {
   const headers = new Headers(options.headers);
   if (options.ua !== null) headers.set("user-agent", options.ua ?? CHROME);
-  const request = new Request(`${SITE}${path}`, {
-    method: options.method ?? "GET",
-    headers,
-    body: options.body ?? null,
-  });
+  const init: RequestInit = { method: options.method ?? "GET", headers, body: options.body ?? null };
+  if (options.cf) init.cf = options.cf;
+  const request = new Request(`${SITE}${path}`, init);
   const ctx = createExecutionContext();
   const testEnv = options.env ? ({ ...env, ...options.env } as Env) : (env as Env);
   const response = await worker.fetch(request, testEnv, ctx);

@@ -1,0 +1,47 @@
+/**
+ * Published crawler IP ranges for verification: fetched by the cron into KV (one entry for
+ * all sources), held in isolate memory (re-read from KV every 10 minutes, so no KV read per
+ * request). A failed or empty fetch keeps the source's previous list.
+ */
+
+import { parseRangeList, RangeSet, RANGE_SOURCES } from "../agents/verification.ts";
+import { readRanges, writeRanges, type StoredRanges } from "./store.ts";
+
+const MEMORY_RECHECK_MS = 10 * 60_000;
+
+let remembered: { sets: Map<string, RangeSet>; checkedAt: number } | undefined;
+
+export function clearRangesMemory(): void {
+  remembered = undefined;
+}
+
+/** Range sets per source name, as stored (empty map before the first cron run). */
+export async function crawlerRanges(kv: KVNamespace): Promise<ReadonlyMap<string, RangeSet>> {
+  const now = Date.now();
+  if (remembered && now - remembered.checkedAt < MEMORY_RECHECK_MS) return remembered.sets;
+  const stored = await readRanges(kv);
+  const sets = new Map(
+    Object.entries(stored?.sources ?? {}).map(([name, source]) => [name, new RangeSet(source.cidrs)]),
+  );
+  remembered = { sets, checkedAt: now };
+  return sets;
+}
+
+/** Fetch every source; store what came back valid, keep the rest as it was. */
+export async function refreshCrawlerRanges(kv: KVNamespace, timeoutMs: number): Promise<void> {
+  const previous = (await readRanges(kv))?.sources ?? {};
+  const sources: Record<string, StoredRanges["sources"][string]> = { ...previous };
+  await Promise.all(
+    RANGE_SOURCES.map(async (source) => {
+      try {
+        const response = await fetch(source.url, { signal: AbortSignal.timeout(timeoutMs) });
+        const cidrs = response.ok ? parseRangeList(await response.json()) : undefined;
+        if (cidrs) sources[source.name] = { fetchedAt: Date.now(), cidrs };
+      } catch {
+        // Keep the previous list: an outage at the operator must not unverify its crawlers.
+      }
+    }),
+  );
+  await writeRanges(kv, { sources });
+  remembered = undefined;
+}

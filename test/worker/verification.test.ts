@@ -1,0 +1,107 @@
+// Verified crawlers at the edge: published ranges from the cron (fixtures; nothing fetched
+// from outside), Cloudflare's verifiedBot when present, and the impostor treatments.
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import worker from "../../src/worker/index.ts";
+import type { Env } from "../../src/worker/config.ts";
+import fixture from "../fixtures/googlebot-ranges.json";
+import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT } from "./helpers.ts";
+
+// Googlebot has a group of its own that allows /news/; everyone else may not fetch it.
+const ROBOTS = "User-agent: Googlebot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n";
+const GOOGLE_IP = "66.249.64.7";
+const OTHER_IP = "203.0.113.9";
+
+beforeEach(async () => {
+  await freshState();
+  fakeOrigin({ body: ROBOTS });
+  await env.ROBOTS.put(
+    "crawler-ranges",
+    JSON.stringify({ sources: { googlebot: { fetchedAt: Date.now(), cidrs: ["66.249.64.0/27"] } } }),
+  );
+});
+afterEach(freshState);
+
+const asGooglebot = (ip: string, extra: Parameters<typeof call>[1] = {}) =>
+  call("/news/today", { ua: GOOGLEBOT, headers: { "cf-connecting-ip": ip }, ...extra });
+
+describe("verified crawlers", () => {
+  it("Googlebot from Google's ranges is verified and obeys its own group", async () => {
+    expect((await asGooglebot(GOOGLE_IP)).status).toBe(200);
+  });
+
+  it("an impostor is judged as an unknown bot under * (default) and logged", async () => {
+    const log = vi.spyOn(console, "log");
+    expect((await asGooglebot(OTHER_IP)).status).toBe(403);
+    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        event: "robots-edge.impostor",
+        claimed: "Googlebot",
+        address: OTHER_IP,
+        treatment: "unknown",
+      }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ event: "robots-edge.decision", group: "*", action: "block" }),
+    );
+  });
+
+  it("VERIFY_CRAWLERS=block answers impostors 403 wherever they go", async () => {
+    const response = await call("/anything", {
+      ua: GOOGLEBOT,
+      headers: { "cf-connecting-ip": OTHER_IP },
+      env: { VERIFY_CRAWLERS: "block" },
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("x-robots-edge")).toBe("impostor");
+  });
+
+  it("VERIFY_CRAWLERS=off trusts the User-Agent", async () => {
+    expect((await asGooglebot(OTHER_IP, { env: { VERIFY_CRAWLERS: "off" } })).status).toBe(200);
+  });
+
+  it("Cloudflare's botManagement.verifiedBot decides when present", async () => {
+    expect((await asGooglebot(OTHER_IP, { cf: { botManagement: { verifiedBot: true } } })).status).toBe(200);
+    expect((await asGooglebot(GOOGLE_IP, { cf: { botManagement: { verifiedBot: false } } })).status).toBe(403);
+  });
+
+  it("without ranges or an address it cannot tell, and trusts the claim", async () => {
+    await env.ROBOTS.delete("crawler-ranges");
+    expect((await call("/news/today", { ua: GOOGLEBOT })).status).toBe(200);
+  });
+
+  it("humans are never checked", async () => {
+    expect((await call("/", { ua: CHROME, headers: { "cf-connecting-ip": OTHER_IP } })).status).toBe(200);
+  });
+});
+
+describe("the cron refreshes the published ranges", () => {
+  async function runCron() {
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: new Date(), cron: "*/30 * * * *" }),
+      env as Env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+  }
+
+  it("stores each source's list, and keeps the old one when a fetch fails", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+      const url = new Request(input).url;
+      if (url.includes("googlebot.json")) return Response.json(fixture);
+      if (url.includes("bingbot.json")) return new Response("<html>down</html>", { status: 503 });
+      return new Response("User-agent: *\nDisallow:\n");
+    });
+    await env.ROBOTS.put(
+      "crawler-ranges",
+      JSON.stringify({ sources: { bingbot: { fetchedAt: 1, cidrs: ["157.55.39.0/24"] } } }),
+    );
+    await runCron();
+    const stored = await env.ROBOTS.get<{ sources: Record<string, { cidrs: string[] }> }>("crawler-ranges", "json");
+    expect(stored?.sources["googlebot"]?.cidrs).toEqual(["2001:4860:4801:10::/64", "66.249.64.0/27", "66.249.66.0/27"]);
+    expect(stored?.sources["bingbot"]?.cidrs).toEqual(["157.55.39.0/24"]);
+  });
+});
