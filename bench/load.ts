@@ -23,7 +23,8 @@
 // is then mostly queueing (connections / throughput). `--connections 1` shows the time one
 // request takes on an idle edge. (autocannon's own rate limit is no help here: it sends
 // each second's quota in a burst at the start of the second.)
-// Binds and targets 127.0.0.1 only.
+// Binds and targets 127.0.0.1 only. VERIFY_CRAWLERS=off: every client is 127.0.0.1 and wrangler
+// dev's stand-in request.cf says verifiedBot: false, so Googlebot would count as an impostor.
 // wrangler dev reloads the Worker when a source file changes; a run that saw a reload
 // (a new runtime workerd) is flagged, as its numbers mix two processes.
 // Exit 1 on any non-2xx answer or socket error; a MISSed target is printed, not fatal.
@@ -104,22 +105,28 @@ try {
   origin.setRobots(robotsText);
   const runs: Measured[] = [];
   let soak: Soak | undefined;
-  await withEdge({ vars: { ORIGIN_URL: origin.url, MODE: "enforce" } }, async (edge) => {
+  await withEdge({ vars: { ORIGIN_URL: origin.url, MODE: "enforce", VERIFY_CRAWLERS: "off" } }, async (edge) => {
     await probe(edge, blockProbe, true);
     const idle = await workerdOf(edge);
     runs.push(await warmThenMeasure("(a) enforce", edge));
     if (settings.soak) soak = await soakWithRss(edge, idle);
   });
-  await withEdge({ vars: { ORIGIN_URL: origin.url, MODE: "enforce", LOG_DECISIONS: "blocked" } }, async (edge) => {
-    await probe(edge, blockProbe, true);
-    runs.push(await warmThenMeasure("(e) enforce, LOG_DECISIONS=blocked", edge));
-  });
+  await withEdge(
+    { vars: { ORIGIN_URL: origin.url, MODE: "enforce", VERIFY_CRAWLERS: "off", LOG_DECISIONS: "blocked" } },
+    async (edge) => {
+      await probe(edge, blockProbe, true);
+      runs.push(await warmThenMeasure("(e) enforce, LOG_DECISIONS=blocked", edge));
+    },
+  );
   // (f): the same file with a generous Request-rate in every group, so every request is
   // checked by the crawler's Durable Object and none is refused: the cost of a rate check.
   origin.setRobots(robotsText.replace(/^(user-agent:.*)$/gim, "$1\nRequest-rate: 1000000/1"));
-  await withEdge({ vars: { ORIGIN_URL: origin.url, MODE: "enforce", LOG_DECISIONS: "blocked" } }, async (edge) => {
-    runs.push(await warmThenMeasure("(f) as (e) + rate check (Durable Object)", edge));
-  });
+  await withEdge(
+    { vars: { ORIGIN_URL: origin.url, MODE: "enforce", VERIFY_CRAWLERS: "off", LOG_DECISIONS: "blocked" } },
+    async (edge) => {
+      runs.push(await warmThenMeasure("(f) as (e) + rate check (Durable Object)", edge));
+    },
+  );
   origin.setRobots(robotsText);
   await withEdge({ vars: { ORIGIN_URL: origin.url, MODE: "off" } }, async (edge) => {
     await probe(edge, blockProbe, false);
