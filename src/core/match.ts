@@ -16,7 +16,7 @@
  */
 
 import { productToken } from "./agent-token.ts";
-import type { GroupExtensions, OtherLine, RequestRate, RobotsTxt, Rule, TimeWindow } from "./model.ts";
+import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, pathAndQuery } from "./path.ts";
 import { compilePattern, type CompiledPattern } from "./pattern.ts";
 import { RuleTree } from "./rule-tree.ts";
@@ -138,18 +138,9 @@ function indexHtmlDirectory(rule: Rule): string | undefined {
   return `${rule.pattern.slice(0, slash + 1)}$`;
 }
 
-interface MutableExtensions {
-  crawlDelay?: { seconds: number; line: number };
-  requestRates: RequestRate[];
-  visitTime?: TimeWindow & { line: number };
-  comments: { text: string; line: number }[];
-  robotVersion?: { version: string; line: number };
-  others: OtherLine[];
-}
-
 /** One entry per token, with the rules and extensions of every group naming it, in file order. */
 function mergeGroups(robots: RobotsTxt): AppliedGroup[] {
-  const byToken = new Map<string, { agentLines: number[]; rules: Rule[]; extensions: MutableExtensions }>();
+  const byToken = new Map<string, { agentLines: number[]; rules: Rule[]; extensions: ExtensionsDraft }>();
   for (const group of robots.groups) {
     for (const token of group.agents) {
       let merged = byToken.get(token);
@@ -175,7 +166,7 @@ function sameToken(value: string, token: string): boolean {
 }
 
 /** First value wins for single-valued records, lists concatenate (Google: first crawl-delay). */
-function mergeExtensions(into: MutableExtensions, from: GroupExtensions): void {
+function mergeExtensions(into: ExtensionsDraft, from: GroupExtensions): void {
   into.crawlDelay ??= from.crawlDelay;
   into.visitTime ??= from.visitTime;
   into.robotVersion ??= from.robotVersion;

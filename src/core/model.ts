@@ -47,6 +47,16 @@ export interface GroupExtensions {
   readonly others: readonly OtherLine[];
 }
 
+/** GroupExtensions while they are being built (by the parser) or merged (by the matcher). */
+export interface ExtensionsDraft {
+  crawlDelay?: { seconds: number; line: number };
+  requestRates: RequestRate[];
+  visitTime?: TimeWindow & { line: number };
+  comments: { text: string; line: number }[];
+  robotVersion?: { version: string; line: number };
+  others: OtherLine[];
+}
+
 /**
  * One group as it stands in the file: its user-agent lines, then its rules.
  * Groups naming the same agent are NOT merged here (the file is kept as written);

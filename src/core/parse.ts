@@ -20,13 +20,12 @@ import { readField, type Field } from "./fields.ts";
 import type {
   Diagnostic,
   DiagnosticCode,
+  ExtensionsDraft,
   Group,
   OtherLine,
-  RequestRate,
   RobotsTxt,
   Rule,
   Severity,
-  TimeWindow,
 } from "./model.ts";
 import { productToken } from "./agent-token.ts";
 import { decodeRobots, MAX_ROBOTS_BYTES, splitLines } from "./text.ts";
@@ -155,16 +154,10 @@ function quote(text: string): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 }
 
-interface GroupDraft {
+interface GroupDraft extends ExtensionsDraft {
   agents: string[];
   agentLines: { value: string; line: number }[];
   rules: Rule[];
-  crawlDelay?: { seconds: number; line: number };
-  requestRates: RequestRate[];
-  visitTime?: TimeWindow & { line: number };
-  comments: { text: string; line: number }[];
-  robotVersion?: { version: string; line: number };
-  others: OtherLine[];
 }
 
 /** The parser's running state: the groups so far and whether user-agent lines are open. */
