@@ -38,7 +38,7 @@ import { promisify, parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { classifyUserAgent } from "../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt, type RobotsTxt } from "../src/core/index.ts";
-import { judge } from "../src/policy/judge.ts";
+import { explainRequest } from "../src/policy/explain.ts";
 import { PAGES, startDemoOrigin } from "../scripts/demo-origin.ts";
 import { startEdge, type EdgeOptions, type EdgeProcess } from "../scripts/edge-process.ts";
 
@@ -181,21 +181,21 @@ function candidatePaths(): string[] {
   return Object.keys(PAGES).flatMap((page) => QUERIES.map((query) => encodeURI(page) + query));
 }
 
-/** Googlebot's verdict on each path, by the same judge() the Worker runs. */
+/** Googlebot's verdict on each path, by the same explanation the admin API gives. */
 function partitionPaths(model: RobotsTxt, paths: string[]): { allowed: string[]; disallowed: string[] } {
-  const agent = classifyUserAgent(GOOGLEBOT);
-  if (!agent.crawler) throw new Error(`the edge does not see a crawler in "${GOOGLEBOT}"`);
+  if (!classifyUserAgent(GOOGLEBOT).crawler) throw new Error(`the edge does not see a crawler in "${GOOGLEBOT}"`);
   const matcher = compileRobots(model);
-  const passes = (pathAndQuery: string) =>
-    judge({
+  const passes = (url: string) =>
+    explainRequest({
+      userAgent: GOOGLEBOT,
+      url,
       mode: "enforce",
       failOpen: false,
+      blockStatus: 403,
       state: "ok",
       matcher,
-      tokens: agent.tokens,
-      obeysGlobalGroup: agent.obeysGlobalGroup,
-      pathAndQuery,
-    }).action === "pass";
+      paused: false,
+    }).action.action === "pass";
   return { allowed: paths.filter(passes), disallowed: paths.filter((path) => !passes(path)) };
 }
 

@@ -120,23 +120,18 @@ describe("crawlers and browsers from the corpus", () => {
   }, 120_000);
 });
 
+/** `wget --recursive` over the whole site through the edge, into a scratch folder. */
+function wgetCrawl(options: readonly string[]) {
+  const dir = mkdtempSync(join(tmpdir(), "robots-edge-wget-"));
+  const common = ["--recursive", "--level=10", "--no-verbose", "--tries=1", "--timeout=10"];
+  return run("wget", [...common, ...options, "-P", dir, `${edge.url}/`]);
+}
+
 describe("wget, a real crawler", () => {
   it("obeying robots.txt: finishes and fetches no disallowed URL", async () => {
     await refresh();
     const seenBefore = origin.requests.length;
-    const dir = mkdtempSync(join(tmpdir(), "robots-edge-wget-"));
-    const result = await run("wget", [
-      "--recursive",
-      "--level=10",
-      "--no-verbose",
-      "--tries=1",
-      "--timeout=10",
-      "-e",
-      "robots=on",
-      "-P",
-      dir,
-      `${edge.url}/`,
-    ]);
+    const result = await wgetCrawl(["-e", "robots=on"]);
     expect([0, 8]).toContain(result.code); // 8: some URL answered an error (the edge's 403s, the origin's 404s)
     const fetched = origin.requests.slice(seenBefore).filter((path) => path !== "/robots.txt");
     expect(fetched.length).toBeGreaterThan(5);
@@ -147,19 +142,7 @@ describe("wget, a real crawler", () => {
 
   it("ignoring robots.txt with a crawler User-Agent: refused at the edge on every disallowed URL", async () => {
     const seenBefore = origin.requests.length;
-    const dir = mkdtempSync(join(tmpdir(), "robots-edge-wget-"));
-    const result = await run("wget", [
-      "--recursive",
-      "--level=10",
-      "--no-verbose",
-      "--tries=1",
-      "-e",
-      "robots=off",
-      `--user-agent=${GOOGLEBOT}`,
-      "-P",
-      dir,
-      `${edge.url}/`,
-    ]);
+    const result = await wgetCrawl(["-e", "robots=off", `--user-agent=${GOOGLEBOT}`]);
     const refused = [...result.stderr.matchAll(/^(\S+):\s*\n?.*ERROR 403/gm)].map(
       (match) => new URL(match[1] ?? "").pathname,
     );

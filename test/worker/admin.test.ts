@@ -1,10 +1,7 @@
 // The admin API: authentication, status, refresh, explain; and the cron refresh.
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import worker from "../../src/worker/index.ts";
-import type { Env } from "../../src/worker/config.ts";
-import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, ORIGIN } from "./helpers.ts";
+import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, ORIGIN, runCron } from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\nDissalow: /typo\n\nUser-agent: Googlebot-Image\nDisallow: /img/\n";
 
@@ -116,13 +113,7 @@ describe("cron", () => {
     origin.robots = { body: "User-agent: *\nDisallow: /new/\n" };
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 2 * 86_400_000);
-    const ctx = createExecutionContext();
-    await worker.scheduled(
-      createScheduledController({ scheduledTime: new Date(), cron: "*/30 * * * *" }),
-      env as Env,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    await runCron();
     const stored = await env.ROBOTS.get<{ copy: { fetchedAt: number } }>(`robots:${ORIGIN}`, "json");
     expect(stored?.copy.fetchedAt).toBeGreaterThan(Date.now() - 1000);
     const served = await call("/robots.txt");

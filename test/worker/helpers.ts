@@ -1,6 +1,6 @@
 // Shared set-up for the Worker tests: a fake origin behind the global fetch, a call into the
 // Worker in the real runtime, and a clean slate (KV and isolate memory) per test.
-import { createExecutionContext, reset, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, reset, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import worker from "../../src/worker/index.ts";
@@ -112,4 +112,15 @@ export function admin(
     ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
     ...(options.env && { env: options.env }),
   });
+}
+
+/** Run the Worker's Cron Trigger as the runtime would, waiting for its waitUntil work. */
+export async function runCron(): Promise<void> {
+  const ctx = createExecutionContext();
+  await worker.scheduled(
+    createScheduledController({ scheduledTime: new Date(), cron: "*/30 * * * *" }),
+    env as Env,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
 }

@@ -1,12 +1,9 @@
 // Verified crawlers at the edge: published ranges from the cron (fixtures; nothing fetched
 // from outside), Cloudflare's verifiedBot when present, and the impostor treatments.
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import worker from "../../src/worker/index.ts";
-import type { Env } from "../../src/worker/config.ts";
 import fixture from "../fixtures/googlebot-ranges.json";
-import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT } from "./helpers.ts";
+import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
 
 // Googlebot has a group of its own that allows /news/; everyone else may not fetch it.
 const ROBOTS = "User-agent: Googlebot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n";
@@ -78,16 +75,6 @@ describe("verified crawlers", () => {
 });
 
 describe("the cron refreshes the published ranges", () => {
-  async function runCron() {
-    const ctx = createExecutionContext();
-    await worker.scheduled(
-      createScheduledController({ scheduledTime: new Date(), cron: "*/30 * * * *" }),
-      env as Env,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
-  }
-
   it("stores each source's list, and keeps the old one when a fetch fails", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
       const url = new Request(input).url;
