@@ -12,7 +12,7 @@ import robotsParser from "robots-parser";
 import { Bench } from "tinybench";
 import { compileRobots, parseRobotsTxt, reviveRobots, serializeRobots } from "../src/core/index.ts";
 
-const CORPUS = resolve(import.meta.dirname, "../../shared/corpus/robots");
+const CORPUS = resolve(import.meta.dirname, "../test/fixtures/corpus/robots");
 const TOKENS = ["googlebot", "gptbot", "bingbot", "somebot"];
 const GENERIC_PATHS = [
   "/",

@@ -44,7 +44,7 @@ import { startEdge, type EdgeOptions, type EdgeProcess } from "../scripts/edge-p
 
 const ROOT = resolve(import.meta.dirname, "..");
 /** A large real shop file: 5 groups, ~1,570 rules, most of them wildcard query rules. */
-const ROBOTS_FILE = resolve(ROOT, "../shared/corpus/robots/0098.txt");
+const ROBOTS_FILE = resolve(ROOT, "test/fixtures/corpus/robots/0098.txt");
 const ROBOTS_SOURCE = "corpus 0098.txt (ebay.com)";
 /** Googlebot (desktop), as Google documents it. */
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";

@@ -8,7 +8,7 @@ import { classifyUserAgent } from "../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
 import { judge } from "../src/policy/judge.ts";
 
-const SHARED = resolve(import.meta.dirname, "../../shared/corpus");
+const SHARED = resolve(import.meta.dirname, "../test/fixtures/corpus");
 const robotsFile = "0002.txt";
 const matcher = compileRobots(parseRobotsTxt(readFileSync(resolve(SHARED, "robots", robotsFile))));
 const agents = (file: string) =>

@@ -1,6 +1,6 @@
 /**
  * Values of the extension records that RFC 9309 leaves out (§2.2.4 lets parsers keep them):
- * Crawl-delay, Request-rate and Visit-time, as the server-admin manual in shared/spec
+ * Crawl-delay, Request-rate and Visit-time, as the server-admin manual in test/fixtures/spec
  * describes them. Each reader returns the typed value or a message saying what was expected.
  *
  * Choices where the manual is silent (named here, tested in test/core/extensions.test.ts):

@@ -3,7 +3,7 @@
  *
  * RFC 9309 §2.1 (groups, rules) and §2.2.4 (other records such as Sitemap), plus the older
  * extension records (Crawl-delay, Request-rate, Visit-time, Comment, Robot-version) that
- * the server-admin manual in shared/spec describes. Line numbers are 1-based and count
+ * the server-admin manual in test/fixtures/spec describes. Line numbers are 1-based and count
  * CR, LF and CR LF as one line break each, as the spec does.
  */
 

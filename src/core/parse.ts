@@ -1,7 +1,7 @@
 /**
  * robots.txt text -> RobotsTxt model + diagnostics. Never throws on content.
  *
- * Implements RFC 9309 §2.1–2.2 and §2.5 as Google's crawlers read them (shared/spec):
+ * Implements RFC 9309 §2.1–2.2 and §2.5 as Google's crawlers read them (test/fixtures/spec):
  *   - lines end in CR, LF or CR LF; `#` starts a comment anywhere; whitespace around keys
  *     and values is ignored; field names are case-insensitive;
  *   - a group is one or more user-agent lines followed by rules; only a user-agent line

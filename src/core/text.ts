@@ -2,7 +2,7 @@
  * Bytes to text for robots.txt: BOM, the 500 KiB limit, and bytes that are not UTF-8.
  *
  * RFC 9309 §2.5 (parsers MUST read at least 500 KiB; we read exactly that, as Google does)
- * and Google's documentation (shared/spec, "File format"): a leading BOM is ignored, and
+ * and Google's documentation (test/fixtures/spec, "File format"): a leading BOM is ignored, and
  * characters outside UTF-8 may be skipped. We skip each invalid byte and say on which line.
  * Google's reference skips a partial BOM too (EF or EF BB alone); so do we.
  */

@@ -3,7 +3,7 @@
  * can hold a crawler to. Pure: time comes in as milliseconds; the state is plain data that
  * the Worker keeps in a Durable Object per (origin, group, crawler).
  *
- * Semantics (server-admin manual in shared/spec; choices named):
+ * Semantics (server-admin manual in test/fixtures/spec; choices named):
  *   - Crawl-delay d: at least d seconds between two requests of one crawler.
  *   - Request-rate n/s: at most n requests in any s seconds (a sliding window over the
  *     times of the last n allowed requests). A rate with a window applies only inside it;

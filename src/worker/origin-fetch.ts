@@ -1,5 +1,5 @@
 /**
- * Fetching an origin's robots.txt the way RFC 9309 §2.3 and Google (shared/spec, "Handling
+ * Fetching an origin's robots.txt the way RFC 9309 §2.3 and Google (test/fixtures/spec, "Handling
  * HTTP status codes") say crawlers fetch it:
  *   2xx                      -> the body (500 KiB and one byte read; the rest never downloaded)
  *   3xx                      -> follow, up to 5 redirects; a 6th counts as 404

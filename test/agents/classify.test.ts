@@ -1,6 +1,6 @@
 // User-Agent classification: crawler or browser, and which product tokens, best first.
 // Sources: the operators' crawler pages cited in src/agents/crawlers.ts, and the real strings of
-// shared/corpus/agents (see its README): browsers.jsonl must pass as humans; crawlers.jsonl
+// test/fixtures/corpus/agents (see its README): browsers.jsonl must pass as humans; crawlers.jsonl
 // must be caught, and where the corpus names a token, one of ours must be that token as
 // RFC 9309 matching compares it (productToken: the leading letters, "-" and "_", any case).
 import { readFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { classifyUserAgent, genericTokens, type AgentInfo } from "../../src/agen
 import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
 import { productToken } from "../../src/core/agent-token.ts";
 
-const AGENTS_CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/agents");
+const AGENTS_CORPUS = path.resolve(import.meta.dirname, "../fixtures/corpus/agents");
 
 interface CorpusAgent {
   readonly ua: string;

@@ -1,4 +1,4 @@
-// The real-world corpus (shared/corpus/robots, described in its README): 237 robots.txt files
+// The real-world corpus (test/fixtures/corpus/robots, described in its README): 237 robots.txt files
 // as sites served them, HTML error pages, BOMs, bad bytes and a 3.7 MB file included.
 // Every file must parse, compile and decide without throwing, and what the parser says about
 // each file must agree with the bytes. manifest.tsv drives expectations where it is exact
@@ -15,7 +15,7 @@ import {
 } from "../../src/core/index.ts";
 import { referenceDecide } from "./reference-matcher.ts";
 
-const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/robots");
+const CORPUS = path.resolve(import.meta.dirname, "../fixtures/corpus/robots");
 
 interface ManifestRow {
   readonly file: string;

@@ -1,4 +1,4 @@
-// The example tables of the spec documents in shared/spec, as data. Each table sits under the
+// The example tables of the spec documents in test/fixtures/spec, as data. Each table sits under the
 // sentence of the document it comes from; `why` cites it. Sources:
 //   th  = google-robots-interpretation-2022.th.txt (current; the primary reference)
 //   bn  = google-robots-spec-2019.bn.txt, hi = google-robots-spec-2019.hi.txt

@@ -17,7 +17,7 @@ const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
 const CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
-const CORPUS = resolve(import.meta.dirname, "../../../shared/corpus/agents");
+const CORPUS = resolve(import.meta.dirname, "../fixtures/corpus/agents");
 const SITE_PATHS = Object.keys(PAGES).map((path) => encodeURI(path));
 
 let origin: DemoOrigin;
