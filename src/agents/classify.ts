@@ -40,6 +40,12 @@ export interface AgentInfo {
   readonly known: KnownCrawler | undefined;
   /** False only for crawlers documented to ignore `User-agent: *` (AdsBot-Google). */
   readonly obeysGlobalGroup: boolean;
+  /**
+   * True only for known crawlers whose operator documents Crawl-delay support (crawlers.ts);
+   * false for unknown crawlers and people. Rate and visit-time lines bind the rest only when
+   * a group names them or the operator opts in (issue #9).
+   */
+  readonly honoursRateLimits: boolean;
 }
 
 // Crawlers repeat their strings; a small memo skips the regexes for them. Cleared when
@@ -54,6 +60,7 @@ const BROWSER: AgentInfo = Object.freeze({
   tokens: Object.freeze([]),
   known: undefined,
   obeysGlobalGroup: true,
+  honoursRateLimits: false,
 });
 const ANONYMOUS = crawlerInfo([]);
 const memo = new Map<string, AgentInfo>();
@@ -87,6 +94,7 @@ function crawlerInfo(tokens: readonly string[], known?: KnownCrawler): AgentInfo
     tokens: Object.freeze([...tokens]),
     known,
     obeysGlobalGroup: known?.obeysGlobalGroup ?? true,
+    honoursRateLimits: known?.honoursRateLimits ?? false,
   });
 }
 

@@ -118,7 +118,7 @@ async function verifiedAgent(
     treatment: config.verifyCrawlers,
   });
   if (config.verifyCrawlers === "block") return "blocked";
-  return { crawler: true, tokens: [], known: undefined, obeysGlobalGroup: true };
+  return { crawler: true, tokens: [], known: undefined, obeysGlobalGroup: true, honoursRateLimits: false };
 }
 
 function impostorResponse(): Response {

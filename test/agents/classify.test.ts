@@ -324,7 +324,12 @@ const semantics: readonly {
 describe("documented semantics", () => {
   it.each(semantics)("$why: $ua", ({ ua, tokens, obeysGlobalGroup, known }) => {
     const agent = classifyUserAgent(ua);
-    expect({ ...agent, known: agent.known?.token }).toEqual({ crawler: true, tokens, obeysGlobalGroup, known });
+    expect({ crawler: agent.crawler, tokens: agent.tokens, obeysGlobalGroup: agent.obeysGlobalGroup }).toEqual({
+      crawler: true,
+      tokens,
+      obeysGlobalGroup,
+    });
+    expect(agent.known?.token).toBe(known);
   });
 });
 
@@ -367,7 +372,13 @@ const people: readonly { ua: string; why: string }[] = [
 
 describe("people are not crawlers", () => {
   it.each(people)("$why", ({ ua }) => {
-    expect(classifyUserAgent(ua)).toEqual({ crawler: false, tokens: [], known: undefined, obeysGlobalGroup: true });
+    expect(classifyUserAgent(ua)).toEqual({
+      crawler: false,
+      tokens: [],
+      known: undefined,
+      obeysGlobalGroup: true,
+      honoursRateLimits: false,
+    });
   });
 });
 
@@ -381,7 +392,13 @@ const anonymous: readonly { header: string | null | undefined; why: string }[] =
 
 describe("missing or empty User-Agent", () => {
   it.each(anonymous)("$why -> crawler, `*` only", ({ header }) => {
-    expect(classifyUserAgent(header)).toEqual({ crawler: true, tokens: [], known: undefined, obeysGlobalGroup: true });
+    expect(classifyUserAgent(header)).toEqual({
+      crawler: true,
+      tokens: [],
+      known: undefined,
+      obeysGlobalGroup: true,
+      honoursRateLimits: false,
+    });
   });
 });
 
@@ -471,6 +488,59 @@ describe("the table", () => {
 
   it("every entry says where it is documented", () => {
     expect(KNOWN_CRAWLERS.filter((crawler) => crawler.docs.trim() === "")).toEqual([]);
+  });
+});
+
+// Crawl-delay support as the operators document it (issue #9: rate lines bind by default only
+// crawlers that honour them). Sources in crawlers.ts `rateLimitsSource`.
+const rateLimits: readonly { ua: string | null; honoursRateLimits: boolean; why: string }[] = [
+  {
+    ua: "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+    honoursRateLimits: true,
+    why: "Bing documents Crawl-delay",
+  },
+  {
+    ua: "Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)",
+    honoursRateLimits: true,
+    why: "Semrush documents Crawl-delay",
+  },
+  {
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+    honoursRateLimits: true,
+    why: "Anthropic documents Crawl-delay",
+  },
+  {
+    ua: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    honoursRateLimits: false,
+    why: "Google documents that it ignores Crawl-delay",
+  },
+  { ua: "Googlebot-Image/1.0", honoursRateLimits: false, why: "Google documents that it ignores Crawl-delay" },
+  {
+    ua: "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
+    honoursRateLimits: false,
+    why: "Yandex ignores Crawl-delay since 2018",
+  },
+  {
+    ua: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10_1) AppleWebKit/600.2.5 (KHTML, like Gecko) Version/8.0.2 Safari/600.2.5 (Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot)",
+    honoursRateLimits: false,
+    why: "Amazon documents that Amazonbot ignores Crawl-delay",
+  },
+  { ua: "ExampleFetcher/1.0 (+https://example.com/)", honoursRateLimits: false, why: "unknown crawler" },
+  { ua: null, honoursRateLimits: false, why: "no User-Agent" },
+  {
+    ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:156.0) Gecko/20100101 Firefox/156.0",
+    honoursRateLimits: false,
+    why: "a person",
+  },
+];
+
+describe("honoursRateLimits", () => {
+  it.each(rateLimits)("$why: $ua", ({ ua, honoursRateLimits }) => {
+    expect(classifyUserAgent(ua).honoursRateLimits).toBe(honoursRateLimits);
+  });
+
+  it("every entry says where its Crawl-delay answer comes from", () => {
+    expect(KNOWN_CRAWLERS.filter((crawler) => crawler.rateLimitsSource.trim() === "")).toEqual([]);
   });
 });
 
