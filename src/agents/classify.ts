@@ -27,7 +27,7 @@
  */
 
 import { isbot } from "isbot";
-import { productToken } from "../core/agent-token.ts";
+import { productToken, sameProductToken } from "../core/product-token.ts";
 import { KNOWN_CRAWLERS, type KnownCrawler } from "./crawlers.ts";
 
 /** What the edge needs to know about who is asking. */
@@ -209,11 +209,6 @@ export function genericTokens(header: string): string[] {
 function productName(match: RegExpExecArray | null): string | undefined {
   const name = match?.[1];
   return name === undefined || NOT_A_PRODUCT.has(productToken(name)) ? undefined : name;
-}
-
-/** RFC 9309 §2.2.1 compares the leading letters, `-` and `_`, case-insensitively. */
-function sameProductToken(a: string, b: string): boolean {
-  return productToken(a) === productToken(b);
 }
 
 /** "psbot-image" -> "psbot": the crawler name before a variant suffix, if there is one. */

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent, genericTokens, type AgentInfo } from "../../src/agents/classify.ts";
 import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
-import { productToken } from "../../src/core/agent-token.ts";
+import { productToken } from "../../src/core/product-token.ts";
 
 const AGENTS_CORPUS = path.resolve(import.meta.dirname, "../fixtures/corpus/agents");
 
