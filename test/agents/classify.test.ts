@@ -669,11 +669,10 @@ describe("memo", () => {
     expect(classifyUserAgent("Googlebot-Image/1.0").tokens).toEqual(["Googlebot-Image", "Googlebot"]);
   });
 
-  it("classifies headers too long to keep, without backtracking blow-ups", () => {
+  // Their cost is measured in bench/request.bench.ts ("hostile 60 KB User-Agents").
+  it("classifies headers too long to keep", () => {
     const long = `${"compatible; a ".repeat(5000)}${"x-".repeat(20000)} Googlebot/2.1`;
-    const started = performance.now();
     expect(classifyUserAgent(long).known?.token).toBe("Googlebot");
     expect(classifyUserAgent("a".repeat(60000)).crawler).toBe(true);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
