@@ -5,7 +5,13 @@
  * operator's casing, and the fallbacks the operator documents: tokens the crawler obeys, in
  * order, when the file has no group for its own token (Google: Googlebot-Image obeys the
  * Googlebot group when the file names no Googlebot-Image). With no fallback, `*` is next.
- * `obeysGlobalGroup: false` marks crawlers documented to ignore `User-agent: *` altogether.
+ * `obeysGlobalGroup: false` marks crawlers documented to ignore `User-agent: *` altogether
+ * (AdsBot), and fetchers that act for a person and whose operator documents them as not
+ * bound by robots.txt (Google's user-triggered fetchers, ChatGPT-User, Perplexity-User): "do
+ * no harm" — a site's `*` group is not held against a person's own fetch, while a group
+ * naming the fetcher still applies and an operator policy can change it. Only fetchers
+ * whose operator publishes addresses are exempted, so a claim is verified (verification.ts)
+ * and naming one is no way around `*`.
  *
  * Tokens with no User-Agent of their own (Google-Extended, Applebot-Extended) are policy
  * switches, not clients, so they are not here: no request ever carries them.
@@ -33,7 +39,7 @@ export interface KnownCrawler {
   readonly pattern?: string | readonly string[];
   /** Tokens obeyed, in order, when the file has no group for `token`; then `*`. */
   readonly fallbacks: readonly string[];
-  /** False only when the operator documents that it ignores `User-agent: *`. */
+  /** False when the operator documents that it ignores `User-agent: *`, or acts for a person unbound by robots.txt. */
   readonly obeysGlobalGroup: boolean;
   /**
    * True when the operator documents that the crawler honours Crawl-delay (and so rate and
@@ -50,9 +56,11 @@ export interface KnownCrawler {
   readonly docs: string;
 }
 
-const GOOGLE_COMMON = "https://developers.google.com/search/docs/crawling-indexing/google-common-crawlers";
-const GOOGLE_SPECIAL = "https://developers.google.com/search/docs/crawling-indexing/google-special-case-crawlers";
-const GOOGLE_USER = "https://developers.google.com/search/docs/crawling-indexing/google-user-triggered-fetchers";
+const GOOGLE_COMMON = "https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers";
+const GOOGLE_SPECIAL = "https://developers.google.com/crawling/docs/crawlers-fetchers/google-special-case-crawlers";
+const GOOGLE_USER = "https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers";
+const GOOGLE_USER_NOT_BOUND =
+  '; user-triggered: "Because the fetch was requested by a user, these fetchers generally ignore robots.txt rules"';
 const GOOGLE_FALLBACK = "; a Googlebot-* crawler with no group of its own follows the Googlebot group";
 const GOOGLE_NO_CRAWL_DELAY =
   "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt: Google ignores crawl-delay; it reads 429/503 as overload";
@@ -63,11 +71,12 @@ const BING_CRAWL_DELAY =
 const ANTHROPIC_CRAWL_DELAY = "https://support.claude.com/en/articles/8896518: Anthropic's bots support Crawl-delay";
 const RATE_LIMITS_UNDOCUMENTED = "the operator does not document Crawl-delay support";
 const BING = "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0";
-const OPENAI = "https://platform.openai.com/docs/bots";
+const OPENAI = "https://developers.openai.com/docs/bots";
 const ANTHROPIC =
   "https://support.claude.com/en/articles/8896518-does-anthropic-crawl-data-from-the-web-and-how-can-site-owners-block-the-crawler";
 const PERPLEXITY = "https://docs.perplexity.ai/guides/bots";
 const META = "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers";
+const MISTRAL = "https://docs.mistral.ai/robots";
 const YANDEX = "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html";
 const YANDEX_FALLBACK = "; `User-agent: Yandex` addresses every Yandex robot, and then `*` is not used";
 const BAIDU = "https://www.baidu.com/search/spider.html";
@@ -251,22 +260,76 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
   {
     token: "FeedFetcher-Google",
     fallbacks: [],
-    obeysGlobalGroup: true,
+    obeysGlobalGroup: false,
     honoursRateLimits: false,
     rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
     operator: "Google",
     category: "other",
-    docs: GOOGLE_USER + "; user-triggered (Google says it ignores robots.txt)",
+    docs:
+      GOOGLE_USER +
+      GOOGLE_USER_NOT_BOUND +
+      '; https://developers.google.com/crawling/docs/crawlers-fetchers/feedfetcher: "Feedfetcher ignores robots.txt rules"',
   },
   {
     token: "Google-Read-Aloud",
     fallbacks: [],
-    obeysGlobalGroup: true,
+    obeysGlobalGroup: false,
     honoursRateLimits: false,
     rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
     operator: "Google",
     category: "other",
-    docs: GOOGLE_USER + "; user-triggered text-to-speech",
+    docs: GOOGLE_USER + GOOGLE_USER_NOT_BOUND + "; text-to-speech",
+  },
+
+  {
+    token: "Google-Site-Verification",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    honoursRateLimits: false,
+    rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_USER + GOOGLE_USER_NOT_BOUND + "; Search Console site verification",
+  },
+  {
+    token: "Google-CWS",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    honoursRateLimits: false,
+    rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_USER + GOOGLE_USER_NOT_BOUND + "; Chrome Web Store metadata URLs",
+  },
+  {
+    token: "GoogleProducer",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    honoursRateLimits: false,
+    rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_USER + GOOGLE_USER_NOT_BOUND + "; Google Publisher Center feeds",
+  },
+  {
+    token: "Google-Pinpoint",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    honoursRateLimits: false,
+    rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_USER + GOOGLE_USER_NOT_BOUND + "; Pinpoint document collections",
+  },
+  {
+    token: "Google-GeminiNotebook",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    honoursRateLimits: false,
+    rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
+    operator: "Google",
+    category: "other",
+    docs: GOOGLE_USER + GOOGLE_USER_NOT_BOUND + "; Gemini Notebook sources (formerly Google-NotebookLM)",
   },
 
   // Microsoft Bing. Bing announced in 2010 that bingbot honours msnbot groups when the file
@@ -346,12 +409,12 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
   {
     token: "ChatGPT-User",
     fallbacks: [],
-    obeysGlobalGroup: true,
+    obeysGlobalGroup: false,
     honoursRateLimits: false,
     rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
     operator: "OpenAI",
     category: "ai-assistant",
-    docs: OPENAI,
+    docs: OPENAI + ': acts for a user in ChatGPT and Custom GPTs; "robots.txt rules may not apply" to it',
   },
   {
     token: "OAI-SearchBot",
@@ -430,12 +493,44 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
   {
     token: "Perplexity-User",
     fallbacks: [],
-    obeysGlobalGroup: true,
+    obeysGlobalGroup: false,
     honoursRateLimits: false,
     rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
     operator: "Perplexity",
     category: "ai-assistant",
-    docs: PERPLEXITY + "; user-triggered",
+    docs: PERPLEXITY + ': user-triggered; "this fetcher generally ignores robots.txt rules"',
+  },
+
+  // Mistral
+  {
+    token: "MistralAI-User",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "Mistral",
+    category: "ai-assistant",
+    docs: MISTRAL + ': user actions in Le Chat/Vibe; it "governs which sites these user requests can be made to"',
+  },
+  {
+    token: "MistralAI-Index",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "Mistral",
+    category: "ai-search",
+    docs: MISTRAL + ": indexing for Mistral search, not for training",
+  },
+  {
+    token: "MistralAI-Training",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "Mistral",
+    category: "ai-training",
+    docs: MISTRAL + ": datasets for training Mistral models",
   },
 
   // Other search engines
@@ -642,7 +737,9 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
     operator: "Meta",
     category: "ai-assistant",
-    docs: META + "; user-triggered",
+    docs:
+      META +
+      ': user-initiated and "may bypass robots.txt rules"; still held to `*` here, since Meta publishes no address list to verify a claim against (without one, naming it would let any client skip `*`)',
   },
   {
     token: "FacebookBot",

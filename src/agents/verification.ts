@@ -43,6 +43,20 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
     tokens: ["AdsBot-Google", "AdsBot-Google-Mobile", "Mediapartners-Google", "APIs-Google"],
   },
   {
+    // Google-owned user-triggered fetchers; they skip `User-agent: *` (crawlers.ts), so a claim must hold.
+    name: "google-user-triggered",
+    url: "https://developers.google.com/static/crawling/ipranges/user-triggered-fetchers-google.json",
+    tokens: [
+      "FeedFetcher-Google",
+      "Google-Read-Aloud",
+      "Google-Site-Verification",
+      "Google-CWS",
+      "GoogleProducer",
+      "Google-Pinpoint",
+      "Google-GeminiNotebook",
+    ],
+  },
+  {
     name: "bingbot",
     url: "https://www.bing.com/toolbox/bingbot.json",
     tokens: ["bingbot", "BingPreview", "adidxbot", "msnbot"],

@@ -281,9 +281,9 @@ const semantics: readonly {
   {
     ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
     tokens: ["ChatGPT-User"],
-    obeysGlobalGroup: true,
+    obeysGlobalGroup: false,
     known: "ChatGPT-User",
-    why: "openai: ChatGPT-User (corpus)",
+    why: "openai: ChatGPT-User acts for a user, robots.txt rules may not apply: not held to `*` (corpus)",
   },
   {
     ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
@@ -592,9 +592,25 @@ describe("the table", () => {
     expect(new Set(tokens).size).toBe(tokens.length);
   });
 
-  it("only AdsBot ignores `User-agent: *` (Google's special-case crawlers page)", () => {
+  // AdsBot (Google's special-case crawlers page), and "do no harm" (issue #10): fetchers acting
+  // for a person whose operators document them as not bound by robots.txt and publish their
+  // addresses, so a claim is verified (every one has a range source).
+  it("only AdsBot and documented user-triggered fetchers skip `User-agent: *`", () => {
     const ignoring = KNOWN_CRAWLERS.filter((crawler) => !crawler.obeysGlobalGroup).map((crawler) => crawler.token);
-    expect(ignoring).toEqual(["AdsBot-Google", "AdsBot-Google-Mobile", "AdsBot-Google-Mobile-Apps"]);
+    expect(ignoring).toEqual([
+      "AdsBot-Google",
+      "AdsBot-Google-Mobile",
+      "AdsBot-Google-Mobile-Apps",
+      "FeedFetcher-Google",
+      "Google-Read-Aloud",
+      "Google-Site-Verification",
+      "Google-CWS",
+      "GoogleProducer",
+      "Google-Pinpoint",
+      "Google-GeminiNotebook",
+      "ChatGPT-User",
+      "Perplexity-User",
+    ]);
   });
 
   it("every entry says where it is documented", () => {

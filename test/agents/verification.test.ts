@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
+import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
+import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { parseRangeList, rangeSourcesFor, RangeSet, verifyCrawler } from "../../src/agents/verification.ts";
 
 const fixture: unknown = JSON.parse(
@@ -161,5 +163,59 @@ describe("rangeSourcesFor and verifyCrawler: every token that selects a verifiab
     expect(verifyCrawler({ agent, address: "20.171.206.1", cfVerifiedBot: undefined, ranges: withGpt })).toBe(
       "impostor",
     );
+  });
+});
+
+// Issue #10 "do no harm": a fetcher that skips `User-agent: *` must be verifiable, or naming it
+// would be a way around `*`. AdsBot-Google-Mobile-Apps is retired and falls back to AdsBot-Google.
+describe("every crawler that skips `User-agent: *` is verified", () => {
+  const skipping = KNOWN_CRAWLERS.filter((crawler) => !crawler.obeysGlobalGroup);
+  it.each(skipping)("$token has a range source", (crawler) => {
+    const agent = classifyUserAgent(`${crawler.token}/1.0`);
+    expect(rangeSourcesFor(agent).length).toBeGreaterThan(0);
+  });
+});
+
+// "A group naming them still applies": such a fetcher is bound by its own group, not by `*`.
+const fetcherRows: readonly { robots: string; ua: string; allowed: boolean; why: string }[] = [
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    ua: "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
+    allowed: true,
+    why: "Google documents Feedfetcher ignores robots.txt: `*` is not held against it",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n\nUser-agent: FeedFetcher-Google\nDisallow: /feeds/\n",
+    ua: "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
+    allowed: false,
+    why: "a group naming it still applies",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    ua: "Mozilla/5.0 (compatible; Google-Site-Verification/1.0)",
+    allowed: true,
+    why: "Google Site Verifier acts for the site's owner",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+    allowed: true,
+    why: "OpenAI: robots.txt rules may not apply to ChatGPT-User",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    ua: "meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+    allowed: false,
+    why: "no published addresses to verify against: still held to `*`",
+  },
+];
+
+describe("user-triggered fetchers and `User-agent: *` (issue #10)", () => {
+  it.each(fetcherRows)("$why", ({ robots, ua, allowed }) => {
+    const agent = classifyUserAgent(ua);
+    const decision = compileRobots(parseRobotsTxt(robots)).decide(agent.tokens, "/feeds/x", {
+      obeysGlobalGroup: agent.obeysGlobalGroup,
+    });
+    expect(decision.allowed).toBe(allowed);
   });
 });
