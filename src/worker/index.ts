@@ -14,7 +14,7 @@ import { declaresRateLimits, rateLimitsAt, visitWindow } from "../policy/crawl-r
 import { handleAdmin } from "./admin.ts";
 import { crawlRateKey } from "./crawl-rate-object.ts";
 import { crawlerRanges, refreshCrawlerRanges } from "./crawler-ranges.ts";
-import { ConfigError, loadConfig, type Config, type Env } from "./config.ts";
+import { loadConfig, type Config } from "./config.ts";
 import { judge, type Verdict } from "../policy/judge.ts";
 import { logDecision, logError, logImpostor } from "./log.ts";
 import { activePause, retryAfterOf } from "./pause.ts";
@@ -31,14 +31,11 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    logError("config", error.message);
-    return errorResponse(error.message);
-  }
+  // Stand-in until the shell's rewrite lands: problems mean MODE=off, an unusable ORIGIN_URL a generic 502.
+  const { config: parsed, problems } = loadConfig(env);
+  if (problems.length > 0) logError("config", problems.join("; "));
+  if (parsed.originUrlProblem) return errorResponse("the origin is not configured", 502);
+  const config: Config = problems.length > 0 ? { ...parsed, mode: "off" } : parsed;
   try {
     return await route(request, env, ctx, config);
   } catch (error) {
@@ -209,7 +206,7 @@ async function forward(request: Request, url: URL, config: Config): Promise<Resp
 
 /** Cron: refresh every known origin whose entry has expired. */
 async function handleScheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-  const config = loadConfig(env);
+  const { config } = loadConfig(env);
   const authorities = new Set(await listAuthorities(env.ROBOTS));
   if (config.originUrl) authorities.add(config.originUrl.origin);
   const now = Date.now();

@@ -12,7 +12,7 @@ import { DEMO_ROBOTS, PAGES, startDemoOrigin, type DemoOrigin } from "../../scri
 import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
 import { pythonCanFetch, rawRequest, run } from "./clients.ts";
 
-const TOKEN = "e2e-admin-token";
+const TOKEN = "e2e-admin-token-0123";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
 const CHROME =

@@ -7,7 +7,6 @@ import worker from "../../src/worker/index.ts";
 import { clearPauseMemory } from "../../src/worker/pause.ts";
 import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
 import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
-import type { Env } from "../../src/worker/config.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
