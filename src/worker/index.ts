@@ -12,16 +12,18 @@ import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { rangeSourceFor, verifyCrawler } from "../agents/verification.ts";
 import { declaresRateLimits, rateLimitsAt, visitWindow } from "../policy/crawl-rate.ts";
 import { handleAdmin } from "./admin.ts";
-import { crawlRateKey } from "./crawl-rate-object.ts";
+import { crawlRateKey, type RateSubject } from "./crawl-rate-object.ts";
 import { crawlerRanges, refreshCrawlerRanges } from "./crawler-ranges.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { judge, type Verdict } from "../policy/judge.ts";
 import { logDecision, logError, logImpostor } from "./log.ts";
 import { activePause, retryAfterOf } from "./pause.ts";
-import { refresh, robotsFor } from "./robots-cache.ts";
+import { robotsFor } from "./robots-cache.ts";
 import { robotsTxtResponse } from "./robots-route.ts";
 import { blockedResponse, errorResponse, ruleHeader, unavailableResponse, withHeader } from "./responses.ts";
-import { listAuthorities, readEntry } from "./store.ts";
+import { isServedAuthority } from "./authorities.ts";
+import { refreshDueOrigins } from "./cron-refresh.ts";
+import { nextAttemptSeconds } from "./robots-entry.ts";
 
 export { CrawlRate } from "./crawl-rate-object.ts";
 
@@ -49,9 +51,13 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
   const url = new URL(request.url);
   const authority = config.originUrl?.origin ?? url.origin;
   if (config.adminToken && url.pathname.startsWith(config.adminPrefix)) {
-    return handleAdmin({ request, url, config, kv: env.ROBOTS, ctx, authority }, config.adminToken);
+    const { problems, warnings } = loadConfig(env);
+    return handleAdmin(
+      { request, url, config, kv: env.ROBOTS, ctx, authority, configProblems: problems, configWarnings: warnings },
+      config.adminToken,
+    );
   }
-  if (config.mode === "off") return forward(request, url, config);
+  if (config.mode === "off" || !isServedAuthority(config, authority)) return forward(request, url, config);
   const isRobotsTxt = url.pathname === "/robots.txt" && (request.method === "GET" || request.method === "HEAD");
   const agent = await verifiedAgent(request, env, config, classifyUserAgent(request.headers.get("user-agent")));
   if (agent === "blocked") return impostorResponse();
@@ -63,7 +69,8 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
     return unavailableResponse(retryAfterOf(pause, Date.now()), why, "paused");
   }
   const robots = await robotsFor(authority, env.ROBOTS, config, ctx);
-  if (isRobotsTxt) return robotsTxtResponse(robots, request.method, config.retryAfterSeconds, Date.now());
+  if (isRobotsTxt)
+    return robotsTxtResponse(robots, request.method, nextAttemptSeconds(robots.entry, Date.now()), Date.now());
 
   const verdict = judge({
     mode: config.mode,
@@ -86,9 +93,10 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
       verdict,
       mode: config.mode,
     });
-  const paced = await pace(verdict, env, config, authority, agent.tokens[0] ?? "*");
+  const subject = { knownToken: agent.known?.token, address: request.headers.get("cf-connecting-ip") };
+  const paced = await pace(verdict, env, config, authority, subject);
   if (paced) return paced;
-  return act(verdict, request, url, config);
+  return act(verdict, request, url, config, nextAttemptSeconds(robots.entry, Date.now()));
 }
 
 /**
@@ -138,7 +146,7 @@ async function pace(
   env: Env,
   config: Config,
   authority: string,
-  crawlerToken: string,
+  subject: RateSubject,
 ): Promise<Response | undefined> {
   const group = verdict.decision?.group;
   const mode = verdict.policy?.route.mode ?? config.mode;
@@ -155,7 +163,7 @@ async function pace(
     );
   }
   if (!declaresRateLimits(group)) return undefined;
-  const limiter = env.CRAWL_RATE.get(env.CRAWL_RATE.idFromName(crawlRateKey(authority, group.token, crawlerToken)));
+  const limiter = env.CRAWL_RATE.get(env.CRAWL_RATE.idFromName(crawlRateKey(authority, group.token, subject)));
   const result = await limiter.check(rateLimitsAt(group, now), now);
   if (result.allowed) return undefined;
   return new Response(
@@ -171,13 +179,19 @@ async function pace(
   );
 }
 
-async function act(verdict: Verdict, request: Request, url: URL, config: Config): Promise<Response> {
+async function act(
+  verdict: Verdict,
+  request: Request,
+  url: URL,
+  config: Config,
+  retryAfterSeconds: number,
+): Promise<Response> {
   switch (verdict.action) {
     case "block":
       return blockedResponse(verdict, verdict.blockStatus ?? config.blockStatus);
     case "unavailable":
       return unavailableResponse(
-        config.retryAfterSeconds,
+        retryAfterSeconds,
         "robots.txt is temporarily unavailable; please retry later.",
         "robots-unavailable",
       );
@@ -204,16 +218,10 @@ async function forward(request: Request, url: URL, config: Config): Promise<Resp
   }
 }
 
-/** Cron: refresh every known origin whose entry has expired. */
+/** Cron: refresh expired origins (capped and paged, cron-refresh.ts) and the crawler ranges. */
 async function handleScheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
   const { config } = loadConfig(env);
-  const authorities = new Set(await listAuthorities(env.ROBOTS));
-  if (config.originUrl) authorities.add(config.originUrl.origin);
-  const now = Date.now();
-  const work = [...authorities].map(async (authority) => {
-    const entry = await readEntry(env.ROBOTS, authority);
-    if (!entry || entry.expiresAt <= now) await refresh(authority, env.ROBOTS, config, entry);
-  });
+  const work: Promise<unknown>[] = [refreshDueOrigins(env, config)];
   if (config.verifyCrawlers !== "off") work.push(refreshCrawlerRanges(env.ROBOTS, config.fetchTimeoutMs));
   ctx.waitUntil(Promise.allSettled(work));
   await Promise.allSettled(work);

@@ -9,15 +9,17 @@
  */
 
 import type { Config } from "./config.ts";
+import { IsolateMemory } from "./isolate-memory.ts";
 import { readPause, type Pause } from "./store.ts";
 
 export const WARN_PAUSE_MINUTES = 24 * 60;
 const MEMORY_RECHECK_MS = 30_000;
 
-let remembered: { pause: Pause | undefined; checkedAt: number } | undefined;
+/** One value (the stored pause, or null for none), re-read from KV every MEMORY_RECHECK_MS. */
+const memory = new IsolateMemory<"pause", Pause | null>({ maxEntries: 1, maxAgeMs: MEMORY_RECHECK_MS });
 
 export function clearPauseMemory(): void {
-  remembered = undefined;
+  memory.clear();
 }
 
 /** The pause in force now, if any (KV re-read at most every 30 s per isolate). */
@@ -31,16 +33,17 @@ export async function activePause(kv: KVNamespace, config: Config): Promise<Paus
       startedAt: 0,
     };
   }
-  if (!remembered || now - remembered.checkedAt >= MEMORY_RECHECK_MS) {
-    remembered = { pause: await readPause(kv), checkedAt: now };
+  let pause = memory.get("pause", now);
+  if (pause === undefined) {
+    pause = (await readPause(kv)) ?? null;
+    memory.set("pause", pause, now);
   }
-  const pause = remembered.pause;
   return pause && pause.until > now ? pause : undefined;
 }
 
 /** Tell this isolate about a pause it just stored or deleted, without waiting for KV. */
 export function rememberPause(pause: Pause | undefined): void {
-  remembered = { pause, checkedAt: Date.now() };
+  memory.set("pause", pause ?? null, Date.now());
 }
 
 /** Retry-After for a pause: the pause's own value, never past its end. */

@@ -32,7 +32,7 @@ describe("authentication", () => {
   it("unknown admin routes are 404 with a pointer", async () => {
     const response = await admin("nothing");
     expect(response.status).toBe(404);
-    expect(await response.text()).toContain('no admin route "GET nothing"');
+    expect(((await response.json()) as { error: string }).error).toContain('no admin route "GET nothing"');
   });
 });
 
@@ -64,6 +64,10 @@ describe("status and refresh", () => {
 });
 
 describe("explain", () => {
+  beforeEach(async () => {
+    await admin("refresh", { method: "POST" }); // explain reads what is stored; it never fetches
+  });
+
   const explain = async (ua: string, url: string) =>
     (await (await admin(`explain?ua=${encodeURIComponent(ua)}&url=${encodeURIComponent(url)}`)).json()) as Record<
       string,

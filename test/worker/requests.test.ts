@@ -263,6 +263,7 @@ describe("per-route policy (POLICY var) layered over robots.txt", () => {
   });
 
   it("explain says which layer decided", async () => {
+    await admin("refresh", { method: "POST", env }); // explain reads the stored copy only
     const explained = await admin(`explain?ua=${encodeURIComponent("CCBot/2.0")}&url=/articles/1`, { env });
     expect(await explained.json()).toMatchObject({
       layer: "policy",
