@@ -49,8 +49,8 @@ export interface AdminContext {
 }
 
 /** Every admin error: JSON `{ "error", "problems"? }`. */
-function adminError(status: number, error: string, problems?: readonly string[]): Response {
-  return jsonResponse(problems && problems.length > 0 ? { error, problems } : { error }, status);
+function adminError(code: number, error: string, problems?: readonly string[]): Response {
+  return jsonResponse(problems && problems.length > 0 ? { error, problems } : { error }, code);
 }
 
 export async function handleAdmin(admin: AdminContext, token: string): Promise<Response> {
@@ -309,8 +309,9 @@ async function deleteOrigin(admin: AdminContext): Promise<Response> {
 
 async function startPause(admin: AdminContext): Promise<Response> {
   const body: unknown = await admin.request.json().catch(() => undefined);
-  const { request, problems } = readPauseRequest(body, admin.config);
-  if (!request) return adminError(400, problems.join("; "), problems);
+  const validated = readPauseRequest(body, admin.config);
+  if (!validated.ok) return adminError(400, validated.problems.join("; "), validated.problems);
+  const request = validated.value;
   const now = Date.now();
   const pause = {
     until: now + request.minutes * 60_000,

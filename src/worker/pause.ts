@@ -9,6 +9,7 @@
  */
 
 import type { Config } from "./config.ts";
+import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { IsolateMemory } from "./isolate-memory.ts";
 import { readPause, type Pause } from "./store.ts";
 
@@ -62,10 +63,10 @@ export interface PauseRequest {
 }
 
 /** Validate an admin pause body; every problem at once. */
-export function readPauseRequest(body: unknown, config: Config): { request?: PauseRequest; problems: string[] } {
+export function readPauseRequest(body: unknown, config: Config): Validated<PauseRequest> {
   const problems: string[] = [];
   const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
-  if (!fields) return { problems: ['body must be a JSON object such as {"minutes": 30}'] };
+  if (!fields) return invalid(['body must be a JSON object such as {"minutes": 30}']);
   const { minutes, retryAfter, reason } = fields;
   if (typeof minutes !== "number" || !Number.isInteger(minutes) || minutes < 1 || minutes > config.maxPauseMinutes) {
     problems.push(`"minutes" must be a whole number from 1 to ${config.maxPauseMinutes} (MAX_PAUSE_MINUTES)`);
@@ -76,13 +77,10 @@ export function readPauseRequest(body: unknown, config: Config): { request?: Pau
   if (reason !== undefined && (typeof reason !== "string" || reason.length > 500)) {
     problems.push('"reason" must be a string of at most 500 characters');
   }
-  if (problems.length > 0) return { problems };
-  return {
-    request: {
-      minutes: minutes as number,
-      retryAfter: retryAfter as number | undefined,
-      reason: reason as string | undefined,
-    },
-    problems,
-  };
+  if (problems.length > 0) return invalid(problems);
+  return valid({
+    minutes: minutes as number,
+    retryAfter: retryAfter as number | undefined,
+    reason: reason as string | undefined,
+  });
 }

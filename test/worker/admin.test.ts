@@ -250,11 +250,11 @@ describe("admin in route mode", () => {
 
   it("without AUTHORITIES, only origins already stored can be refreshed", async () => {
     const fake = fakeOrigin({ body: ROBOTS });
-    const env = { ORIGIN_URL: "" };
-    expect((await admin("refresh?origin=https://unknown.example", { method: "POST", env })).status).toBe(404);
+    const route = { ORIGIN_URL: "" };
+    expect((await admin("refresh?origin=https://unknown.example", { method: "POST", env: route })).status).toBe(404);
     expect(fake.requests).toEqual([]);
-    await call("/private/x", { ua: GOOGLEBOT, env });
-    expect((await admin("refresh?origin=https://www.example.com", { method: "POST", env })).status).toBe(200);
+    await call("/private/x", { ua: GOOGLEBOT, env: route });
+    expect((await admin("refresh?origin=https://www.example.com", { method: "POST", env: route })).status).toBe(200);
   });
 });
 
@@ -272,27 +272,27 @@ describe("DELETE origin", () => {
 
 describe("status", () => {
   it("shows config problems to the operator, never to the public", async () => {
-    const env = { MODE: "bogus", BLOCK_STATUS: "200" };
-    const status = (await (await admin("status", { env })).json()) as { config: { problems: string[] } };
+    const bad = { MODE: "bogus", BLOCK_STATUS: "200" };
+    const status = (await (await admin("status", { env: bad })).json()) as { config: { problems: string[] } };
     expect(status.config.problems).toEqual([
       expect.stringContaining("MODE must be one of"),
       expect.stringContaining("BLOCK_STATUS must be"),
     ]);
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const visitor = await call("/private/x", { ua: GOOGLEBOT, env });
+    const visitor = await call("/private/x", { ua: GOOGLEBOT, env: bad });
     expect(await visitor.text()).not.toMatch(/MODE|BLOCK_STATUS|bogus/);
   });
 
   it("pages the origins: limit and next", async () => {
-    const env = { ORIGIN_URL: "" };
+    const route = { ORIGIN_URL: "" };
     const hosts = ["a", "b", "c", "d", "e"].map((name) => `https://${name}.example.com`);
-    for (const site of hosts) await call("/x", { ua: GOOGLEBOT, env, site });
+    for (const site of hosts) await call("/x", { ua: GOOGLEBOT, env: route, site });
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
       const query: string = cursor ? `status?limit=2&cursor=${encodeURIComponent(cursor)}` : "status?limit=2";
-      const page = (await (await admin(query, { env })).json()) as {
+      const page = (await (await admin(query, { env: route })).json()) as {
         origins: { authority: string }[];
         next: string | null;
       };
@@ -301,7 +301,7 @@ describe("status", () => {
       cursor = page.next;
       pages++;
     } while (cursor && pages < 10);
-    expect(seen.sort()).toEqual(hosts);
+    expect(seen.toSorted()).toEqual(hosts);
     expect(pages).toBe(3);
   });
 
@@ -313,16 +313,16 @@ describe("status", () => {
 describe("DELETE pause while PAUSE_UNTIL is set", () => {
   it("does not say ended: the static pause remains, and why", async () => {
     const until = new Date(Date.now() + 10 * 60_000).toISOString();
-    const env = { PAUSE_UNTIL: until };
-    await admin("pause", { method: "POST", body: { minutes: 5 }, env });
-    const response = await admin("pause", { method: "DELETE", env });
+    const paused = { PAUSE_UNTIL: until };
+    await admin("pause", { method: "POST", body: { minutes: 5 }, env: paused });
+    const response = await admin("pause", { method: "DELETE", env: paused });
     expect(await response.json()).toMatchObject({
       ended: false,
       deletedStoredPause: true,
       pause: { reason: "PAUSE_UNTIL", untilIso: until },
       warning: expect.stringContaining("PAUSE_UNTIL"),
     });
-    expect((await call("/x", { ua: GOOGLEBOT, env })).status).toBe(503);
+    expect((await call("/x", { ua: GOOGLEBOT, env: paused })).status).toBe(503);
   });
 
   it("without it, ends the pause", async () => {

@@ -58,7 +58,10 @@ describe("origin status codes, nothing stored yet", () => {
     async ({ robots, crawler, robotsTxt }) => {
       fakeOrigin(robots);
       const envOverride = { FETCH_TIMEOUT_MS: "200" };
-      expect((await call("/private/page", { ua: GOOGLEBOT, env: envOverride })).status).toBe(crawler);
+      const judged = await call("/private/page", { ua: GOOGLEBOT, env: envOverride });
+      expect(judged.status).toBe(crawler);
+      if (crawler === 503) expect(Number(judged.headers.get("retry-after"))).toBeGreaterThan(295);
+      if (crawler === 503) expect(Number(judged.headers.get("retry-after"))).toBeLessThanOrEqual(300);
       const served = await call("/robots.txt", { ua: GOOGLEBOT, env: envOverride });
       expect(served.status).toBe(robotsTxt);
       // Retry-After is when the edge next tries (RETRY_FAILED_SECONDS after the failure), not RETRY_AFTER.
@@ -287,12 +290,13 @@ describe("soft errors: a 2xx body with no robots.txt line never replaces a good 
   });
 });
 
-describe("Cache-Control: no-cache / max-age=0", () => {
-  const countWrites = () => {
-    const put = vi.spyOn(env.ROBOTS, "put");
-    return () => put.mock.calls.filter(([key]) => String(key).startsWith("robots:")).length;
-  };
+/** Start counting KV writes of robots.txt entries; call the result for the count so far. */
+function countWrites(): () => number {
+  const put = vi.spyOn(env.ROBOTS, "put");
+  return () => put.mock.calls.filter(([key]) => String(key).startsWith("robots:")).length;
+}
 
+describe("Cache-Control: no-cache / max-age=0", () => {
   it.each(["no-cache", "max-age=0", "no-store"])(
     "%s: 30 crawler requests at once -> 1 fetch, 1 write (lifetime floored at 60 s)",
     async (cacheControl) => {
