@@ -111,7 +111,9 @@ async function status(admin: AdminContext): Promise<Response> {
     );
   }
   const now = Date.now();
-  const page = await listAuthorityPage(admin.kv, { limit, cursor: admin.url.searchParams.get("cursor") ?? undefined });
+  const cursor = admin.url.searchParams.get("cursor") ?? undefined;
+  const page = await listAuthorityPage(admin.kv, { limit, cursor }).catch(() => undefined);
+  if (!page) return adminError(400, "cursor must be the `next` value of an earlier status answer");
   const origins = [];
   for (const { authority } of page.authorities) {
     const entry = await readEntry(admin.kv, authority);

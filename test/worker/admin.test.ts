@@ -305,8 +305,10 @@ describe("status", () => {
     expect(pages).toBe(3);
   });
 
-  it.each(["0", "1001", "x"])("limit=%s is a 400", async (limit) => {
-    expect((await admin(`status?limit=${limit}`)).status).toBe(400);
+  it.each(["limit=0", "limit=1001", "limit=x", "limit=1.5"])("%s is a 400", async (query) => {
+    const response = await admin(`status?${query}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: expect.any(String) });
   });
 });
 
