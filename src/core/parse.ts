@@ -331,7 +331,7 @@ class ParseState {
 
   finish(bytes: number, truncated: boolean, lines: number): RobotsTxt {
     const report = this.report.bind(this);
-    this.groups.forEach((group, i) => extractGroupUsage(group, i < this.groups.length - 1, report));
+    this.groups.forEach((group, i) => extractGroupUsage(group, this.groups[i + 1]?.agentLines[0]?.line, report));
     reportUsageOutsideGroups(this.others, report);
     for (const line of this.globalGroupLines.slice(1)) {
       this.report(

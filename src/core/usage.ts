@@ -66,9 +66,9 @@ export interface UsageGroupDraft extends ExtensionsDraft {
 
 /**
  * Move a finished group's usage lines from `others` into `usage`, reading each one, and report
- * what lint should show. `followedByGroup`: another group comes after this one in the file.
+ * what lint should show. `nextGroupLine`: the first line of the next group, if one follows.
  */
-export function extractGroupUsage(group: UsageGroupDraft, followedByGroup: boolean, report: Report): void {
+export function extractGroupUsage(group: UsageGroupDraft, nextGroupLine: number | undefined, report: Report): void {
   const others: OtherLine[] = [];
   for (const other of group.others) {
     const format = usageFormatOf(other.field);
@@ -78,7 +78,7 @@ export function extractGroupUsage(group: UsageGroupDraft, followedByGroup: boole
   if (group.usage.length === 0) return;
   group.others = others;
   reportContradictions(group, report);
-  if (followedByGroup) reportBetweenGroups(group, report);
+  if (nextGroupLine !== undefined) reportBetweenGroups(group, nextGroupLine, report);
 }
 
 /** Report usage lines written before any user-agent line: they apply to no crawler. */
@@ -215,19 +215,39 @@ function mayMatchUnder(pattern: CompiledPattern, head: string): boolean {
   return pattern.segments.length > 0 && head.startsWith(pattern.head);
 }
 
-/** Lobste.rs's case: a usage line after the last rule of a group that another group follows. */
-function reportBetweenGroups(group: UsageGroupDraft, report: Report): void {
-  const lastRule = group.rules.reduce((last, rule) => Math.max(last, rule.line), 0);
+/**
+ * Lobste.rs's case: a usage line set apart from its group — a gap (blank or comment lines)
+ * after the group's last other line, and another before the next group — reads as if meant
+ * for every crawler, yet belongs to the group above it. The model keeps no blank lines, so
+ * the gaps are seen in the line numbers.
+ */
+function reportBetweenGroups(group: UsageGroupDraft, nextGroupLine: number, report: Report): void {
   const agents = group.agentLines.map(({ value }) => value).join(", ");
   for (const usage of group.usage) {
-    if (lastRule === 0 || usage.line < lastRule) continue;
+    const others = groupLines(group).filter((line) => line !== usage.line);
+    const detached = others.every((line) => line < usage.line - 1) && nextGroupLine > usage.line + 1;
+    if (!detached) continue;
     report(
       usage.line,
       "usage-between-groups",
       "info",
-      `this line follows the rules of the group for ${agents} and so belongs to that group only (RFC 9309 §2.2); to state it for every crawler, write it in each group`,
+      `this line stands after the group for ${agents} and belongs to that group only (RFC 9309 §2.2: only a user-agent line after a rule starts a group); to state it for every crawler, write it in each group`,
     );
   }
+}
+
+function groupLines(group: UsageGroupDraft): number[] {
+  return [
+    ...group.agentLines.map(({ line }) => line),
+    ...group.rules.map(({ line }) => line),
+    ...group.requestRates.map(({ line }) => line),
+    ...group.comments.map(({ line }) => line),
+    ...group.others.map(({ line }) => line),
+    ...group.usage.map(({ line }) => line),
+    group.crawlDelay?.line ?? 0,
+    group.visitTime?.line ?? 0,
+    group.robotVersion?.line ?? 0,
+  ];
 }
 
 function quote(text: string): string {
