@@ -139,6 +139,7 @@ export type DiagnosticCode =
   | "usage-contradicts-rules"
   | "usage-outside-group"
   | "usage-between-groups"
+  | "usage-joins-groups"
   | "too-many-diagnostics";
 
 /** The whole file. */

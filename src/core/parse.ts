@@ -266,7 +266,13 @@ class ParseState {
 
   addOther(other: OtherLine): void {
     // Content-Usage / Content-Signal are read when the file is finished (usage.ts).
-    if (!usageFormatOf(other.field)) this.report(other.line, "unknown-field", "info", `field ${quote(other.field)} is not interpreted; kept as written`);
+    if (!usageFormatOf(other.field))
+      this.report(
+        other.line,
+        "unknown-field",
+        "info",
+        `field ${quote(other.field)} is not interpreted; kept as written`,
+      );
     (this.current ? this.current.others : this.others).push(other);
   }
 

@@ -72,9 +72,9 @@ class DictionaryParser {
       members.set(key, { token, raw: this.text.slice(start, this.position).replace(/^=/, "") });
       this.skipOws();
       if (this.atEnd()) return members;
-      if (this.next() !== ",") this.fail("expected \",\" between members");
+      if (this.next() !== ",") this.fail('expected "," between members');
       this.skipOws();
-      if (this.atEnd()) this.fail("a trailing \",\" ends the dictionary");
+      if (this.atEnd()) this.fail('a trailing "," ends the dictionary');
     }
     return members;
   }
@@ -91,9 +91,9 @@ class DictionaryParser {
       }
       this.item();
       const after = this.peek();
-      if (after !== " " && after !== ")") this.fail("expected a space or \")\" in an inner list");
+      if (after !== " " && after !== ")") this.fail('expected a space or ")" in an inner list');
     }
-    this.fail("an inner list is not closed with \")\"");
+    this.fail('an inner list is not closed with ")"');
   }
 
   /** §4.2.3: a bare item and its parameters; returns the Token text when it is a Token. */
@@ -191,7 +191,7 @@ class DictionaryParser {
   private byteSequence(): void {
     this.position++;
     while (BASE64.test(this.peek())) this.position++;
-    if (this.next() !== ":") this.fail("a byte sequence is not closed with \":\"");
+    if (this.next() !== ":") this.fail('a byte sequence is not closed with ":"');
   }
 
   /** §4.2.8: `?0` or `?1`. */

@@ -51,7 +51,10 @@ export function resolveUsage(
   const usage = group?.extensions.usage ?? [];
   if (!options.allowed || usage.length === 0) return NONE;
   const canonical = canonicalizePath(path);
-  const lines = [...longestMatching(usage, "content-usage", canonical), ...longestMatching(usage, "content-signal", canonical)];
+  const lines = [
+    ...longestMatching(usage, "content-usage", canonical),
+    ...longestMatching(usage, "content-signal", canonical),
+  ];
   return lines.length === 0 ? NONE : { preferences: combine(lines), lines };
 }
 

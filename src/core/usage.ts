@@ -78,6 +78,7 @@ export function extractGroupUsage(group: UsageGroupDraft, nextGroupLine: number 
   if (group.usage.length === 0) return;
   group.others = others;
   reportContradictions(group, report);
+  reportJoinedGroups(group, report);
   if (nextGroupLine !== undefined) reportBetweenGroups(group, nextGroupLine, report);
 }
 
@@ -99,7 +100,12 @@ export function readUsageLine(format: UsageFormat, value: string, line: number, 
   const { pattern, statement } = splitPath(value);
   const label = format === "content-usage" ? "Content-Usage" : "Content-Signal";
   if (statement === "") {
-    report(line, "usage-syntax", "warning", `${label} states no preference${pattern ? ` after the path ${pattern}` : ""}`);
+    report(
+      line,
+      "usage-syntax",
+      "warning",
+      `${label} states no preference${pattern ? ` after the path ${pattern}` : ""}`,
+    );
     return { format, pattern, statement, preferences: [], others: [], valid: false, line };
   }
   const read = format === "content-usage" ? readContentUsage : readContentSignal;
@@ -139,9 +145,19 @@ function readContentUsage(statement: string, line: number, report: Report): Stat
     }
     others.push({ key, value: member.raw });
     if (known) {
-      report(line, "usage-invalid-value", "warning", `Content-Usage ${key} has the value ${quote(member.raw)}; only the tokens y and n state a preference, so it is unknown`);
+      report(
+        line,
+        "usage-invalid-value",
+        "warning",
+        `Content-Usage ${key} has the value ${quote(member.raw)}; only the tokens y and n state a preference, so it is unknown`,
+      );
     } else {
-      report(line, "usage-unknown-key", "info", `Content-Usage key ${quote(key)} is not in draft-ietf-aipref-vocab-07 (${USAGE_KEYS["content-usage"].join(", ")}); ignored`);
+      report(
+        line,
+        "usage-unknown-key",
+        "info",
+        `Content-Usage key ${quote(key)} is not in draft-ietf-aipref-vocab-07 (${USAGE_KEYS["content-usage"].join(", ")}); ignored`,
+      );
     }
   }
   return { statement, preferences, others, valid: true };
@@ -154,7 +170,8 @@ function readContentSignal(statement: string, line: number, report: Report): Sta
     const text = item.trim();
     const equals = text.indexOf("=");
     if (equals <= 0) {
-      if (text !== "") report(line, "usage-syntax", "warning", `Content-Signal item ${quote(text)} is not "key=value"; skipped`);
+      if (text !== "")
+        report(line, "usage-syntax", "warning", `Content-Signal item ${quote(text)} is not "key=value"; skipped`);
       continue;
     }
     const key = text.slice(0, equals).trim().toLowerCase();
@@ -172,9 +189,19 @@ function readContentSignal(statement: string, line: number, report: Report): Sta
     }
     others.push({ key, value });
     if (known) {
-      report(line, "usage-invalid-value", "warning", `Content-Signal ${key}=${value}: the value is yes or no; this one is unknown`);
+      report(
+        line,
+        "usage-invalid-value",
+        "warning",
+        `Content-Signal ${key}=${value}: the value is yes or no; this one is unknown`,
+      );
     } else if (!CONTENT_SIGNAL_OTHER_KEYS.has(key)) {
-      report(line, "usage-unknown-key", "info", `Content-Signal key ${quote(key)} is not one of ${USAGE_KEYS["content-signal"].join(", ")}, use; kept, not interpreted`);
+      report(
+        line,
+        "usage-unknown-key",
+        "info",
+        `Content-Signal key ${quote(key)} is not one of ${USAGE_KEYS["content-signal"].join(", ")}, use; kept, not interpreted`,
+      );
     }
   }
   return { statement, preferences, others, valid: values.size > 0 };
@@ -194,7 +221,8 @@ function reportContradictions(group: UsageGroupDraft, report: Report): void {
     if (allowing.length === 0) continue;
     const head = literalHead(usage.pattern === "" ? "/" : usage.pattern);
     if (tree.find(head)?.allow !== false || patterns.some((p) => p.allow && mayMatchUnder(p, head))) continue;
-    const said = allowing.map(({ key }) => `${key}=${usage.format === "content-usage" ? "y" : "yes"}`).join(", ");
+    const [field, yes] = usage.format === "content-usage" ? ["Content-Usage", "y"] : ["Content-Signal", "yes"];
+    const said = `${field} ${allowing.map(({ key }) => `${key}=${yes}`).join(", ")}`;
     report(
       usage.line,
       "usage-contradicts-rules",
@@ -213,6 +241,26 @@ function literalHead(pattern: string): string {
 function mayMatchUnder(pattern: CompiledPattern, head: string): boolean {
   if (pattern.head.startsWith(head)) return true;
   return pattern.segments.length > 0 && head.startsWith(pattern.head);
+}
+
+/**
+ * attach-05 §3 makes Content-Usage a rule, which would end a run of user-agent lines; Google's
+ * reference (and so every crawler deployed today) ends it only at allow/disallow. We keep
+ * Google's grouping, so Allow/Disallow mean what crawlers read, and warn: user-agent lines
+ * after a usage line, with no rule between, join its group and share its preferences.
+ */
+function reportJoinedGroups(group: UsageGroupDraft, report: Report): void {
+  const firstRule = group.rules.reduce((first, rule) => Math.min(first, rule.line), Number.POSITIVE_INFINITY);
+  for (const usage of group.usage) {
+    const joined = group.agentLines.filter(({ line }) => line > usage.line && line < firstRule);
+    if (joined.length === 0) continue;
+    report(
+      usage.line,
+      "usage-joins-groups",
+      "warning",
+      `user-agent ${joined.map(({ value, line }) => `${value} (line ${line})`).join(", ")} comes after this line with no allow/disallow between, so it joins this group and these preferences apply to it too; add a rule (e.g. "Allow: /") before it to start a new group`,
+    );
+  }
 }
 
 /**

@@ -63,7 +63,10 @@ export function usageVerdict(resolution: UsageResolution, options: UsageVerdictO
   return { action: options.mode === "report" ? "report" : "refuse", layer: "usage-signal", refusal, header };
 }
 
-function firstRefusal(preferences: readonly EffectivePreference[], category: CrawlerCategory): UsageRefusalReason | undefined {
+function firstRefusal(
+  preferences: readonly EffectivePreference[],
+  category: CrawlerCategory,
+): UsageRefusalReason | undefined {
   let first: UsageRefusalReason | undefined;
   for (const { format, key, allow, lines } of preferences) {
     if (allow || !refusedCategories(format, key).includes(category)) continue;

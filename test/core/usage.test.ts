@@ -27,7 +27,8 @@ function effective(robots: string, agent: string, url: string): string[] | "N/A"
   const decision = compileRobots(parseRobotsTxt(robots)).decide([agent], url);
   if (!decision.allowed) return "N/A";
   return resolveUsage(decision.group, url, decision).preferences.map(
-    ({ format, key, allow, lines }) => `${format === "content-usage" ? "" : "signal:"}${key}=${allow ? "y" : "n"}@${lines.join("+")}`,
+    ({ format, key, allow, lines }) =>
+      `${format === "content-usage" ? "" : "signal:"}${key}=${allow ? "y" : "n"}@${lines.join("+")}`,
   );
 }
 
@@ -88,10 +89,18 @@ describe("reading usage lines into the model", () => {
       why: "attach-04 §3.5, explicit / path",
     },
     { robots: SIGNALS_ORG, lines: ["2 content-signal - ai-train=n,search=y,ai-input=y"], why: "contentsignals.org" },
-    { robots: CLOUDFLARE_MANAGED, lines: ["2 content-signal - search=y,ai-train=n"], why: "Cloudflare managed, field case" },
+    {
+      robots: CLOUDFLARE_MANAGED,
+      lines: ["2 content-signal - search=y,ai-train=n"],
+      why: "Cloudflare managed, field case",
+    },
     { robots: CLOUDFLARE_USE, lines: ["2 content-signal - search=y,ai-train=n"], why: "use= kept, not a preference" },
     // draft-ietf-aipref-vocab-07 §6: "train-ai=y, search=n"
-    { robots: "User-agent: *\nContent-Usage: train-ai=y, search=n\n", lines: ["2 content-usage - train-ai=y,search=n"], why: "vocab-07 §6" },
+    {
+      robots: "User-agent: *\nContent-Usage: train-ai=y, search=n\n",
+      lines: ["2 content-usage - train-ai=y,search=n"],
+      why: "vocab-07 §6",
+    },
     // vocab-07 §6.5.1: "train-ai=y, train-ai, search=n, search="n"" -> all unknown (last values are not tokens)
     {
       robots: 'User-agent: *\nContent-Usage: train-ai=y, train-ai, search=n, search="n"\n',
@@ -99,21 +108,73 @@ describe("reading usage lines into the model", () => {
       why: "vocab-07 §6.5.1 duplicates",
     },
     // vocab-07 §6.5.2: "train-ai;allow=n, train-ai=y" -> allow, no parameters
-    { robots: "User-agent: *\nContent-Usage: train-ai;allow=n, train-ai=y\n", lines: ["2 content-usage - train-ai=y"], why: "vocab-07 §6.5.2" },
+    {
+      robots: "User-agent: *\nContent-Usage: train-ai;allow=n, train-ai=y\n",
+      lines: ["2 content-usage - train-ai=y"],
+      why: "vocab-07 §6.5.2",
+    },
     // vocab-07 §6.5.2: 'train-ai;has;parameters="?";' -> unknown. The trailing ";" needs a key
     // (RFC 9651 §4.2.3.2), so the whole statement fails to parse: unknown either way.
-    { robots: 'User-agent: *\nContent-Usage: train-ai;has;parameters="?";\n', lines: ["2 content-usage - INVALID"], why: "vocab-07 §6.5.2" },
-    { robots: "User-agent: *\nContent-Usage: Train-AI=n\n", lines: ["2 content-usage - INVALID"], why: "vocab-07 §6.5.1 upper case" },
-    { robots: "User-agent: *\nContent-Usage: train-ai=n, train-genai=n\n", lines: ["2 content-usage - train-ai=n"], why: "unknown key ignored" },
-    { robots: "User-agent: *\nContent-Usage: train-ai=no\n", lines: ["2 content-usage - (none)"], why: "no is not an AIPREF token" },
-    { robots: "User-agent: *\nContent-Usage: /a\tsearch=n # why\n", lines: ["2 content-usage /a search=n"], why: "HTAB ends the path; # ends the value" },
-    { robots: "User-agent: *\nContent-Usage: /only-a-path\n", lines: ["2 content-usage /only-a-path INVALID"], why: "path, no statement" },
-    { robots: "User-agent: *\nContent-Usage: *.pdf train-ai=n\n", lines: ["2 content-usage - INVALID"], why: "attach-05 §3.2: only / starts a path" },
-    { robots: "User-agent: *\ncontent-usage : train-ai=n\n", lines: ["2 content-usage - train-ai=n"], why: "field name case and spaces" },
-    { robots: "User-agent: *\nContent-Signal: /docs/ ai-train=no\n", lines: ["2 content-signal /docs/ ai-train=n"], why: "path-scoped signal" },
-    { robots: "User-agent: *\nContent-Signal: AI-Train = NO ,search=yes,\n", lines: ["2 content-signal - ai-train=n,search=y"], why: "lenient Content-Signal" },
-    { robots: "User-agent: *\nContent-Signal: ai-train=yes, ai-train=no\n", lines: ["2 content-signal - ai-train=n"], why: "duplicate: last wins" },
-    { robots: "User-agent: *\nContent-Signal: ai-train=maybe, search\n", lines: ["2 content-signal - (none)"], why: "bad value, bad item" },
+    {
+      robots: 'User-agent: *\nContent-Usage: train-ai;has;parameters="?";\n',
+      lines: ["2 content-usage - INVALID"],
+      why: "vocab-07 §6.5.2",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: Train-AI=n\n",
+      lines: ["2 content-usage - INVALID"],
+      why: "vocab-07 §6.5.1 upper case",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: train-ai=n, train-genai=n\n",
+      lines: ["2 content-usage - train-ai=n"],
+      why: "unknown key ignored",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: train-ai=no\n",
+      lines: ["2 content-usage - (none)"],
+      why: "no is not an AIPREF token",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: /a\tsearch=n # why\n",
+      lines: ["2 content-usage /a search=n"],
+      why: "HTAB ends the path; # ends the value",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: /only-a-path\n",
+      lines: ["2 content-usage /only-a-path INVALID"],
+      why: "path, no statement",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: *.pdf train-ai=n\n",
+      lines: ["2 content-usage - INVALID"],
+      why: "attach-05 §3.2: only / starts a path",
+    },
+    {
+      robots: "User-agent: *\ncontent-usage : train-ai=n\n",
+      lines: ["2 content-usage - train-ai=n"],
+      why: "field name case and spaces",
+    },
+    {
+      robots: "User-agent: *\nContent-Signal: /docs/ ai-train=no\n",
+      lines: ["2 content-signal /docs/ ai-train=n"],
+      why: "path-scoped signal",
+    },
+    {
+      robots: "User-agent: *\nContent-Signal: AI-Train = NO ,search=yes,\n",
+      lines: ["2 content-signal - ai-train=n,search=y"],
+      why: "lenient Content-Signal",
+    },
+    {
+      robots: "User-agent: *\nContent-Signal: ai-train=yes, ai-train=no\n",
+      lines: ["2 content-signal - ai-train=n"],
+      why: "duplicate: last wins",
+    },
+    {
+      robots: "User-agent: *\nContent-Signal: ai-train=maybe, search\n",
+      lines: ["2 content-signal - (none)"],
+      why: "bad value, bad item",
+    },
   ])("$why", ({ robots, lines }) => {
     expect(linesOf(robots)).toEqual(lines);
   });
@@ -121,7 +182,9 @@ describe("reading usage lines into the model", () => {
   it("keeps uninterpreted keys as written (use=, unknown keys, non-token values)", () => {
     const [group] = parseRobotsTxt(CLOUDFLARE_USE + 'User-agent: x\nContent-Usage: train-ai=n, x-note="hi"\n').groups;
     expect(group?.extensions.usage[0]?.others).toEqual([{ key: "use", value: "reference" }]);
-    const [, second] = parseRobotsTxt('User-agent: a\nDisallow: /x\nUser-agent: b\nContent-Usage: train-ai=n, x-note="hi"\n').groups;
+    const [, second] = parseRobotsTxt(
+      'User-agent: a\nDisallow: /x\nUser-agent: b\nContent-Usage: train-ai=n, x-note="hi"\n',
+    ).groups;
     expect(second?.extensions.usage[0]?.others).toEqual([{ key: "x-note", value: '"hi"' }]);
   });
 
@@ -131,7 +194,8 @@ describe("reading usage lines into the model", () => {
   });
 
   it("merges usage lines of groups naming the same agent (RFC 9309 §2.2.1)", () => {
-    const robots = "User-agent: a\nContent-Usage: train-ai=n\nDisallow: /x\n\nUser-agent: a\nContent-Usage: /p search=n\n";
+    const robots =
+      "User-agent: a\nContent-Usage: train-ai=n\nDisallow: /x\n\nUser-agent: a\nContent-Usage: /p search=n\n";
     const group = compileRobots(parseRobotsTxt(robots)).groupFor(["a"]);
     expect(group?.extensions.usage.map((usage) => usage.line)).toEqual([2, 6]);
   });
@@ -151,26 +215,85 @@ describe("reading usage lines into the model", () => {
 describe("lint: usage diagnostics", () => {
   it.each([
     { robots: ATTACH_EXAMPLE, codes: [], why: "attach-05 example is clean" },
-    { robots: SIGNALS_ORG + CLOUDFLARE_USE.replace("User-Agent: *\n", ""), codes: [], why: "contentsignals.org + use= clean" },
+    {
+      robots: SIGNALS_ORG + CLOUDFLARE_USE.replace("User-Agent: *\n", ""),
+      codes: [],
+      why: "contentsignals.org + use= clean",
+    },
     { robots: "User-agent: *\nContent-Usage: Train-AI=n\n", codes: ["2 usage-syntax"], why: "not a dictionary" },
     { robots: "User-agent: *\nContent-Usage: /p\n", codes: ["2 usage-syntax"], why: "no statement" },
-    { robots: "User-agent: *\nContent-Usage: train-ai=n, train-genai=n\n", codes: ["2 usage-unknown-key"], why: "unknown key" },
+    {
+      robots: "User-agent: *\nContent-Usage: train-ai=n, train-genai=n\n",
+      codes: ["2 usage-unknown-key"],
+      why: "unknown key",
+    },
     { robots: "User-agent: *\nContent-Usage: train-ai=no\n", codes: ["2 usage-invalid-value"], why: "no instead of n" },
     { robots: "User-agent: *\nContent-Signal: ai-train=n\n", codes: ["2 usage-invalid-value"], why: "n instead of no" },
     { robots: "User-agent: *\nContent-Signal: ai_train=no\n", codes: ["2 usage-unknown-key"], why: "typo in key" },
     { robots: "User-agent: *\nContent-Signal: ai-train\n", codes: ["2 usage-syntax"], why: "item without =" },
     // agentsready.io "Right vs wrong": "Disallow: / + search=yes (conflict)"
-    { robots: "User-agent: *\nDisallow: /\nContent-Signal: search=yes\n", codes: ["3 usage-contradicts-rules"], why: "yes where all disallowed" },
+    {
+      robots: "User-agent: *\nDisallow: /\nContent-Signal: search=yes\n",
+      codes: ["3 usage-contradicts-rules"],
+      why: "yes where all disallowed",
+    },
     // the issue's example: ai-input=yes where the group disallows everything
-    { robots: "User-agent: *\nContent-Signal: ai-input=yes, ai-train=no\nDisallow: /\n", codes: ["2 usage-contradicts-rules"], why: "issue #14" },
-    { robots: "User-agent: *\nDisallow: /p/\nContent-Usage: /p/x train-ai=y\n", codes: ["3 usage-contradicts-rules"], why: "path-scoped, under a disallow" },
-    { robots: "User-agent: *\nDisallow: /\nAllow: /pub/\nContent-Signal: search=yes\n", codes: [], why: "an allow opens part of it" },
-    { robots: "User-agent: *\nDisallow: /\nAllow: /*.html$\nContent-Signal: search=yes\n", codes: [], why: "a wildcard allow may open it" },
-    { robots: "User-agent: *\nDisallow: /\nContent-Signal: search=no, ai-train=no\n", codes: [], why: "no on a disallowed path is redundant, not contradictory" },
-    { robots: "Content-Signal: search=yes\nUser-agent: *\nDisallow:\n", codes: ["1 usage-outside-group"], why: "before any user-agent" },
+    {
+      robots: "User-agent: *\nContent-Signal: ai-input=yes, ai-train=no\nDisallow: /\n",
+      codes: ["2 usage-contradicts-rules"],
+      why: "issue #14",
+    },
+    {
+      robots: "User-agent: *\nDisallow: /p/\nContent-Usage: /p/x train-ai=y\n",
+      codes: ["3 usage-contradicts-rules"],
+      why: "path-scoped, under a disallow",
+    },
+    {
+      robots: "User-agent: *\nDisallow: /\nAllow: /pub/\nContent-Signal: search=yes\n",
+      codes: [],
+      why: "an allow opens part of it",
+    },
+    {
+      robots: "User-agent: *\nDisallow: /\nAllow: /*.html$\nContent-Signal: search=yes\n",
+      codes: [],
+      why: "a wildcard allow may open it",
+    },
+    {
+      robots: "User-agent: *\nDisallow: /\nContent-Signal: search=no, ai-train=no\n",
+      codes: [],
+      why: "no on a disallowed path is redundant, not contradictory",
+    },
+    {
+      robots: "Content-Signal: search=yes\nUser-agent: *\nDisallow:\n",
+      codes: ["1 usage-outside-group"],
+      why: "before any user-agent",
+    },
     // lobste.rs (test/fixtures/corpus/robots/0348.txt): a Content-Signal after a group's rules, before `User-agent: *`
-    { robots: "User-agent: a\nDisallow: /x\n\nContent-Signal: ai-train=no\n\nUser-agent: *\nDisallow: /\n", codes: ["4 usage-between-groups"], why: "lobste.rs" },
-    { robots: "User-agent: a\nDisallow: /x\nContent-Signal: ai-train=no\n", codes: [], why: "after the rules of the last group: fine" },
+    {
+      robots: "User-agent: a\nDisallow: /x\n\nContent-Signal: ai-train=no\n\nUser-agent: *\nDisallow: /\n",
+      codes: ["4 usage-between-groups"],
+      why: "lobste.rs",
+    },
+    {
+      robots: "User-agent: a\nDisallow: /x\nContent-Signal: ai-train=no\n",
+      codes: [],
+      why: "after the rules of the last group: fine",
+    },
+    {
+      robots: "User-agent: a\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=n\n",
+      codes: ["2 usage-joins-groups"],
+      why: "a user-agent after a usage line and before any rule joins the group (Google's grouping)",
+    },
+    {
+      robots: "User-agent: a\nContent-Usage: train-ai=y\nUser-agent: b\nDisallow: /x\n",
+      codes: ["2 usage-joins-groups"],
+      why: "same, with a rule later",
+    },
+    {
+      robots: "User-agent: a\nUser-agent: b\nContent-Usage: train-ai=y\nDisallow: /x\n",
+      codes: [],
+      why: "usage after all user-agent lines",
+    },
   ])("$why", ({ robots, codes: expected }) => {
     expect(codes(robots)).toEqual(expected);
   });
@@ -186,7 +309,12 @@ describe("resolving the preferences for a path", () => {
     { robots: ATTACH_04_EXAMPLE, agent: "OtherBot", url: "/test", expected: ["train-ai=n@4"] },
     { robots: ATTACH_04_EXAMPLE, agent: "OtherBot", url: "/ai-ok/test", expected: ["train-ai=y@5"] },
     { robots: ATTACH_INTRO, agent: "GPTBot", url: "https://example.com/a?b=c", expected: ["train-ai=n@3"] },
-    { robots: SIGNALS_ORG, agent: "CCBot", url: "/", expected: ["signal:ai-train=n@2", "signal:search=y@2", "signal:ai-input=y@2"] },
+    {
+      robots: SIGNALS_ORG,
+      agent: "CCBot",
+      url: "/",
+      expected: ["signal:ai-train=n@2", "signal:search=y@2", "signal:ai-input=y@2"],
+    },
   ])("attach / contentsignals examples: $agent $url", ({ robots, agent, url, expected }) => {
     expect(effective(robots, agent, url)).toEqual(expected);
   });
@@ -205,9 +333,21 @@ describe("resolving the preferences for a path", () => {
     "Content-Usage: /a* train-ai=y\n" + // 11: length 3 too: tie combines
     "Disallow: /private\n";
   it.each([
-    { url: "/", expected: ["train-ai=y@2", "search=y@2", "signal:ai-train=n@7"], why: "no-path lines cover every path" },
-    { url: "/docs/a", expected: ["train-ai=n@3", "search=n@4", "signal:ai-input=n@8"], why: "same pattern combines; n wins; a format's longest line decides alone" },
-    { url: "/docs/a.pdf", expected: ["train-ai=y@5", "signal:ai-input=n@8"], why: "longer wildcard line wins, search not inherited" },
+    {
+      url: "/",
+      expected: ["train-ai=y@2", "search=y@2", "signal:ai-train=n@7"],
+      why: "no-path lines cover every path",
+    },
+    {
+      url: "/docs/a",
+      expected: ["train-ai=n@3", "search=n@4", "signal:ai-input=n@8"],
+      why: "same pattern combines; n wins; a format's longest line decides alone",
+    },
+    {
+      url: "/docs/a.pdf",
+      expected: ["train-ai=y@5", "signal:ai-input=n@8"],
+      why: "longer wildcard line wins, search not inherited",
+    },
     { url: "/docs/a.pdf?x", expected: ["train-ai=n@3", "search=n@4", "signal:ai-input=n@8"], why: "$ anchors" },
     { url: "/bad/x", expected: ["signal:ai-train=n@7"], why: "invalid longest line: unknown, not the shorter line's" },
     { url: "/~user/p", expected: ["train-ai=n@9", "signal:ai-train=n@7"], why: "%7E and ~ are one spelling" },
@@ -226,10 +366,22 @@ describe("resolving the preferences for a path", () => {
 
   // Attack rows: paths from requests are hostile; resolution must stay a plain string match.
   it.each([
-    { url: "/docs/../private/x", expected: ["train-ai=n@3", "search=n@4", "signal:ai-input=n@8"], why: "no dot-segment resolution here (the shell judges spellings)" },
-    { url: "/docs/%2e%2e/x", expected: ["train-ai=n@3", "search=n@4", "signal:ai-input=n@8"], why: "%2e decodes to . but is not resolved" },
+    {
+      url: "/docs/../private/x",
+      expected: ["train-ai=n@3", "search=n@4", "signal:ai-input=n@8"],
+      why: "no dot-segment resolution here (the shell judges spellings)",
+    },
+    {
+      url: "/docs/%2e%2e/x",
+      expected: ["train-ai=n@3", "search=n@4", "signal:ai-input=n@8"],
+      why: "%2e decodes to . but is not resolved",
+    },
     { url: `/${"a".repeat(20000)}`, expected: ["train-ai=y@11", "signal:ai-train=n@7"], why: "long path" },
-    { url: "//docs/a", expected: ["train-ai=y@2", "search=y@2", "signal:ai-train=n@7"], why: "double slash is another path" },
+    {
+      url: "//docs/a",
+      expected: ["train-ai=y@2", "search=y@2", "signal:ai-train=n@7"],
+      why: "double slash is another path",
+    },
   ])("hostile path $why", ({ url, expected }) => {
     expect(effective(SCOPED, "AnyBot", url)).toEqual(expected);
   });
@@ -257,7 +409,15 @@ describe("corpus files with Content-Signal (manifest.tsv notes)", () => {
 
   it("mythtv.org: wget is refused nothing by rules on /, and its signals say no to all three", () => {
     const text = readFileSync(path.join(CORPUS, "0349.txt"), "utf8");
-    expect(effective(text, "wget", "/")).toEqual(["signal:ai-train=n@34", "signal:search=n@34", "signal:ai-input=n@34"]);
-    expect(effective(text, "GPTBot", "/wiki/Main")).toEqual(["signal:ai-train=n@62", "signal:search=y@62", "signal:ai-input=n@62"]);
+    expect(effective(text, "wget", "/")).toEqual([
+      "signal:ai-train=n@34",
+      "signal:search=n@34",
+      "signal:ai-input=n@34",
+    ]);
+    expect(effective(text, "GPTBot", "/wiki/Main")).toEqual([
+      "signal:ai-train=n@62",
+      "signal:search=y@62",
+      "signal:ai-input=n@62",
+    ]);
   });
 });
