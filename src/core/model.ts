@@ -61,7 +61,10 @@ export interface UsageLine {
   readonly preferences: readonly UsagePreference[];
   /** Keys kept but not interpreted (unknown keys, `use=`, values other than y/n), as written. */
   readonly others: readonly { readonly key: string; readonly value: string }[];
-  /** False when a Content-Usage statement is not an RFC 9651 dictionary: every preference unknown. */
+  /**
+   * False when the statement cannot be read: a Content-Usage statement that is not an RFC 9651
+   * dictionary, a Content-Signal with no `key=value` item. Every preference is then unknown.
+   */
   readonly valid: boolean;
   readonly line: number;
 }

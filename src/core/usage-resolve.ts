@@ -12,13 +12,13 @@
  *     a tie; usage preferences, by the draft, the restrictive one.)
  *   - Content-Usage and Content-Signal are separate vocabularies, each resolved on its own.
  * A line whose statement did not parse still wins on length: its preferences are unknown.
- * Cost: one pattern match per usage line of the group (groups have few).
+ * Cost: one pattern match per usage line of the group; patterns are compiled once per model.
  */
 
 import type { AppliedGroup } from "./match.ts";
 import type { UsageFormat, UsageLine } from "./model.ts";
 import { canonicalizePath } from "./path.ts";
-import { compilePattern, matchesAfterHead } from "./pattern.ts";
+import { compilePattern, matchesAfterHead, type CompiledPattern } from "./pattern.ts";
 
 /** The effective preference for one key on one path, and the lines that decided it. */
 export interface EffectivePreference {
@@ -61,23 +61,38 @@ export function resolveUsage(
 function longestMatching(usage: readonly UsageLine[], format: UsageFormat, path: string): UsageLine[] {
   let best = -1;
   let winners: UsageLine[] = [];
-  for (const line of usage) {
-    if (line.format !== format) continue;
-    const priority = matchPriority(line.pattern, path);
-    if (priority < 0 || priority < best) continue;
+  const compiled = compiledPatterns(usage);
+  usage.forEach((line, i) => {
+    if (line.format !== format) return;
+    const priority = matchPriority(compiled[i], path);
+    if (priority < 0 || priority < best) return;
     if (priority > best) winners = [];
     best = priority;
     winners.push(line);
-  }
+  });
   return winners;
 }
 
+// A group's usage lines are compiled once per model (the array is the key), not per request:
+// a file may hold thousands of them.
+const COMPILED = new WeakMap<readonly UsageLine[], readonly (CompiledPattern | undefined)[]>();
+
+function compiledPatterns(usage: readonly UsageLine[]): readonly (CompiledPattern | undefined)[] {
+  let compiled = COMPILED.get(usage);
+  if (!compiled) {
+    compiled = usage.map(({ pattern, line }) =>
+      pattern === "" ? undefined : compilePattern({ kind: "disallow", pattern, line }, line),
+    );
+    COMPILED.set(usage, compiled);
+  }
+  return compiled;
+}
+
 /** The pattern's length when it matches the path, -1 when it does not; 0 for "no path". */
-function matchPriority(pattern: string, path: string): number {
-  if (pattern === "") return 0;
-  const compiled = compilePattern({ kind: "disallow", pattern, line: 0 }, 0);
-  if (!path.startsWith(compiled.head)) return -1;
-  return matchesAfterHead(compiled, path, compiled.head.length) ? compiled.priority : -1;
+function matchPriority(pattern: CompiledPattern | undefined, path: string): number {
+  if (!pattern) return 0;
+  if (!path.startsWith(pattern.head)) return -1;
+  return matchesAfterHead(pattern, path, pattern.head.length) ? pattern.priority : -1;
 }
 
 /** vocab-07 §5.1, per key: any "no" wins, else any "yes". */

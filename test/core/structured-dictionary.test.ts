@@ -47,6 +47,7 @@ describe("rfc9651 §4.2.2 dictionaries that parse", () => {
     },
     { input: "train-ai=y, train-ai=n", expected: { "train-ai": "n" }, why: "duplicate key: last wins" },
     { input: "a=N", expected: { a: "N" }, why: "tokens are case-sensitive (N is not n)" },
+    { input: "k=n, ".repeat(4000) + "k=y", expected: { k: "y" }, why: "attack: many duplicates, last wins" },
   ])("$input ($why)", ({ input, expected }) => {
     expect(tokens(input)).toEqual(expected);
   });
@@ -76,6 +77,11 @@ describe("rfc9651 §4.2.2 dictionaries that fail", () => {
     { input: "a=(x,y)", why: "comma inside inner list" },
     { input: "a=n, b=ü", why: "non-ASCII value" },
     { input: "/path train-ai=n", why: "a path is not a key" },
+    // attack rows: hostile statements fail in one linear pass (no recursion beyond one inner list)
+    { input: "a=" + "(".repeat(10_000), why: "nested inner lists are not allowed" },
+    { input: `a=${"1".repeat(10_000)}`, why: "huge integer" },
+    { input: `a="${"x".repeat(16_000)}`, why: "long unclosed string" },
+    { input: "a=n,".repeat(5000), why: "trailing comma after many members" },
   ])("$input ($why)", ({ input }) => {
     expect(tokens(input)).toBe("fail");
   });
