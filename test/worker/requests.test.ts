@@ -111,7 +111,7 @@ describe("humans pass untouched, always", () => {
   });
 });
 
-// th/rfc9309 §2.2.2 plus the edge's normalisation (core/normalize.ts).
+// th/rfc9309 §2.2.2 plus the edge's normalisation (policy/path-spellings.ts).
 describe("re-spelled URLs cannot slip past a rule", () => {
   it.each([
     { path: "/%70rivate/x", status: 403, why: "percent-encoded unreserved letter" },
