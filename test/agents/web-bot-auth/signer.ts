@@ -1,0 +1,89 @@
+// Our own Web Bot Auth signer, written from the drafts and RFC 9421 independently of the
+// verifier (plain string building, no structured-fields library), so the two check each other.
+// Runs in Node and in workerd (WebCrypto only).
+
+export interface TestSigner {
+  readonly privateKey: CryptoKey;
+  /** The public JWK as the directory publishes it. */
+  readonly publicJwk: { kty: "OKP"; crv: "Ed25519"; x: string };
+  /** RFC 8037 §2 / RFC 7638 thumbprint. */
+  readonly keyid: string;
+}
+
+export async function newSigner(): Promise<TestSigner> {
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const jwk = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as { x: string };
+  const publicJwk = { kty: "OKP", crv: "Ed25519", x: jwk.x } as const;
+  const canonical = `{"crv":"Ed25519","kty":"OKP","x":"${jwk.x}"}`;
+  const keyid = b64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical))));
+  return { privateKey: pair.privateKey, publicJwk, keyid };
+}
+
+/** How the request names its signer: the drafts' dictionary form, the legacy string, or not at all. */
+export type AgentHeader =
+  | { form: "dictionary"; key: string; origin: string }
+  | { form: "string"; origin: string }
+  | { form: "none" };
+
+export interface SignOptions {
+  url: string;
+  method?: string;
+  agent: AgentHeader;
+  /** Seconds since the epoch. */
+  created: number;
+  expires: number;
+  label?: string;
+  tag?: string;
+  keyid?: string;
+  alg?: string;
+  /** Derived components to cover; Signature-Agent is added as its form requires unless `coverAgent` is false. */
+  components?: string[];
+  coverAgent?: boolean;
+}
+
+/** Sign a request; returns the headers to send (Signature, Signature-Input, Signature-Agent). */
+export async function signRequest(signer: TestSigner, options: SignOptions): Promise<Record<string, string>> {
+  const url = new URL(options.url);
+  const label = options.label ?? "sig1";
+  const headers: Record<string, string> = {};
+  const lines: string[] = [];
+  const identifiers: string[] = [];
+  for (const name of options.components ?? ["@authority"]) {
+    identifiers.push(`"${name}"`);
+    lines.push(`"${name}": ${derived(name, url, options.method ?? "GET")}`);
+  }
+  const agent = options.agent;
+  if (agent.form === "dictionary") headers["signature-agent"] = `${agent.key}="${agent.origin}"`;
+  if (agent.form === "string") headers["signature-agent"] = `"${agent.origin}"`;
+  if (agent.form !== "none" && options.coverAgent !== false) {
+    const identifier = agent.form === "dictionary" ? `"signature-agent";key="${agent.key}"` : `"signature-agent"`;
+    identifiers.push(identifier);
+    lines.push(`${identifier}: "${agent.origin}"`);
+  }
+  const params =
+    `(${identifiers.join(" ")});created=${options.created};expires=${options.expires}` +
+    `;keyid="${options.keyid ?? signer.keyid}"` +
+    (options.alg ? `;alg="${options.alg}"` : "") +
+    `;tag="${options.tag ?? "web-bot-auth"}"`;
+  lines.push(`"@signature-params": ${params}`);
+  const signature = await crypto.subtle.sign({ name: "Ed25519" }, signer.privateKey, new TextEncoder().encode(lines.join("\n")));
+  headers["signature-input"] = `${label}=${params}`;
+  headers["signature"] = `${label}=:${b64(new Uint8Array(signature))}:`;
+  return headers;
+}
+
+function derived(name: string, url: URL, method: string): string {
+  if (name === "@authority") return url.host;
+  if (name === "@method") return method;
+  if (name === "@path") return url.pathname;
+  if (name === "@target-uri") return url.href;
+  throw new Error(`test signer: ${name} not supported`);
+}
+
+function b64(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes));
+}
+
+function b64url(bytes: Uint8Array): string {
+  return b64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
