@@ -12,16 +12,19 @@ import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { rangeSourceFor, verifyCrawler } from "../agents/verification.ts";
 import { declaresRateLimits, rateLimitsAt, visitWindow } from "../policy/crawl-rate.ts";
 import { handleAdmin } from "./admin.ts";
-import { crawlRateKey } from "./crawl-rate-object.ts";
+import { forward } from "./forward.ts";
+import { crawlRateKey, type RateSubject } from "./crawl-rate-object.ts";
 import { crawlerRanges, refreshCrawlerRanges } from "./crawler-ranges.ts";
-import { ConfigError, loadConfig, type Config, type Env } from "./config.ts";
+import { loadConfig, type Config } from "./config.ts";
 import { judge, type Verdict } from "../policy/judge.ts";
 import { logDecision, logError, logImpostor } from "./log.ts";
 import { activePause, retryAfterOf } from "./pause.ts";
-import { refresh, robotsFor } from "./robots-cache.ts";
+import { robotsFor } from "./robots-cache.ts";
 import { robotsTxtResponse } from "./robots-route.ts";
 import { blockedResponse, errorResponse, ruleHeader, unavailableResponse, withHeader } from "./responses.ts";
-import { listAuthorities, readEntry } from "./store.ts";
+import { isServedAuthority } from "./authorities.ts";
+import { refreshDueOrigins } from "./cron-refresh.ts";
+import { nextAttemptSeconds } from "./robots-entry.ts";
 
 export { CrawlRate } from "./crawl-rate-object.ts";
 
@@ -31,14 +34,11 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    logError("config", error.message);
-    return errorResponse(error.message);
-  }
+  // Stand-in until the shell's rewrite lands: problems mean MODE=off, an unusable ORIGIN_URL a generic 502.
+  const { config: parsed, problems } = loadConfig(env);
+  if (problems.length > 0) logError("config", problems.join("; "));
+  if (parsed.originUrlProblem) return errorResponse("the origin is not configured", 502);
+  const config: Config = problems.length > 0 ? { ...parsed, mode: "off" } : parsed;
   try {
     return await route(request, env, ctx, config);
   } catch (error) {
@@ -52,13 +52,17 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
   const url = new URL(request.url);
   const authority = config.originUrl?.origin ?? url.origin;
   if (config.adminToken && url.pathname.startsWith(config.adminPrefix)) {
-    return handleAdmin({ request, url, config, kv: env.ROBOTS, ctx, authority }, config.adminToken);
+    const { problems, warnings } = loadConfig(env);
+    return handleAdmin(
+      { request, url, config, kv: env.ROBOTS, ctx, authority, configProblems: problems, configWarnings: warnings },
+      config.adminToken,
+    );
   }
-  if (config.mode === "off") return forward(request, url, config);
+  if (config.mode === "off" || !isServedAuthority(config, authority)) return forward(request, url, config.originUrl);
   const isRobotsTxt = url.pathname === "/robots.txt" && (request.method === "GET" || request.method === "HEAD");
   const agent = await verifiedAgent(request, env, config, classifyUserAgent(request.headers.get("user-agent")));
   if (agent === "blocked") return impostorResponse();
-  if (!isRobotsTxt && !agent.crawler) return forward(request, url, config);
+  if (!isRobotsTxt && !agent.crawler) return forward(request, url, config.originUrl);
 
   const pause = await activePause(env.ROBOTS, config);
   if (pause) {
@@ -66,7 +70,8 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
     return unavailableResponse(retryAfterOf(pause, Date.now()), why, "paused");
   }
   const robots = await robotsFor(authority, env.ROBOTS, config, ctx);
-  if (isRobotsTxt) return robotsTxtResponse(robots, request.method, config.retryAfterSeconds, Date.now());
+  if (isRobotsTxt)
+    return robotsTxtResponse(robots, request.method, nextAttemptSeconds(robots.entry, Date.now()), Date.now());
 
   const verdict = judge({
     mode: config.mode,
@@ -89,9 +94,10 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
       verdict,
       mode: config.mode,
     });
-  const paced = await pace(verdict, env, config, authority, agent.tokens[0] ?? "*");
+  const subject = { knownToken: agent.known?.token, address: request.headers.get("cf-connecting-ip") };
+  const paced = await pace(verdict, env, config, authority, subject);
   if (paced) return paced;
-  return act(verdict, request, url, config);
+  return act(verdict, request, url, config, nextAttemptSeconds(robots.entry, Date.now()));
 }
 
 /**
@@ -141,7 +147,7 @@ async function pace(
   env: Env,
   config: Config,
   authority: string,
-  crawlerToken: string,
+  subject: RateSubject,
 ): Promise<Response | undefined> {
   const group = verdict.decision?.group;
   const mode = verdict.policy?.route.mode ?? config.mode;
@@ -158,7 +164,7 @@ async function pace(
     );
   }
   if (!declaresRateLimits(group)) return undefined;
-  const limiter = env.CRAWL_RATE.get(env.CRAWL_RATE.idFromName(crawlRateKey(authority, group.token, crawlerToken)));
+  const limiter = env.CRAWL_RATE.get(env.CRAWL_RATE.idFromName(crawlRateKey(authority, group.token, subject)));
   const result = await limiter.check(rateLimitsAt(group, now), now);
   if (result.allowed) return undefined;
   return new Response(
@@ -174,49 +180,37 @@ async function pace(
   );
 }
 
-async function act(verdict: Verdict, request: Request, url: URL, config: Config): Promise<Response> {
+async function act(
+  verdict: Verdict,
+  request: Request,
+  url: URL,
+  config: Config,
+  retryAfterSeconds: number,
+): Promise<Response> {
   switch (verdict.action) {
     case "block":
       return blockedResponse(verdict, verdict.blockStatus ?? config.blockStatus);
     case "unavailable":
       return unavailableResponse(
-        config.retryAfterSeconds,
+        retryAfterSeconds,
         "robots.txt is temporarily unavailable; please retry later.",
         "robots-unavailable",
       );
     case "report":
-      return withHeader(await forward(request, url, config), "x-robots-edge", ruleHeader("would-block", verdict));
+      return withHeader(
+        await forward(request, url, config.originUrl),
+        "x-robots-edge",
+        ruleHeader("would-block", verdict),
+      );
     case "pass":
-      return forward(request, url, config);
+      return forward(request, url, config.originUrl);
   }
 }
 
-/**
- * On to the origin: the same request (route mode) or the same path on ORIGIN_URL (proxy
- * mode). An origin that cannot be reached answers 502, never an opaque exception.
- */
-async function forward(request: Request, url: URL, config: Config): Promise<Response> {
-  try {
-    if (!config.originUrl) return await fetch(request);
-    const target = new URL(url.pathname + url.search, config.originUrl);
-    return await fetch(new Request(target, request), { redirect: "manual" });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    logError("origin", message);
-    return errorResponse(`the origin could not be reached (${message})`, 502);
-  }
-}
-
-/** Cron: refresh every known origin whose entry has expired. */
+/** Cron: refresh expired origins (capped and paged, cron-refresh.ts) and the crawler ranges. */
 async function handleScheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-  const config = loadConfig(env);
-  const authorities = new Set(await listAuthorities(env.ROBOTS));
-  if (config.originUrl) authorities.add(config.originUrl.origin);
-  const now = Date.now();
-  const work = [...authorities].map(async (authority) => {
-    const entry = await readEntry(env.ROBOTS, authority);
-    if (!entry || entry.expiresAt <= now) await refresh(authority, env.ROBOTS, config, entry);
-  });
+  const { config } = loadConfig(env);
+  const work: Promise<unknown>[] = [refreshDueOrigins(env, config)];
   if (config.verifyCrawlers !== "off") work.push(refreshCrawlerRanges(env.ROBOTS, config.fetchTimeoutMs));
   ctx.waitUntil(Promise.allSettled(work));
   await Promise.allSettled(work);

@@ -1,7 +1,10 @@
 // Crawl-delay / Request-rate (429, Durable Object per crawler) and Visit-time (503) at the
 // edge, in workerd with the real Durable Object; the clock is the test's.
+import { listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT } from "./helpers.ts";
+import { crawlRateKey } from "../../src/worker/crawl-rate-object.ts";
+import { BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, ORIGIN } from "./helpers.ts";
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -78,5 +81,63 @@ describe("Visit-time", () => {
     vi.setSystemTime(Date.UTC(2026, 10, 23, 3, 0, 0));
     expect((await call("/c", { ua: GOOGLEBOT })).status).toBe(200);
     expect((await call("/d", { ua: CHROME })).status).toBe(200);
+  });
+});
+
+// Issue #9: one limiter per origin, group and crawler product token, never per raw token; the
+// anonymous are kept apart by network; an object's state goes once its longest window passed.
+describe("which requests share a limiter (crawlRateKey)", () => {
+  const rows: { group: string; knownToken?: string; address?: string; key: string; why: string }[] = [
+    { group: "*", knownToken: "Googlebot", key: "https://o.test * googlebot", why: "known crawler under *" },
+    { group: "Googlebot", knownToken: "Googlebot", key: "https://o.test googlebot", why: "its own group" },
+    { group: "foobot", address: "192.0.2.7", key: "https://o.test foobot", why: "FooBot-<random> under foobot" },
+    { group: "*", address: "192.0.2.7", key: "https://o.test * net:192.0.2.0/24", why: "unknown token" },
+    { group: "*", address: "192.0.2.200", key: "https://o.test * net:192.0.2.0/24", why: "same /24" },
+    { group: "*", address: "198.51.100.1", key: "https://o.test * net:198.51.100.0/24", why: "another network" },
+    { group: "*", address: "2001:db8:1:2::9", key: "https://o.test * net:2001:db8:1::/48", why: "IPv6 /48" },
+    { group: "*", address: "::ffff:192.0.2.9", key: "https://o.test * net:192.0.2.0/24", why: "IPv4-mapped" },
+    { group: "*", address: "not an ip", key: "https://o.test * net:unknown", why: "no usable address" },
+    { group: "*", key: "https://o.test * net:unknown", why: "no address (local runs)" },
+  ];
+  it.each(rows)("$why -> $key", ({ group, knownToken, address, key }) => {
+    expect(crawlRateKey("https://o.test", group, { knownToken, address })).toBe(key);
+  });
+});
+
+describe("rate state stays bounded", () => {
+  it("60 requests as FooBot-<random> from one network make one Durable Object, not 60", async () => {
+    fakeOrigin({ body: "User-agent: *\nCrawl-delay: 1\n" });
+    const before = (await listDurableObjectIds(env.CRAWL_RATE)).length;
+    for (let i = 0; i < 60; i++) {
+      const ua = `FooBot-${crypto.randomUUID().slice(0, 8)}/1.0`;
+      await call(`/p${i}`, { ua, headers: { "cf-connecting-ip": `192.0.2.${i}` } });
+      advance(2);
+    }
+    expect((await listDurableObjectIds(env.CRAWL_RATE)).length - before).toBe(1);
+  });
+
+  it("token-less clients on different networks do not share one limiter", async () => {
+    fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\n" });
+    const anonymous = "python-requests/2.31";
+    expect((await call("/a", { ua: anonymous, headers: { "cf-connecting-ip": "192.0.2.1" } })).status).toBe(200);
+    expect((await call("/b", { ua: anonymous, headers: { "cf-connecting-ip": "192.0.2.1" } })).status).toBe(429);
+    expect((await call("/c", { ua: anonymous, headers: { "cf-connecting-ip": "198.51.100.1" } })).status).toBe(200);
+  });
+
+  it("the alarm deletes an object's state once its longest window has passed, not before", async () => {
+    fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\nRequest-rate: 1/120\n" });
+    expect((await call("/a", { ua: GOOGLEBOT })).status).toBe(200);
+    const stub = env.CRAWL_RATE.get(
+      env.CRAWL_RATE.idFromName(crawlRateKey(ORIGIN, "*", { knownToken: "Googlebot", address: undefined })),
+    );
+    const stored = () => runInDurableObject(stub, async (_object, state) => (await state.storage.list()).size);
+    expect(await stored()).toBe(1);
+    advance(100);
+    await runDurableObjectAlarm(stub);
+    expect(await stored()).toBe(1); // 120 s window (+60 s slack) not over: kept
+    advance(100);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stored()).toBe(0);
+    expect((await call("/b", { ua: GOOGLEBOT })).status).toBe(200);
   });
 });
