@@ -14,6 +14,7 @@
 
 import type { CrawlerCategory } from "../crawlers.ts";
 import type { AgentCard } from "./directory.ts";
+import { parseUrl } from "./url.ts";
 
 /** One trusted signer. */
 export interface SignatureAgent {
@@ -72,7 +73,10 @@ export function parseSignatureAgents(raw: string | undefined): Parsed<readonly S
     return { ok: false, problems: [`SIGNATURE_AGENTS is not JSON: ${(error as Error).message}`] };
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return { ok: false, problems: ['SIGNATURE_AGENTS must be a JSON object: {"https://agent.example": {"token": "…"}}'] };
+    return {
+      ok: false,
+      problems: ['SIGNATURE_AGENTS must be a JSON object: {"https://agent.example": {"token": "…"}}'],
+    };
   }
   const problems: string[] = [];
   const agents: SignatureAgent[] = [];
@@ -94,7 +98,9 @@ function parseEntry(key: string, value: unknown, problems: string[]): SignatureA
   const { token, category, ...rest } = value as Record<string, unknown>;
   for (const name of Object.keys(rest)) problems.push(`${where} has an unknown member "${name}" (token, category)`);
   if (token !== undefined && (typeof token !== "string" || !PRODUCT_TOKEN.test(token))) {
-    problems.push(`${where}.token must be a robots.txt product token (letters, "_" and "-"), got ${JSON.stringify(token)}`);
+    problems.push(
+      `${where}.token must be a robots.txt product token (letters, "_" and "-"), got ${JSON.stringify(token)}`,
+    );
   }
   if (category !== undefined && (typeof category !== "string" || !CATEGORIES.has(category))) {
     problems.push(`${where}.category must be one of ${[...CATEGORIES].join(", ")}, got ${JSON.stringify(category)}`);
@@ -109,10 +115,8 @@ function parseEntry(key: string, value: unknown, problems: string[]): SignatureA
 }
 
 function directoryOrigin(key: string, where: string, problems: string[]): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(key);
-  } catch {
+  const url = parseUrl(key);
+  if (url === undefined) {
     problems.push(`${where}: the key must be an origin like "https://agent.example"`);
     return undefined;
   }
@@ -129,7 +133,7 @@ function directoryOrigin(key: string, where: string, problems: string[]): string
 
 /** True for http(s) origins on localhost, 127.0.0.0/8 or [::1]. */
 export function isLoopbackOrigin(origin: string): boolean {
-  return LOOPBACK_HOSTS.test(new URL(origin).hostname);
+  return LOOPBACK_HOSTS.test(parseUrl(origin)?.hostname ?? "");
 }
 
 /** The trust table in effect: the built-in rows, each replaced by the operator's row for its origin. */
@@ -142,7 +146,8 @@ export function signerIdentity(
   agent: SignatureAgent,
   card: AgentCard,
 ): { readonly token: string; readonly category: CrawlerCategory } | undefined {
-  const cardToken = card.productToken !== undefined && PRODUCT_TOKEN.test(card.productToken) ? card.productToken : undefined;
+  const cardToken =
+    card.productToken !== undefined && PRODUCT_TOKEN.test(card.productToken) ? card.productToken : undefined;
   const token = agent.token ?? cardToken;
   if (token === undefined) return undefined;
   return { token, category: agent.category ?? categoryOfPurpose(card.purpose) };

@@ -24,6 +24,7 @@
 import { isInnerList, parseDictionary, parseItem, serializeInnerList, serializeItem } from "structured-headers";
 import type { Dictionary, InnerList, Item, Parameters } from "structured-headers";
 import type { DirectoryKey } from "./directory.ts";
+import { parseUrl, type UrlParts } from "./url.ts";
 import { importPublicKey, verifySignatureBytes, type CryptoKeyHandle } from "./web-crypto.ts";
 
 /** Clock difference tolerated on `created` and `expires`, in seconds. */
@@ -64,12 +65,12 @@ export interface VerifyOptions {
 }
 
 class Failure extends Error {
-  constructor(
-    readonly why: SignatureFailure,
-    message: string,
-    readonly signer?: string,
-  ) {
+  readonly why: SignatureFailure;
+  readonly signer: string | undefined;
+  constructor(why: SignatureFailure, message: string, signer?: string) {
     super(message);
+    this.why = why;
+    this.signer = signer;
   }
 }
 
@@ -186,23 +187,21 @@ function parseSignatureAgentItem(field: string): Item {
 function dictionaryMember(field: string, key: unknown): Item | undefined {
   if (typeof key !== "string") throw new Failure("malformed", "signature-agent key= is not a string");
   const member = parseField(field, "Signature-Agent").get(key);
-  if (member === undefined || isInnerList(member)) throw new Failure("malformed", `Signature-Agent has no member ${key}`);
+  if (member === undefined || isInnerList(member))
+    throw new Failure("malformed", `Signature-Agent has no member ${key}`);
   return member;
 }
 
 function originOf(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol === "https:" || url.protocol === "http:") return url.origin;
-  } catch {
-    // fall through
-  }
+  const url = parseUrl(value);
+  if (url && (url.protocol === "https:" || url.protocol === "http:")) return url.origin;
   throw new Failure("malformed", `Signature-Agent ${JSON.stringify(value)} is not an http(s) URL`);
 }
 
 /** RFC 9421 §2.5: one line per covered component, then `"@signature-params"`. */
 function signatureBase(request: SignedRequest, components: readonly Item[], signatureParamsValue: string): string {
-  const url = new URL(request.url);
+  const url = parseUrl(request.url);
+  if (url === undefined) throw new TypeError(`verifyWebBotAuth: ${request.url} is not an absolute URL`);
   const seen = new Set<string>();
   const lines = components.map((component) => {
     const identifier = serializeItem(component);
@@ -214,7 +213,7 @@ function signatureBase(request: SignedRequest, components: readonly Item[], sign
   return lines.join("\n");
 }
 
-function componentValue(request: SignedRequest, url: URL, [name, params]: Item): string {
+function componentValue(request: SignedRequest, url: UrlParts, [name, params]: Item): string {
   if (typeof name !== "string") throw new Failure("malformed", "a covered component is not a string");
   if (name.startsWith("@")) {
     if (params.size > 0) throw new Failure("malformed", `${name} has parameters we do not support`);
@@ -232,7 +231,7 @@ function componentValue(request: SignedRequest, url: URL, [name, params]: Item):
 }
 
 // RFC 9421 §2.2. @request-target and @query-param are left out: no Web Bot Auth signer uses them.
-function derivedComponent(request: SignedRequest, url: URL, name: string): string {
+function derivedComponent(request: SignedRequest, url: UrlParts, name: string): string {
   switch (name) {
     case "@method":
       return request.method;

@@ -14,7 +14,9 @@ describe("parseSignatureAgents", () => {
     { raw: "{}", value: [] },
     {
       raw: '{"https://agent.example": {"token": "ExampleAgent", "category": "ai-assistant"}}',
-      value: [{ origin: "https://agent.example", token: "ExampleAgent", category: "ai-assistant", docs: "SIGNATURE_AGENTS" }],
+      value: [
+        { origin: "https://agent.example", token: "ExampleAgent", category: "ai-assistant", docs: "SIGNATURE_AGENTS" },
+      ],
     },
     {
       raw: '{"https://Agent.Example:443/": {}}',
@@ -32,15 +34,22 @@ describe("parseSignatureAgents", () => {
   });
 
   it.each([
-    { raw: "{", problems: ["SIGNATURE_AGENTS is not JSON: Expected property name or '}' in JSON at position 1 (line 1 column 2)"] },
+    {
+      raw: "{",
+      problems: ["SIGNATURE_AGENTS is not JSON: Expected property name or '}' in JSON at position 1 (line 1 column 2)"],
+    },
     { raw: "[]", problems: ['SIGNATURE_AGENTS must be a JSON object: {"https://agent.example": {"token": "…"}}'] },
     {
       raw: '{"http://agent.example": {"token": "A"}}',
-      problems: ['SIGNATURE_AGENTS["http://agent.example"]: directories are fetched over https only (http only for a loopback origin)'],
+      problems: [
+        'SIGNATURE_AGENTS["http://agent.example"]: directories are fetched over https only (http only for a loopback origin)',
+      ],
     },
     {
       raw: '{"https://agent.example/keys": {"token": "A"}}',
-      problems: ['SIGNATURE_AGENTS["https://agent.example/keys"]: the key must be a bare origin (scheme://host[:port]), not a URL with a path'],
+      problems: [
+        'SIGNATURE_AGENTS["https://agent.example/keys"]: the key must be a bare origin (scheme://host[:port]), not a URL with a path',
+      ],
     },
     {
       raw: '{"agent.example": {"token": "A"}}',
@@ -57,7 +66,9 @@ describe("parseSignatureAgents", () => {
     },
     {
       raw: '{"ftp://agent.example": {"token": "A"}}',
-      problems: ['SIGNATURE_AGENTS["ftp://agent.example"]: directories are fetched over https only (http only for a loopback origin)'],
+      problems: [
+        'SIGNATURE_AGENTS["ftp://agent.example"]: directories are fetched over https only (http only for a loopback origin)',
+      ],
     },
   ])("refuses $raw with every problem", ({ raw, problems }) => {
     expect(parseSignatureAgents(raw)).toEqual({ ok: false, problems });
@@ -74,7 +85,9 @@ describe("the trust table", () => {
   });
 
   it("lets the operator's row replace a built-in one", () => {
-    const table = trustedSignatureAgents([{ origin: "https://chatgpt.com", token: "GPTBot", docs: "SIGNATURE_AGENTS" }]);
+    const table = trustedSignatureAgents([
+      { origin: "https://chatgpt.com", token: "GPTBot", docs: "SIGNATURE_AGENTS" },
+    ]);
     expect(table.get("https://chatgpt.com")?.token).toBe("GPTBot");
     expect(table.get("https://agent.bot.goog")?.token).toBe("Google-Agent");
   });
@@ -84,11 +97,36 @@ describe("the trust table", () => {
 describe("signerIdentity", () => {
   const bare = { origin: "https://agent.example", docs: "SIGNATURE_AGENTS" };
   it.each([
-    { why: "the table wins over the card", agent: { ...bare, token: "Mine", category: "ai-search" as const }, card: { productToken: "Theirs", purpose: "tdm" }, identity: { token: "Mine", category: "ai-search" } },
-    { why: "the card fills token and category", agent: bare, card: { productToken: "ExampleBot", purpose: "tdm" }, identity: { token: "ExampleBot", category: "ai-training" } },
-    { why: "a purpose that is a category name", agent: bare, card: { productToken: "ExampleBot", purpose: "ai-assistant" }, identity: { token: "ExampleBot", category: "ai-assistant" } },
-    { why: "an unknown purpose", agent: bare, card: { productToken: "ExampleBot", purpose: "fun" }, identity: { token: "ExampleBot", category: "other" } },
-    { why: "a card token that is no product token", agent: bare, card: { productToken: "Example Bot/1.0" }, identity: undefined },
+    {
+      why: "the table wins over the card",
+      agent: { ...bare, token: "Mine", category: "ai-search" as const },
+      card: { productToken: "Theirs", purpose: "tdm" },
+      identity: { token: "Mine", category: "ai-search" },
+    },
+    {
+      why: "the card fills token and category",
+      agent: bare,
+      card: { productToken: "ExampleBot", purpose: "tdm" },
+      identity: { token: "ExampleBot", category: "ai-training" },
+    },
+    {
+      why: "a purpose that is a category name",
+      agent: bare,
+      card: { productToken: "ExampleBot", purpose: "ai-assistant" },
+      identity: { token: "ExampleBot", category: "ai-assistant" },
+    },
+    {
+      why: "an unknown purpose",
+      agent: bare,
+      card: { productToken: "ExampleBot", purpose: "fun" },
+      identity: { token: "ExampleBot", category: "other" },
+    },
+    {
+      why: "a card token that is no product token",
+      agent: bare,
+      card: { productToken: "Example Bot/1.0" },
+      identity: undefined,
+    },
     { why: "no token anywhere", agent: bare, card: {}, identity: undefined },
   ])("$why", ({ agent, card, identity }) => {
     expect(signerIdentity(agent, card)).toEqual(identity);

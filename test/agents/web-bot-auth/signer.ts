@@ -21,9 +21,7 @@ export async function newSigner(): Promise<TestSigner> {
 
 /** How the request names its signer: the drafts' dictionary form, the legacy string, or not at all. */
 export type AgentHeader =
-  | { form: "dictionary"; key: string; origin: string }
-  | { form: "string"; origin: string }
-  | { form: "none" };
+  { form: "dictionary"; key: string; origin: string } | { form: "string"; origin: string } | { form: "none" };
 
 export interface SignOptions {
   url: string;
@@ -66,7 +64,11 @@ export async function signRequest(signer: TestSigner, options: SignOptions): Pro
     (options.alg ? `;alg="${options.alg}"` : "") +
     `;tag="${options.tag ?? "web-bot-auth"}"`;
   lines.push(`"@signature-params": ${params}`);
-  const signature = await crypto.subtle.sign({ name: "Ed25519" }, signer.privateKey, new TextEncoder().encode(lines.join("\n")));
+  const signature = await crypto.subtle.sign(
+    { name: "Ed25519" },
+    signer.privateKey,
+    new TextEncoder().encode(lines.join("\n")),
+  );
   headers["signature-input"] = `${label}=${params}`;
   headers["signature"] = `${label}=:${b64(new Uint8Array(signature))}:`;
   return headers;

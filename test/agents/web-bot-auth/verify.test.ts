@@ -51,26 +51,35 @@ async function run(row: Row): Promise<SignatureOutcome> {
 }
 
 const verified = (origin: string) => ({ status: "verified", signer: origin }) as const;
-const failed = (why: string, origin?: string) => ({ status: "failed", why, ...(origin && { signer: origin }) }) as const;
+const failed = (why: string, origin?: string) =>
+  ({ status: "failed", why, ...(origin && { signer: origin }) }) as const;
 
 // draft-meunier-web-bot-auth-architecture §4: tag="web-bot-auth", created, expires, keyid, and
 // @authority (or @target-uri) plus Signature-Agent covered whenever it is sent.
 const accepted: Row[] = [
   { why: "dictionary form, key=sig1 (the drafts)", sign: {}, expected: verified(AGENT) },
   {
-    why: "Google-Agent's form: g=\"https://agent.bot.goog\"",
+    why: 'Google-Agent\'s form: g="https://agent.bot.goog"',
     sign: { agent: { form: "dictionary", key: "g", origin: "https://agent.bot.goog" } },
     expected: verified("https://agent.bot.goog"),
   },
   {
-    why: "legacy quoted string, covered as \"signature-agent\" (ChatGPT agent)",
+    why: 'legacy quoted string, covered as "signature-agent" (ChatGPT agent)',
     sign: { agent: { form: "string", origin: CHATGPT }, components: ["@authority", "@method", "@path"] },
     expected: verified(CHATGPT),
   },
   { why: "@target-uri instead of @authority", sign: { components: ["@target-uri"] }, expected: verified(AGENT) },
-  { why: "alg=\"ed25519\" stated", sign: { alg: "ed25519" }, expected: verified(AGENT) },
-  { why: "created 30 s ahead: within the skew", sign: { created: NOW + 30, expires: NOW + 300 }, expected: verified(AGENT) },
-  { why: "expired 30 s ago: within the skew", sign: { created: NOW - 600, expires: NOW - 30 }, expected: verified(AGENT) },
+  { why: 'alg="ed25519" stated', sign: { alg: "ed25519" }, expected: verified(AGENT) },
+  {
+    why: "created 30 s ahead: within the skew",
+    sign: { created: NOW + 30, expires: NOW + 300 },
+    expected: verified(AGENT),
+  },
+  {
+    why: "expired 30 s ago: within the skew",
+    sign: { created: NOW - 600, expires: NOW - 30 },
+    expected: verified(AGENT),
+  },
   {
     why: "other Signature-Agent members are ignored",
     sign: {},
@@ -80,33 +89,117 @@ const accepted: Row[] = [
 ];
 
 const refused: Row[] = [
-  { why: "path changed after signing (@path covered)", sign: { components: ["@authority", "@path"] }, tamper: { url: "https://www.example.com/admin" }, expected: failed("bad-signature", AGENT) },
-  { why: "signed for another authority (replayed here)", sign: { url: "https://other.example/news/today" }, tamper: { url: URL_ }, expected: failed("bad-signature", AGENT) },
-  { why: "Signature-Agent swapped to another trusted signer", sign: {}, tamper: { headers: { "signature-agent": `sig1="${CHATGPT}"` } }, expected: failed("bad-signature", CHATGPT) },
-  { why: "signature bytes replaced", sign: {}, tamper: { headers: { signature: `sig1=:${btoa("x".repeat(64))}:` } }, expected: failed("bad-signature", AGENT) },
-  { why: "method changed (@method covered)", sign: { components: ["@authority", "@method"] }, tamper: { method: "POST" }, expected: failed("bad-signature", AGENT) },
+  {
+    why: "path changed after signing (@path covered)",
+    sign: { components: ["@authority", "@path"] },
+    tamper: { url: "https://www.example.com/admin" },
+    expected: failed("bad-signature", AGENT),
+  },
+  {
+    why: "signed for another authority (replayed here)",
+    sign: { url: "https://other.example/news/today" },
+    tamper: { url: URL_ },
+    expected: failed("bad-signature", AGENT),
+  },
+  {
+    why: "Signature-Agent swapped to another trusted signer",
+    sign: {},
+    tamper: { headers: { "signature-agent": `sig1="${CHATGPT}"` } },
+    expected: failed("bad-signature", CHATGPT),
+  },
+  {
+    why: "signature bytes replaced",
+    sign: {},
+    tamper: { headers: { signature: `sig1=:${btoa("x".repeat(64))}:` } },
+    expected: failed("bad-signature", AGENT),
+  },
+  {
+    why: "method changed (@method covered)",
+    sign: { components: ["@authority", "@method"] },
+    tamper: { method: "POST" },
+    expected: failed("bad-signature", AGENT),
+  },
   { why: "expired beyond the skew", sign: { created: NOW - 600, expires: NOW - 61 }, expected: failed("expired") },
-  { why: "created in the future beyond the skew", sign: { created: NOW + 61, expires: NOW + 600 }, expected: failed("future") },
+  {
+    why: "created in the future beyond the skew",
+    sign: { created: NOW + 61, expires: NOW + 600 },
+    expected: failed("future"),
+  },
   { why: "a key the directory does not publish", sign: {}, useOtherKey: true, expected: failed("unknown-key", AGENT) },
   { why: "keyid names no key", sign: { keyid: "nope" }, expected: failed("unknown-key", AGENT) },
-  { why: "a signer outside the trust table", sign: { agent: { form: "dictionary", key: "sig1", origin: "https://evil.example" } }, expected: failed("untrusted-signer", "https://evil.example") },
-  { why: "alg that does not fit the key", sign: { alg: "rsa-pss-sha512" }, expected: failed("unsupported-algorithm", AGENT) },
-  { why: "covers neither @authority nor @target-uri", sign: { components: ["@method"] }, expected: failed("missing-component") },
+  {
+    why: "a signer outside the trust table",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: "https://evil.example" } },
+    expected: failed("untrusted-signer", "https://evil.example"),
+  },
+  {
+    why: "alg that does not fit the key",
+    sign: { alg: "rsa-pss-sha512" },
+    expected: failed("unsupported-algorithm", AGENT),
+  },
+  {
+    why: "covers neither @authority nor @target-uri",
+    sign: { components: ["@method"] },
+    expected: failed("missing-component"),
+  },
   { why: "Signature-Agent sent but not covered", sign: { coverAgent: false }, expected: failed("missing-component") },
   { why: "no Signature-Agent: no directory named", sign: { agent: { form: "none" } }, expected: failed("malformed") },
-  { why: "Signature-Input unparsable", sign: {}, tamper: { headers: { "signature-input": "sig1=(\"@authority\"" } }, expected: failed("malformed") },
-  { why: "Signature missing while Signature-Input is sent", sign: {}, tamper: { headers: { signature: null } }, expected: failed("malformed") },
-  { why: "Signature is not a byte sequence", sign: {}, tamper: { headers: { signature: "sig1=\"abc\"" } }, expected: failed("malformed") },
-  { why: "keyed member missing from Signature-Agent", sign: {}, tamper: { headers: { "signature-agent": `other="${AGENT}"` } }, expected: failed("malformed") },
-  { why: "Signature-Agent not a URL", sign: { agent: { form: "string", origin: "chatgpt" } }, expected: failed("malformed") },
-  { why: "legacy string, but sent as a dictionary without key=", sign: { agent: { form: "string", origin: CHATGPT } }, tamper: { headers: { "signature-agent": `sig1="${CHATGPT}"` } }, expected: failed("malformed") },
-  { why: "no created/expires", sign: {}, tamper: { headers: { "signature-input": `sig1=("@authority");keyid="k";tag="web-bot-auth"` } }, expected: failed("malformed") },
+  {
+    why: "Signature-Input unparsable",
+    sign: {},
+    tamper: { headers: { "signature-input": 'sig1=("@authority"' } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "Signature missing while Signature-Input is sent",
+    sign: {},
+    tamper: { headers: { signature: null } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "Signature is not a byte sequence",
+    sign: {},
+    tamper: { headers: { signature: 'sig1="abc"' } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "keyed member missing from Signature-Agent",
+    sign: {},
+    tamper: { headers: { "signature-agent": `other="${AGENT}"` } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "Signature-Agent not a URL",
+    sign: { agent: { form: "string", origin: "chatgpt" } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "legacy string, but sent as a dictionary without key=",
+    sign: { agent: { form: "string", origin: CHATGPT } },
+    tamper: { headers: { "signature-agent": `sig1="${CHATGPT}"` } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "no created/expires",
+    sign: {},
+    tamper: { headers: { "signature-input": `sig1=("@authority");keyid="k";tag="web-bot-auth"` } },
+    expected: failed("malformed"),
+  },
   { why: "expires before created", sign: { created: NOW, expires: NOW - 5 }, expected: failed("malformed") },
 ];
 
 const absent: Row[] = [
-  { why: "no signature headers at all", sign: {}, tamper: { headers: { signature: null, "signature-input": null } }, expected: { status: "absent" } },
-  { why: "an RFC 9421 signature for another protocol (tag differs)", sign: { tag: "other-protocol" }, expected: { status: "absent" } },
+  {
+    why: "no signature headers at all",
+    sign: {},
+    tamper: { headers: { signature: null, "signature-input": null } },
+    expected: { status: "absent" },
+  },
+  {
+    why: "an RFC 9421 signature for another protocol (tag differs)",
+    sign: { tag: "other-protocol" },
+    expected: { status: "absent" },
+  },
 ];
 
 describe("verifyWebBotAuth", () => {
@@ -131,7 +224,10 @@ describe("parseDirectory", () => {
   });
 
   it.each([
-    { json: { keys: [{ kty: "EC", crv: "P-256", x: "a", y: "b" }] }, problems: ['keys[0]: unsupported key type "EC" (P-256)'] },
+    {
+      json: { keys: [{ kty: "EC", crv: "P-256", x: "a", y: "b" }] },
+      problems: ['keys[0]: unsupported key type "EC" (P-256)'],
+    },
     { json: { keys: [{ kty: "OKP", crv: "Ed25519", x: "short" }] }, problems: ["keys[0]: Ed25519 key with a bad x"] },
     { json: { keys: ["x"] }, problems: ["keys[0]: not a JSON object"] },
   ])("skips unusable keys and says why: $problems", async ({ json, problems }) => {
@@ -140,13 +236,22 @@ describe("parseDirectory", () => {
     expect(directory?.problems).toEqual(problems);
   });
 
-  it.each([{ json: null }, { json: [] }, { json: { keys: "x" } }, { json: "keys" }])("is not a directory: $json", async ({ json }) => {
-    expect(await parseDirectory(json)).toBeUndefined();
-  });
+  it.each([{ json: null }, { json: [] }, { json: { keys: "x" } }, { json: "keys" }])(
+    "is not a directory: $json",
+    async ({ json }) => {
+      expect(await parseDirectory(json)).toBeUndefined();
+    },
+  );
 
   it.each([
-    { json: { keys: [], "rfc9309-product-token": "ExampleBot", purpose: "tdm" }, card: { productToken: "ExampleBot", purpose: "tdm" } },
-    { json: { keys: [], web_bot_auth: { "rfc9309-product-token": "ExampleBot" } }, card: { productToken: "ExampleBot" } },
+    {
+      json: { keys: [], "rfc9309-product-token": "ExampleBot", purpose: "tdm" },
+      card: { productToken: "ExampleBot", purpose: "tdm" },
+    },
+    {
+      json: { keys: [], web_bot_auth: { "rfc9309-product-token": "ExampleBot" } },
+      card: { productToken: "ExampleBot" },
+    },
     { json: { keys: [] }, card: {} },
   ])("reads the agent card: $card", async ({ json, card }) => {
     expect((await parseDirectory(json))?.card).toEqual(card);
