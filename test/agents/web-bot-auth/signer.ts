@@ -2,8 +2,11 @@
 // verifier (plain string building, no structured-fields library), so the two check each other.
 // Runs in Node and in workerd (WebCrypto only).
 
+// Spelled through crypto.subtle: the CryptoKey type is global in workerd's types, not in Node's.
+type Key = Parameters<typeof crypto.subtle.sign>[1];
+
 export interface TestSigner {
-  readonly privateKey: CryptoKey;
+  readonly privateKey: Key;
   /** The public JWK as the directory publishes it. */
   readonly publicJwk: { kty: "OKP"; crv: "Ed25519"; x: string };
   /** RFC 8037 §2 / RFC 7638 thumbprint. */
@@ -11,7 +14,10 @@ export interface TestSigner {
 }
 
 export async function newSigner(): Promise<TestSigner> {
-  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as unknown as {
+    privateKey: Key;
+    publicKey: Key;
+  };
   const jwk = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as { x: string };
   const publicJwk = { kty: "OKP", crv: "Ed25519", x: jwk.x } as const;
   const canonical = `{"crv":"Ed25519","kty":"OKP","x":"${jwk.x}"}`;

@@ -6,7 +6,7 @@ import { verifyWebBotAuth, type SignatureOutcome } from "../../../src/agents/web
 import { newSigner, signRequest, type SignOptions, type TestSigner } from "./signer.ts";
 
 const NOW = 1_800_000_000; // seconds; the verifier's clock in every row
-const URL_ = "https://www.example.com/news/today?x=1";
+const TARGET = "https://www.example.com/news/today?x=1";
 const AGENT = "https://agent.example";
 const CHATGPT = "https://chatgpt.com";
 const TRUSTED = new Set([AGENT, CHATGPT, "https://agent.bot.goog"]);
@@ -22,7 +22,7 @@ beforeAll(async () => {
   keys = directory?.keys ?? new Map();
 });
 
-const base: Omit<SignOptions, "agent"> = { url: URL_, created: NOW - 10, expires: NOW + 300 };
+const base: Omit<SignOptions, "agent"> = { url: TARGET, created: NOW - 10, expires: NOW + 300 };
 
 interface Row {
   why: string;
@@ -30,7 +30,8 @@ interface Row {
   /** Changes made to the request after signing. */
   tamper?: { url?: string; method?: string; headers?: Record<string, string | null> };
   useOtherKey?: boolean;
-  expected: SignatureOutcome | { status: "failed"; why: string; signer?: string };
+  /** Matched as a subset of the outcome (the failure detail is free text). */
+  expected: { status: SignatureOutcome["status"]; why?: string; signer?: string };
 }
 
 async function run(row: Row): Promise<SignatureOutcome> {
@@ -98,7 +99,7 @@ const refused: Row[] = [
   {
     why: "signed for another authority (replayed here)",
     sign: { url: "https://other.example/news/today" },
-    tamper: { url: URL_ },
+    tamper: { url: TARGET },
     expected: failed("bad-signature", AGENT),
   },
   {
