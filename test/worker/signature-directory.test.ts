@@ -96,7 +96,7 @@ describe("which directories are fetched", () => {
     expect((await signatureDirectory(options, "http://agent.example"))?.lastError).toMatch(/^refused: .* is not https/);
   });
 
-  it.each([
+  it.each<{ why: string; answer: Answer; error: string | RegExp }>([
     {
       why: "a redirect is not followed",
       answer: { status: 302, headers: { location: "https://elsewhere.example/keys" } },
