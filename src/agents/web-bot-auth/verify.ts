@@ -171,9 +171,16 @@ function signerOrigin(request: SignedRequest, components: readonly Item[]): stri
   const covered = components.find(([name]) => name === "signature-agent");
   if (covered === undefined) throw new Failure("missing-component", "Signature-Agent is sent but not covered");
   const key = covered[1].get("key");
-  const value = key === undefined ? parseSignatureAgentItem(field)[0] : dictionaryMember(field, key)?.[0];
+  const [value, memberParams] = key === undefined ? parseSignatureAgentItem(field) : dictionaryMember(field, key);
   if (typeof value !== "string") throw new Failure("malformed", "Signature-Agent is not a string URL");
-  return originOf(value);
+  const origin = originOf(value);
+  // httpsig-protocol §5.5: `type=jwks_uri` and `type=cimd` name other key sources. Trust is
+  // given to directory origins only, so such a signer is one we cannot vouch for.
+  const type = memberParams.get("type");
+  if (type !== undefined && String(type) !== "directory") {
+    throw new Failure("untrusted-signer", `Signature-Agent type=${String(type)}: only directories are trusted`, origin);
+  }
+  return origin;
 }
 
 function parseSignatureAgentItem(field: string): Item {
@@ -184,7 +191,7 @@ function parseSignatureAgentItem(field: string): Item {
   }
 }
 
-function dictionaryMember(field: string, key: unknown): Item | undefined {
+function dictionaryMember(field: string, key: unknown): Item {
   if (typeof key !== "string") throw new Failure("malformed", "signature-agent key= is not a string");
   const member = parseField(field, "Signature-Agent").get(key);
   if (member === undefined || isInnerList(member))
@@ -192,10 +199,12 @@ function dictionaryMember(field: string, key: unknown): Item | undefined {
   return member;
 }
 
+/** httpsig-protocol §5.5: a directory is named by a bare origin (a lone "/" is tolerated). */
 function originOf(value: string): string {
   const url = parseUrl(value);
-  if (url && (url.protocol === "https:" || url.protocol === "http:")) return url.origin;
-  throw new Failure("malformed", `Signature-Agent ${JSON.stringify(value)} is not an http(s) URL`);
+  const web = url !== undefined && (url.protocol === "https:" || url.protocol === "http:");
+  if (web && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password) return url.origin;
+  throw new Failure("malformed", `Signature-Agent ${JSON.stringify(value)} is not a bare http(s) origin`);
 }
 
 /** RFC 9421 §2.5: one line per covered component, then `"@signature-params"`. */
@@ -224,8 +233,7 @@ function componentValue(request: SignedRequest, url: UrlParts, [name, params]: I
   const key = params.get("key");
   if (params.size === 0) return value.trim();
   if (params.size === 1 && key !== undefined) {
-    const member = dictionaryMember(value, key);
-    return serializeItem(member as Item);
+    return serializeItem(dictionaryMember(value, key));
   }
   throw new Failure("malformed", `${name} has parameters we do not support`);
 }

@@ -57,12 +57,13 @@ export async function signRequest(signer: TestSigner, options: SignOptions): Pro
     lines.push(`"${name}": ${derived(name, url, options.method ?? "GET")}`);
   }
   const agent = options.agent;
-  if (agent.form === "dictionary") headers["signature-agent"] = `${agent.key}="${agent.origin}"`;
+  const member = agent.form === "dictionary" ? `"${agent.origin}"${agent.params ?? ""}` : "";
+  if (agent.form === "dictionary") headers["signature-agent"] = `${agent.key}=${member}`;
   if (agent.form === "string") headers["signature-agent"] = `"${agent.origin}"`;
   if (agent.form !== "none" && options.coverAgent !== false) {
     const identifier = agent.form === "dictionary" ? `"signature-agent";key="${agent.key}"` : `"signature-agent"`;
     identifiers.push(identifier);
-    lines.push(`${identifier}: "${agent.origin}"`);
+    lines.push(`${identifier}: ${agent.form === "dictionary" ? member : `"${agent.origin}"`}`);
   }
   const params =
     `(${identifiers.join(" ")});created=${options.created};expires=${options.expires}` +

@@ -61,13 +61,23 @@ const accepted: Row[] = [
   { why: "dictionary form, key=sig1 (the drafts)", sign: {}, expected: verified(AGENT) },
   {
     why: 'Google-Agent\'s form: g="https://agent.bot.goog"',
-    sign: { agent: { form: "dictionary", key: "g", origin: "https://agent.bot.goog" } },
+    sign: { label: "g", agent: { form: "dictionary", key: "g", origin: "https://agent.bot.goog" } },
     expected: verified("https://agent.bot.goog"),
   },
   {
     why: 'legacy quoted string, covered as "signature-agent" (ChatGPT agent)',
     sign: { agent: { form: "string", origin: CHATGPT }, components: ["@authority", "@method", "@path"] },
     expected: verified(CHATGPT),
+  },
+  {
+    why: "httpsig-protocol §5.5: an explicit type=directory",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: AGENT, params: ";type=directory" } },
+    expected: verified(AGENT),
+  },
+  {
+    why: "a trailing / on the origin is tolerated",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: `${AGENT}/` } },
+    expected: verified(AGENT),
   },
   { why: "@target-uri instead of @authority", sign: { components: ["@target-uri"] }, expected: verified(AGENT) },
   { why: 'alg="ed25519" stated', sign: { alg: "ed25519" }, expected: verified(AGENT) },
@@ -128,6 +138,16 @@ const refused: Row[] = [
   },
   { why: "a key the directory does not publish", sign: {}, useOtherKey: true, expected: failed("unknown-key", AGENT) },
   { why: "keyid names no key", sign: { keyid: "nope" }, expected: failed("unknown-key", AGENT) },
+  {
+    why: "type=jwks_uri: keys from somewhere other than a trusted directory",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: AGENT, params: ";type=jwks_uri" } },
+    expected: failed("untrusted-signer", AGENT),
+  },
+  {
+    why: "Signature-Agent with a path is not a directory origin",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: `${AGENT}/keys.json` } },
+    expected: failed("malformed"),
+  },
   {
     why: "a signer outside the trust table",
     sign: { agent: { form: "dictionary", key: "sig1", origin: "https://evil.example" } },
