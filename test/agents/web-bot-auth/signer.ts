@@ -27,7 +27,9 @@ export async function newSigner(): Promise<TestSigner> {
 
 /** How the request names its signer: the drafts' dictionary form, the legacy string, or not at all. */
 export type AgentHeader =
-  { form: "dictionary"; key: string; origin: string } | { form: "string"; origin: string } | { form: "none" };
+  | { form: "dictionary"; key: string; origin: string; params?: string }
+  | { form: "string"; origin: string }
+  | { form: "none" };
 
 export interface SignOptions {
   url: string;
