@@ -209,4 +209,25 @@ describe("verification with fetched keys", () => {
     expect(await verify()).toEqual({ status: "verified", signer: AGENT, keyid: signer.keyid });
     expect(fetched).toHaveLength(1);
   });
+
+  it("a client-chosen Signature-Agent outside the table is refused without any fetch (no SSRF)", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const url = "https://www.example.com/news";
+    const outcomes = [];
+    for (const origin of ["http://169.254.169.254", "https://internal.example", "http://127.0.0.1:9999"]) {
+      const headers = await signRequest(signer, {
+        url,
+        agent: { form: "dictionary", key: "sig1", origin },
+        created: now,
+        expires: now + 60,
+      });
+      const outcome = await verifyWebBotAuth(
+        { method: "GET", url, headers: new Headers(headers) },
+        { now: Date.now(), isTrusted: (o) => options.agents.has(o), lookupKey: signatureKeyLookup(options) },
+      );
+      outcomes.push(outcome.status === "failed" ? outcome.why : outcome.status);
+    }
+    expect(outcomes).toEqual(["untrusted-signer", "untrusted-signer", "untrusted-signer"]);
+    expect(fetched).toEqual([]);
+  });
 });
