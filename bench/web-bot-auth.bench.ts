@@ -11,7 +11,8 @@ const AGENT = "https://agent.example";
 const CHATGPT = "https://chatgpt.com";
 const TARGET = "https://www.example.com/news/today?page=2";
 const signer = await newSigner();
-const keys = (await parseDirectory({ keys: [signer.publicJwk] }))?.keys ?? new Map();
+const rsa = await newSigner("rsa-pss-sha512");
+const keys = (await parseDirectory({ keys: [signer.publicJwk, rsa.publicJwk] }))?.keys ?? new Map();
 const now = Math.floor(Date.now() / 1000);
 const trusted = new Set([AGENT, CHATGPT]);
 const options = (): VerifyOptions => ({
@@ -42,10 +43,18 @@ const legacyForm = request(
     expires: now + 3600,
   }),
 );
+const rsaSigned = request(
+  await signRequest(rsa, {
+    url: TARGET,
+    agent: { form: "dictionary", key: "sig1", origin: AGENT },
+    created: now,
+    expires: now + 3600,
+  }),
+);
 const unsigned = request({ "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" });
 
 // Sanity: the benchmark measures successful verifications, not early failures.
-for (const signed of [dictionaryForm, legacyForm]) {
+for (const signed of [dictionaryForm, legacyForm, rsaSigned]) {
   const outcome = await verifyWebBotAuth(signed, options());
   if (outcome.status !== "verified") throw new Error(`bench setup: ${JSON.stringify(outcome)}`);
 }
@@ -62,6 +71,9 @@ bench
   })
   .add("signed, legacy string Signature-Agent, 4 components, cached key", async () => {
     await verifyWebBotAuth(legacyForm, options());
+  })
+  .add("signed with RSA-PSS-SHA512 (2048-bit), cached key", async () => {
+    await verifyWebBotAuth(rsaSigned, options());
   })
   .add("floor: crypto.subtle.verify (Ed25519) alone", async () => {
     await crypto.subtle.verify({ name: "Ed25519" }, publicKey, signature, data);

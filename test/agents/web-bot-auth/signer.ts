@@ -7,22 +7,35 @@ type Key = Parameters<typeof crypto.subtle.sign>[1];
 
 export interface TestSigner {
   readonly privateKey: Key;
+  /** How crypto.subtle.sign is called for this key (RFC 9421 §3.3). */
+  readonly signAlgorithm: { name: string; saltLength?: number };
   /** The public JWK as the directory publishes it. */
-  readonly publicJwk: { kty: "OKP"; crv: "Ed25519"; x: string };
-  /** RFC 8037 §2 / RFC 7638 thumbprint. */
+  readonly publicJwk: Record<string, string>;
+  /** RFC 7638 thumbprint (RFC 8037 §2 for Ed25519). */
   readonly keyid: string;
 }
 
-export async function newSigner(): Promise<TestSigner> {
-  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as unknown as {
+/** An Ed25519 signer (the drafts' algorithm), or RSA-PSS-SHA512 (RFC 9421 §3.3.1). */
+export async function newSigner(algorithm: "ed25519" | "rsa-pss-sha512" = "ed25519"): Promise<TestSigner> {
+  const rsa = algorithm === "rsa-pss-sha512";
+  const generate = rsa
+    ? { name: "RSA-PSS", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-512" }
+    : { name: "Ed25519" };
+  const pair = (await crypto.subtle.generateKey(generate, true, ["sign", "verify"])) as unknown as {
     privateKey: Key;
     publicKey: Key;
   };
-  const jwk = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as { x: string };
-  const publicJwk = { kty: "OKP", crv: "Ed25519", x: jwk.x } as const;
-  const canonical = `{"crv":"Ed25519","kty":"OKP","x":"${jwk.x}"}`;
+  const jwk = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as unknown as Record<string, string>;
+  // RFC 7638 §3.2: the required members only, in lexicographic order, no whitespace.
+  const publicJwk: Record<string, string> = rsa
+    ? { e: jwk["e"] ?? "", kty: "RSA", n: jwk["n"] ?? "" }
+    : { crv: "Ed25519", kty: "OKP", x: jwk["x"] ?? "" };
+  const canonical = rsa
+    ? `{"e":"${publicJwk["e"]}","kty":"RSA","n":"${publicJwk["n"]}"}`
+    : `{"crv":"Ed25519","kty":"OKP","x":"${publicJwk["x"]}"}`;
   const keyid = b64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical))));
-  return { privateKey: pair.privateKey, publicJwk, keyid };
+  const signAlgorithm = rsa ? { name: "RSA-PSS", saltLength: 64 } : { name: "Ed25519" };
+  return { privateKey: pair.privateKey, signAlgorithm, publicJwk, keyid };
 }
 
 /** How the request names its signer: the drafts' dictionary form, the legacy string, or not at all. */
@@ -74,7 +87,7 @@ export async function signRequest(signer: TestSigner, options: SignOptions): Pro
     `;tag="${options.tag ?? "web-bot-auth"}"`;
   lines.push(`"@signature-params": ${params}`);
   const signature = await crypto.subtle.sign(
-    { name: "Ed25519" },
+    signer.signAlgorithm,
     signer.privateKey,
     new TextEncoder().encode(lines.join("\n")),
   );

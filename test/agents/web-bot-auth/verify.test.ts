@@ -13,12 +13,14 @@ const TRUSTED = new Set([AGENT, CHATGPT, "https://agent.bot.goog"]);
 
 let signer: TestSigner;
 let other: TestSigner; // a key no directory publishes
+let rsa: TestSigner;
 let keys: ReadonlyMap<string, DirectoryKey>;
 
 beforeAll(async () => {
   signer = await newSigner();
   other = await newSigner();
-  const directory = await parseDirectory({ keys: [signer.publicJwk] });
+  rsa = await newSigner("rsa-pss-sha512");
+  const directory = await parseDirectory({ keys: [signer.publicJwk, rsa.publicJwk] });
   keys = directory?.keys ?? new Map();
 });
 
@@ -29,14 +31,17 @@ interface Row {
   sign: Partial<SignOptions>;
   /** Changes made to the request after signing. */
   tamper?: { url?: string; method?: string; headers?: Record<string, string | null> };
-  useOtherKey?: boolean;
+  /** Sign with a key the directory does not publish, or with the RSA-PSS key it does. */
+  key?: "other" | "rsa";
   /** Matched as a subset of the outcome (the failure detail is free text). */
   expected: { status: SignatureOutcome["status"]; why?: string; signer?: string };
 }
 
 async function run(row: Row): Promise<SignatureOutcome> {
   const options: SignOptions = { ...base, agent: { form: "dictionary", key: "sig1", origin: AGENT }, ...row.sign };
-  const headers = new Headers(await signRequest(row.useOtherKey ? other : signer, options));
+  const headers = new Headers(
+    await signRequest(row.key === "other" ? other : row.key === "rsa" ? rsa : signer, options),
+  );
   for (const [name, value] of Object.entries(row.tamper?.headers ?? {})) {
     if (value === null) headers.delete(name);
     else headers.set(name, value);
@@ -81,6 +86,13 @@ const accepted: Row[] = [
   },
   { why: "@target-uri instead of @authority", sign: { components: ["@target-uri"] }, expected: verified(AGENT) },
   { why: 'alg="ed25519" stated', sign: { alg: "ed25519" }, expected: verified(AGENT) },
+  { why: "RFC 9421 §3.3.1 RSA-PSS-SHA512 key", sign: {}, key: "rsa", expected: verified(AGENT) },
+  {
+    why: 'RSA-PSS-SHA512 with alg="rsa-pss-sha512"',
+    sign: { alg: "rsa-pss-sha512" },
+    key: "rsa",
+    expected: verified(AGENT),
+  },
   {
     why: "created 30 s ahead: within the skew",
     sign: { created: NOW + 30, expires: NOW + 300 },
@@ -136,7 +148,7 @@ const refused: Row[] = [
     sign: { created: NOW + 61, expires: NOW + 600 },
     expected: failed("future"),
   },
-  { why: "a key the directory does not publish", sign: {}, useOtherKey: true, expected: failed("unknown-key", AGENT) },
+  { why: "a key the directory does not publish", sign: {}, key: "other", expected: failed("unknown-key", AGENT) },
   { why: "keyid names no key", sign: { keyid: "nope" }, expected: failed("unknown-key", AGENT) },
   {
     why: "type=jwks_uri: keys from somewhere other than a trusted directory",
@@ -227,7 +239,7 @@ describe("verifyWebBotAuth", () => {
   it.each([...accepted, ...refused, ...absent])("$why", async (row) => {
     const outcome = await run(row);
     expect(outcome).toMatchObject(row.expected);
-    if (outcome.status === "verified") expect(outcome.keyid).toBe(signer.keyid);
+    if (outcome.status === "verified") expect(outcome.keyid).toBe(row.key === "rsa" ? rsa.keyid : signer.keyid);
   });
 
   it("never reports a failed signature as verified, whatever else the request says", async () => {
