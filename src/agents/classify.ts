@@ -38,7 +38,7 @@ export interface AgentInfo {
   readonly tokens: readonly string[];
   /** The table entry, when the header names a known crawler exactly. */
   readonly known: KnownCrawler | undefined;
-  /** False only for crawlers documented to ignore `User-agent: *` (AdsBot-Google). */
+  /** False for crawlers documented to ignore `User-agent: *` (AdsBot-Google, user-triggered fetchers). */
   readonly obeysGlobalGroup: boolean;
   /**
    * True only for known crawlers whose operator documents Crawl-delay support (crawlers.ts);

@@ -7,11 +7,13 @@
  * Googlebot group when the file names no Googlebot-Image). With no fallback, `*` is next.
  * `obeysGlobalGroup: false` marks crawlers documented to ignore `User-agent: *` altogether
  * (AdsBot), and fetchers that act for a person and whose operator documents them as not
- * bound by robots.txt (Google's user-triggered fetchers, ChatGPT-User, Perplexity-User): "do
+ * bound by robots.txt (Google's user-triggered fetchers): "do
  * no harm" — a site's `*` group is not held against a person's own fetch, while a group
  * naming the fetcher still applies and an operator policy can change it. Only fetchers
  * whose operator publishes addresses are exempted, so a claim is verified (verification.ts)
- * and naming one is no way around `*`.
+ * and naming one is no way around `*`. AI assistants' fetchers (ChatGPT-User, Perplexity-User)
+ * stay held to `*`: what they fetch feeds AI answers, which a site addresses in its `*` group
+ * with usage signals (Content-Signal ai-input=no).
  *
  * Tokens with no User-Agent of their own (Google-Extended, Applebot-Extended) are policy
  * switches, not clients, so they are not here: no request ever carries them.
@@ -409,12 +411,14 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
   {
     token: "ChatGPT-User",
     fallbacks: [],
-    obeysGlobalGroup: false,
+    obeysGlobalGroup: true,
     honoursRateLimits: false,
     rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
     operator: "OpenAI",
     category: "ai-assistant",
-    docs: OPENAI + ': acts for a user in ChatGPT and Custom GPTs; "robots.txt rules may not apply" to it',
+    docs:
+      OPENAI +
+      ": acts for a user in ChatGPT; OpenAI says robots.txt rules may not apply, yet it stays held to `*` here: its fetches feed AI answers, which a `*` group addresses with usage signals (ai-input=no)",
   },
   {
     token: "OAI-SearchBot",
@@ -493,12 +497,14 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
   {
     token: "Perplexity-User",
     fallbacks: [],
-    obeysGlobalGroup: false,
+    obeysGlobalGroup: true,
     honoursRateLimits: false,
     rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
     operator: "Perplexity",
     category: "ai-assistant",
-    docs: PERPLEXITY + ': user-triggered; "this fetcher generally ignores robots.txt rules"',
+    docs:
+      PERPLEXITY +
+      ": user-triggered; Perplexity says it generally ignores robots.txt, yet it stays held to `*` here: its fetches feed AI answers, which a `*` group addresses with usage signals (ai-input=no)",
   },
 
   // Mistral

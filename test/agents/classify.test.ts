@@ -281,9 +281,9 @@ const semantics: readonly {
   {
     ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
     tokens: ["ChatGPT-User"],
-    obeysGlobalGroup: false,
+    obeysGlobalGroup: true,
     known: "ChatGPT-User",
-    why: "openai: ChatGPT-User acts for a user, robots.txt rules may not apply: not held to `*` (corpus)",
+    why: "openai: ChatGPT-User, held to `*` so usage signals reach it (corpus)",
   },
   {
     ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
@@ -592,9 +592,9 @@ describe("the table", () => {
     expect(new Set(tokens).size).toBe(tokens.length);
   });
 
-  // AdsBot (Google's special-case crawlers page), and "do no harm" (issue #10): fetchers acting
-  // for a person whose operators document them as not bound by robots.txt and publish their
-  // addresses, so a claim is verified (every one has a range source).
+  // AdsBot (Google's special-case crawlers page), and "do no harm" (issue #10): Google's
+  // fetchers acting for a person, documented as not bound by robots.txt, whose addresses Google
+  // publishes, so a claim is verified (every one has a range source).
   it("only AdsBot and documented user-triggered fetchers skip `User-agent: *`", () => {
     const ignoring = KNOWN_CRAWLERS.filter((crawler) => !crawler.obeysGlobalGroup).map((crawler) => crawler.token);
     expect(ignoring).toEqual([
@@ -608,8 +608,6 @@ describe("the table", () => {
       "GoogleProducer",
       "Google-Pinpoint",
       "Google-GeminiNotebook",
-      "ChatGPT-User",
-      "Perplexity-User",
     ]);
   });
 

@@ -199,8 +199,8 @@ const fetcherRows: readonly { robots: string; ua: string; allowed: boolean; why:
   {
     robots: "User-agent: *\nDisallow: /\n",
     ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
-    allowed: true,
-    why: "OpenAI: robots.txt rules may not apply to ChatGPT-User",
+    allowed: false,
+    why: "an AI assistant's fetcher stays held to `*`, where usage signals address it",
   },
   {
     robots: "User-agent: *\nDisallow: /\n",
