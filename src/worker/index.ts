@@ -138,7 +138,7 @@ async function verifiedAgent(
   logImpostor({
     userAgent: request.headers.get("user-agent"),
     address,
-    claimed: agent.known?.token ?? "",
+    claimed: agent.known?.token ?? agent.tokens[0] ?? "",
     treatment: config.verifyCrawlers,
   });
   if (config.verifyCrawlers === "block") return "blocked";
