@@ -67,6 +67,75 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
   { name: "perplexitybot", url: "https://www.perplexity.ai/perplexitybot.json", tokens: ["PerplexityBot"] },
   { name: "perplexity-user", url: "https://www.perplexity.ai/perplexity-user.json", tokens: ["Perplexity-User"] },
   { name: "applebot", url: "https://search.developer.apple.com/applebot.json", tokens: ["Applebot"] },
+  {
+    // Named by Anthropic's crawler help page (privacy.claude.com, article 8896518) and by issue #12.
+    name: "anthropic",
+    url: "https://claude.com/crawling/bots.json",
+    tokens: ["ClaudeBot", "Claude-User", "Claude-SearchBot"],
+  },
+  // Common Crawl's CCBot page (commoncrawl.org/ccbot) links this list.
+  { name: "ccbot", url: "https://index.commoncrawl.org/ccbot.json", tokens: ["CCBot"] },
+  // DuckDuckGo's DuckDuckBot help page (duckduckgo.com/duckduckgo-help-pages/results/duckduckbot).
+  { name: "duckduckbot", url: "https://duckduckgo.com/duckduckbot.json", tokens: ["DuckDuckBot"] },
+];
+
+/**
+ * Operators that document forward-confirmed reverse DNS: the address's PTR name must end in
+ * one of `domains`, and that name must resolve back to the address. For operators that also
+ * publish a list it is the fallback when the list does not confirm (Google documents both).
+ */
+export interface ReverseDnsRule {
+  readonly name: string;
+  /** Where the operator documents its host names. */
+  readonly documentation: string;
+  readonly domains: readonly string[];
+  readonly tokens: readonly string[];
+}
+
+const GOOGLE_TOKENS = RANGE_SOURCES.filter((source) => source.name.startsWith("google")).flatMap(
+  (source) => source.tokens,
+);
+
+export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
+  {
+    // crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com, rate-limited-proxy-*.google.com,
+    // *.gae.googleusercontent.com (user-triggered fetchers). Not all of googleusercontent.com:
+    // that is Google Cloud customers' hosts too.
+    name: "google",
+    documentation: "https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot",
+    domains: ["googlebot.com", "google.com", "gae.googleusercontent.com"],
+    tokens: GOOGLE_TOKENS,
+  },
+  {
+    name: "bing",
+    documentation: "https://www.bing.com/webmasters/help/how-to-verify-bingbot-3905dc26",
+    domains: ["search.msn.com"],
+    tokens: ["bingbot", "BingPreview", "adidxbot", "msnbot"],
+  },
+  {
+    name: "applebot",
+    documentation: "https://support.apple.com/en-us/119829",
+    domains: ["applebot.apple.com"],
+    tokens: ["Applebot"],
+  },
+  {
+    name: "amazonbot",
+    documentation: "https://developer.amazon.com/amazonbot",
+    domains: ["crawl.amazonbot.amazon"],
+    tokens: ["Amazonbot"],
+  },
+  {
+    name: "yandex",
+    documentation: "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html",
+    domains: ["yandex.ru", "yandex.net", "yandex.com"],
+    tokens: ["YandexBot", "YandexImages", "YandexMobileBot", "YandexNews", "YandexVideo"],
+  },
+  {
+    name: "baidu",
+    documentation: "https://www.baidu.com/search/spider_english.html",
+    domains: ["baidu.com", "baidu.jp"],
+    tokens: ["Baiduspider", "Baiduspider-image"],
+  },
 ];
 
 const SOURCE_OF_TOKEN = new Map(
@@ -103,9 +172,20 @@ export function rangeSourceFor(agent: AgentInfo): RangeSource | undefined {
   return rangeSourcesFor(agent)[0];
 }
 
-/** CIDRs from a published list; a list with no valid prefix is refused (undefined). */
+/** The JAFAR major version we read (draft-illyes-webbotauth-jafar-00, "Handling Format Versioning"). */
+const JAFAR_MAJOR_VERSION = 1;
+
+/**
+ * CIDRs from a published list; a list with no valid prefix is refused (undefined). Reads the
+ * common `{"prefixes": [{"ipv4Prefix"|"ipv6Prefix"}]}` shape and its codification, the JAFAR
+ * draft: when `formatVersion` is present its major version must be one we know (the draft says
+ * a consumer MUST NOT parse a newer major version; the caller keeps the last good list), and
+ * unknown fields (`creationTime`, `service`, ...) are ignored, as the draft requires.
+ */
 export function parseRangeList(json: unknown): string[] | undefined {
-  const prefixes = typeof json === "object" && json !== null ? (json as { prefixes?: unknown }).prefixes : undefined;
+  if (typeof json !== "object" || json === null) return undefined;
+  const { prefixes, formatVersion } = json as { prefixes?: unknown; formatVersion?: unknown };
+  if (formatVersion !== undefined && !isKnownJafarVersion(formatVersion)) return undefined;
   if (!Array.isArray(prefixes)) return undefined;
   const cidrs = prefixes
     .map((prefix: unknown) =>
@@ -115,6 +195,12 @@ export function parseRangeList(json: unknown): string[] | undefined {
     )
     .filter((cidr): cidr is string => typeof cidr === "string" && isCidr(cidr));
   return cidrs.length > 0 ? cidrs : undefined;
+}
+
+function isKnownJafarVersion(version: unknown): boolean {
+  if (typeof version !== "string") return false;
+  const match = /^(\d{1,9})\.\d{1,9}$/.exec(version);
+  return match !== null && Number(match[1]) === JAFAR_MAJOR_VERSION;
 }
 
 function isCidr(text: string): boolean {
@@ -169,4 +255,160 @@ export function verifyCrawler(input: VerificationInput): Verification {
 function verifyAgainst(ranges: RangeSet | undefined, address: string | null): Verification {
   if (!ranges || !address) return "unverifiable";
   return ranges.contains(address) ? "verified" : "impostor";
+}
+
+const REVERSE_DNS_RULE_OF_TOKEN = new Map(
+  REVERSE_DNS_RULES.flatMap((rule) => rule.tokens.map((token) => [productToken(token), rule] as const)),
+);
+
+/** The reverse DNS rules of the operators a request's tokens claim, as rangeSourcesFor picks sources. */
+export function reverseDnsRulesFor(agent: AgentInfo): ReverseDnsRule[] {
+  const rules: ReverseDnsRule[] = [];
+  const vouched = new Set<string>();
+  for (const token of agent.tokens.map(productToken)) {
+    const rule = REVERSE_DNS_RULE_OF_TOKEN.get(token);
+    if (rule === undefined || vouched.has(token)) continue;
+    if (!rules.includes(rule)) rules.push(rule);
+    for (const fallback of FALLBACKS_OF_TOKEN.get(token) ?? []) vouched.add(fallback);
+  }
+  return rules;
+}
+
+/** How a claim can be checked: Cloudflare's verdict decides first when the zone has one. */
+export type VerificationMethod = "cloudflare" | "ip-list" | "reverse-dns";
+
+export interface VerificationPlan {
+  /** Methods that apply, strongest first; empty when the request claims no verifiable crawler. */
+  readonly methods: readonly VerificationMethod[];
+  readonly rangeSources: readonly RangeSource[];
+  readonly reverseDns: readonly ReverseDnsRule[];
+}
+
+/**
+ * Which evidence applies to a request's claims. Pure and cheap, so the decision path calls it
+ * on every request: a browser or an unknown bot gets an empty plan and costs no lookup.
+ */
+export function verificationPlan(agent: AgentInfo, cfVerifiedBot?: boolean): VerificationPlan {
+  const rangeSources = rangeSourcesFor(agent);
+  const reverseDns = reverseDnsRulesFor(agent);
+  if (rangeSources.length === 0 && reverseDns.length === 0) return { methods: [], rangeSources, reverseDns };
+  const methods: VerificationMethod[] = [];
+  if (cfVerifiedBot !== undefined) methods.push("cloudflare");
+  if (rangeSources.length > 0) methods.push("ip-list");
+  if (reverseDns.length > 0) methods.push("reverse-dns");
+  return { methods, rangeSources, reverseDns };
+}
+
+/**
+ * What a forward-confirmed reverse DNS lookup found for one address: the PTR name that
+ * resolved back to it, or why none did. Produced by the Worker (worker/reverse-dns.ts).
+ */
+export type ReverseDnsResult =
+  | { readonly status: "confirmed"; readonly host: string }
+  | { readonly status: "ptr-mismatch"; readonly hosts: readonly string[] }
+  | { readonly status: "forward-mismatch"; readonly host: string }
+  | { readonly status: "nxdomain" }
+  | { readonly status: "timeout" }
+  | { readonly status: "error"; readonly message: string };
+
+/** Whether `host` is one of `domains` or a name under one (labels compared case-insensitively). */
+export function hostInDomains(host: string, domains: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/\.$/, "");
+  return domains.some((domain) => name === domain || name.endsWith(`.${domain}`));
+}
+
+/** How a crawler was verified, or why not: what explain, the tester and the log show. */
+export interface VerificationResult {
+  readonly verification: Verification;
+  /** The evidence that decided; undefined when nothing was claimed or nothing could be checked. */
+  readonly method: VerificationMethod | undefined;
+  /** The operators checked (range source or reverse DNS rule names). */
+  readonly operators: readonly string[];
+  /** One line in English, e.g. "address in the googlebot list" or "PTR crawl-1.example.net not under googlebot.com". */
+  readonly reason: string;
+}
+
+export interface DetailedVerificationInput extends VerificationInput {
+  /** The forward-confirmed reverse DNS result for the address, when the Worker looked it up. */
+  readonly reverseDns?: ReverseDnsResult;
+}
+
+/**
+ * verifyCrawler with the method and the reason. A published list decides when it confirms the
+ * address; when it does not (or is missing), an operator documenting reverse DNS gets that
+ * check: a confirmed name in its domains verifies, a name that resolves elsewhere or no name
+ * refutes, a timeout or resolver error leaves the list's verdict (or "unverifiable").
+ */
+export function verifyCrawlerDetailed(input: DetailedVerificationInput): VerificationResult {
+  const plan = verificationPlan(input.agent, input.cfVerifiedBot);
+  const operators = [...new Set([...plan.rangeSources, ...plan.reverseDns].map((claim) => claim.name))];
+  if (plan.methods.length === 0) {
+    return { verification: "not-claimed", method: undefined, operators, reason: "claims no verifiable crawler" };
+  }
+  if (input.cfVerifiedBot !== undefined) {
+    return input.cfVerifiedBot
+      ? { verification: "verified", method: "cloudflare", operators, reason: "Cloudflare verified bot" }
+      : { verification: "impostor", method: "cloudflare", operators, reason: "Cloudflare: not a verified bot" };
+  }
+  const listed = verifyByLists(plan.rangeSources, input.ranges, input.address);
+  if (listed?.verification === "verified" || plan.reverseDns.length === 0) {
+    return { ...(listed ?? unverifiable("no list")), operators };
+  }
+  const byName = verifyByReverseDns(plan.reverseDns, input.reverseDns);
+  if (byName.verification === "unverifiable" && listed !== undefined) return { ...listed, operators };
+  return { ...byName, operators };
+}
+
+/** Whether the Worker should look the address up by reverse DNS before judging (see verifyCrawlerDetailed). */
+export function needsReverseDns(input: VerificationInput): boolean {
+  const plan = verificationPlan(input.agent, input.cfVerifiedBot);
+  if (plan.reverseDns.length === 0 || input.cfVerifiedBot !== undefined || !input.address) return false;
+  return verifyByLists(plan.rangeSources, input.ranges, input.address)?.verification !== "verified";
+}
+
+type Verdict = Omit<VerificationResult, "operators">;
+
+function unverifiable(why: string): Verdict {
+  return { verification: "unverifiable", method: undefined, reason: `cannot check: ${why}` };
+}
+
+function verifyByLists(
+  sources: readonly RangeSource[],
+  ranges: ReadonlyMap<string, RangeSet>,
+  address: string | null,
+): Verdict | undefined {
+  if (sources.length === 0) return undefined;
+  const verdicts = sources.map((source) => ({ source, verdict: verifyAgainst(ranges.get(source.name), address) }));
+  const refuted = verdicts.find(({ verdict }) => verdict === "impostor");
+  if (refuted) {
+    return { verification: "impostor", method: "ip-list", reason: `address not in the ${refuted.source.name} list` };
+  }
+  const missing = verdicts.find(({ verdict }) => verdict === "unverifiable");
+  if (missing) return unverifiable(address ? `no ${missing.source.name} list loaded` : "no client address");
+  return { verification: "verified", method: "ip-list", reason: `address in the ${sources.map((s) => s.name).join(", ")} list` };
+}
+
+function verifyByReverseDns(rules: readonly ReverseDnsRule[], result: ReverseDnsResult | undefined): Verdict {
+  const domains = rules.flatMap((rule) => rule.domains);
+  const method = "reverse-dns";
+  switch (result?.status) {
+    case undefined:
+      return unverifiable("reverse DNS not looked up");
+    case "confirmed":
+      // Several claims must all hold, as with lists: the one name must be under every claimed operator.
+      if (rules.every((rule) => hostInDomains(result.host, rule.domains))) {
+        return { verification: "verified", method, reason: `forward-confirmed ${result.host}` };
+      }
+      return { verification: "impostor", method, reason: `${result.host} not under ${domains.join(", ")}` };
+    case "ptr-mismatch":
+      return { verification: "impostor", method, reason: `PTR ${result.hosts.join(", ") || "(none)"} not under ${domains.join(", ")}` };
+    case "forward-mismatch":
+      return { verification: "impostor", method, reason: `${result.host} does not resolve back to the address` };
+    case "nxdomain":
+      return { verification: "impostor", method, reason: "no PTR record for the address" };
+    case "timeout":
+      return unverifiable("reverse DNS timed out");
+    case "error":
+      return unverifiable(`reverse DNS failed (${result.message})`);
+  }
 }
