@@ -5,7 +5,16 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { parseRangeList, rangeSourcesFor, RangeSet, verifyCrawler } from "../../src/agents/verification.ts";
+import {
+  hostInDomains,
+  needsReverseDns,
+  parseRangeList,
+  rangeSourcesFor,
+  RangeSet,
+  verificationPlan,
+  verifyCrawler,
+  verifyCrawlerDetailed,
+} from "../../src/agents/verification.ts";
 
 const fixture: unknown = JSON.parse(
   readFileSync(resolve(import.meta.dirname, "../fixtures/googlebot-ranges.json"), "utf8"),
@@ -217,5 +226,95 @@ describe("user-triggered fetchers and `User-agent: *` (issue #10)", () => {
       obeysGlobalGroup: agent.obeysGlobalGroup,
     });
     expect(decision.allowed).toBe(allowed);
+  });
+});
+
+const jafar: unknown = JSON.parse(readFileSync(resolve(import.meta.dirname, "../fixtures/jafar-ranges.json"), "utf8"));
+
+describe("parseRangeList reads the JAFAR draft's shape", () => {
+  it.each([
+    { why: "the fixture", json: jafar, cidrs: ["192.0.2.0/24", "2001:db8:1::/48"] },
+    { why: "a newer minor version", json: { formatVersion: "1.7", prefixes: [{ ipv4Prefix: "192.0.2.0/24" }] }, cidrs: ["192.0.2.0/24"] },
+    { why: "a newer major version is refused", json: { formatVersion: "2.0", prefixes: [{ ipv4Prefix: "192.0.2.0/24" }] }, cidrs: undefined },
+    { why: "a version that is not major.minor", json: { formatVersion: "one", prefixes: [{ ipv4Prefix: "192.0.2.0/24" }] }, cidrs: undefined },
+    { why: "a numeric version", json: { formatVersion: 1, prefixes: [{ ipv4Prefix: "192.0.2.0/24" }] }, cidrs: undefined },
+    { why: "JAFAR without prefixes", json: { formatVersion: "1.0" }, cidrs: undefined },
+    { why: "null", json: null, cidrs: undefined },
+  ])("$why", ({ json, cidrs }) => {
+    expect(parseRangeList(json)).toEqual(cidrs);
+  });
+});
+
+describe("verificationPlan", () => {
+  it.each([
+    { ua: GOOGLEBOT, cf: undefined, methods: ["ip-list", "reverse-dns"], lists: ["googlebot"], dns: ["google"] },
+    { ua: GOOGLEBOT, cf: false, methods: ["cloudflare", "ip-list", "reverse-dns"], lists: ["googlebot"], dns: ["google"] },
+    { ua: "ClaudeBot/1.0", cf: undefined, methods: ["ip-list"], lists: ["anthropic"], dns: [] },
+    { ua: "CCBot/2.0 (https://commoncrawl.org/faq/)", cf: undefined, methods: ["ip-list"], lists: ["ccbot"], dns: [] },
+    { ua: "DuckDuckBot/1.1", cf: undefined, methods: ["ip-list"], lists: ["duckduckbot"], dns: [] },
+    { ua: "Mozilla/5.0 (compatible; Amazonbot/0.1)", cf: undefined, methods: ["reverse-dns"], lists: [], dns: ["amazonbot"] },
+    { ua: "Mozilla/5.0 (compatible; YandexBot/3.0)", cf: undefined, methods: ["reverse-dns"], lists: [], dns: ["yandex"] },
+    { ua: "Mozilla/5.0 (compatible; Baiduspider/2.0)", cf: undefined, methods: ["reverse-dns"], lists: [], dns: ["baidu"] },
+    { ua: "Mozilla/5.0 (compatible; bingbot/2.0)", cf: undefined, methods: ["ip-list", "reverse-dns"], lists: ["bingbot"], dns: ["bing"] },
+    { ua: "Applebot/0.1", cf: undefined, methods: ["ip-list", "reverse-dns"], lists: ["applebot"], dns: ["applebot"] },
+    { ua: "SomeBot/1.0", cf: true, methods: [], lists: [], dns: [] },
+    { ua: "Mozilla/5.0 (Windows NT 10.0) Chrome/124.0", cf: undefined, methods: [], lists: [], dns: [] },
+  ])("$ua (cf $cf) -> $methods", ({ ua, cf, methods, lists, dns }) => {
+    const plan = verificationPlan(classifyUserAgent(ua), cf);
+    expect(plan.methods).toEqual(methods);
+    expect(plan.rangeSources.map((source) => source.name)).toEqual(lists);
+    expect(plan.reverseDns.map((rule) => rule.name)).toEqual(dns);
+  });
+});
+
+describe("hostInDomains", () => {
+  it.each([
+    { host: "crawl-66-249-66-1.googlebot.com", domains: ["googlebot.com"], inside: true },
+    { host: "CRAWL-1.GOOGLEBOT.COM.", domains: ["googlebot.com"], inside: true },
+    { host: "googlebot.com", domains: ["googlebot.com"], inside: true },
+    { host: "evilgooglebot.com", domains: ["googlebot.com"], inside: false },
+    { host: "googlebot.com.evil.net", domains: ["googlebot.com"], inside: false },
+    { host: "x.googleusercontent.com", domains: ["gae.googleusercontent.com"], inside: false },
+    { host: "x.gae.googleusercontent.com", domains: ["gae.googleusercontent.com"], inside: true },
+  ])("$host in $domains -> $inside", ({ host, domains, inside }) => {
+    expect(hostInDomains(host, domains)).toBe(inside);
+  });
+});
+
+describe("verifyCrawlerDetailed says how, or why not", () => {
+  const AMAZONBOT = "Mozilla/5.0 (compatible; Amazonbot/0.1)";
+  it.each([
+    { ua: GOOGLEBOT, address: "66.249.64.1", cf: undefined, dns: undefined, verification: "verified", method: "ip-list", reason: "address in the googlebot list" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: true, dns: undefined, verification: "verified", method: "cloudflare", reason: "Cloudflare verified bot" },
+    { ua: GOOGLEBOT, address: "66.249.64.1", cf: false, dns: undefined, verification: "impostor", method: "cloudflare", reason: "Cloudflare: not a verified bot" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: undefined, dns: undefined, verification: "impostor", method: "ip-list", reason: "address not in the googlebot list" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: undefined, dns: { status: "confirmed", host: "crawl-1.googlebot.com" }, verification: "verified", method: "reverse-dns", reason: "forward-confirmed crawl-1.googlebot.com" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: undefined, dns: { status: "timeout" }, verification: "impostor", method: "ip-list", reason: "address not in the googlebot list" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: undefined, dns: { status: "nxdomain" }, verification: "impostor", method: "reverse-dns", reason: "no PTR record for the address" },
+    { ua: AMAZONBOT, address: "203.0.113.9", cf: undefined, dns: { status: "confirmed", host: "a-1.crawl.amazonbot.amazon" }, verification: "verified", method: "reverse-dns", reason: "forward-confirmed a-1.crawl.amazonbot.amazon" },
+    { ua: AMAZONBOT, address: "203.0.113.9", cf: undefined, dns: { status: "confirmed", host: "crawl-1.googlebot.com" }, verification: "impostor", method: "reverse-dns", reason: "crawl-1.googlebot.com not under crawl.amazonbot.amazon" },
+    { ua: AMAZONBOT, address: "203.0.113.9", cf: undefined, dns: { status: "ptr-mismatch", hosts: ["host.example.net"] }, verification: "impostor", method: "reverse-dns", reason: "PTR host.example.net not under crawl.amazonbot.amazon" },
+    { ua: AMAZONBOT, address: "203.0.113.9", cf: undefined, dns: { status: "forward-mismatch", host: "a.crawl.amazonbot.amazon" }, verification: "impostor", method: "reverse-dns", reason: "a.crawl.amazonbot.amazon does not resolve back to the address" },
+    { ua: AMAZONBOT, address: "203.0.113.9", cf: undefined, dns: { status: "timeout" }, verification: "unverifiable", method: undefined, reason: "cannot check: reverse DNS timed out" },
+    { ua: AMAZONBOT, address: "203.0.113.9", cf: undefined, dns: { status: "error", message: "resolver answered 502" }, verification: "unverifiable", method: undefined, reason: "cannot check: reverse DNS failed (resolver answered 502)" },
+    { ua: AMAZONBOT, address: "203.0.113.9", cf: undefined, dns: undefined, verification: "unverifiable", method: undefined, reason: "cannot check: reverse DNS not looked up" },
+    { ua: "GPTBot/1.2", address: "203.0.113.9", cf: undefined, dns: undefined, verification: "unverifiable", method: undefined, reason: "cannot check: no gptbot list loaded" },
+    { ua: GOOGLEBOT, address: null, cf: undefined, dns: undefined, verification: "unverifiable", method: undefined, reason: "cannot check: no client address" },
+    { ua: "SomeBot/1.0", address: "203.0.113.9", cf: true, dns: undefined, verification: "not-claimed", method: undefined, reason: "claims no verifiable crawler" },
+  ] as const)("$ua from $address, dns $dns.status -> $verification by $method", ({ ua, address, cf, dns, verification, method, reason }) => {
+    const result = verifyCrawlerDetailed({ agent: classifyUserAgent(ua), address, cfVerifiedBot: cf, ranges, reverseDns: dns });
+    expect(result).toMatchObject({ verification, method, reason });
+  });
+
+  it.each([
+    { ua: GOOGLEBOT, address: "66.249.64.1", cf: undefined, needed: false, why: "the list confirms" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: undefined, needed: true, why: "the list does not confirm; Google documents DNS" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: false, needed: false, why: "Cloudflare decided" },
+    { ua: "Mozilla/5.0 (compatible; Amazonbot/0.1)", address: "203.0.113.9", cf: undefined, needed: true, why: "DNS only" },
+    { ua: "Mozilla/5.0 (compatible; Amazonbot/0.1)", address: null, cf: undefined, needed: false, why: "no address" },
+    { ua: "GPTBot/1.2", address: "203.0.113.9", cf: undefined, needed: false, why: "no DNS rule" },
+    { ua: "Mozilla/5.0 (Windows NT 10.0) Chrome/124.0", address: "203.0.113.9", cf: undefined, needed: false, why: "claims nothing" },
+  ])("needsReverseDns: $ua from $address -> $needed ($why)", ({ ua, address, cf, needed }) => {
+    expect(needsReverseDns({ agent: classifyUserAgent(ua), address, cfVerifiedBot: cf, ranges })).toBe(needed);
   });
 });
