@@ -385,7 +385,11 @@ function verifyByLists(
   }
   const missing = verdicts.find(({ verdict }) => verdict === "unverifiable");
   if (missing) return unverifiable(address ? `no ${missing.source.name} list loaded` : "no client address");
-  return { verification: "verified", method: "ip-list", reason: `address in the ${sources.map((s) => s.name).join(", ")} list` };
+  return {
+    verification: "verified",
+    method: "ip-list",
+    reason: `address in the ${sources.map((s) => s.name).join(", ")} list`,
+  };
 }
 
 function verifyByReverseDns(rules: readonly ReverseDnsRule[], result: ReverseDnsResult | undefined): Verdict {
@@ -401,7 +405,11 @@ function verifyByReverseDns(rules: readonly ReverseDnsRule[], result: ReverseDns
       }
       return { verification: "impostor", method, reason: `${result.host} not under ${domains.join(", ")}` };
     case "ptr-mismatch":
-      return { verification: "impostor", method, reason: `PTR ${result.hosts.join(", ") || "(none)"} not under ${domains.join(", ")}` };
+      return {
+        verification: "impostor",
+        method,
+        reason: `PTR ${result.hosts.join(", ") || "(none)"} not under ${domains.join(", ")}`,
+      };
     case "forward-mismatch":
       return { verification: "impostor", method, reason: `${result.host} does not resolve back to the address` };
     case "nxdomain":

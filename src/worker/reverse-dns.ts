@@ -69,9 +69,12 @@ export function reverseName(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return undefined;
   const parsed = ipaddr.process(address);
   const bytes = parsed.toByteArray();
-  if (parsed.kind() === "ipv4") return `${bytes.reverse().join(".")}.in-addr.arpa`;
+  if (parsed.kind() === "ipv4") return `${bytes.toReversed().join(".")}.in-addr.arpa`;
   const nibbles = bytes.flatMap((byte) => [byte >> 4, byte & 15]);
-  return `${nibbles.reverse().map((nibble) => nibble.toString(16)).join(".")}.ip6.arpa`;
+  return `${nibbles
+    .toReversed()
+    .map((nibble) => nibble.toString(16))
+    .join(".")}.ip6.arpa`;
 }
 
 /** PTR, then forward confirmation of the first name under `domains`; no caching here. */
@@ -126,7 +129,7 @@ export async function reverseDnsFor(
   rules: readonly ReverseDnsRule[],
   options: ReverseDnsOptions,
 ): Promise<ReverseDnsResult> {
-  const domains = [...new Set(rules.flatMap((rule) => rule.domains))].sort();
+  const domains = [...new Set(rules.flatMap((rule) => rule.domains))].toSorted();
   // A client claiming no operator that documents reverse DNS never causes a lookup.
   if (domains.length === 0) return { status: "error", message: "no reverse DNS rule applies" };
   const key = `${domains.join(",")} ${address}`;
@@ -152,7 +155,9 @@ async function lookUp(
     memory.set(key, stored, now());
     return stored;
   }
-  const result = await withTimeout(options.timeoutMs, (signal) => forwardConfirm(address, domains, options.resolve, signal));
+  const result = await withTimeout(options.timeoutMs, (signal) =>
+    forwardConfirm(address, domains, options.resolve, signal),
+  );
   if (result.status !== "timeout" && result.status !== "error") {
     memory.set(key, result, now());
     await options.kv

@@ -29,7 +29,8 @@ function tableResolver(table: Record<string, DnsAnswer | "hang" | "fail">): DnsR
   const resolve = (name: string, type: DnsRecordType, signal: AbortSignal): Promise<DnsAnswer> => {
     questions.push(`${type} ${name}`);
     const answer = table[`${type} ${name}`];
-    if (answer === "hang") return new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
+    if (answer === "hang")
+      return new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
     if (answer === "fail") return Promise.reject(new Error("resolver answered 502"));
     return Promise.resolve(answer ?? { status: "nxdomain" });
   };
@@ -49,7 +50,10 @@ describe("reverseDnsFor", () => {
       why: "confirmed",
       address: "66.249.66.1",
       rules: GOOGLE,
-      table: { [PTR_V4]: { status: "ok", data: ["crawl-66-249-66-1.googlebot.com."] }, "A crawl-66-249-66-1.googlebot.com": { status: "ok", data: ["66.249.66.1"] } },
+      table: {
+        [PTR_V4]: { status: "ok", data: ["crawl-66-249-66-1.googlebot.com."] },
+        "A crawl-66-249-66-1.googlebot.com": { status: "ok", data: ["66.249.66.1"] },
+      },
       result: { status: "confirmed", host: "crawl-66-249-66-1.googlebot.com" },
       questions: [PTR_V4, "A crawl-66-249-66-1.googlebot.com"],
     },
@@ -65,11 +69,21 @@ describe("reverseDnsFor", () => {
       why: "forward mismatch",
       address: "66.249.66.1",
       rules: GOOGLE,
-      table: { [PTR_V4]: { status: "ok", data: ["crawl-1.googlebot.com"] }, "A crawl-1.googlebot.com": { status: "ok", data: ["66.249.66.2"] } },
+      table: {
+        [PTR_V4]: { status: "ok", data: ["crawl-1.googlebot.com"] },
+        "A crawl-1.googlebot.com": { status: "ok", data: ["66.249.66.2"] },
+      },
       result: { status: "forward-mismatch", host: "crawl-1.googlebot.com" },
       questions: [PTR_V4, "A crawl-1.googlebot.com"],
     },
-    { why: "NXDOMAIN", address: "66.249.66.1", rules: GOOGLE, table: {}, result: { status: "nxdomain" }, questions: [PTR_V4] },
+    {
+      why: "NXDOMAIN",
+      address: "66.249.66.1",
+      rules: GOOGLE,
+      table: {},
+      result: { status: "nxdomain" },
+      questions: [PTR_V4],
+    },
     {
       why: "IPv6, AAAA confirms",
       address: "2001:db8::1",
@@ -81,10 +95,38 @@ describe("reverseDnsFor", () => {
       result: { status: "confirmed", host: "a.crawl.amazonbot.amazon" },
       questions: [`PTR ${reverseName("2001:db8::1")}`, "AAAA a.crawl.amazonbot.amazon"],
     },
-    { why: "resolver error", address: "66.249.66.1", rules: GOOGLE, table: { [PTR_V4]: "fail" }, result: { status: "error", message: "resolver answered 502" }, questions: [PTR_V4] },
-    { why: "timeout", address: "66.249.66.1", rules: GOOGLE, table: { [PTR_V4]: "hang" }, result: { status: "timeout" }, questions: [PTR_V4] },
-    { why: "not an address", address: "not-an-ip", rules: GOOGLE, table: {}, result: { status: "error", message: "not an IP address" }, questions: [] },
-    { why: "no rule: never a lookup", address: "66.249.66.1", rules: [], table: {}, result: { status: "error", message: "no reverse DNS rule applies" }, questions: [] },
+    {
+      why: "resolver error",
+      address: "66.249.66.1",
+      rules: GOOGLE,
+      table: { [PTR_V4]: "fail" },
+      result: { status: "error", message: "resolver answered 502" },
+      questions: [PTR_V4],
+    },
+    {
+      why: "timeout",
+      address: "66.249.66.1",
+      rules: GOOGLE,
+      table: { [PTR_V4]: "hang" },
+      result: { status: "timeout" },
+      questions: [PTR_V4],
+    },
+    {
+      why: "not an address",
+      address: "not-an-ip",
+      rules: GOOGLE,
+      table: {},
+      result: { status: "error", message: "not an IP address" },
+      questions: [],
+    },
+    {
+      why: "no rule: never a lookup",
+      address: "66.249.66.1",
+      rules: [],
+      table: {},
+      result: { status: "error", message: "no reverse DNS rule applies" },
+      questions: [],
+    },
   ] as const)("$why", async ({ address, rules, table, result, questions }) => {
     const resolve = tableResolver(table as Record<string, DnsAnswer | "hang" | "fail">);
     expect(await reverseDnsFor(address, rules, { kv: env.ROBOTS, resolve, timeoutMs: 50 })).toEqual(result);
@@ -133,8 +175,22 @@ describe("reverseName", () => {
 
 describe("DoH JSON", () => {
   it.each([
-    { json: { Status: 0, Answer: [{ name: "x", type: 12, TTL: 60, data: "crawl-1.googlebot.com." }] }, type: "PTR", answer: { status: "ok", data: ["crawl-1.googlebot.com."] } },
-    { json: { Status: 0, Answer: [{ type: 5, data: "alias.example." }, { type: 1, data: "192.0.2.1" }] }, type: "A", answer: { status: "ok", data: ["192.0.2.1"] } },
+    {
+      json: { Status: 0, Answer: [{ name: "x", type: 12, TTL: 60, data: "crawl-1.googlebot.com." }] },
+      type: "PTR",
+      answer: { status: "ok", data: ["crawl-1.googlebot.com."] },
+    },
+    {
+      json: {
+        Status: 0,
+        Answer: [
+          { type: 5, data: "alias.example." },
+          { type: 1, data: "192.0.2.1" },
+        ],
+      },
+      type: "A",
+      answer: { status: "ok", data: ["192.0.2.1"] },
+    },
     { json: { Status: 0 }, type: "AAAA", answer: { status: "ok", data: [] } },
     { json: { Status: 3 }, type: "PTR", answer: { status: "nxdomain" } },
   ] as const)("%# $type", ({ json, type, answer }) => {
@@ -152,7 +208,10 @@ describe("DoH JSON", () => {
       return Response.json({ Status: 0, Answer: [{ type: 1, data: "192.0.2.1" }] });
     });
     const resolve = dohResolver("https://dns.example/dns-query");
-    expect(await resolve("crawl-1.googlebot.com", "A", new AbortController().signal)).toEqual({ status: "ok", data: ["192.0.2.1"] });
+    expect(await resolve("crawl-1.googlebot.com", "A", new AbortController().signal)).toEqual({
+      status: "ok",
+      data: ["192.0.2.1"],
+    });
     expect(fetched).toEqual(["https://dns.example/dns-query?name=crawl-1.googlebot.com&type=A"]);
   });
 
