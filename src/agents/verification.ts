@@ -57,6 +57,13 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
     ],
   },
   {
+    // Google-Agent (agents acting for a user); listed beside the fetchers' lists in Google's
+    // "List of Google user-triggered fetchers" page (developers.google.com/crawling/docs/crawlers-fetchers).
+    name: "google-agent",
+    url: "https://developers.google.com/static/crawling/ipranges/user-triggered-agents.json",
+    tokens: ["Google-Agent"],
+  },
+  {
     name: "bingbot",
     url: "https://www.bing.com/toolbox/bingbot.json",
     tokens: ["bingbot", "BingPreview", "adidxbot", "msnbot"],
@@ -98,8 +105,8 @@ const GOOGLE_TOKENS = RANGE_SOURCES.filter((source) => source.name.startsWith("g
 
 export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
   {
-    // crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com, rate-limited-proxy-*.google.com,
-    // *.gae.googleusercontent.com (user-triggered fetchers). Not all of googleusercontent.com:
+    // crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com, rate-limited-proxy-*.google.com;
+    // user-triggered fetchers: *.gae.googleusercontent.com or google-proxy-*.google.com. Not all of googleusercontent.com:
     // that is Google Cloud customers' hosts too.
     name: "google",
     documentation: "https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot",
@@ -108,7 +115,7 @@ export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
   },
   {
     name: "bing",
-    documentation: "https://www.bing.com/webmasters/help/how-to-verify-bingbot-3905dc26",
+    documentation: "https://www.bing.com/webmaster/help/how-to-verify-bingbot-3905dc26",
     domains: ["search.msn.com"],
     tokens: ["bingbot", "BingPreview", "adidxbot", "msnbot"],
   },
@@ -120,7 +127,7 @@ export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
   },
   {
     name: "amazonbot",
-    documentation: "https://developer.amazon.com/amazonbot",
+    documentation: "https://developer.amazon.com/support/amazonbot",
     domains: ["crawl.amazonbot.amazon"],
     tokens: ["Amazonbot"],
   },
@@ -132,7 +139,7 @@ export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
   },
   {
     name: "baidu",
-    documentation: "https://www.baidu.com/search/spider_english.html",
+    documentation: "https://www.baidu.com/search/spider.html",
     domains: ["baidu.com", "baidu.jp"],
     tokens: ["Baiduspider", "Baiduspider-image"],
   },
