@@ -12,6 +12,7 @@ import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { rangeSourceFor, verifyCrawler } from "../agents/verification.ts";
 import { declaresRateLimits, rateLimitsAt, visitWindow } from "../policy/crawl-rate.ts";
 import { handleAdmin } from "./admin.ts";
+import { forward } from "./forward.ts";
 import { crawlRateKey } from "./crawl-rate-object.ts";
 import { crawlerRanges, refreshCrawlerRanges } from "./crawler-ranges.ts";
 import { ConfigError, loadConfig, type Config, type Env } from "./config.ts";
@@ -54,11 +55,11 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
   if (config.adminToken && url.pathname.startsWith(config.adminPrefix)) {
     return handleAdmin({ request, url, config, kv: env.ROBOTS, ctx, authority }, config.adminToken);
   }
-  if (config.mode === "off") return forward(request, url, config);
+  if (config.mode === "off") return forward(request, url, config.originUrl ?? url);
   const isRobotsTxt = url.pathname === "/robots.txt" && (request.method === "GET" || request.method === "HEAD");
   const agent = await verifiedAgent(request, env, config, classifyUserAgent(request.headers.get("user-agent")));
   if (agent === "blocked") return impostorResponse();
-  if (!isRobotsTxt && !agent.crawler) return forward(request, url, config);
+  if (!isRobotsTxt && !agent.crawler) return forward(request, url, config.originUrl ?? url);
 
   const pause = await activePause(env.ROBOTS, config);
   if (pause) {
@@ -185,25 +186,9 @@ async function act(verdict: Verdict, request: Request, url: URL, config: Config)
         "robots-unavailable",
       );
     case "report":
-      return withHeader(await forward(request, url, config), "x-robots-edge", ruleHeader("would-block", verdict));
+      return withHeader(await forward(request, url, config.originUrl ?? url), "x-robots-edge", ruleHeader("would-block", verdict));
     case "pass":
-      return forward(request, url, config);
-  }
-}
-
-/**
- * On to the origin: the same request (route mode) or the same path on ORIGIN_URL (proxy
- * mode). An origin that cannot be reached answers 502, never an opaque exception.
- */
-async function forward(request: Request, url: URL, config: Config): Promise<Response> {
-  try {
-    if (!config.originUrl) return await fetch(request);
-    const target = new URL(url.pathname + url.search, config.originUrl);
-    return await fetch(new Request(target, request), { redirect: "manual" });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    logError("origin", message);
-    return errorResponse(`the origin could not be reached (${message})`, 502);
+      return forward(request, url, config.originUrl ?? url);
   }
 }
 

@@ -301,3 +301,26 @@ describe("bypass attempts with re-spelled paths", () => {
     expect([403, 503]).not.toContain((await get(path, CHROME)).status);
   });
 });
+
+// The proxy escape (issue #9): request targets that read as network-path references, sent byte
+// for byte. `ORIGIN` stands for the demo origin's own 127.0.0.1:<port>, the host an escape would
+// reach with /private/ unjudged. Each must reach the origin as a path on it: an unknown page
+// (404), never the private page (200) nor another host (502).
+describe("bypass attempts that name another host in the path", () => {
+  it.each([
+    { path: "//ORIGIN/private/", status: 404 },
+    { path: "///ORIGIN/private/", status: 404 },
+    { path: "/\\ORIGIN/private/", status: 404 },
+    { path: "//user@ORIGIN/private/", status: 404 },
+    { path: "//evil.example/private/", status: 404 },
+    { path: "/%2F%2FORIGIN/private/", status: 404 },
+    { path: "/%5CORIGIN/private/", status: 404 },
+  ])("$path -> $status for a crawler and a human", async ({ path, status }) => {
+    const raw = path.replace("ORIGIN", `127.0.0.1:${origin.port}`);
+    const before = origin.requests.length;
+    expect((await get(raw, GOOGLEBOT)).status).toBe(status);
+    expect((await get(raw, CHROME)).status).toBe(status);
+    const seen = origin.requests.slice(before).filter((target) => !target.endsWith("/robots.txt"));
+    expect(seen).toHaveLength(2);
+  });
+});
