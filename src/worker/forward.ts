@@ -39,6 +39,6 @@ export async function forward(request: Request, url: URL, base: URL): Promise<Re
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     logError("origin", message);
-    return errorResponse("the origin could not be reached", 502);
+    return errorResponse(`the origin could not be reached (${message})`, 502);
   }
 }

@@ -292,6 +292,8 @@ describe("bypass attempts with re-spelled paths", () => {
     { path: "/priv%61te/", crawler: 403 },
     { path: "/private%2Fx", crawler: 403 },
     { path: "/private%2freport", crawler: 403 },
+    { path: "/private;%2F../", crawler: 403, why: "servlets strip ;%2F.. up to the raw / (issue #9)" },
+    { path: "/private;jsessionid=x%2F..%2F/report", crawler: 403, why: "parameter hiding ..%2F (issue #9)" },
     { path: "/café/secret/recipe", crawler: 403, why: "raw UTF-8 on the wire" },
     { path: "/caf%C3%A9/secret/recipe", crawler: 403 },
     { path: "/caf%c3%a9/secret/recipe", crawler: 403 },

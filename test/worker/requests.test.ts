@@ -111,7 +111,7 @@ describe("humans pass untouched, always", () => {
   });
 });
 
-// th/rfc9309 §2.2.2 plus the edge's normalisation (core/normalize.ts).
+// rfc9309 §2.2.2 plus the edge's normalisation (policy/path-spellings.ts).
 describe("re-spelled URLs cannot slip past a rule", () => {
   it.each([
     { path: "/%70rivate/x", status: 403, why: "percent-encoded unreserved letter" },
@@ -127,6 +127,8 @@ describe("re-spelled URLs cannot slip past a rule", () => {
     { path: "/caf%c3%a9/menu", status: 403, why: "hex case does not matter" },
     { path: "/café/menu", status: 403, why: "raw UTF-8" },
     { path: "/private/public/../secret", status: 403, why: "dot-dot out of an allowed directory" },
+    { path: "/private;%2F../", status: 403, why: "issue #9: servlets strip ;%2F.. up to the raw /" },
+    { path: "/private;jsessionid=x%2F..%2F/report", status: 403, why: "issue #9: parameter hiding ..%2F" },
   ])("$path -> $status ($why)", async ({ path, status }) => {
     expect((await call(path, { ua: GOOGLEBOT })).status).toBe(status);
     expect((await call(path, { ua: CHROME })).status).toBe(200);
