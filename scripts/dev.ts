@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { startDemoOrigin } from "./demo-origin.ts";
 
 const PORT = process.env["PORT"] ?? "8787";
-const ADMIN_TOKEN = "dev-admin-token";
+const ADMIN_TOKEN = "dev-admin-token-local";
 
 const origin = await startDemoOrigin();
 const edge = `http://127.0.0.1:${PORT}`;

@@ -3,27 +3,37 @@
  * secret is set. Every call needs `Authorization: Bearer <ADMIN_TOKEN>`, compared in
  * constant time (SHA-256 of both sides, then timingSafeEqual, so lengths leak nothing).
  *
- *   GET    status                 known origins, fetch state, pause
+ * The scheme name is matched in any case (RFC 9110 §11.1).
+ *
+ *   GET    status[?cursor=…&limit=…]  config problems, known origins (paged), fetch state, pause
  *   POST   refresh[?origin=…]     fetch robots.txt now; returns that origin's status
- *   GET    explain?ua=…&url=…     what the edge would do with such a request
+ *   GET    explain?ua=…&url=…     what the edge would do with such a request (stored copy only)
  *   GET    robots[?origin=…]      the stored robots.txt text, groups, diagnostics (for the page)
  *   POST   test[?origin=…] {"ua", "urls", "draft"?}  decisions for URLs, live and under a draft
+ *   DELETE origin?origin=…        forget an origin's stored robots.txt
  *   GET    (the prefix itself)    the operator page; no token needed to load it, it shows
  *                                 nothing until the API accepts the token it is given
  *   POST   pause  {"minutes", "retryAfter"?, "reason"?}    start a crawl pause
- *   DELETE pause                  end it
+ *   DELETE pause                  end it (a PAUSE_UNTIL pause stays: it lives in the config)
+ *
+ * Only existing authorities are acted on (authorities.ts): proxy mode ORIGIN_URL's, route
+ * mode the allow-listed or, without AUTHORITIES, the already stored; a parameter never makes
+ * the edge fetch a host a client chose, and explain (a GET) never fetches at all. Every error
+ * is JSON `{ "error", "problems"? }`.
  */
 
 import { compileRobots, parseRobotsTxt, type RobotsMatcher } from "../core/index.ts";
 import { explainRequest, type Explanation } from "../policy/explain.ts";
 import type { EntryState } from "../policy/judge.ts";
+import { invalid, valid, type Validated } from "../policy/validated.ts";
+import { isExistingAuthority, isServedAuthority } from "./authorities.ts";
 import type { Config } from "./config.ts";
 import { adminPageResponse } from "./page.ts";
-import { fromBase64, modelOf } from "./robots-entry.ts";
+import { accessWarning, fromBase64, modelOf } from "./robots-entry.ts";
 import { activePause, readPauseRequest, rememberPause, retryAfterOf, WARN_PAUSE_MINUTES } from "./pause.ts";
-import { refresh, robotsFor, type LoadedRobots } from "./robots-cache.ts";
-import { errorResponse, jsonResponse } from "./responses.ts";
-import { deletePause, listAuthorities, readEntry, writePause } from "./store.ts";
+import { forgetRobots, refresh, robotsFor, storedRobots, type LoadedRobots } from "./robots-cache.ts";
+import { jsonResponse } from "./responses.ts";
+import { deletePause, listAuthorityPage, readEntry, readPause, writePause } from "./store.ts";
 
 export interface AdminContext {
   readonly request: Request;
@@ -33,6 +43,14 @@ export interface AdminContext {
   readonly ctx: ExecutionContext;
   /** The origin authority this request belongs to. */
   readonly authority: string;
+  /** loadConfig's problems and warnings: shown in status (never to the public). */
+  readonly configProblems: readonly string[];
+  readonly configWarnings: readonly string[];
+}
+
+/** Every admin error: JSON `{ "error", "problems"? }`. */
+function adminError(code: number, error: string, problems?: readonly string[]): Response {
+  return jsonResponse(problems && problems.length > 0 ? { error, problems } : { error }, code);
 }
 
 export async function handleAdmin(admin: AdminContext, token: string): Promise<Response> {
@@ -41,15 +59,14 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
     return adminPageResponse(admin.config.adminPrefix);
   }
   if (!(await bearerMatches(admin.request, token))) {
-    return new Response("robots-edge: admin API needs Authorization: Bearer <ADMIN_TOKEN>\n", {
-      status: 401,
-      headers: { "www-authenticate": 'Bearer realm="robots-edge"', "content-type": "text/plain; charset=utf-8" },
-    });
+    const response = adminError(401, "the admin API needs Authorization: Bearer <ADMIN_TOKEN>");
+    response.headers.set("www-authenticate", 'Bearer realm="robots-edge"');
+    return response;
   }
   const route = `${admin.request.method} ${admin.url.pathname.slice(admin.config.adminPrefix.length)}`;
   switch (route) {
     case "GET status":
-      return jsonResponse(await status(admin));
+      return status(admin);
     case "POST refresh":
       return refreshNow(admin);
     case "GET explain":
@@ -60,18 +77,18 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
       return testUrls(admin);
     case "POST pause":
       return startPause(admin);
+    case "DELETE origin":
+      return deleteOrigin(admin);
     case "DELETE pause":
-      await deletePause(admin.kv);
-      rememberPause(undefined);
-      return jsonResponse({ pause: null });
+      return endPause(admin);
     default:
-      return errorResponse(`no admin route ${JSON.stringify(route)}; see the README for the admin API`, 404);
+      return adminError(404, `no admin route ${JSON.stringify(route)}; see the README for the admin API`);
   }
 }
 
 async function bearerMatches(request: Request, token: string): Promise<boolean> {
   const header = request.headers.get("authorization") ?? "";
-  const given = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+  const given = /^bearer[ \t]+(.*)$/i.exec(header)?.[1]?.trim() ?? "";
   const [a, b] = await Promise.all([sha256(given), sha256(token)]);
   return crypto.subtle.timingSafeEqual(a, b) && given !== "";
 }
@@ -80,21 +97,42 @@ async function sha256(text: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
 }
 
-async function status(admin: AdminContext) {
+const STATUS_PAGE_DEFAULT = 100;
+const STATUS_PAGE_MAX = 1000;
+
+/** Config problems, one page of known origins (`next` is the cursor of the next page), the pause. */
+async function status(admin: AdminContext): Promise<Response> {
+  const limitParam = admin.url.searchParams.get("limit");
+  const limit = limitParam === null ? STATUS_PAGE_DEFAULT : Number(limitParam);
+  if (!Number.isInteger(limit) || limit < 1 || limit > STATUS_PAGE_MAX) {
+    return adminError(
+      400,
+      `limit must be a whole number from 1 to ${STATUS_PAGE_MAX}, got ${JSON.stringify(limitParam)}`,
+    );
+  }
   const now = Date.now();
-  const authorities = await listAuthorities(admin.kv);
+  const cursor = admin.url.searchParams.get("cursor") ?? undefined;
+  const page = await listAuthorityPage(admin.kv, { limit, cursor }).catch(() => undefined);
+  if (!page) return adminError(400, "cursor must be the `next` value of an earlier status answer");
   const origins = [];
-  for (const authority of authorities) {
+  for (const { authority } of page.authorities) {
     const entry = await readEntry(admin.kv, authority);
-    if (entry) origins.push(originStatus({ entry, matcher: () => undefined }, now));
+    if (entry)
+      origins.push({
+        ...originStatus({ entry, matcher: () => undefined }, now),
+        served: isServedAuthority(admin.config, authority),
+      });
   }
   const pause = await activePause(admin.kv, admin.config);
-  return {
+  return jsonResponse({
     mode: admin.config.mode,
     proxy: admin.config.originUrl?.origin ?? null,
+    authorities: admin.config.authorities ?? null,
+    config: { problems: admin.configProblems, warnings: admin.configWarnings },
     origins,
+    next: page.cursor ?? null,
     pause: pause ? { ...pause, retryAfter: retryAfterOf(pause, now) } : null,
-  };
+  });
 }
 
 function originStatus(robots: LoadedRobots, now: number) {
@@ -115,32 +153,69 @@ function originStatus(robots: LoadedRobots, now: number) {
     expiresAt: new Date(entry.expiresAt).toISOString(),
     groups: model?.robots?.groups?.length ?? 0,
     diagnostics: { error: count("error"), warning: count("warning"), info: count("info") },
+    warning: accessWarning(entry) ?? null,
   };
 }
 
+/**
+ * The `origin` parameter (or this request's own authority) as an origin the admin API may act
+ * on: an absolute http(s) URL (400 otherwise) of an existing authority (404 otherwise).
+ */
+async function existingOrigin(
+  admin: AdminContext,
+  given: string | null,
+): Promise<Validated<string> & { status?: number }> {
+  const origin = originOf(given ?? admin.authority);
+  if (!origin.ok) return { ...origin, status: 400 };
+  if (!(await isExistingAuthority(admin.config, admin.kv, origin.value))) {
+    return {
+      ...invalid([
+        `${origin.value} is not an origin this edge serves: ${admin.config.originUrl ? `proxy mode serves only ${admin.config.originUrl.origin}` : "route mode serves the hosts in AUTHORITIES, or without it the hosts requests have already come for"}`,
+      ]),
+      status: 404,
+    };
+  }
+  return origin;
+}
+
+/** An absolute http(s) URL's origin; anything else is a problem. */
+function originOf(text: string): Validated<string> {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    return invalid([`expected an absolute http(s) URL such as https://example.com, got ${JSON.stringify(text)}`]);
+  }
+  return valid(url.origin);
+}
+
+function originProblem(origin: { ok: false; problems: string[]; status?: number }): Response {
+  return adminError(origin.status ?? 400, origin.problems[0] ?? "bad origin", origin.problems);
+}
+
 async function refreshNow(admin: AdminContext): Promise<Response> {
-  const authority = admin.url.searchParams.get("origin") ?? admin.authority;
-  if (!URL.canParse(authority))
-    return errorResponse(
-      `origin must be an absolute URL such as https://example.com, got ${JSON.stringify(authority)}`,
-      400,
-    );
-  const origin = new URL(authority).origin;
-  const robots = await refresh(origin, admin.kv, admin.config, await readEntry(admin.kv, origin));
+  const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+  if (!origin.ok) return originProblem(origin);
+  const robots = await refresh(origin.value, admin.kv, admin.config, await readEntry(admin.kv, origin.value));
   return jsonResponse(originStatus(robots, Date.now()));
 }
 
+/** What the edge would do; a GET, so it reads what is stored and never fetches. */
 async function explain(admin: AdminContext): Promise<Response> {
   const ua = admin.url.searchParams.get("ua");
   const target = admin.url.searchParams.get("url");
   if (ua === null || target === null) {
-    return errorResponse("explain needs ?ua=<User-Agent header>&url=<URL or path>", 400);
+    return adminError(400, "explain needs ?ua=<User-Agent header>&url=<URL or path>");
   }
-  const authority = URL.canParse(target) ? new URL(target).origin : admin.authority;
-  const robots = await robotsFor(authority, admin.kv, admin.config, admin.ctx);
+  const absolute = target.startsWith("/") ? undefined : originOf(target);
+  if (absolute && !absolute.ok)
+    return adminError(400, 'url must be a path starting with "/" or an absolute http(s) URL', absolute.problems);
+  const origin = await existingOrigin(admin, absolute?.value ?? null);
+  if (!origin.ok) return originProblem(origin);
+  const robots = await storedRobots(origin.value, admin.kv);
+  if (!robots)
+    return adminError(404, `no robots.txt stored for ${origin.value} yet; POST refresh?origin=${origin.value} first`);
   const paused = (await activePause(admin.kv, admin.config)) !== undefined;
   return jsonResponse({
-    authority,
+    authority: origin.value,
     ...explainWith(admin.config, robots.entry.state, robots.matcher(), paused, ua, target),
   });
 }
@@ -159,10 +234,11 @@ function explainWith(
 
 /** The stored robots.txt of an origin as text, with its groups and diagnostics (for the page). */
 async function robotsView(admin: AdminContext): Promise<Response> {
-  const origin = originParam(admin);
-  if (!origin) return errorResponse("origin must be an absolute URL such as https://example.com", 400);
+  const param = originOf(admin.url.searchParams.get("origin") ?? admin.authority);
+  if (!param.ok) return originProblem(param);
+  const origin = param.value;
   const entry = await readEntry(admin.kv, origin);
-  if (!entry) return errorResponse(`no robots.txt stored for ${origin} yet; POST refresh first`, 404);
+  if (!entry) return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh first`);
   const robots = entry.copy ? modelOf(entry.copy) : undefined;
   return jsonResponse({
     status: originStatus({ entry, matcher: () => undefined }, Date.now()),
@@ -187,15 +263,18 @@ interface TestBody {
 /** Decisions for several URLs, live and (when a draft robots.txt is given) under the draft. */
 async function testUrls(admin: AdminContext): Promise<Response> {
   const body = readTestBody(await admin.request.json().catch(() => undefined));
-  if (typeof body === "string") return jsonResponse({ error: body }, 400);
-  const origin = originParam(admin) ?? admin.authority;
+  if (!body.ok) return adminError(400, body.problems.join("; "), body.problems);
+  const param = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+  if (!param.ok) return originProblem(param);
+  const origin = param.value;
   const robots = await robotsFor(origin, admin.kv, admin.config, admin.ctx);
   const paused = (await activePause(admin.kv, admin.config)) !== undefined;
-  const draft = body.draft === undefined ? undefined : compileRobots(parseRobotsTxt(body.draft));
-  const results = body.urls.map((url) => {
-    const live = explainWith(admin.config, robots.entry.state, robots.matcher(), paused, body.ua, url);
+  const { ua, urls, draft: draftText } = body.value;
+  const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
+  const results = urls.map((url) => {
+    const live = explainWith(admin.config, robots.entry.state, robots.matcher(), paused, ua, url);
     if (!draft) return { url, live };
-    const drafted = explainWith(admin.config, "ok", draft, paused, body.ua, url);
+    const drafted = explainWith(admin.config, "ok", draft, paused, ua, url);
     const differs = live.allowed !== drafted.allowed || live.action.action !== drafted.action.action;
     return { url, live, draft: drafted, differs };
   });
@@ -204,7 +283,7 @@ async function testUrls(admin: AdminContext): Promise<Response> {
 
 const MAX_TEST_URLS = 200;
 
-function readTestBody(body: unknown): TestBody | string {
+function readTestBody(body: unknown): Validated<TestBody> {
   const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   const { ua, urls, draft } = fields;
   const problems: string[] = [];
@@ -214,19 +293,27 @@ function readTestBody(body: unknown): TestBody | string {
     problems.push(`"urls" must be a list of 1 to ${MAX_TEST_URLS} URLs or paths`);
   }
   if (draft !== undefined && typeof draft !== "string") problems.push('"draft" must be robots.txt text');
-  if (problems.length > 0 || typeof ua !== "string" || !urlList) return problems.join("; ");
-  return { ua, urls: urlList, draft: typeof draft === "string" ? draft : undefined };
+  if (problems.length > 0 || typeof ua !== "string" || !urlList) return invalid(problems);
+  return valid({ ua, urls: urlList, draft: typeof draft === "string" ? draft : undefined });
 }
 
-function originParam(admin: AdminContext): string | undefined {
-  const given = admin.url.searchParams.get("origin") ?? admin.authority;
-  return URL.canParse(given) ? new URL(given).origin : undefined;
+/** Forget an origin's stored robots.txt (an authority that should not be there, or a fresh start). */
+async function deleteOrigin(admin: AdminContext): Promise<Response> {
+  const given = admin.url.searchParams.get("origin");
+  if (given === null) return adminError(400, "DELETE origin needs ?origin=<absolute http(s) URL>");
+  const origin = originOf(given);
+  if (!origin.ok) return originProblem(origin);
+  const existed = (await readEntry(admin.kv, origin.value)) !== undefined;
+  await forgetRobots(origin.value, admin.kv);
+  if (!existed) return adminError(404, `no robots.txt stored for ${origin.value}`);
+  return jsonResponse({ deleted: origin.value });
 }
 
 async function startPause(admin: AdminContext): Promise<Response> {
   const body: unknown = await admin.request.json().catch(() => undefined);
-  const { request, problems } = readPauseRequest(body, admin.config);
-  if (!request) return jsonResponse({ error: problems.join("; ") }, 400);
+  const validated = readPauseRequest(body, admin.config);
+  if (!validated.ok) return adminError(400, validated.problems.join("; "), validated.problems);
+  const request = validated.value;
   const now = Date.now();
   const pause = {
     until: now + request.minutes * 60_000,
@@ -244,4 +331,26 @@ async function startPause(admin: AdminContext): Promise<Response> {
     pause: { ...pause, untilIso: new Date(pause.until).toISOString() },
     ...(warning && { warning }),
   });
+}
+
+/**
+ * End the stored pause. A PAUSE_UNTIL pause lives in the config and cannot be ended here: the
+ * answer says it remains (and until when) instead of "ended" while crawlers still get 503.
+ */
+async function endPause(admin: AdminContext): Promise<Response> {
+  const stored = await readPause(admin.kv);
+  await deletePause(admin.kv);
+  rememberPause(undefined);
+  const now = Date.now();
+  const { pauseUntil } = admin.config;
+  if (pauseUntil !== undefined && pauseUntil > now) {
+    return jsonResponse({
+      ended: false,
+      deletedStoredPause: stored !== undefined,
+      pause: { reason: "PAUSE_UNTIL", until: pauseUntil, untilIso: new Date(pauseUntil).toISOString() },
+      warning:
+        "crawlers still get 503: PAUSE_UNTIL is set in the Worker's vars (wrangler.toml [vars]); remove it and deploy to end that pause",
+    });
+  }
+  return jsonResponse({ ended: true, deletedStoredPause: stored !== undefined, pause: null });
 }

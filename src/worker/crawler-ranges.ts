@@ -5,25 +5,30 @@
  */
 
 import { parseRangeList, RangeSet, RANGE_SOURCES } from "../agents/verification.ts";
+import { IsolateMemory } from "./isolate-memory.ts";
 import { readRanges, writeRanges, type StoredRanges } from "./store.ts";
 
 const MEMORY_RECHECK_MS = 10 * 60_000;
 
-let remembered: { sets: Map<string, RangeSet>; checkedAt: number } | undefined;
+const memory = new IsolateMemory<"ranges", ReadonlyMap<string, RangeSet>>({
+  maxEntries: 1,
+  maxAgeMs: MEMORY_RECHECK_MS,
+});
 
 export function clearRangesMemory(): void {
-  remembered = undefined;
+  memory.clear();
 }
 
 /** Range sets per source name, as stored (empty map before the first cron run). */
 export async function crawlerRanges(kv: KVNamespace): Promise<ReadonlyMap<string, RangeSet>> {
   const now = Date.now();
-  if (remembered && now - remembered.checkedAt < MEMORY_RECHECK_MS) return remembered.sets;
+  const remembered = memory.get("ranges", now);
+  if (remembered) return remembered;
   const stored = await readRanges(kv);
   const sets = new Map(
     Object.entries(stored?.sources ?? {}).map(([name, source]) => [name, new RangeSet(source.cidrs)]),
   );
-  remembered = { sets, checkedAt: now };
+  memory.set("ranges", sets, now);
   return sets;
 }
 
@@ -43,5 +48,5 @@ export async function refreshCrawlerRanges(kv: KVNamespace, timeoutMs: number): 
     }),
   );
   await writeRanges(kv, { sources });
-  remembered = undefined;
+  memory.clear();
 }

@@ -6,12 +6,23 @@
  *   4xx except 429           -> no robots.txt: no restriction
  *   5xx, 429, timeout, network error -> unavailable (a complete disallow, temporarily)
  * Redirects are followed by hand so the hop limit is ours, and a Location on another
- * authority is followed too (RFC 9309 §2.3.1.2: the target's robots.txt applies).
+ * authority is followed too (RFC 9309 §2.3.1.2: the target's robots.txt applies); what it
+ * serves must still read as a robots.txt (robots-entry.ts) before it can replace a copy.
+ *
+ * The fetch identifies itself (ROBOTS_FETCH_USER_AGENT): WAFs answer requests without a
+ * User-Agent 403, which would read as "no robots.txt" and switch enforcement off.
  */
 
 import { MAX_ROBOTS_BYTES } from "../core/index.ts";
 
 export const MAX_REDIRECTS = 5;
+
+/** The version in package.json (a test keeps them equal; the Worker bundle does not read package.json). */
+export const VERSION = "0.1.0";
+/** Where an origin's operator reads what this fetcher is. */
+export const PROJECT_URL = "https://github.com/robots-edge/robots-edge";
+/** Product token, version and a contact URL, as crawlers identify themselves (RFC 9309 §2.2.1, RFC 9110 §10.1.5). */
+export const ROBOTS_FETCH_USER_AGENT = `robots-edge/${VERSION} (+${PROJECT_URL})`;
 
 export type OriginFetch =
   | {
@@ -32,7 +43,11 @@ export async function fetchRobotsTxt(url: URL, timeoutMs: number): Promise<Origi
   try {
     let target = url;
     for (let hop = 0; ; hop++) {
-      const response = await fetch(target, { redirect: "manual", signal, headers: { accept: "text/plain, */*" } });
+      const response = await fetch(target, {
+        redirect: "manual",
+        signal,
+        headers: { accept: "text/plain, */*", "user-agent": ROBOTS_FETCH_USER_AGENT },
+      });
       const location = response.headers.get("location");
       if (isRedirect(response.status) && location) {
         await response.body?.cancel();

@@ -9,15 +9,18 @@
  */
 
 import type { Config } from "./config.ts";
+import { invalid, valid, type Validated } from "../policy/validated.ts";
+import { IsolateMemory } from "./isolate-memory.ts";
 import { readPause, type Pause } from "./store.ts";
 
 export const WARN_PAUSE_MINUTES = 24 * 60;
 const MEMORY_RECHECK_MS = 30_000;
 
-let remembered: { pause: Pause | undefined; checkedAt: number } | undefined;
+/** One value (the stored pause, or null for none), re-read from KV every MEMORY_RECHECK_MS. */
+const memory = new IsolateMemory<"pause", Pause | null>({ maxEntries: 1, maxAgeMs: MEMORY_RECHECK_MS });
 
 export function clearPauseMemory(): void {
-  remembered = undefined;
+  memory.clear();
 }
 
 /** The pause in force now, if any (KV re-read at most every 30 s per isolate). */
@@ -31,16 +34,17 @@ export async function activePause(kv: KVNamespace, config: Config): Promise<Paus
       startedAt: 0,
     };
   }
-  if (!remembered || now - remembered.checkedAt >= MEMORY_RECHECK_MS) {
-    remembered = { pause: await readPause(kv), checkedAt: now };
+  let pause = memory.get("pause", now);
+  if (pause === undefined) {
+    pause = (await readPause(kv)) ?? null;
+    memory.set("pause", pause, now);
   }
-  const pause = remembered.pause;
   return pause && pause.until > now ? pause : undefined;
 }
 
 /** Tell this isolate about a pause it just stored or deleted, without waiting for KV. */
 export function rememberPause(pause: Pause | undefined): void {
-  remembered = { pause, checkedAt: Date.now() };
+  memory.set("pause", pause ?? null, Date.now());
 }
 
 /** Retry-After for a pause: the pause's own value, never past its end. */
@@ -59,10 +63,10 @@ export interface PauseRequest {
 }
 
 /** Validate an admin pause body; every problem at once. */
-export function readPauseRequest(body: unknown, config: Config): { request?: PauseRequest; problems: string[] } {
+export function readPauseRequest(body: unknown, config: Config): Validated<PauseRequest> {
   const problems: string[] = [];
   const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
-  if (!fields) return { problems: ['body must be a JSON object such as {"minutes": 30}'] };
+  if (!fields) return invalid(['body must be a JSON object such as {"minutes": 30}']);
   const { minutes, retryAfter, reason } = fields;
   if (typeof minutes !== "number" || !Number.isInteger(minutes) || minutes < 1 || minutes > config.maxPauseMinutes) {
     problems.push(`"minutes" must be a whole number from 1 to ${config.maxPauseMinutes} (MAX_PAUSE_MINUTES)`);
@@ -73,13 +77,10 @@ export function readPauseRequest(body: unknown, config: Config): { request?: Pau
   if (reason !== undefined && (typeof reason !== "string" || reason.length > 500)) {
     problems.push('"reason" must be a string of at most 500 characters');
   }
-  if (problems.length > 0) return { problems };
-  return {
-    request: {
-      minutes: minutes as number,
-      retryAfter: retryAfter as number | undefined,
-      reason: reason as string | undefined,
-    },
-    problems,
-  };
+  if (problems.length > 0) return invalid(problems);
+  return valid({
+    minutes: minutes as number,
+    retryAfter: retryAfter as number | undefined,
+    reason: reason as string | undefined,
+  });
 }

@@ -4,15 +4,26 @@
  * MEMORY_RECHECK_MS per origin, to see what other isolates and the cron stored. An expired
  * entry keeps serving while one refresh per isolate and origin runs in ctx.waitUntil; only
  * an origin never seen before is fetched while the request waits.
+ *
+ * Bounded: memory holds at most MEMORY_MAX_ORIGINS origins (least recently used go first);
+ * only served authorities (authorities.ts) are ever fetched; a refresh whose outcome equals
+ * the stored one (same state, bytes, status) skips the KV write unless the stored record is
+ * older than REWRITE_AFTER_MS, and it re-reads KV before writing so a copy another isolate
+ * stored meanwhile is never overwritten by an older one.
  */
 
 import { compileRobots, type RobotsMatcher } from "../core/index.ts";
+import { isServedAuthority } from "./authorities.ts";
 import type { Config } from "./config.ts";
+import { IsolateMemory } from "./isolate-memory.ts";
 import { fetchRobotsTxt } from "./origin-fetch.ts";
-import { applyFetch, modelOf, type RobotsEntry } from "./robots-entry.ts";
-import { readEntry, writeEntry } from "./store.ts";
+import { accessWarning, applyFetch, modelOf, sameOutcome, type RobotsEntry } from "./robots-entry.ts";
+import { deleteEntry, readEntry, writeEntry } from "./store.ts";
 
 export const MEMORY_RECHECK_MS = 60_000;
+export const MEMORY_MAX_ORIGINS = 500;
+/** An unchanged outcome is still written this often, so the stored times do not grow old. */
+export const REWRITE_AFTER_MS = 3_600_000;
 
 /** An entry with its compiled matcher (built on first use). */
 export interface LoadedRobots {
@@ -20,12 +31,10 @@ export interface LoadedRobots {
   matcher(): RobotsMatcher | undefined;
 }
 
-interface Remembered {
-  readonly robots: LoadedRobots;
-  readonly checkedAt: number;
-}
-
-const memory = new Map<string, Remembered>();
+const memory = new IsolateMemory<string, LoadedRobots>({
+  maxEntries: MEMORY_MAX_ORIGINS,
+  maxAgeMs: MEMORY_RECHECK_MS,
+});
 const refreshing = new Map<string, Promise<LoadedRobots>>();
 
 /** Forget everything this isolate remembers (tests; a new deploy does this by itself). */
@@ -42,9 +51,8 @@ export async function robotsFor(
   ctx: ExecutionContext,
 ): Promise<LoadedRobots> {
   const now = Date.now();
-  const remembered = memory.get(authority);
-  if (remembered && now - remembered.checkedAt < MEMORY_RECHECK_MS)
-    return serveAndMaybeRefresh(remembered.robots, kv, config, ctx, now);
+  const remembered = memory.get(authority, now);
+  if (remembered) return serveAndMaybeRefresh(remembered, kv, config, ctx, now);
   const stored = await readEntry(kv, authority);
   if (!stored) return refresh(authority, kv, config, undefined);
   const robots = remember(stored, now);
@@ -64,24 +72,50 @@ function serveAndMaybeRefresh(
   return robots;
 }
 
-/** Fetch the origin now and store the result; one refresh per authority at a time. */
+/** What is stored for `authority` (isolate memory, then KV), without fetching anything. */
+export async function storedRobots(authority: string, kv: KVNamespace): Promise<LoadedRobots | undefined> {
+  const now = Date.now();
+  const remembered = memory.get(authority, now);
+  if (remembered) return remembered;
+  const stored = await readEntry(kv, authority);
+  return stored ? remember(stored, now) : undefined;
+}
+
+/** Forget an origin: its stored entry and this isolate's memory of it (admin DELETE origin). */
+export async function forgetRobots(authority: string, kv: KVNamespace): Promise<void> {
+  memory.delete(authority);
+  await deleteEntry(kv, authority);
+}
+
+/**
+ * Fetch the origin now and store the result; one refresh per authority at a time.
+ * Throws TypeError for an authority the edge does not serve: callers check isServedAuthority.
+ */
 export function refresh(
   authority: string,
   kv: KVNamespace,
   config: Config,
   previous: RobotsEntry | undefined,
 ): Promise<LoadedRobots> {
+  if (!isServedAuthority(config, authority)) {
+    return Promise.reject(new TypeError(`not a served authority: ${authority} (see AUTHORITIES / ORIGIN_URL)`));
+  }
   const running = refreshing.get(authority);
   if (running) return running;
   const work = (async () => {
     const fetched = await fetchRobotsTxt(robotsUrlOf(authority), config.fetchTimeoutMs);
-    const before = previous ?? (await readEntry(kv, authority));
-    const entry = applyFetch(before, authority, fetched, {
-      now: Date.now(),
+    // Re-read: another isolate or the cron may have stored a newer entry while we fetched.
+    const stored = await readEntry(kv, authority);
+    const now = Date.now();
+    const entry = applyFetch(newer(stored, previous), authority, fetched, {
+      now,
       maxAgeSeconds: config.robotsMaxAgeSeconds,
     });
-    await writeEntry(kv, entry);
-    return remember(entry, Date.now());
+    const unchanged = sameOutcome(stored, entry) && stored !== undefined && now - stored.lastFetchAt < REWRITE_AFTER_MS;
+    if (!unchanged) await writeEntry(kv, entry);
+    const warning = accessWarning(entry);
+    if (warning && !(stored && accessWarning(stored))) logRobotsWarning(authority, warning);
+    return remember(entry, now);
   })();
   refreshing.set(authority, work);
   return work.finally(() => refreshing.delete(authority));
@@ -91,9 +125,21 @@ function robotsUrlOf(authority: string): URL {
   return new URL("/robots.txt", authority);
 }
 
+function newer(a: RobotsEntry | undefined, b: RobotsEntry | undefined): RobotsEntry | undefined {
+  if (!a || !b) return a ?? b;
+  return a.lastFetchAt >= b.lastFetchAt ? a : b;
+}
+
+/** One JSON line, like the decision logs, when the origin starts refusing the edge's fetch. */
+function logRobotsWarning(authority: string, warning: string): void {
+  console.warn(
+    JSON.stringify({ event: "robots-edge.robots-warning", time: new Date().toISOString(), authority, warning }),
+  );
+}
+
 function remember(entry: RobotsEntry, now: number): LoadedRobots {
   const robots = loaded(entry);
-  memory.set(entry.authority, { robots, checkedAt: now });
+  memory.set(entry.authority, robots, now);
   return robots;
 }
 

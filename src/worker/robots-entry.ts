@@ -3,24 +3,33 @@
  * time comes in as `now`, so every rule here is tested without a clock.
  *
  * Fail-open / fail-closed choices (RFC 9309 §2.3.1, Google's status-code table):
- *   - 2xx: the new copy is in force — unless it is garbage (an HTML page, or bytes with
- *     not one robots.txt line) while a good copy exists: then the good copy stays.
+ *   - 2xx: the new copy is in force — unless it is not a robots.txt: an HTML page, or a body
+ *     with not one user-agent, allow, disallow or sitemap line (a soft error such as
+ *     `Not Found`, `{"error":"Not Found"}`, a maintenance page, a login page reached through
+ *     a redirect to another host). Such a body never replaces a copy in force, and after a
+ *     4xx it never brings the older copy back: the state stays what it was.
  *   - 4xx (not 429), or more than 5 redirects: no robots.txt, everything allowed; the last
- *     good copy is kept in the entry (not in force) so nothing is lost.
+ *     good copy is kept in the entry (not in force) so nothing is lost. 401 and 403 are read
+ *     the same way (RFC 9309 §2.3.1.3) but flagged: a firewall refusing the edge's fetch
+ *     would otherwise switch enforcement off without a word (accessWarning).
  *   - 5xx, 429, timeout, network error: the last good copy stays in force for up to
  *     LAST_GOOD_DAYS after it was fetched; with none, the origin is "unavailable" and
  *     crawlers get 503 (unless FAIL_OPEN).
- *   - lifetime: the origin's max-age, capped at ROBOTS_MAX_AGE (default 24 h, Google's);
- *     after a failure we retry after RETRY_FAILED_SECONDS while serving what we have.
+ *   - lifetime: the origin's max-age, capped at ROBOTS_MAX_AGE (default 24 h, Google's) and
+ *     floored at MIN_LIFETIME_SECONDS (no-cache / max-age=0 would mean a fetch and a KV write
+ *     per crawler request); after a failure we retry after RETRY_FAILED_SECONDS while serving
+ *     what we have. `expiresAt` is when the edge next tries: 503s quote it in Retry-After.
  */
 
 import { parseRobotsTxt, reviveRobots, serializeRobots, MAX_ROBOTS_BYTES, type RobotsTxt } from "../core/index.ts";
 import type { EntryState } from "../policy/judge.ts";
-import type { OriginFetch } from "./origin-fetch.ts";
+import { ROBOTS_FETCH_USER_AGENT, type OriginFetch } from "./origin-fetch.ts";
 
 export const ENTRY_VERSION = 1;
 export const LAST_GOOD_DAYS = 30;
 export const RETRY_FAILED_SECONDS = 300;
+/** Shortest lifetime of a fetched robots.txt, whatever Cache-Control says. */
+export const MIN_LIFETIME_SECONDS = 60;
 const DAY_MS = 86_400_000;
 
 /** A robots.txt as fetched: the exact bytes (base64) and the parsed model (JSON). */
@@ -62,20 +71,29 @@ export function applyFetch(
   const { now } = options;
   const base = { version: ENTRY_VERSION, authority, lastFetchAt: now, lastStatus: fetched.status };
   const keptCopy = usableCopy(previous, now);
+  const retryAt = now + RETRY_FAILED_SECONDS * 1000;
   if (fetched.kind === "ok") {
     const robots = parseRobotsTxt(fetched.body);
-    const expiresAt = now + Math.min(fetched.maxAge ?? options.maxAgeSeconds, options.maxAgeSeconds) * 1000;
     const garbage = garbageReason(fetched.body, robots);
-    if (garbage && keptCopy) {
-      return { ...base, state: "ok", copy: keptCopy, lastError: garbage, expiresAt: now + RETRY_FAILED_SECONDS * 1000 };
+    if (garbage && previous?.state === "ok" && keptCopy) {
+      return { ...base, state: "ok", copy: keptCopy, lastError: garbage, expiresAt: retryAt };
     }
-    return { ...base, state: "ok", copy: storedCopy(fetched, robots, now), lastError: garbage, expiresAt };
+    if (garbage && previous?.state === "none") {
+      // After "no robots.txt", a soft-error page must not revive the older copy kept for the record.
+      return { ...base, state: "none", copy: previous.copy, lastError: garbage, expiresAt: retryAt };
+    }
+    return {
+      ...base,
+      state: "ok",
+      copy: storedCopy(fetched, robots, now),
+      lastError: garbage,
+      expiresAt: lifetimeEnd(fetched.maxAge, options),
+    };
   }
   if (fetched.kind === "none") {
     const expiresAt = now + options.maxAgeSeconds * 1000;
     return { ...base, state: "none", copy: previous?.copy, lastError: fetched.reason, expiresAt };
   }
-  const retryAt = now + RETRY_FAILED_SECONDS * 1000;
   if (keptCopy && previous?.state === "ok") {
     return { ...base, state: "ok", copy: keptCopy, lastError: fetched.reason, expiresAt: retryAt };
   }
@@ -84,6 +102,37 @@ export function applyFetch(
     return { ...base, state: "none", copy: previous.copy, lastError: fetched.reason, expiresAt: retryAt };
   }
   return { ...base, state: "unavailable", copy: keptCopy, lastError: fetched.reason, expiresAt: retryAt };
+}
+
+/** The origin's max-age within [MIN_LIFETIME_SECONDS, ROBOTS_MAX_AGE]. */
+function lifetimeEnd(maxAge: number | undefined, options: EntryOptions): number {
+  const seconds = Math.max(MIN_LIFETIME_SECONDS, Math.min(maxAge ?? options.maxAgeSeconds, options.maxAgeSeconds));
+  return options.now + seconds * 1000;
+}
+
+/** Seconds until the edge next fetches this robots.txt (for Retry-After on its 503s); at least 1. */
+export function nextAttemptSeconds(entry: RobotsEntry, now: number): number {
+  return Math.max(1, Math.ceil((entry.expiresAt - now) / 1000));
+}
+
+/**
+ * A warning when the origin refused the edge's robots.txt fetch (401/403): read as "no
+ * robots.txt" (everything allowed), which is most often a WAF or bot filter at the origin.
+ */
+export function accessWarning(entry: RobotsEntry): string | undefined {
+  if (entry.lastStatus !== 401 && entry.lastStatus !== 403) return undefined;
+  return `the origin answered ${entry.lastStatus} to the edge's robots.txt fetch, which counts as "no robots.txt": every URL is allowed. If a firewall or bot filter refused it, allow the User-Agent ${ROBOTS_FETCH_USER_AGENT} for /robots.txt`;
+}
+
+/** Same state, same bytes, same status and error: storing it again would change nothing a reader uses but the times. */
+export function sameOutcome(a: RobotsEntry | undefined, b: RobotsEntry): boolean {
+  return (
+    a !== undefined &&
+    a.state === b.state &&
+    a.lastStatus === b.lastStatus &&
+    a.lastError === b.lastError &&
+    a.copy?.bodyBase64 === b.copy?.bodyBase64
+  );
 }
 
 /** The previous good copy while it is younger than LAST_GOOD_DAYS. */
@@ -96,8 +145,12 @@ function usableCopy(previous: RobotsEntry | undefined, now: number): StoredCopy 
 function garbageReason(body: Uint8Array, robots: RobotsTxt): string | undefined {
   if (robots.diagnostics.some((diagnostic) => diagnostic.code === "html-content"))
     return "origin served an HTML page as robots.txt";
-  const hasContent = robots.groups.length + robots.sitemaps.length + robots.others.length > 0;
-  if (body.length > 0 && !hasContent) return "origin served no robots.txt line at all";
+  // Unknown fields and colon-less lines do not count: `Error: upstream request timeout` has a colon.
+  const hasRobotsLine =
+    robots.groups.length > 0 ||
+    robots.sitemaps.length > 0 ||
+    robots.diagnostics.some((diagnostic) => diagnostic.code === "rule-outside-group");
+  if (!hasRobotsLine) return "origin served no user-agent, allow, disallow or sitemap line: not a robots.txt";
   return undefined;
 }
 

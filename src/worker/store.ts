@@ -3,8 +3,10 @@
  * scope RFC 9309 §2.3 gives a robots.txt), written whole in one put, so a reader sees the
  * old entry or the new one and never a mix; and the crawl pause.
  *
- * Key layout:  robots:<authority>  -> RobotsEntry (JSON)
+ * Key layout:  robots:<authority>  -> RobotsEntry (JSON), metadata { state, expiresAt } so the
+ *                                     cron and status can page through keys without a read each
  *              pause               -> Pause (JSON)
+ *              cron-cursor         -> where the last cron run stopped listing robots: keys
  */
 
 import type { RobotsEntry } from "./robots-entry.ts";
@@ -25,20 +27,49 @@ export async function readEntry(kv: KVNamespace, authority: string): Promise<Rob
   return value ?? undefined;
 }
 
-export async function writeEntry(kv: KVNamespace, entry: RobotsEntry): Promise<void> {
-  await kv.put(ROBOTS_PREFIX + entry.authority, JSON.stringify(entry));
+/** What the key listing tells of an entry without reading it (older entries carry none). */
+export interface EntryMetadata {
+  readonly state: RobotsEntry["state"];
+  readonly expiresAt: number;
 }
 
-/** Every authority with an entry (for the cron refresh and the status page). */
-export async function listAuthorities(kv: KVNamespace): Promise<string[]> {
-  const authorities: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await kv.list({ prefix: ROBOTS_PREFIX, ...(cursor && { cursor }) });
-    authorities.push(...page.keys.map((key) => key.name.slice(ROBOTS_PREFIX.length)));
-    cursor = page.list_complete ? undefined : page.cursor;
-  } while (cursor);
-  return authorities;
+export async function writeEntry(kv: KVNamespace, entry: RobotsEntry): Promise<void> {
+  const metadata: EntryMetadata = { state: entry.state, expiresAt: entry.expiresAt };
+  await kv.put(ROBOTS_PREFIX + entry.authority, JSON.stringify(entry), { metadata });
+}
+
+export async function deleteEntry(kv: KVNamespace, authority: string): Promise<void> {
+  await kv.delete(ROBOTS_PREFIX + authority);
+}
+
+/** One page of authorities with an entry, and the cursor of the next page (undefined at the end). */
+export async function listAuthorityPage(
+  kv: KVNamespace,
+  options: { readonly limit: number; readonly cursor?: string | undefined },
+): Promise<{ authorities: { authority: string; metadata: EntryMetadata | undefined }[]; cursor: string | undefined }> {
+  const page = await kv.list<EntryMetadata>({
+    prefix: ROBOTS_PREFIX,
+    limit: options.limit,
+    ...(options.cursor && { cursor: options.cursor }),
+  });
+  return {
+    authorities: page.keys.map((key) => ({
+      authority: key.name.slice(ROBOTS_PREFIX.length),
+      metadata: key.metadata ?? undefined,
+    })),
+    cursor: page.list_complete ? undefined : page.cursor,
+  };
+}
+
+const CRON_CURSOR_KEY = "cron-cursor";
+
+export async function readCronCursor(kv: KVNamespace): Promise<string | undefined> {
+  return (await kv.get(CRON_CURSOR_KEY)) ?? undefined;
+}
+
+export async function writeCronCursor(kv: KVNamespace, cursor: string | undefined): Promise<void> {
+  if (cursor === undefined) await kv.delete(CRON_CURSOR_KEY);
+  else await kv.put(CRON_CURSOR_KEY, cursor);
 }
 
 export async function readPause(kv: KVNamespace): Promise<Pause | undefined> {

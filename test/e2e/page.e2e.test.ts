@@ -8,7 +8,7 @@ import { startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
 import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
 import { rawRequest } from "./clients.ts";
 
-const TOKEN = "page-e2e-token";
+const TOKEN = "page-e2e-token-0123";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const SHOTS = resolve(import.meta.dirname, "../../test-results/screenshots");

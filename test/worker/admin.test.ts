@@ -32,7 +32,7 @@ describe("authentication", () => {
   it("unknown admin routes are 404 with a pointer", async () => {
     const response = await admin("nothing");
     expect(response.status).toBe(404);
-    expect(await response.text()).toContain('no admin route "GET nothing"');
+    expect(((await response.json()) as { error: string }).error).toContain('no admin route "GET nothing"');
   });
 });
 
@@ -64,6 +64,10 @@ describe("status and refresh", () => {
 });
 
 describe("explain", () => {
+  beforeEach(async () => {
+    await admin("refresh", { method: "POST" }); // explain reads what is stored; it never fetches
+  });
+
   const explain = async (ua: string, url: string) =>
     (await (await admin(`explain?ua=${encodeURIComponent(ua)}&url=${encodeURIComponent(url)}`)).json()) as Record<
       string,
@@ -175,5 +179,157 @@ describe("operator page and its API", () => {
     const response = await admin("test", { method: "POST", body });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toContain(message);
+  });
+});
+
+describe("Authorization scheme in any case (RFC 9110 §11.1)", () => {
+  it.each([
+    { header: "Bearer test-admin-token", status: 200 },
+    { header: "bearer test-admin-token", status: 200 },
+    { header: "BEARER test-admin-token", status: 200 },
+    { header: "Bearer   test-admin-token", status: 200 },
+    { header: "Basic test-admin-token", status: 401 },
+    { header: "Bearertest-admin-token", status: 401 },
+    { header: "test-admin-token", status: 401 },
+  ])("$header -> $status", async ({ header, status }) => {
+    const response = await call("/__robots/status", { headers: { authorization: header } });
+    expect(response.status).toBe(status);
+    if (status === 401) expect(await response.json()).toEqual({ error: expect.stringContaining("Bearer") });
+  });
+});
+
+// Issue #9: the admin API acts only on authorities that exist; a parameter never makes the
+// edge fetch a host a client chose, and a non-http(s) URL is a 400, not a 500.
+describe("admin parameters name only existing authorities (proxy mode)", () => {
+  const rows: { method: string; path: string; status: number; body?: unknown }[] = [
+    { method: "POST", path: "refresh?origin=http://127.0.0.1:8080", status: 404 },
+    { method: "POST", path: "refresh?origin=https://evil.example", status: 404 },
+    { method: "POST", path: "refresh?origin=javascript:alert(1)", status: 400 },
+    { method: "POST", path: "refresh?origin=file:///etc/passwd", status: 400 },
+    { method: "POST", path: "refresh?origin=not%20a%20url", status: 400 },
+    { method: "GET", path: "explain?ua=Googlebot&url=http://127.0.0.1:8080/private/", status: 404 },
+    { method: "GET", path: "explain?ua=Googlebot&url=javascript:alert(1)", status: 400 },
+    { method: "GET", path: "explain?ua=Googlebot&url=private/x", status: 400 },
+    { method: "POST", path: "test?origin=http://169.254.169.254", status: 404, body: { ua: "x", urls: ["/"] } },
+    { method: "POST", path: "test?origin=data:text/plain,x", status: 400, body: { ua: "x", urls: ["/"] } },
+    { method: "GET", path: "robots?origin=ftp://origin.test", status: 400 },
+    { method: "DELETE", path: "origin?origin=mailto:a@b.c", status: 400 },
+    { method: "DELETE", path: "origin", status: 400 },
+  ];
+  it.each(rows)("$method $path -> $status, JSON, nothing fetched", async ({ method, path, status, body }) => {
+    const origin = fakeOrigin({ body: ROBOTS });
+    const response = await admin(path, { method, body });
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ error: expect.any(String) });
+    expect(origin.requests).toEqual([]);
+  });
+
+  it("explain never fetches: with nothing stored it says to refresh first", async () => {
+    const origin = fakeOrigin({ body: ROBOTS });
+    const response = await admin(`explain?ua=Googlebot&url=/private/x`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: expect.stringContaining("POST refresh") });
+    expect(origin.requests).toEqual([]);
+  });
+});
+
+describe("admin in route mode", () => {
+  const routeEnv = { ORIGIN_URL: "", AUTHORITIES: "www.example.com, *.example.org" };
+
+  it.each([
+    { origin: "https://www.example.com", status: 200 },
+    { origin: "https://shop.example.org", status: 200 },
+    { origin: "https://example.com", status: 404 },
+    { origin: "http://localhost:8787", status: 404 },
+  ])("AUTHORITIES allow-list: refresh?origin=$origin -> $status", async ({ origin, status }) => {
+    const fake = fakeOrigin({ body: ROBOTS });
+    const response = await admin(`refresh?origin=${origin}`, { method: "POST", env: routeEnv });
+    expect(response.status).toBe(status);
+    expect(fake.requests.length).toBe(status === 200 ? 1 : 0);
+  });
+
+  it("without AUTHORITIES, only origins already stored can be refreshed", async () => {
+    const fake = fakeOrigin({ body: ROBOTS });
+    const route = { ORIGIN_URL: "" };
+    expect((await admin("refresh?origin=https://unknown.example", { method: "POST", env: route })).status).toBe(404);
+    expect(fake.requests).toEqual([]);
+    await call("/private/x", { ua: GOOGLEBOT, env: route });
+    expect((await admin("refresh?origin=https://www.example.com", { method: "POST", env: route })).status).toBe(200);
+  });
+});
+
+describe("DELETE origin", () => {
+  it("forgets the stored robots.txt; a second DELETE is 404", async () => {
+    await call("/private/x", { ua: GOOGLEBOT });
+    const deleted = await admin(`origin?origin=${ORIGIN}`, { method: "DELETE" });
+    expect(await deleted.json()).toEqual({ deleted: ORIGIN });
+    expect(await env.ROBOTS.get(`robots:${ORIGIN}`)).toBeNull();
+    const status = (await (await admin("status")).json()) as { origins: unknown[] };
+    expect(status.origins).toEqual([]);
+    expect((await admin(`origin?origin=${ORIGIN}`, { method: "DELETE" })).status).toBe(404);
+  });
+});
+
+describe("status", () => {
+  it("shows config problems to the operator, never to the public", async () => {
+    const bad = { MODE: "bogus", BLOCK_STATUS: "200" };
+    const status = (await (await admin("status", { env: bad })).json()) as { config: { problems: string[] } };
+    expect(status.config.problems).toEqual([
+      expect.stringContaining("MODE must be one of"),
+      expect.stringContaining("BLOCK_STATUS must be"),
+    ]);
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const visitor = await call("/private/x", { ua: GOOGLEBOT, env: bad });
+    expect(await visitor.text()).not.toMatch(/MODE|BLOCK_STATUS|bogus/);
+  });
+
+  it("pages the origins: limit and next", async () => {
+    const route = { ORIGIN_URL: "" };
+    const hosts = ["a", "b", "c", "d", "e"].map((name) => `https://${name}.example.com`);
+    for (const site of hosts) await call("/x", { ua: GOOGLEBOT, env: route, site });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `status?limit=2&cursor=${encodeURIComponent(cursor)}` : "status?limit=2";
+      const page = (await (await admin(query, { env: route })).json()) as {
+        origins: { authority: string }[];
+        next: string | null;
+      };
+      expect(page.origins.length).toBeLessThanOrEqual(2);
+      seen.push(...page.origins.map((origin) => origin.authority));
+      cursor = page.next;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(seen.toSorted()).toEqual(hosts);
+    expect(pages).toBe(3);
+  });
+
+  it.each(["limit=0", "limit=1001", "limit=x", "limit=1.5"])("%s is a 400", async (query) => {
+    const response = await admin(`status?${query}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: expect.any(String) });
+  });
+});
+
+describe("DELETE pause while PAUSE_UNTIL is set", () => {
+  it("does not say ended: the static pause remains, and why", async () => {
+    const until = new Date(Date.now() + 10 * 60_000).toISOString();
+    const paused = { PAUSE_UNTIL: until };
+    await admin("pause", { method: "POST", body: { minutes: 5 }, env: paused });
+    const response = await admin("pause", { method: "DELETE", env: paused });
+    expect(await response.json()).toMatchObject({
+      ended: false,
+      deletedStoredPause: true,
+      pause: { reason: "PAUSE_UNTIL", untilIso: until },
+      warning: expect.stringContaining("PAUSE_UNTIL"),
+    });
+    expect((await call("/x", { ua: GOOGLEBOT, env: paused })).status).toBe(503);
+  });
+
+  it("without it, ends the pause", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 5 } });
+    expect(await (await admin("pause", { method: "DELETE" })).json()).toMatchObject({ ended: true, pause: null });
+    expect((await call("/x", { ua: GOOGLEBOT })).status).toBe(200);
   });
 });

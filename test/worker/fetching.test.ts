@@ -3,8 +3,22 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_ROBOTS_BYTES } from "../../src/core/index.ts";
-import { clearRobotsMemory, MEMORY_RECHECK_MS } from "../../src/worker/robots-cache.ts";
-import { call, fakeOrigin, freshState, GOOGLEBOT, ORIGIN, type RobotsBehaviour } from "./helpers.ts";
+import { parseConfig } from "../../src/worker/config.ts";
+import { PROJECT_URL, VERSION } from "../../src/worker/origin-fetch.ts";
+import { clearRobotsMemory, MEMORY_RECHECK_MS, refresh } from "../../src/worker/robots-cache.ts";
+import { fromBase64 } from "../../src/worker/robots-entry.ts";
+import { readEntry } from "../../src/worker/store.ts";
+import packageJson from "../../package.json";
+import {
+  admin,
+  call,
+  fakeOrigin,
+  freshState,
+  GOOGLEBOT,
+  ORIGIN,
+  robotsFetches,
+  type RobotsBehaviour,
+} from "./helpers.ts";
 
 const GOOD = "User-agent: *\nDisallow: /private/\n";
 
@@ -44,10 +58,15 @@ describe("origin status codes, nothing stored yet", () => {
     async ({ robots, crawler, robotsTxt }) => {
       fakeOrigin(robots);
       const envOverride = { FETCH_TIMEOUT_MS: "200" };
-      expect((await call("/private/page", { ua: GOOGLEBOT, env: envOverride })).status).toBe(crawler);
+      const judged = await call("/private/page", { ua: GOOGLEBOT, env: envOverride });
+      expect(judged.status).toBe(crawler);
+      if (crawler === 503) expect(Number(judged.headers.get("retry-after"))).toBeGreaterThan(295);
+      if (crawler === 503) expect(Number(judged.headers.get("retry-after"))).toBeLessThanOrEqual(300);
       const served = await call("/robots.txt", { ua: GOOGLEBOT, env: envOverride });
       expect(served.status).toBe(robotsTxt);
-      if (robotsTxt === 503) expect(served.headers.get("retry-after")).toBe("3600");
+      // Retry-After is when the edge next tries (RETRY_FAILED_SECONDS after the failure), not RETRY_AFTER.
+      if (robotsTxt === 503) expect(Number(served.headers.get("retry-after"))).toBeGreaterThan(295);
+      if (robotsTxt === 503) expect(Number(served.headers.get("retry-after"))).toBeLessThanOrEqual(300);
     },
   );
 
@@ -219,5 +238,144 @@ describe("stored models of another schema version", () => {
     const fetchesBefore = origin.requests.length;
     expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(403);
     expect(origin.requests.length).toBe(fetchesBefore);
+  });
+});
+
+// Issue #9: a 2xx body that is not a robots.txt (a soft error) never replaces a copy in force.
+// "Not a robots.txt": not one user-agent, allow, disallow or sitemap line.
+describe("soft errors: a 2xx body with no robots.txt line never replaces a good copy", () => {
+  const softErrors: { name: string; robots: RobotsBehaviour | ((url: URL) => RobotsBehaviour) }[] = [
+    { name: "Not Found", robots: { body: "Not Found" } },
+    { name: "a JSON error", robots: { body: '{"error":"Not Found","status":404}' } },
+    { name: "Error: upstream request timeout", robots: { body: "Error: upstream request timeout" } },
+    {
+      name: "a plain-text maintenance page",
+      robots: { body: "We'll be back soon!\nMaintenance: until 06:00 UTC\nContact: ops@example.com\n" },
+    },
+    { name: "an empty body", robots: { body: "" } },
+    {
+      name: "a page reached through a redirect to another host",
+      robots: (url) =>
+        url.host === "origin.test"
+          ? { status: 302, location: "https://login.example.net/robots.txt" }
+          : { body: "Please sign in: session expired" },
+    },
+  ];
+
+  it.each(softErrors)("$name keeps the good copy in force", async ({ robots }) => {
+    const origin = fakeOrigin({ body: GOOD });
+    expect((await call("/private/a", { ua: GOOGLEBOT })).status).toBe(403);
+    origin.robots = robots;
+    const refreshed = (await (await admin("refresh", { method: "POST" })).json()) as Record<string, unknown>;
+    expect(refreshed).toMatchObject({ state: "ok", lastError: expect.stringContaining("not a robots.txt") });
+    expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(403);
+    expect(await (await call("/robots.txt")).text()).toBe(GOOD);
+  });
+
+  it("after a 4xx, a later soft error does not bring the older copy back into force", async () => {
+    const origin = fakeOrigin({ body: GOOD });
+    expect((await call("/private/a", { ua: GOOGLEBOT })).status).toBe(403);
+    origin.robots = { status: 404 };
+    await admin("refresh", { method: "POST" });
+    expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(200);
+    origin.robots = { body: "Not Found" };
+    expect(await (await admin("refresh", { method: "POST" })).json()).toMatchObject({ state: "none" });
+    expect((await call("/private/c", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await call("/robots.txt")).status).toBe(404);
+  });
+
+  it("with no copy before, a soft error is what the origin has: nothing is disallowed", async () => {
+    fakeOrigin({ body: "Not Found" });
+    expect((await call("/private/a", { ua: GOOGLEBOT })).status).toBe(200);
+  });
+});
+
+/** Start counting KV writes of robots.txt entries; call the result for the count so far. */
+function countWrites(): () => number {
+  const put = vi.spyOn(env.ROBOTS, "put");
+  return () => put.mock.calls.filter(([key]) => String(key).startsWith("robots:")).length;
+}
+
+describe("Cache-Control: no-cache / max-age=0", () => {
+  it.each(["no-cache", "max-age=0", "no-store"])(
+    "%s: 30 crawler requests at once -> 1 fetch, 1 write (lifetime floored at 60 s)",
+    async (cacheControl) => {
+      const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": cacheControl } });
+      const writes = countWrites();
+      for (let i = 0; i < 30; i++) await call(`/page/${i}`, { ua: GOOGLEBOT });
+      expect(robotsFetches(origin)).toBe(1);
+      expect(writes()).toBeLessThanOrEqual(1);
+    },
+  );
+
+  it("30 requests over 5 minutes: a fetch a minute at most, and unchanged bytes are not written again", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "no-cache" } });
+    const writes = countWrites();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    for (let i = 0; i < 30; i++) {
+      await call(`/page/${i}`, { ua: GOOGLEBOT });
+      vi.setSystemTime(Date.now() + 10_000);
+    }
+    expect(robotsFetches(origin)).toBeLessThanOrEqual(6);
+    expect(writes()).toBe(1);
+  });
+
+  it("changed bytes are written at once", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "no-cache" } });
+    const writes = countWrites();
+    await call("/a", { ua: GOOGLEBOT });
+    origin.robots = { body: "User-agent: *\nDisallow: /other/\n", headers: { "cache-control": "no-cache" } };
+    await admin("refresh", { method: "POST" });
+    expect(writes()).toBe(2);
+    expect((await call("/other/x", { ua: GOOGLEBOT })).status).toBe(403);
+  });
+});
+
+describe("the edge's robots.txt fetch identifies itself", () => {
+  it("sends User-Agent robots-edge/<package version> (+project URL)", async () => {
+    const origin = fakeOrigin({ body: GOOD });
+    await call("/robots.txt");
+    expect(origin.robotsUserAgents).toEqual([`robots-edge/${packageJson.version} (+${PROJECT_URL})`]);
+    expect(VERSION).toBe(packageJson.version);
+    expect(PROJECT_URL).toMatch(/^https:\/\//);
+  });
+
+  it.each([401, 403])("a %s on robots.txt is a warning in status, the page's data and the log", async (code) => {
+    fakeOrigin({ status: code });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect((await call("/private/a", { ua: GOOGLEBOT })).status).toBe(200); // 4xx: no robots.txt (RFC 9309)
+    const status = (await (await admin("status")).json()) as { origins: { warning: string | null }[] };
+    expect(status.origins[0]?.warning).toContain(`the origin answered ${code}`);
+    const view = (await (await admin("robots")).json()) as { status: { warning: string | null } };
+    expect(view.status.warning).toContain("robots-edge/");
+    expect(warn.mock.calls.map(([line]) => JSON.parse(String(line)) as { event: string })).toEqual([
+      expect.objectContaining({ event: "robots-edge.robots-warning", authority: ORIGIN }),
+    ]);
+  });
+
+  it("a 404 is no warning", async () => {
+    fakeOrigin({ status: 404 });
+    await call("/private/a", { ua: GOOGLEBOT });
+    const status = (await (await admin("status")).json()) as { origins: { warning: string | null }[] };
+    expect(status.origins[0]?.warning).toBeNull();
+  });
+});
+
+describe("a refresh never writes an older copy over a newer one another isolate stored", () => {
+  it("re-reads KV before keeping a copy after a failed fetch", async () => {
+    const origin = fakeOrigin({ body: GOOD });
+    await call("/robots.txt");
+    const older = await readEntry(env.ROBOTS, ORIGIN); // what this isolate remembers
+    const newer = "User-agent: *\nDisallow: /newer/\n";
+    origin.robots = { body: newer };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 1000);
+    await admin("refresh", { method: "POST" }); // "another isolate" stores the newer copy
+    origin.robots = { status: 503 };
+    vi.setSystemTime(Date.now() + 1000);
+    const { config } = parseConfig({ ORIGIN_URL: ORIGIN });
+    await refresh(ORIGIN, env.ROBOTS, config, older);
+    const stored = await readEntry(env.ROBOTS, ORIGIN);
+    expect(stored?.copy && new TextDecoder().decode(fromBase64(stored.copy.bodyBase64))).toBe(newer);
   });
 });

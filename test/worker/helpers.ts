@@ -7,7 +7,6 @@ import worker from "../../src/worker/index.ts";
 import { clearPauseMemory } from "../../src/worker/pause.ts";
 import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
 import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
-import type { Env } from "../../src/worker/config.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -32,16 +31,19 @@ export interface FakeOrigin {
   robots: RobotsBehaviour | ((url: URL) => RobotsBehaviour);
   /** Every URL the fake origin was asked for, in order. */
   readonly requests: string[];
+  /** The User-Agent header of each robots.txt request, in order. */
+  readonly robotsUserAgents: (string | null)[];
 }
 
 /** Replace the global fetch (the origin and every robots.txt fetch) with a fake origin. */
 export function fakeOrigin(robots: FakeOrigin["robots"]): FakeOrigin {
-  const origin: FakeOrigin = { robots, requests: [] };
+  const origin: FakeOrigin = { robots, requests: [], robotsUserAgents: [] };
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
     origin.requests.push(request.url);
     if (url.pathname.endsWith("robots.txt") || url.pathname.startsWith("/hop")) {
+      origin.robotsUserAgents.push(request.headers.get("user-agent"));
       const behaviour = typeof origin.robots === "function" ? origin.robots(url) : origin.robots;
       return robotsAnswer(behaviour, request.signal);
     }
@@ -83,13 +85,15 @@ export async function call(
     env?: Partial<Env>;
     /** request.cf, as Cloudflare would set it (e.g. botManagement). */
     cf?: Record<string, unknown>;
+    /** Scheme and host the request is addressed to (route mode: the Host header); SITE by default. */
+    site?: string;
   } = {},
 ): Promise<Response> {
   const headers = new Headers(options.headers);
   if (options.ua !== null) headers.set("user-agent", options.ua ?? CHROME);
   const init: RequestInit = { method: options.method ?? "GET", headers, body: options.body ?? null };
   if (options.cf) init.cf = options.cf;
-  const request = new Request(`${SITE}${path}`, init);
+  const request = new Request(`${options.site ?? SITE}${path}`, init);
   const ctx = createExecutionContext();
   const testEnv = options.env ? ({ ...env, ...options.env } as Env) : (env as Env);
   const response = await worker.fetch(request, testEnv, ctx);
@@ -115,12 +119,17 @@ export function admin(
 }
 
 /** Run the Worker's Cron Trigger as the runtime would, waiting for its waitUntil work. */
-export async function runCron(): Promise<void> {
+export async function runCron(envOverride?: Partial<Env>): Promise<void> {
   const ctx = createExecutionContext();
   await worker.scheduled(
     createScheduledController({ scheduledTime: new Date(), cron: "*/30 * * * *" }),
-    env as Env,
+    envOverride ? ({ ...env, ...envOverride } as Env) : (env as Env),
     ctx,
   );
   await waitOnExecutionContext(ctx);
+}
+
+/** How many robots.txt fetches the fake origin has answered. */
+export function robotsFetches(origin: FakeOrigin): number {
+  return origin.requests.filter((url) => url.endsWith("/robots.txt")).length;
 }

@@ -103,6 +103,55 @@ describe("LOG_DECISIONS", () => {
   });
 });
 
+describe("decision logs stay bounded and keep queries out (issue #9)", () => {
+  const logged = (log: { mock: { calls: unknown[][] } }) =>
+    log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+
+  it("cuts the User-Agent and path to 512 characters, and leaves the query out", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const ua = `LongBot/1.0 ${"x".repeat(2000)}`;
+    await call(`/private/${"p".repeat(1000)}?token=secret`, { ua });
+    const [line] = logged(log);
+    expect(String(line?.["userAgent"])).toHaveLength(513);
+    expect(String(line?.["userAgent"]).endsWith("…")).toBe(true);
+    expect(String(line?.["path"])).toHaveLength(513);
+    expect(JSON.stringify(line)).not.toContain("secret");
+  });
+
+  it.each([
+    { logQuery: "false", path: "/private/x" },
+    { logQuery: "true", path: "/private/x?q=shoes" },
+  ])("LOG_QUERY=$logQuery logs $path", async ({ logQuery, path }) => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/private/x?q=shoes", { ua: GOOGLEBOT, env: { LOG_QUERY: logQuery } });
+    expect(logged(log)[0]).toMatchObject({ path, judgedPath: path });
+  });
+});
+
+describe("/robots.txt in any spelling is served by the edge (issue #10)", () => {
+  it.each(["/robots.txt", "/%72obots.txt", "/robots%2Etxt", "/%72%6F%62%6F%74%73.txt"])("%s", async (path) => {
+    for (const ua of [CHROME, GOOGLEBOT]) {
+      const response = await call(path, { ua });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-robots-edge")).toBe("served");
+      expect(await response.text()).toContain("Disallow: /private/");
+    }
+  });
+});
+
+describe("route mode run locally without ORIGIN_URL would call itself", () => {
+  it.each(["http://127.0.0.1:8787", "http://localhost:8787", "http://[::1]:8787"])(
+    "%s answers 508 with what to do instead",
+    async (site) => {
+      const origin = fakeOrigin({ body: ROBOTS });
+      const response = await call("/", { site, env: { ORIGIN_URL: "" } });
+      expect(response.status).toBe(508);
+      expect(await response.text()).toContain("set ORIGIN_URL");
+      expect(origin.requests).toEqual([]);
+    },
+  );
+});
+
 describe("humans pass untouched, always", () => {
   it.each(["/private/x", "/anything", "/café/"])("%s", async (path) => {
     const response = await call(path, { ua: CHROME });
@@ -111,7 +160,7 @@ describe("humans pass untouched, always", () => {
   });
 });
 
-// rfc9309 §2.2.2 plus the edge's normalisation (policy/path-spellings.ts).
+// th/rfc9309 §2.2.2 plus the edge's normalisation (policy/path-spellings.ts).
 describe("re-spelled URLs cannot slip past a rule", () => {
   it.each([
     { path: "/%70rivate/x", status: 403, why: "percent-encoded unreserved letter" },
@@ -127,8 +176,6 @@ describe("re-spelled URLs cannot slip past a rule", () => {
     { path: "/caf%c3%a9/menu", status: 403, why: "hex case does not matter" },
     { path: "/café/menu", status: 403, why: "raw UTF-8" },
     { path: "/private/public/../secret", status: 403, why: "dot-dot out of an allowed directory" },
-    { path: "/private;%2F../", status: 403, why: "issue #9: servlets strip ;%2F.. up to the raw /" },
-    { path: "/private;jsessionid=x%2F..%2F/report", status: 403, why: "issue #9: parameter hiding ..%2F" },
   ])("$path -> $status ($why)", async ({ path, status }) => {
     expect((await call(path, { ua: GOOGLEBOT })).status).toBe(status);
     expect((await call(path, { ua: CHROME })).status).toBe(200);
@@ -152,28 +199,42 @@ describe("modes", () => {
   });
 });
 
-describe("configuration errors answer 500 with the reason", () => {
+// Issue #15: a bad configuration never takes the site down nor shows to visitors.
+describe("configuration problems: everything goes to the origin as with MODE=off", () => {
   it.each([
-    { env: { MODE: "block" }, message: 'MODE must be one of enforce, report, off, got "block"' },
-    { env: { BLOCK_STATUS: "200" }, message: "BLOCK_STATUS must be a whole number from 400 to 599" },
-    { env: { ORIGIN_URL: "origin.test" }, message: "ORIGIN_URL must be an absolute http(s) URL" },
-    { env: { ADMIN_PREFIX: "robots" }, message: 'ADMIN_PREFIX must start and end with "/"' },
-    { env: { PAUSE_UNTIL: "tomorrow" }, message: "PAUSE_UNTIL must be an ISO 8601 time" },
-    { env: { FAIL_OPEN: "yes" }, message: 'FAIL_OPEN must be "true" or "false"' },
-  ])("$message", async ({ env, message }) => {
+    { env: { MODE: "block" } },
+    { env: { BLOCK_STATUS: "200" } },
+    { env: { ADMIN_PREFIX: "robots" } },
+    { env: { PAUSE_UNTIL: "tomorrow" } },
+    { env: { FAIL_OPEN: "yes" } },
+    { env: { POLICY: '{"routes":[{"pattern":"articles"}]}' } },
+  ])("$env: a disallowed crawler request reaches the origin, nothing of the config shown", async ({ env }) => {
+    fakeOrigin({ body: "User-agent: *\nDisallow: /private/\n" });
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const response = await call("/", { env });
-    expect(response.status).toBe(500);
-    expect(await response.text()).toContain(message);
-    expect(error).toHaveBeenCalledTimes(1);
+    const response = await call("/private/x", { ua: GOOGLEBOT, env });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("origin page /private/x");
+    expect(error).toHaveBeenCalled();
   });
 
-  it("reports every problem at once", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const text = await (await call("/", { env: { MODE: "x", BLOCK_STATUS: "x" } })).text();
-    expect(text).toContain("MODE must be");
-    expect(text).toContain("BLOCK_STATUS must be");
+  it("the problems are logged once a minute per isolate, not once per request", async () => {
+    fakeOrigin({ body: "User-agent: *\nDisallow: /private/\n" });
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const env = { MODE: "sometimes" };
+    for (let i = 0; i < 5; i++) expect((await call(`/p${i}`, { ua: GOOGLEBOT, env })).status).toBe(200);
+    const configLines = error.mock.calls.filter(([line]) => String(line).includes('"where":"config"'));
+    expect(configLines).toHaveLength(1);
   });
+
+  it.each([{ ORIGIN_URL: "origin.test" }, { ORIGIN_URL: "https://user:secret@origin.test" }])(
+    "$ORIGIN_URL: an unusable ORIGIN_URL answers a generic 502",
+    async (env) => {
+      vi.spyOn(console, "error").mockImplementation(() => undefined);
+      const response = await call("/", { env });
+      expect(response.status).toBe(502);
+      expect(await response.text()).not.toMatch(/ORIGIN_URL|secret|origin\.test/);
+    },
+  );
 });
 
 describe("crawl pause", () => {
@@ -188,6 +249,24 @@ describe("crawl pause", () => {
     expect(robots.headers.get("retry-after")).toBe("600");
     expect((await call("/open", { ua: CHROME })).status).toBe(200);
 
+    expect((await admin("pause", { method: "DELETE" })).status).toBe(200);
+    expect((await call("/open", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await call("/robots.txt")).status).toBe(200);
+  });
+
+  it("a pause's 503s are logged like every other crawler decision; humans are not (issue #15)", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 30 } });
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/open?q=1", { ua: GOOGLEBOT });
+    await call("/robots.txt", { ua: CHROME });
+    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ event: "robots-edge.decision", action: "paused", path: "/open", group: null });
+  });
+
+  it("ends when DELETEd", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 30 } });
+    expect((await call("/open", { ua: GOOGLEBOT })).status).toBe(503);
     expect((await admin("pause", { method: "DELETE" })).status).toBe(200);
     expect((await call("/open", { ua: GOOGLEBOT })).status).toBe(200);
     expect((await call("/robots.txt")).status).toBe(200);
@@ -255,16 +334,8 @@ describe("per-route policy (POLICY var) layered over robots.txt", () => {
     expect((await call("/articles/1", { ua: CHROME, env })).status).toBe(200);
   });
 
-  it("an invalid POLICY fails with the reason", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const response = await call("/", { env: { POLICY: '{"routes":[{"pattern":"articles"}]}' } });
-    expect(response.status).toBe(500);
-    expect(await response.text()).toContain(
-      'POLICY: routes[0].pattern must be a path pattern starting with "/" or "*"',
-    );
-  });
-
   it("explain says which layer decided", async () => {
+    await admin("refresh", { method: "POST", env }); // explain reads the stored copy only
     const explained = await admin(`explain?ua=${encodeURIComponent("CCBot/2.0")}&url=/articles/1`, { env });
     expect(await explained.json()).toMatchObject({
       layer: "policy",

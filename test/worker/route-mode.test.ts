@@ -1,0 +1,118 @@
+// Route mode (no ORIGIN_URL): the AUTHORITIES allow-list, bounded isolate memory, and the
+// cron's capped, paged refresh (issue #9).
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { parseConfig } from "../../src/worker/config.ts";
+import { refreshDueOrigins } from "../../src/worker/cron-refresh.ts";
+import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
+import { call, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
+
+const ROBOTS = "User-agent: *\nDisallow: /private/\n";
+
+beforeEach(freshState);
+afterEach(freshState);
+
+const storedKeys = async () => (await env.ROBOTS.list({ prefix: "robots:" })).keys.map((key) => key.name);
+
+describe("AUTHORITIES: only listed hosts get a robots.txt fetched, stored and enforced", () => {
+  const vars = { ORIGIN_URL: "", AUTHORITIES: "www.example.com, *.example.org" };
+  const rows: { site: string; status: number; fetched: boolean; why: string }[] = [
+    { site: "https://www.example.com", status: 403, fetched: true, why: "listed" },
+    { site: "https://shop.example.org", status: 403, fetched: true, why: "subdomain of *.example.org" },
+    { site: "https://a.b.example.org", status: 403, fetched: true, why: "deeper subdomain" },
+    { site: "https://example.org", status: 200, fetched: false, why: "*.example.org is subdomains only" },
+    { site: "https://example.com", status: 200, fetched: false, why: "not listed" },
+    { site: "https://www.example.com.evil.test", status: 200, fetched: false, why: "suffix trick" },
+    { site: "https://www.example.com:8443", status: 200, fetched: false, why: "another port is another authority" },
+  ];
+  it.each(rows)("$site -> $status ($why)", async ({ site, status, fetched }) => {
+    const origin = fakeOrigin({ body: ROBOTS });
+    const response = await call("/private/x", { ua: GOOGLEBOT, env: vars, site });
+    expect(response.status).toBe(status);
+    expect(origin.requests.includes(`${site}/robots.txt`)).toBe(fetched);
+    expect(await storedKeys()).toEqual(fetched ? [`robots:${site}`] : []);
+  });
+
+  it("without AUTHORITIES every host is served (and the status warns about it)", async () => {
+    fakeOrigin({ body: ROBOTS });
+    expect(
+      (await call("/private/x", { ua: GOOGLEBOT, env: { ORIGIN_URL: "" }, site: "https://any.test" })).status,
+    ).toBe(403);
+    expect(parseConfig({}).warnings).toEqual([expect.stringContaining("route mode without AUTHORITIES")]);
+  });
+});
+
+describe("the cron: capped and paged", () => {
+  const sites = ["a", "b", "c", "d", "e"].map((name) => `https://${name}.example.com`);
+
+  async function storeExpired(origin: ReturnType<typeof fakeOrigin>): Promise<number> {
+    for (const site of sites) await call("/x", { ua: GOOGLEBOT, env: { ORIGIN_URL: "" }, site });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 2 * 86_400_000);
+    return origin.requests.length;
+  }
+
+  it("fetches at most `limit` origins a run and carries on where it stopped", async () => {
+    const origin = fakeOrigin({ body: ROBOTS });
+    await storeExpired(origin);
+    const { config } = parseConfig({ ORIGIN_URL: "" });
+    const runs = [];
+    for (let i = 0; i < 4; i++) runs.push(await refreshDueOrigins(env, config, { limit: 2 }));
+    expect(runs.map((run) => run.refreshed)).toEqual([
+      [sites[0], sites[1]],
+      [sites[2], sites[3]],
+      [sites[4]],
+      [], // all fresh now
+    ]);
+    expect(runs.map((run) => run.complete)).toEqual([false, false, true, true]);
+  });
+
+  it("skips stored hosts that AUTHORITIES no longer lists", async () => {
+    const origin = fakeOrigin({ body: ROBOTS });
+    const before = await storeExpired(origin);
+    await runCron({ ORIGIN_URL: "", AUTHORITIES: "c.example.com", VERIFY_CRAWLERS: "off" });
+    expect(origin.requests.slice(before)).toEqual(["https://c.example.com/robots.txt"]);
+  });
+
+  it("proxy mode refreshes ORIGIN_URL's robots.txt only", async () => {
+    const origin = fakeOrigin({ body: ROBOTS });
+    const before = await storeExpired(origin); // stored by an earlier route-mode deployment
+    await runCron({ VERIFY_CRAWLERS: "off" });
+    expect(origin.requests.slice(before)).toEqual(["https://origin.test/robots.txt"]);
+  });
+});
+
+describe("IsolateMemory: bounded LRU with an age limit", () => {
+  it("keeps at most maxEntries, dropping the least recently used", () => {
+    const memory = new IsolateMemory<string, number>({ maxEntries: 3, maxAgeMs: 60_000 });
+    memory.set("a", 1, 0);
+    memory.set("b", 2, 0);
+    memory.set("c", 3, 0);
+    expect(memory.get("a", 1)).toBe(1); // a is now the most recent
+    memory.set("d", 4, 1);
+    expect([memory.get("a", 2), memory.get("b", 2), memory.get("c", 2), memory.get("d", 2)]).toEqual([
+      1,
+      undefined,
+      3,
+      4,
+    ]);
+    expect(memory.size).toBe(3);
+  });
+
+  it("does not answer with a value older than maxAgeMs", () => {
+    const memory = new IsolateMemory<string, number>({ maxEntries: 3, maxAgeMs: 1000 });
+    memory.set("a", 1, 0);
+    expect(memory.get("a", 999)).toBe(1);
+    expect(memory.get("a", 1000)).toBeUndefined();
+  });
+
+  it("a stream of 10,000 keys leaves maxEntries entries", () => {
+    const memory = new IsolateMemory<string, number>({ maxEntries: 500, maxAgeMs: 60_000 });
+    for (let i = 0; i < 10_000; i++) memory.set(`https://h${i}.test`, i, 0);
+    expect(memory.size).toBe(500);
+  });
+
+  it("refuses a bound below 1", () => {
+    expect(() => new IsolateMemory({ maxEntries: 0, maxAgeMs: 1 })).toThrow(RangeError);
+  });
+});
