@@ -74,3 +74,18 @@ export function logImpostor(entry: ImpostorLog): void {
   const userAgent = entry.userAgent === null ? null : bounded(entry.userAgent);
   console.log(JSON.stringify({ event: "robots-edge.impostor", time: new Date().toISOString(), ...entry, userAgent }));
 }
+
+/**
+ * Config problems, at most once a minute per isolate rather than once per request (an
+ * isolate has one configuration; a different list of problems is logged at once).
+ */
+const CONFIG_LOG_INTERVAL_MS = 60_000;
+let configLogged = { text: "", at: -Infinity };
+
+export function logConfigProblems(problems: readonly string[], now: number): void {
+  if (problems.length === 0) return;
+  const text = problems.join("; ");
+  if (text === configLogged.text && now - configLogged.at < CONFIG_LOG_INTERVAL_MS) return;
+  configLogged = { text, at: now };
+  logError("config", text);
+}

@@ -1,0 +1,188 @@
+/**
+ * The one decision: what the edge does with a request, from facts the Worker gathered. Pure,
+ * no I/O. The Worker (src/worker/request-path.ts) performs the action; the admin explain, the
+ * operator page's tester and `robots-edge explain` call this same function (through
+ * explain.ts), so they cannot disagree with the edge.
+ *
+ * Precedence, top to bottom (README, "How decisions are made"):
+ *   0. nowhere to send the request: an unusable ORIGIN_URL -> 502; route mode addressed to
+ *      the Worker itself (a loop)                           -> 508
+ *   1. kill switch: MODE=off, or any configuration problem  -> forward, unjudged
+ *   2. an authority the edge does not protect (AUTHORITIES)   -> forward, unjudged
+ *   3. humans (not robots.txt)                                -> forward, unjudged
+ *   4. verification: a failed claim with VERIFY_CRAWLERS=block -> 403; with `unknown` the
+ *      request is judged below as an anonymous bot under `*`
+ *   5. crawl pause                                            -> 503 (robots.txt too)
+ *   6. GET/HEAD /robots.txt                                   -> served by the edge
+ *   7. policy layers (judge.ts): the route's mode (a route with mode `off` passes), its rule
+ *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN)
+ *   8. a block under MODE/route mode `report`                 -> forward, marked would-block
+ *   9. pacing, for a pass in enforce mode whose group binds it: Visit-time -> 503,
+ *      Crawl-delay / Request-rate -> 429
+ *
+ * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
+ * the function answers `{ kind: "gather", fact }`, the Worker fetches that fact and asks
+ * again. Explain passes every fact up front, the rate state as "not checked".
+ */
+
+import type { AgentInfo } from "../agents/classify.ts";
+import { canonicalizePath, type RobotsMatcher } from "../core/index.ts";
+import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type RateLimits } from "./crawl-rate.ts";
+import { judge, type EntryState, type Verdict } from "./judge.ts";
+import type { Mode } from "./mode.ts";
+import type { CompiledPolicy } from "./operator-policy.ts";
+
+/** The outcome of checking a crawler claim against its operator's published addresses. */
+export type Verification = "trusted" | "impostor";
+
+/** The limiter's answer, or "not-checked" when the caller only explains. */
+export type RateFact =
+  { readonly allowed: true } | { readonly allowed: false; readonly retryAfter: number } | "not-checked";
+
+export interface EdgeFacts {
+  /** ORIGIN_URL is set but unusable: there is nowhere to forward anything. */
+  readonly originUnusable: boolean;
+  /** Route mode, and the request is addressed to the Worker itself (e.g. plain `wrangler dev`). */
+  readonly selfAddressed: boolean;
+  readonly mode: Mode;
+  /** Any configuration problem: the edge runs as with MODE=off (README, Configuration). */
+  readonly configProblems: boolean;
+  /** The request's authority is one the edge protects (AUTHORITIES; always in proxy mode). */
+  readonly served: boolean;
+  /** GET or HEAD of /robots.txt, in any spelling that means it. */
+  readonly isRobotsTxt: boolean;
+  /** Path and query of the request, as forwarded. */
+  readonly pathAndQuery: string;
+  readonly agent: AgentInfo;
+  readonly verifyCrawlers: "off" | "unknown" | "block";
+  /** Whether the agent's claim needs checking (a verifiable crawler, VERIFY_CRAWLERS not off). */
+  readonly needsVerification: boolean;
+  readonly verification?: Verification | undefined;
+  /** undefined: not gathered yet; null: no pause. */
+  readonly pause?: { readonly retryAfter: number } | null | undefined;
+  readonly robots?: RobotsFact | undefined;
+  readonly failOpen: boolean;
+  readonly blockStatus: number;
+  readonly policy: CompiledPolicy | undefined;
+  readonly enforceRates: "honoured" | "all" | "off";
+  /** Whether a rate limiter exists (the CRAWL_RATE binding). */
+  readonly rateLimiter: boolean;
+  readonly rate?: RateFact | undefined;
+  readonly now: number;
+}
+
+export interface RobotsFact {
+  readonly state: EntryState;
+  readonly matcher: RobotsMatcher | undefined;
+  /** Seconds until the edge next tries the origin's robots.txt (for a 503's Retry-After). */
+  readonly retryAfter: number;
+}
+
+/** Why a request goes on unjudged. */
+export type ForwardReason = "mode-off" | "config-problems" | "not-served" | "human";
+
+/** What the edge does. The Worker turns each kind into exactly one response. */
+export type EdgeAction =
+  | {
+      readonly kind: "gather";
+      readonly fact: "verification" | "pause" | "robots" | "rate";
+      readonly limits?: RateLimits;
+      readonly group?: string;
+    }
+  | { readonly kind: "no-origin"; readonly status: 502 }
+  | { readonly kind: "self-loop"; readonly status: 508 }
+  | { readonly kind: "forward"; readonly why: ForwardReason }
+  | { readonly kind: "impostor"; readonly status: 403 }
+  | { readonly kind: "serve-robots-txt"; readonly retryAfter: number }
+  | {
+      readonly kind: "unavailable";
+      readonly status: 503;
+      readonly retryAfter: number;
+      readonly why: UnavailableWhy;
+      readonly verdict?: Verdict;
+    }
+  | { readonly kind: "rate-limited"; readonly status: 429; readonly retryAfter: number; readonly verdict: Verdict }
+  | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict }
+  | { readonly kind: "report"; readonly verdict: Verdict }
+  | { readonly kind: "pass"; readonly verdict: Verdict; readonly pacing?: Pacing };
+
+export type UnavailableWhy = "paused" | "robots-unavailable" | "visit-time";
+
+/** For explain: the limits a passed request is held to ("limited if faster than N s"). */
+export interface Pacing {
+  readonly group: string;
+  readonly limits: RateLimits;
+}
+
+/** An impostor under VERIFY_CRAWLERS=unknown: an unknown bot, `*` only. */
+const ANONYMOUS_BOT: AgentInfo = { crawler: true, tokens: [], known: undefined, obeysGlobalGroup: true };
+
+/** Facts in, one action out (see the precedence in the file comment). */
+export function decideEdge(facts: EdgeFacts): EdgeAction {
+  if (facts.originUnusable) return { kind: "no-origin", status: 502 };
+  if (facts.selfAddressed) return { kind: "self-loop", status: 508 };
+  if (facts.configProblems) return { kind: "forward", why: "config-problems" };
+  if (facts.mode === "off") return { kind: "forward", why: "mode-off" };
+  if (!facts.served) return { kind: "forward", why: "not-served" };
+  if (!facts.isRobotsTxt && !facts.agent.crawler) return { kind: "forward", why: "human" };
+
+  if (facts.needsVerification && facts.verification === undefined) return { kind: "gather", fact: "verification" };
+  const impostor = facts.needsVerification && facts.verification === "impostor";
+  if (impostor && facts.verifyCrawlers === "block") return { kind: "impostor", status: 403 };
+  const agent = impostor ? ANONYMOUS_BOT : facts.agent;
+
+  if (facts.pause === undefined) return { kind: "gather", fact: "pause" };
+  if (facts.pause) return { kind: "unavailable", status: 503, retryAfter: facts.pause.retryAfter, why: "paused" };
+
+  if (!facts.robots) return { kind: "gather", fact: "robots" };
+  if (facts.isRobotsTxt) return { kind: "serve-robots-txt", retryAfter: facts.robots.retryAfter };
+  return judged(facts, facts.robots, agent);
+}
+
+function judged(facts: EdgeFacts, robots: RobotsFact, agent: AgentInfo): EdgeAction {
+  const verdict = judge({
+    mode: facts.mode,
+    failOpen: facts.failOpen,
+    state: robots.state,
+    matcher: robots.matcher,
+    tokens: agent.tokens,
+    obeysGlobalGroup: agent.obeysGlobalGroup,
+    pathAndQuery: facts.pathAndQuery,
+    policy: facts.policy,
+    category: agent.known?.category,
+  });
+  switch (verdict.action) {
+    case "block":
+      return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict };
+    case "report":
+      return { kind: "report", verdict };
+    case "unavailable":
+      return { kind: "unavailable", status: 503, retryAfter: robots.retryAfter, why: "robots-unavailable", verdict };
+    case "pass":
+      return paced(facts, agent, verdict);
+  }
+}
+
+/** Visit-time and the rate lines of the crawler's group, for a pass in enforce mode. */
+function paced(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict): EdgeAction {
+  const group = verdict.decision?.group;
+  const mode = verdict.policy?.route.mode ?? facts.mode;
+  if (!group || mode !== "enforce" || !facts.rateLimiter) return { kind: "pass", verdict };
+  if (!bindsRateLines(facts.enforceRates, group.token, agent)) return { kind: "pass", verdict };
+  const window = group.extensions.visitTime;
+  const visit = window ? visitWindow(window, facts.now) : undefined;
+  if (visit && !visit.open) {
+    return { kind: "unavailable", status: 503, retryAfter: visit.retryAfter, why: "visit-time", verdict };
+  }
+  if (!declaresRateLimits(group)) return { kind: "pass", verdict };
+  const limits = rateLimitsAt(group, facts.now);
+  if (facts.rate === undefined) return { kind: "gather", fact: "rate", limits, group: group.token };
+  if (facts.rate === "not-checked") return { kind: "pass", verdict, pacing: { group: group.token, limits } };
+  if (facts.rate.allowed) return { kind: "pass", verdict };
+  return { kind: "rate-limited", status: 429, retryAfter: facts.rate.retryAfter, verdict };
+}
+
+/** `/robots.txt` in any spelling that means it (`/%72obots.txt`: RFC 9309 §2.2.2 equivalence). */
+export function isRobotsTxtPath(pathname: string): boolean {
+  return pathname === "/robots.txt" || canonicalizePath(pathname) === "/robots.txt";
+}
