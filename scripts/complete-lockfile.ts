@@ -1,4 +1,4 @@
-// `node scripts/complete-lockfile.ts` after any `npm install` that changes package-lock.json.
+// `node scripts/complete-lockfile.js` after any `npm install` that changes package-lock.json.
 //
 // Why: the registry mirror this project is built against serves only the linux-x64 builds
 // of packages that ship per-platform binaries (workerd, oxlint). npm then leaves the other
