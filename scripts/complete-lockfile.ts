@@ -59,7 +59,7 @@ for (const [key, entry] of Object.entries(lock.packages)) {
   }
 }
 lock.packages = Object.fromEntries(
-  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+  Object.entries(lock.packages).toSorted(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
 );
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform entries`);

@@ -72,7 +72,9 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
     await waitUntilAnswering(url, child, options.readyTimeoutMs ?? 60_000);
   } catch (error) {
     await stop();
-    throw new Error(`wrangler dev did not start: ${error instanceof Error ? error.message : error}\n${output}`);
+    throw new Error(`wrangler dev did not start: ${error instanceof Error ? error.message : error}\n${output}`, {
+      cause: error,
+    });
   }
   return {
     url,
