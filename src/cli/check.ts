@@ -7,7 +7,18 @@ import { compileRobots, parseRobotsTxt, type Decision, type RobotsMatcher } from
 import { agentTokens } from "./agent-argument.ts";
 import { isUrlOrPath, requireUrlOrPath, splitOptions } from "./args.ts";
 import { formatDecisionLine } from "./format.ts";
-import { CliError, EXIT_NO, EXIT_OK, EXIT_USAGE, readRobotsFile, stdinLineBatches, write, type Io } from "./io.ts";
+import {
+  CliError,
+  EXIT_NO,
+  EXIT_OK,
+  EXIT_USAGE,
+  readRobotsFile,
+  stdinLineBatches,
+  terminalSafe,
+  write,
+  writeSafe,
+  type Io,
+} from "./io.ts";
 
 /** `check <file> <token> [url…]`: URLs from the arguments, else one per line on stdin. */
 export async function checkUrls(args: readonly string[], io: Io): Promise<number> {
@@ -22,6 +33,18 @@ export async function checkUrls(args: readonly string[], io: Io): Promise<number
   if (note !== undefined) await write(io.stderr, `${note}\n`);
   const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file)));
   let anyDisallowed = false;
+  // A file has few distinct answers: each output line is formatted and made terminal-safe once.
+  const lineFor = new Map<unknown, string>();
+  const outputLine = (decision: Decision): string => {
+    // The rule object when a rule decided (one per rule in the compiled file), else reason and group.
+    const key = decision.rule ?? `${decision.reason} ${decision.group?.token ?? ""}`;
+    let line = lineFor.get(key);
+    if (line === undefined) {
+      line = `${terminalSafe(formatDecisionLine(decision))}\n`;
+      lineFor.set(key, line);
+    }
+    return line;
+  };
   // One string per batch of lines and one write for it: a write per line costs more than the decision.
   const decideAll = (batch: readonly string[], firstLine: number): string => {
     let output = "";
@@ -31,16 +54,16 @@ export async function checkUrls(args: readonly string[], io: Io): Promise<number
       if (!isUrlOrPath(url)) requireUrlOrPath("check", url, `stdin line ${firstLine + i}:`);
       const decision = matcher.decide(tokens, url);
       if (!decision.allowed) anyDisallowed = true;
-      output += `${formatDecisionLine(decision)}\n`;
+      output += outputLine(decision);
     }
     return output;
   };
   if (urls.length > 0) {
-    await write(io.stdout, decideAll(urls, 1));
+    await writeSafe(io.stdout, decideAll(urls, 1));
   } else {
     let lineNumber = 1;
     for await (const batch of stdinLineBatches(io)) {
-      await write(io.stdout, decideAll(batch, lineNumber));
+      await writeSafe(io.stdout, decideAll(batch, lineNumber));
       lineNumber += batch.length;
     }
   }
