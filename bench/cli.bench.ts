@@ -62,7 +62,7 @@ function timeProcess(args: string[], stdinFile: string): Promise<Run> {
     const started = performance.now();
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: [stdin, "pipe", "inherit"] });
     const chunks: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.on("error", fail);
     child.on("close", () => {
       const ms = performance.now() - started;
