@@ -121,8 +121,17 @@ try {
   // (f): the same file with a generous Request-rate in every group, so every request is
   // checked by the crawler's Durable Object and none is refused: the cost of a rate check.
   origin.setRobots(robotsText.replace(/^(user-agent:.*)$/gim, "$1\nRequest-rate: 1000000/1"));
+  // ENFORCE_RATES=all: by default a `*` group's rate lines bind only crawlers that honour them.
   await withEdge(
-    { vars: { ORIGIN_URL: origin.url, MODE: "enforce", VERIFY_CRAWLERS: "off", LOG_DECISIONS: "blocked" } },
+    {
+      vars: {
+        ORIGIN_URL: origin.url,
+        MODE: "enforce",
+        VERIFY_CRAWLERS: "off",
+        LOG_DECISIONS: "blocked",
+        ENFORCE_RATES: "all",
+      },
+    },
     async (edge) => {
       runs.push(await warmThenMeasure("(f) as (e) + rate check (Durable Object)", edge));
     },

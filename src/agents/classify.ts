@@ -40,6 +40,8 @@ export interface AgentInfo {
   readonly known: KnownCrawler | undefined;
   /** False only for crawlers documented to ignore `User-agent: *` (AdsBot-Google). */
   readonly obeysGlobalGroup: boolean;
+  /** The crawler's operator documents that it honours Crawl-delay (the crawler table says). */
+  readonly honoursRateLimits?: boolean;
 }
 
 // Crawlers repeat their strings; a small memo skips the regexes for them. Cleared when

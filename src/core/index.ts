@@ -7,4 +7,5 @@ export { parseRobotsTxt, userAgentToken, MAX_LINE_LENGTH } from "./parse.ts";
 export { canonicalizePath, pathAndQuery } from "./path.ts";
 export { reviveRobots, serializeRobots, ROBOTS_SCHEMA_VERSION } from "./serialize.ts";
 export { MAX_ROBOTS_BYTES } from "./text.ts";
-export { enforcementSpellings, removeDotSegments, tidyPath } from "./normalize.ts";
+export { resolveUsage, type EffectivePreference, type UsageResolution } from "./usage-resolve.ts";
+export { USAGE_KEYS } from "./usage.ts";

@@ -145,7 +145,7 @@ function mergeGroups(robots: RobotsTxt): AppliedGroup[] {
     for (const token of group.agents) {
       let merged = byToken.get(token);
       if (!merged) {
-        merged = { agentLines: [], rules: [], extensions: { requestRates: [], comments: [], others: [] } };
+        merged = { agentLines: [], rules: [], extensions: { requestRates: [], comments: [], usage: [], others: [] } };
         byToken.set(token, merged);
       }
       merged.agentLines.push(...agentLinesNaming(group.agentLines, token));
@@ -172,5 +172,6 @@ function mergeExtensions(into: ExtensionsDraft, from: GroupExtensions): void {
   into.robotVersion ??= from.robotVersion;
   into.requestRates.push(...from.requestRates);
   into.comments.push(...from.comments);
+  into.usage.push(...from.usage);
   into.others.push(...from.others);
 }

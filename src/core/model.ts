@@ -29,11 +29,43 @@ export interface RequestRate {
   readonly line: number;
 }
 
-/** A line with a field this parser does not interpret (Content-Signal, Host, Clean-param…). */
+/** A line with a field this parser does not interpret (Host, Clean-param…). */
 export interface OtherLine {
   /** The field name as written (case kept). */
   readonly field: string;
   readonly value: string;
+  readonly line: number;
+}
+
+/** Which syntax a usage-preference line is written in (usage.ts). */
+export type UsageFormat = "content-usage" | "content-signal";
+
+/** One interpreted preference of a usage line: a vocabulary key and its y/n (yes/no). */
+export interface UsagePreference {
+  readonly key: string;
+  /** True for `y` / `yes`, false for `n` / `no`. */
+  readonly allow: boolean;
+}
+
+/**
+ * A `Content-Usage` (AIPREF, draft-ietf-aipref-attach) or `Content-Signal` (contentsignals.org)
+ * line of a group: which paths it covers and what it says about them.
+ */
+export interface UsageLine {
+  readonly format: UsageFormat;
+  /** The path pattern as written; "" when the line has none and so covers every path. */
+  readonly pattern: string;
+  /** The statement of preference as written (the value after the path). */
+  readonly statement: string;
+  /** Keys of the vocabulary with a y/n (yes/no) value; for a repeated key, its last value. */
+  readonly preferences: readonly UsagePreference[];
+  /** Keys kept but not interpreted (unknown keys, `use=`, values other than y/n), as written. */
+  readonly others: readonly { readonly key: string; readonly value: string }[];
+  /**
+   * False when the statement cannot be read: a Content-Usage statement that is not an RFC 9651
+   * dictionary, a Content-Signal with no `key=value` item. Every preference is then unknown.
+   */
+  readonly valid: boolean;
   readonly line: number;
 }
 
@@ -44,6 +76,8 @@ export interface GroupExtensions {
   readonly visitTime?: TimeWindow & { readonly line: number };
   readonly comments: readonly { readonly text: string; readonly line: number }[];
   readonly robotVersion?: { readonly version: string; readonly line: number };
+  /** Content-Usage and Content-Signal lines, in file order. */
+  readonly usage: readonly UsageLine[];
   readonly others: readonly OtherLine[];
 }
 
@@ -54,6 +88,7 @@ export interface ExtensionsDraft {
   visitTime?: TimeWindow & { line: number };
   comments: { text: string; line: number }[];
   robotVersion?: { version: string; line: number };
+  usage: UsageLine[];
   others: OtherLine[];
 }
 
@@ -101,6 +136,13 @@ export type DiagnosticCode =
   | "invalid-value"
   | "duplicate-value"
   | "sitemap-not-absolute"
+  | "usage-syntax"
+  | "usage-unknown-key"
+  | "usage-invalid-value"
+  | "usage-contradicts-rules"
+  | "usage-outside-group"
+  | "usage-between-groups"
+  | "usage-joins-groups"
   | "too-many-diagnostics";
 
 /** The whole file. */

@@ -29,6 +29,7 @@ import type {
 } from "./model.ts";
 import { productToken } from "./agent-token.ts";
 import { decodeRobots, MAX_ROBOTS_BYTES, splitLines } from "./text.ts";
+import { extractGroupUsage, reportUsageOutsideGroups, usageFormatOf } from "./usage.ts";
 
 /** Google's reference cuts lines here (browsers' 2083-byte URL limit, times 8, less one). */
 export const MAX_LINE_LENGTH = 2083 * 8 - 1;
@@ -264,7 +265,14 @@ class ParseState {
   }
 
   addOther(other: OtherLine): void {
-    this.report(other.line, "unknown-field", "info", `field ${quote(other.field)} is not interpreted; kept as written`);
+    // Content-Usage / Content-Signal are read when the file is finished (usage.ts).
+    if (!usageFormatOf(other.field))
+      this.report(
+        other.line,
+        "unknown-field",
+        "info",
+        `field ${quote(other.field)} is not interpreted; kept as written`,
+      );
     (this.current ? this.current.others : this.others).push(other);
   }
 
@@ -328,6 +336,9 @@ class ParseState {
   }
 
   finish(bytes: number, truncated: boolean, lines: number): RobotsTxt {
+    const report = this.report.bind(this);
+    this.groups.forEach((group, i) => extractGroupUsage(group, this.groups[i + 1]?.agentLines[0]?.line, report));
+    reportUsageOutsideGroups(this.others, report);
     for (const line of this.globalGroupLines.slice(1)) {
       this.report(
         line,
@@ -358,7 +369,7 @@ class ParseState {
 }
 
 function newGroupDraft(): GroupDraft {
-  return { agents: [], agentLines: [], rules: [], requestRates: [], comments: [], others: [] };
+  return { agents: [], agentLines: [], rules: [], requestRates: [], comments: [], usage: [], others: [] };
 }
 
 function finishGroup(draft: GroupDraft): Group {

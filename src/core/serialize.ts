@@ -9,7 +9,8 @@
 
 import type { RobotsTxt } from "./model.ts";
 
-export const ROBOTS_SCHEMA_VERSION = 1;
+/** 2: groups carry typed usage lines (Content-Usage, Content-Signal; issue #14). */
+export const ROBOTS_SCHEMA_VERSION = 2;
 
 interface Envelope {
   readonly schema: number;

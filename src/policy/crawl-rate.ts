@@ -85,3 +85,21 @@ function insideWindow(window: TimeWindow, minute: number): boolean {
   if (window.start < window.end) return minute >= window.start && minute < window.end;
   return minute >= window.start || minute < window.end;
 }
+
+/**
+ * Whether a group's Crawl-delay, Request-rate and Visit-time lines bind this crawler. By
+ * default ("honoured") only crawlers that honour such lines anyway: those the group names by
+ * their own token, and those whose operator documents support (the crawler table). Google
+ * documents that Googlebot ignores Crawl-delay and reads sustained 429/503 answers as
+ * overload, dropping URLs from its index: holding it to a `*` group's Crawl-delay could get
+ * a site de-indexed, so that takes the operator's explicit "all".
+ */
+export function bindsRateLines(
+  setting: "honoured" | "all" | "off",
+  groupToken: string,
+  crawler: { readonly honoursRateLimits?: boolean | undefined },
+): boolean {
+  if (setting === "off") return false;
+  if (setting === "all") return true;
+  return groupToken !== "*" || crawler.honoursRateLimits === true;
+}

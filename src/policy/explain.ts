@@ -22,7 +22,7 @@ export interface Explanation {
   readonly rule: Rule | null;
   /** "rule", "no-matching-rule", "no-group", "robots-txt", or the state when nothing was matched. */
   readonly reason: string;
-  /** The spelling of the path that decided (see core/normalize.ts). */
+  /** The spelling of the path that decided (see policy/path-spellings.ts). */
   readonly judgedPath: string;
   readonly allowed: boolean;
   readonly action: { readonly action: EdgeAction; readonly status: number | null };

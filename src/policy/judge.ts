@@ -3,10 +3,11 @@
  * operator's policy (operator-policy.ts) first — a route's rule naming the crawler decides,
  * and a route's mode and block status apply — then the origin's robots.txt. The path is
  * judged under every spelling an origin might serve as the same resource
- * (core/normalize.ts); it is blocked when any spelling is disallowed.
+ * (path-spellings.ts); it is blocked when any spelling is disallowed.
  */
 
-import { enforcementSpellings, type Decision, type RobotsMatcher } from "../core/index.ts";
+import type { Decision, RobotsMatcher } from "../core/index.ts";
+import { enforcementSpellings } from "./path-spellings.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyMatch } from "./operator-policy.ts";
 /** What is in force for the origin: a file, no file (allow all), or nothing known. */

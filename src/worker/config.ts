@@ -44,8 +44,15 @@ export interface Config {
   readonly policy: CompiledPolicy | undefined;
   /** Which crawler decisions get a log line: all (default), blocked (block/report/503), none. */
   readonly logDecisions: "all" | "blocked" | "none";
-  /** Enforce Crawl-delay, Request-rate and Visit-time for crawlers whose group declares them. */
-  readonly enforceRates: boolean;
+  /**
+   * Crawl-delay, Request-rate and Visit-time, for groups that declare them: "honoured"
+   * (default) binds crawlers the group names and crawlers whose operator documents support;
+   * "all" binds every crawler of the group (Googlebot too, which ignores Crawl-delay and reads
+   * sustained 429/503 as overload); "off" binds none.
+   */
+  readonly enforceRates: "honoured" | "all" | "off";
+  /** Decision logs carry the query string only when the operator asks (it may hold personal data). */
+  readonly logQuery: boolean;
   /** Impostors of verifiable crawlers: off (no check), unknown (judged under * only), block (403). */
   readonly verifyCrawlers: "off" | "unknown" | "block";
 }
@@ -101,7 +108,8 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     maxPauseMinutes,
     policy: read.field("POLICY", readPolicy, undefined),
     logDecisions: read.field("LOG_DECISIONS", oneOf(["all", "blocked", "none"] as const), "all"),
-    enforceRates: read.field("ENFORCE_RATES", readBoolean, true),
+    enforceRates: read.field("ENFORCE_RATES", readEnforceRates, "honoured"),
+    logQuery: read.field("LOG_QUERY", readBoolean, false),
     verifyCrawlers: read.field("VERIFY_CRAWLERS", oneOf(["off", "unknown", "block"] as const), "unknown"),
   };
   if (vars["routes"] !== undefined) {
@@ -187,6 +195,23 @@ function integerIn(min: number, max: number): VarParser<number> {
 function readBoolean(name: string, value: string): Validated<boolean> {
   if (value === "true" || value === "false") return valid(value === "true");
   return invalid([`${name} must be "true" or "false", got ${JSON.stringify(value)}`]);
+}
+
+const ENFORCE_RATES_WORDS = new Map<string, Config["enforceRates"]>([
+  ["true", "honoured"],
+  ["honoured", "honoured"],
+  ["all", "all"],
+  ["false", "off"],
+  ["off", "off"],
+]);
+
+/** "true" is the default, "honoured"; "false" is "off"; "all" opts every crawler in. */
+function readEnforceRates(name: string, value: string): Validated<Config["enforceRates"]> {
+  const found = ENFORCE_RATES_WORDS.get(value.toLowerCase());
+  if (found !== undefined) return valid(found);
+  return invalid([
+    `${name} must be "true" (crawlers that honour the lines), "all" or "false", got ${JSON.stringify(value)}`,
+  ]);
 }
 
 function readPrefix(name: string, value: string): Validated<string> {

@@ -10,13 +10,15 @@
 
 import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { rangeSourceFor, verifyCrawler } from "../agents/verification.ts";
-import { declaresRateLimits, rateLimitsAt, visitWindow } from "../policy/crawl-rate.ts";
+import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "../policy/crawl-rate.ts";
+import { canonicalizePath } from "../core/index.ts";
 import { handleAdmin } from "./admin.ts";
+import { forward } from "./forward.ts";
 import { crawlRateKey, type RateSubject } from "./crawl-rate-object.ts";
 import { crawlerRanges, refreshCrawlerRanges } from "./crawler-ranges.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { judge, type Verdict } from "../policy/judge.ts";
-import { logDecision, logError, logImpostor } from "./log.ts";
+import { logDecision, logError, logImpostor, type DecisionLog, type LoggedOutcome } from "./log.ts";
 import { activePause, retryAfterOf } from "./pause.ts";
 import { robotsFor } from "./robots-cache.ts";
 import { robotsTxtResponse } from "./robots-route.ts";
@@ -33,18 +35,33 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  // Stand-in until the shell's rewrite lands: problems mean MODE=off, an unusable ORIGIN_URL a generic 502.
+  // Invalid config never takes the site down: every request goes on as with MODE=off (the
+  // admin API still answers and shows the problems); only an unusable ORIGIN_URL, which
+  // leaves nowhere to send anyone, answers a generic 502. The public never sees the values.
   const { config: parsed, problems } = loadConfig(env);
-  if (problems.length > 0) logError("config", problems.join("; "));
-  if (parsed.originUrlProblem) return errorResponse("the origin is not configured", 502);
+  if (problems.length > 0) logConfigProblems(problems, Date.now());
   const config: Config = problems.length > 0 ? { ...parsed, mode: "off" } : parsed;
   try {
     return await route(request, env, ctx, config);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     logError("request", message);
-    return errorResponse(`internal error: ${message}`);
+    return errorResponse("internal error");
   }
+}
+
+/**
+ * Config problems are logged at most once a minute per isolate, not once per request (an
+ * isolate has one configuration; a different list of problems is logged at once).
+ */
+const CONFIG_LOG_INTERVAL_MS = 60_000;
+let configLogged = { text: "", at: -Infinity };
+
+function logConfigProblems(problems: readonly string[], now: number): void {
+  const text = problems.join("; ");
+  if (text === configLogged.text && now - configLogged.at < CONFIG_LOG_INTERVAL_MS) return;
+  configLogged = { text, at: now };
+  logError("config", text);
 }
 
 async function route(request: Request, env: Env, ctx: ExecutionContext, config: Config): Promise<Response> {
@@ -57,14 +74,24 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
       config.adminToken,
     );
   }
-  if (config.mode === "off" || !isServedAuthority(config, authority)) return forward(request, url, config);
-  const isRobotsTxt = url.pathname === "/robots.txt" && (request.method === "GET" || request.method === "HEAD");
+  if (config.originUrlProblem) return errorResponse("the origin is not configured", 502);
+  if (!config.originUrl && isLoopbackHost(url.hostname)) return selfLoopResponse();
+  if (config.mode === "off" || !isServedAuthority(config, authority)) return forward(request, url, config.originUrl);
+  const isRobotsTxt = isRobotsTxtPath(url.pathname) && (request.method === "GET" || request.method === "HEAD");
   const agent = await verifiedAgent(request, env, config, classifyUserAgent(request.headers.get("user-agent")));
   if (agent === "blocked") return impostorResponse();
-  if (!isRobotsTxt && !agent.crawler) return forward(request, url, config);
+  if (!isRobotsTxt && !agent.crawler) return forward(request, url, config.originUrl);
 
   const pause = await activePause(env.ROBOTS, config);
   if (pause) {
+    const paused = {
+      action: "paused",
+      layer: "none",
+      judgedPath: url.pathname + url.search,
+      decision: undefined,
+    } as const;
+    if (agent.crawler && config.logDecisions !== "none")
+      logDecision(decisionLog(request, url, authority, agent.tokens, paused, config));
     const why = "Crawling is paused for maintenance; please retry later.";
     return unavailableResponse(retryAfterOf(pause, Date.now()), why, "paused");
   }
@@ -84,17 +111,9 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, config: 
     category: agent.known?.category,
   });
   if (config.logDecisions === "all" || (config.logDecisions === "blocked" && verdict.action !== "pass"))
-    logDecision({
-      authority,
-      method: request.method,
-      url,
-      userAgent: request.headers.get("user-agent"),
-      tokens: agent.tokens,
-      verdict,
-      mode: config.mode,
-    });
+    logDecision(decisionLog(request, url, authority, agent.tokens, verdict, config));
   const subject = { knownToken: agent.known?.token, address: request.headers.get("cf-connecting-ip") };
-  const paced = await pace(verdict, env, config, authority, subject);
+  const paced = await pace(verdict, env, config, authority, subject, agent);
   if (paced) return paced;
   return act(verdict, request, url, config, nextAttemptSeconds(robots.entry, Date.now()));
 }
@@ -147,11 +166,12 @@ async function pace(
   config: Config,
   authority: string,
   subject: RateSubject,
+  agent: AgentInfo,
 ): Promise<Response | undefined> {
   const group = verdict.decision?.group;
   const mode = verdict.policy?.route.mode ?? config.mode;
-  if (!group || verdict.action !== "pass" || mode !== "enforce" || !config.enforceRates || !env.CRAWL_RATE)
-    return undefined;
+  if (!group || verdict.action !== "pass" || mode !== "enforce" || !env.CRAWL_RATE) return undefined;
+  if (!bindsRateLines(config.enforceRates, group.token, agent)) return undefined;
   const now = Date.now();
   const window = group.extensions.visitTime;
   const visit = window ? visitWindow(window, now) : undefined;
@@ -196,26 +216,56 @@ async function act(
         "robots-unavailable",
       );
     case "report":
-      return withHeader(await forward(request, url, config), "x-robots-edge", ruleHeader("would-block", verdict));
+      return withHeader(
+        await forward(request, url, config.originUrl),
+        "x-robots-edge",
+        ruleHeader("would-block", verdict),
+      );
     case "pass":
-      return forward(request, url, config);
+      return forward(request, url, config.originUrl);
   }
 }
 
+/** `/robots.txt` in any spelling that means it (`/%72obots.txt`: RFC 9309 §2.2.2 equivalence). */
+function isRobotsTxtPath(pathname: string): boolean {
+  return pathname === "/robots.txt" || canonicalizePath(pathname) === "/robots.txt";
+}
+
+function decisionLog(
+  request: Request,
+  url: URL,
+  authority: string,
+  tokens: readonly string[],
+  verdict: LoggedOutcome,
+  config: Config,
+): DecisionLog {
+  const userAgent = request.headers.get("user-agent");
+  return {
+    authority,
+    method: request.method,
+    url,
+    userAgent,
+    tokens,
+    verdict,
+    mode: config.mode,
+    logQuery: config.logQuery,
+  };
+}
+
 /**
- * On to the origin: the same request (route mode) or the same path on ORIGIN_URL (proxy
- * mode). An origin that cannot be reached answers 502, never an opaque exception.
+ * Route mode forwards with fetch(request) to the address the request came to. Run locally
+ * (`wrangler dev` without ORIGIN_URL) that address is the Worker itself, which would call
+ * itself until the runtime gives up. A deployed Worker is never addressed by a loopback host.
  */
-async function forward(request: Request, url: URL, config: Config): Promise<Response> {
-  try {
-    if (!config.originUrl) return await fetch(request);
-    const target = new URL(url.pathname + url.search, config.originUrl);
-    return await fetch(new Request(target, request), { redirect: "manual" });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    logError("origin", message);
-    return errorResponse(`the origin could not be reached (${message})`, 502);
-  }
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || hostname.startsWith("127.");
+}
+
+function selfLoopResponse(): Response {
+  return errorResponse(
+    "route mode (no ORIGIN_URL) forwards each request to the address it came to, which here is this Worker itself. Locally, run `npm run dev` (proxy mode in front of a demo origin) or set ORIGIN_URL, e.g. `npx wrangler dev --var ORIGIN_URL:https://your-origin.example`.",
+    508,
+  );
 }
 
 /** Cron: refresh expired origins (capped and paged, cron-refresh.ts) and the crawler ranges. */

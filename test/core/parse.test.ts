@@ -194,7 +194,18 @@ Disallow: /x
       visitTime: { start: 1320, end: 330, line: 5 },
       comments: [{ text: "be kind", line: 6 }],
       robotVersion: { version: "2.0", line: 7 },
-      others: [{ field: "Content-Signal", value: "ai-train=no", line: 8 }],
+      usage: [
+        {
+          format: "content-signal",
+          pattern: "",
+          statement: "ai-train=no",
+          preferences: [{ key: "ai-train", allow: false }],
+          others: [],
+          valid: true,
+          line: 8,
+        },
+      ],
+      others: [],
     });
   });
 

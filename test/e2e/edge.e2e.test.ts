@@ -296,8 +296,39 @@ describe("bypass attempts with re-spelled paths", () => {
     { path: "/caf%C3%A9/secret/recipe", crawler: 403 },
     { path: "/caf%c3%a9/secret/recipe", crawler: 403 },
     { path: "/caf%C3%A9/menu", crawler: 200 },
+    { path: "/private;%2F../", crawler: 403, why: "servlet reading: ;… stripped to the next raw /" },
+    { path: "/private;jsessionid=x%2F..%2F/report", crawler: 403, why: "servlet reading" },
+    { path: "//evil.test/private/report", crawler: 403, why: "network-path reading of //host/…" },
   ])("$path -> crawler $crawler, human not blocked", async ({ path, crawler }) => {
     expect((await get(path, GOOGLEBOT)).status).toBe(crawler);
     expect([403, 503]).not.toContain((await get(path, CHROME)).status);
+  });
+});
+
+// Issue #9, the proxy escape: a request target that is a network-path reference must never
+// leave ORIGIN_URL's host. A second server stands for "another host": it must see nothing.
+// The demo origin resolves its request target as a URL reference (as many Node frameworks do)
+// and serves `//host/private/report` as its own /private/report, so the edge must judge
+// that reading too.
+describe("the request never leaves the origin's host", () => {
+  it("escapes are judged as the origin reads them and reach only the origin", async () => {
+    const elsewhere = await startDemoOrigin();
+    try {
+      const host = new URL(elsewhere.url).host;
+      const rows = [
+        { path: `//${host}/private/report`, crawler: 403 },
+        { path: `///${host}/private/report`, crawler: 403 },
+        { path: `/\\${host}/private/report`, crawler: 403 },
+        { path: `//user@${host}/private/report`, crawler: 403 },
+        { path: `//${host}/blog/`, crawler: 200 },
+      ];
+      for (const { path, crawler } of rows) {
+        expect((await get(path, GOOGLEBOT)).status, path).toBe(crawler);
+        expect((await get(path, CHROME)).status, path).toBe(200);
+      }
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });

@@ -17,32 +17,58 @@ afterEach(freshState);
 
 const advance = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000);
 
+/**
+ * Most tables below hold crawlers to a `*` group's lines, which by default bind only crawlers
+ * that honour them (see "who is bound by default"): these calls opt every crawler in.
+ */
+const paced = (path: string, options: Parameters<typeof call>[1] = {}) =>
+  call(path, { ...options, env: { ENFORCE_RATES: "all", ...options.env } });
+
+describe("who is bound by default (ENFORCE_RATES=true): crawlers that honour the lines", () => {
+  // Google documents that Googlebot ignores Crawl-delay and reads sustained 429/503 as
+  // overload (URLs dropped): a `*` group's Crawl-delay must not throttle it unless asked.
+  it.each([
+    { robots: "User-agent: *\nCrawl-delay: 10\n", ua: GOOGLEBOT, setting: "true", second: 200 },
+    { robots: "User-agent: *\nCrawl-delay: 10\n", ua: GOOGLEBOT, setting: "all", second: 429 },
+    { robots: "User-agent: Googlebot\nCrawl-delay: 10\n", ua: GOOGLEBOT, setting: "true", second: 429 },
+    { robots: "User-agent: *\nCrawl-delay: 10\n", ua: "FooBot/1.0", setting: "true", second: 200 },
+    { robots: "User-agent: FooBot\nCrawl-delay: 10\n", ua: "FooBot/1.0", setting: "true", second: 429 },
+    { robots: "User-agent: Googlebot\nCrawl-delay: 10\n", ua: GOOGLEBOT, setting: "false", second: 200 },
+    { robots: "User-agent: *\nVisit-time: 0000-0001\n", ua: GOOGLEBOT, setting: "true", second: 200 },
+  ])("$robots for $ua with ENFORCE_RATES=$setting: second request $second", async ({ robots, ua, setting, second }) => {
+    fakeOrigin({ body: robots });
+    expect((await call("/a", { ua, env: { ENFORCE_RATES: setting } })).status).toBe(200);
+    advance(1);
+    expect((await call("/b", { ua, env: { ENFORCE_RATES: setting } })).status).toBe(second);
+  });
+});
+
 describe("Crawl-delay and Request-rate", () => {
   it("too fast -> 429 with Retry-After until the next allowed request; then allowed again", async () => {
     fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\nDisallow: /private/\n" });
-    expect((await call("/a", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/a", { ua: GOOGLEBOT })).status).toBe(200);
     advance(3);
-    const early = await call("/b", { ua: GOOGLEBOT });
+    const early = await paced("/b", { ua: GOOGLEBOT });
     expect(early.status).toBe(429);
     expect(early.headers.get("retry-after")).toBe("7");
     advance(7);
-    expect((await call("/c", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/c", { ua: GOOGLEBOT })).status).toBe(200);
   });
 
   it("one crawler's pace does not hold back another under the same group", async () => {
     fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\n" });
-    expect((await call("/a", { ua: GOOGLEBOT })).status).toBe(200);
-    expect((await call("/a", { ua: BINGBOT })).status).toBe(200);
-    expect((await call("/b", { ua: GOOGLEBOT })).status).toBe(429);
+    expect((await paced("/a", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/a", { ua: BINGBOT })).status).toBe(200);
+    expect((await paced("/b", { ua: GOOGLEBOT })).status).toBe(429);
   });
 
   it("Request-rate: 2/60 allows two, then waits for the window", async () => {
     fakeOrigin({ body: "User-agent: *\nRequest-rate: 2/60\n" });
-    expect((await call("/1", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/1", { ua: GOOGLEBOT })).status).toBe(200);
     advance(1);
-    expect((await call("/2", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/2", { ua: GOOGLEBOT })).status).toBe(200);
     advance(1);
-    const third = await call("/3", { ua: GOOGLEBOT });
+    const third = await paced("/3", { ua: GOOGLEBOT });
     expect(third.status).toBe(429);
     expect(third.headers.get("retry-after")).toBe("58");
   });
@@ -52,35 +78,35 @@ describe("Crawl-delay and Request-rate", () => {
     // group (Crawl-delay does not end a run of user-agent lines).
     fakeOrigin({ body: "User-agent: *\nDisallow: /nothing\nCrawl-delay: 10\n\nUser-agent: bingbot\nDisallow: /x\n" });
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await call(`/h${i}`, { ua: CHROME })).status);
-    for (let i = 0; i < 3; i++) statuses.push((await call(`/b${i}`, { ua: BINGBOT })).status);
+    for (let i = 0; i < 3; i++) statuses.push((await paced(`/h${i}`, { ua: CHROME })).status);
+    for (let i = 0; i < 3; i++) statuses.push((await paced(`/b${i}`, { ua: BINGBOT })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
   it("ENFORCE_RATES=false turns it off", async () => {
     fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\n" });
-    expect((await call("/a", { ua: GOOGLEBOT, env: { ENFORCE_RATES: "false" } })).status).toBe(200);
-    expect((await call("/b", { ua: GOOGLEBOT, env: { ENFORCE_RATES: "false" } })).status).toBe(200);
+    expect((await paced("/a", { ua: GOOGLEBOT, env: { ENFORCE_RATES: "false" } })).status).toBe(200);
+    expect((await paced("/b", { ua: GOOGLEBOT, env: { ENFORCE_RATES: "false" } })).status).toBe(200);
   });
 
   it("a disallowed request is blocked, not counted", async () => {
     fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\nDisallow: /private/\n" });
-    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(403);
-    expect((await call("/open", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/private/x", { ua: GOOGLEBOT })).status).toBe(403);
+    expect((await paced("/open", { ua: GOOGLEBOT })).status).toBe(200);
   });
 });
 
 describe("Visit-time", () => {
   it("outside the window -> 503 with Retry-After until it opens; inside -> allowed (window across midnight)", async () => {
     fakeOrigin({ body: "User-agent: *\nVisit-time: 2200-0530\n" });
-    const outside = await call("/a", { ua: GOOGLEBOT });
+    const outside = await paced("/a", { ua: GOOGLEBOT });
     expect(outside.status).toBe(503);
     expect(outside.headers.get("retry-after")).toBe(String(10 * 3600));
     vi.setSystemTime(Date.UTC(2026, 10, 22, 23, 0, 0));
-    expect((await call("/b", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/b", { ua: GOOGLEBOT })).status).toBe(200);
     vi.setSystemTime(Date.UTC(2026, 10, 23, 3, 0, 0));
-    expect((await call("/c", { ua: GOOGLEBOT })).status).toBe(200);
-    expect((await call("/d", { ua: CHROME })).status).toBe(200);
+    expect((await paced("/c", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/d", { ua: CHROME })).status).toBe(200);
   });
 });
 
@@ -110,7 +136,7 @@ describe("rate state stays bounded", () => {
     const before = (await listDurableObjectIds(env.CRAWL_RATE)).length;
     for (let i = 0; i < 60; i++) {
       const ua = `FooBot-${crypto.randomUUID().slice(0, 8)}/1.0`;
-      await call(`/p${i}`, { ua, headers: { "cf-connecting-ip": `192.0.2.${i}` } });
+      await paced(`/p${i}`, { ua, headers: { "cf-connecting-ip": `192.0.2.${i}` } });
       advance(2);
     }
     expect((await listDurableObjectIds(env.CRAWL_RATE)).length - before).toBe(1);
@@ -119,14 +145,14 @@ describe("rate state stays bounded", () => {
   it("token-less clients on different networks do not share one limiter", async () => {
     fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\n" });
     const anonymous = "python-requests/2.31";
-    expect((await call("/a", { ua: anonymous, headers: { "cf-connecting-ip": "192.0.2.1" } })).status).toBe(200);
-    expect((await call("/b", { ua: anonymous, headers: { "cf-connecting-ip": "192.0.2.1" } })).status).toBe(429);
-    expect((await call("/c", { ua: anonymous, headers: { "cf-connecting-ip": "198.51.100.1" } })).status).toBe(200);
+    expect((await paced("/a", { ua: anonymous, headers: { "cf-connecting-ip": "192.0.2.1" } })).status).toBe(200);
+    expect((await paced("/b", { ua: anonymous, headers: { "cf-connecting-ip": "192.0.2.1" } })).status).toBe(429);
+    expect((await paced("/c", { ua: anonymous, headers: { "cf-connecting-ip": "198.51.100.1" } })).status).toBe(200);
   });
 
   it("the alarm deletes an object's state once its longest window has passed, not before", async () => {
     fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\nRequest-rate: 1/120\n" });
-    expect((await call("/a", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/a", { ua: GOOGLEBOT })).status).toBe(200);
     const stub = env.CRAWL_RATE.get(
       env.CRAWL_RATE.idFromName(crawlRateKey(ORIGIN, "*", { knownToken: "Googlebot", address: undefined })),
     );
@@ -138,6 +164,6 @@ describe("rate state stays bounded", () => {
     advance(100);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await stored()).toBe(0);
-    expect((await call("/b", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await paced("/b", { ua: GOOGLEBOT })).status).toBe(200);
   });
 });

@@ -103,6 +103,55 @@ describe("LOG_DECISIONS", () => {
   });
 });
 
+describe("decision logs stay bounded and keep queries out (issue #9)", () => {
+  const logged = (log: { mock: { calls: unknown[][] } }) =>
+    log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+
+  it("cuts the User-Agent and path to 512 characters, and leaves the query out", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const ua = `LongBot/1.0 ${"x".repeat(2000)}`;
+    await call(`/private/${"p".repeat(1000)}?token=secret`, { ua });
+    const [line] = logged(log);
+    expect(String(line?.["userAgent"])).toHaveLength(513);
+    expect(String(line?.["userAgent"]).endsWith("…")).toBe(true);
+    expect(String(line?.["path"])).toHaveLength(513);
+    expect(JSON.stringify(line)).not.toContain("secret");
+  });
+
+  it.each([
+    { logQuery: "false", path: "/private/x" },
+    { logQuery: "true", path: "/private/x?q=shoes" },
+  ])("LOG_QUERY=$logQuery logs $path", async ({ logQuery, path }) => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/private/x?q=shoes", { ua: GOOGLEBOT, env: { LOG_QUERY: logQuery } });
+    expect(logged(log)[0]).toMatchObject({ path, judgedPath: path });
+  });
+});
+
+describe("/robots.txt in any spelling is served by the edge (issue #10)", () => {
+  it.each(["/robots.txt", "/%72obots.txt", "/robots%2Etxt", "/%72%6F%62%6F%74%73.txt"])("%s", async (path) => {
+    for (const ua of [CHROME, GOOGLEBOT]) {
+      const response = await call(path, { ua });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-robots-edge")).toBe("served");
+      expect(await response.text()).toContain("Disallow: /private/");
+    }
+  });
+});
+
+describe("route mode run locally without ORIGIN_URL would call itself", () => {
+  it.each(["http://127.0.0.1:8787", "http://localhost:8787", "http://[::1]:8787"])(
+    "%s answers 508 with what to do instead",
+    async (site) => {
+      const origin = fakeOrigin({ body: ROBOTS });
+      const response = await call("/", { site, env: { ORIGIN_URL: "" } });
+      expect(response.status).toBe(508);
+      expect(await response.text()).toContain("set ORIGIN_URL");
+      expect(origin.requests).toEqual([]);
+    },
+  );
+});
+
 describe("humans pass untouched, always", () => {
   it.each(["/private/x", "/anything", "/café/"])("%s", async (path) => {
     const response = await call(path, { ua: CHROME });
@@ -111,7 +160,7 @@ describe("humans pass untouched, always", () => {
   });
 });
 
-// th/rfc9309 §2.2.2 plus the edge's normalisation (core/normalize.ts).
+// th/rfc9309 §2.2.2 plus the edge's normalisation (policy/path-spellings.ts).
 describe("re-spelled URLs cannot slip past a rule", () => {
   it.each([
     { path: "/%70rivate/x", status: 403, why: "percent-encoded unreserved letter" },
@@ -168,6 +217,15 @@ describe("configuration problems: everything goes to the origin as with MODE=off
     expect(error).toHaveBeenCalled();
   });
 
+  it("the problems are logged once a minute per isolate, not once per request", async () => {
+    fakeOrigin({ body: "User-agent: *\nDisallow: /private/\n" });
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const env = { MODE: "sometimes" };
+    for (let i = 0; i < 5; i++) expect((await call(`/p${i}`, { ua: GOOGLEBOT, env })).status).toBe(200);
+    const configLines = error.mock.calls.filter(([line]) => String(line).includes('"where":"config"'));
+    expect(configLines).toHaveLength(1);
+  });
+
   it.each([{ ORIGIN_URL: "origin.test" }, { ORIGIN_URL: "https://user:secret@origin.test" }])(
     "$ORIGIN_URL: an unusable ORIGIN_URL answers a generic 502",
     async (env) => {
@@ -191,6 +249,24 @@ describe("crawl pause", () => {
     expect(robots.headers.get("retry-after")).toBe("600");
     expect((await call("/open", { ua: CHROME })).status).toBe(200);
 
+    expect((await admin("pause", { method: "DELETE" })).status).toBe(200);
+    expect((await call("/open", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await call("/robots.txt")).status).toBe(200);
+  });
+
+  it("a pause's 503s are logged like every other crawler decision; humans are not (issue #15)", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 30 } });
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/open?q=1", { ua: GOOGLEBOT });
+    await call("/robots.txt", { ua: CHROME });
+    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ event: "robots-edge.decision", action: "paused", path: "/open", group: null });
+  });
+
+  it("ends when DELETEd", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 30 } });
+    expect((await call("/open", { ua: GOOGLEBOT })).status).toBe(503);
     expect((await admin("pause", { method: "DELETE" })).status).toBe(200);
     expect((await call("/open", { ua: GOOGLEBOT })).status).toBe(200);
     expect((await call("/robots.txt")).status).toBe(200);

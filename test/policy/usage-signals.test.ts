@@ -1,0 +1,304 @@
+// The usage-signal layer (src/policy/usage-signals.ts): which crawlers a usage preference
+// refuses, under each USAGE_SIGNALS mode, and the Content-Usage header for passed responses.
+// Each row runs the whole pure path: User-Agent -> category, robots.txt -> group -> preferences.
+import { describe, expect, it } from "vitest";
+import { classifyUserAgent } from "../../src/agents/classify.ts";
+import type { CrawlerCategory } from "../../src/agents/crawlers.ts";
+import { compileRobots, parseRobotsTxt, resolveUsage } from "../../src/core/index.ts";
+import { usageVerdict, type UsageSignalsMode } from "../../src/policy/usage-signals.ts";
+import { refusedCategories, USAGE_REFUSALS } from "../../src/policy/usage-vocabulary.ts";
+
+const UA = {
+  GPTBot: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)",
+  Googlebot: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+  OAISearchBot:
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot",
+  ChatGPTUser:
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+  CCBot: "CCBot/2.0 (https://commoncrawl.org/faq/)",
+  ClaudeBot: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+  Bingbot: "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+  PerplexityBot:
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
+  Unknown: "SomeNewCrawler/0.1 (+https://example.org/bot)",
+  Human: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36",
+} as const;
+
+function verdict(robots: string, ua: keyof typeof UA, url: string, mode: UsageSignalsMode = "enforce") {
+  const agent = classifyUserAgent(UA[ua]);
+  const decision = compileRobots(parseRobotsTxt(robots)).decide(agent.tokens, url, {
+    obeysGlobalGroup: agent.obeysGlobalGroup,
+  });
+  const resolution = resolveUsage(decision.group, url, decision);
+  const result = usageVerdict(resolution, { category: agent.known?.category, mode });
+  return { action: result.action, line: result.refusal?.line ?? null, header: result.header ?? null };
+}
+
+// draft-ietf-aipref-attach-05 §3.5 (Figure 2): "/ai-ok/" has train-ai=y, everything else train-ai=n.
+const ATTACH_EXAMPLE =
+  "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\n" +
+  "User-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n";
+// contentsignals.org (quoted in google/robotstxt#80) with ai-train=no; Cloudflare managed default.
+const SIGNALS_ORG = "User-Agent: *\nContent-Signal: ai-train=no, search=yes, ai-input=yes\nAllow: /\n";
+const SIGNALS_NO_INPUT = "User-Agent: *\nContent-Signal: search=yes, ai-train=no, ai-input=no\nAllow: /\n";
+const SEARCH_NO = "User-Agent: *\nContent-Usage: /drafts/ search=n\n";
+
+describe("usageVerdict: who is refused where (enforce)", () => {
+  it.each([
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "GPTBot",
+      url: "/test",
+      action: "refuse",
+      line: 4,
+      header: "train-ai=n",
+      why: "ai-training under train-ai=n",
+    },
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "GPTBot",
+      url: "/ai-ok/test",
+      action: "pass",
+      line: null,
+      header: "train-ai=y",
+      why: "train-ai=y path",
+    },
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "GPTBot",
+      url: "/never/test",
+      action: "pass",
+      line: null,
+      header: null,
+      why: "disallowed: robots.txt decides, no preferences",
+    },
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "ClaudeBot",
+      url: "/test",
+      action: "refuse",
+      line: 4,
+      header: "train-ai=n",
+      why: "ai-training",
+    },
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "CCBot",
+      url: "/x",
+      action: "refuse",
+      line: 4,
+      header: "train-ai=n",
+      why: "ai-training",
+    },
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "Googlebot",
+      url: "/test",
+      action: "pass",
+      line: null,
+      header: "train-ai=n",
+      why: "search engine not refused by train-ai",
+    },
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "OAISearchBot",
+      url: "/test",
+      action: "pass",
+      line: null,
+      header: "train-ai=n",
+      why: "ai-search not refused by train-ai",
+    },
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "ChatGPTUser",
+      url: "/test",
+      action: "pass",
+      line: null,
+      header: "train-ai=n",
+      why: "assistant not refused by train-ai",
+    },
+    {
+      robots: ATTACH_EXAMPLE,
+      ua: "Unknown",
+      url: "/test",
+      action: "pass",
+      line: null,
+      header: "train-ai=n",
+      why: "unknown category never refused",
+    },
+    {
+      robots: SIGNALS_ORG,
+      ua: "CCBot",
+      url: "/",
+      action: "refuse",
+      line: 2,
+      header: null,
+      why: "ai-train=no; no AIPREF header from Content-Signal",
+    },
+    { robots: SIGNALS_ORG, ua: "GPTBot", url: "/a", action: "refuse", line: 2, header: null, why: "ai-train=no" },
+    {
+      robots: SIGNALS_ORG,
+      ua: "OAISearchBot",
+      url: "/a",
+      action: "pass",
+      line: null,
+      header: null,
+      why: "ai-input=yes",
+    },
+    { robots: SIGNALS_ORG, ua: "Googlebot", url: "/a", action: "pass", line: null, header: null, why: "search=yes" },
+    {
+      robots: SIGNALS_NO_INPUT,
+      ua: "OAISearchBot",
+      url: "/a",
+      action: "refuse",
+      line: 2,
+      header: null,
+      why: "ai-input=no refuses ai-search",
+    },
+    {
+      robots: SIGNALS_NO_INPUT,
+      ua: "PerplexityBot",
+      url: "/a",
+      action: "refuse",
+      line: 2,
+      header: null,
+      why: "ai-input=no refuses ai-search",
+    },
+    {
+      robots: SIGNALS_NO_INPUT,
+      ua: "ChatGPTUser",
+      url: "/a",
+      action: "refuse",
+      line: 2,
+      header: null,
+      why: "ai-input=no refuses assistants",
+    },
+    {
+      robots: SIGNALS_NO_INPUT,
+      ua: "Googlebot",
+      url: "/a",
+      action: "pass",
+      line: null,
+      header: null,
+      why: "search engine untouched by ai-input",
+    },
+    {
+      robots: SEARCH_NO,
+      ua: "Bingbot",
+      url: "/drafts/1",
+      action: "refuse",
+      line: 2,
+      header: "search=n",
+      why: "search=n refuses search engines",
+    },
+    {
+      robots: SEARCH_NO,
+      ua: "Googlebot",
+      url: "/published/1",
+      action: "pass",
+      line: null,
+      header: null,
+      why: "outside the path",
+    },
+    {
+      robots: SEARCH_NO,
+      ua: "GPTBot",
+      url: "/drafts/1",
+      action: "pass",
+      line: null,
+      header: "search=n",
+      why: "search=n does not refuse ai-training",
+    },
+    {
+      robots: "User-agent: *\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\n",
+      ua: "GPTBot",
+      url: "/",
+      action: "refuse",
+      line: 2,
+      header: "train-ai=n",
+      why: "both formats refuse: the first line is named",
+    },
+    {
+      robots: "User-agent: GPTBot\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=n\n",
+      ua: "GPTBot",
+      url: "/",
+      action: "pass",
+      line: null,
+      header: "train-ai=y",
+      why: "the crawler's own group decides (RFC 9309 §2.2.1)",
+    },
+    {
+      robots: "User-agent: GPTBot\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=n\n",
+      ua: "GPTBot",
+      url: "/",
+      action: "refuse",
+      line: 5,
+      header: "train-ai=n",
+      why: "no rule before the next user-agent: one group (Google's grouping kept), lines combine, n wins; lint warns",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: Train-AI=n\n",
+      ua: "GPTBot",
+      url: "/",
+      action: "pass",
+      line: null,
+      header: null,
+      why: "unparsable: unknown",
+    },
+  ] as const)("$ua $url: $why", ({ robots, ua, url, action, line, header }) => {
+    expect(verdict(robots, ua, url)).toEqual({ action, line, header });
+  });
+});
+
+describe("usageVerdict: USAGE_SIGNALS modes", () => {
+  it.each([
+    { mode: "enforce", ua: "GPTBot", action: "refuse", line: 4 },
+    { mode: "report", ua: "GPTBot", action: "report", line: 4 },
+    { mode: "off", ua: "GPTBot", action: "pass", line: 4 },
+    { mode: "report", ua: "Googlebot", action: "pass", line: null },
+    { mode: "off", ua: "Googlebot", action: "pass", line: null },
+  ] as const)("$mode, $ua", ({ mode, ua, action, line }) => {
+    expect(verdict(ATTACH_EXAMPLE, ua, "/test", mode)).toEqual({ action, line, header: "train-ai=n" });
+  });
+
+  it("names the line in its message and its layer", () => {
+    const agent = classifyUserAgent(UA.CCBot);
+    const decision = compileRobots(parseRobotsTxt(SIGNALS_ORG)).decide(agent.tokens, "/");
+    const result = usageVerdict(resolveUsage(decision.group, "/", decision), {
+      category: agent.known?.category,
+      mode: "enforce",
+    });
+    expect(result.layer).toBe("usage-signal");
+    expect(result.refusal).toEqual({
+      format: "content-signal",
+      key: "ai-train",
+      line: 2,
+      category: "ai-training",
+      message: "robots.txt line 2, Content-Signal ai-train=no, refuses ai-training crawlers on this path",
+    });
+  });
+
+  it("a human is not a crawler: nothing to judge (the shell never calls the layer)", () => {
+    expect(classifyUserAgent(UA.Human).crawler).toBe(false);
+  });
+});
+
+describe("the vocabulary table", () => {
+  it.each([
+    { format: "content-usage", key: "train-ai", refuses: ["ai-training"] },
+    { format: "content-usage", key: "search", refuses: ["search-engine"] },
+    { format: "content-signal", key: "ai-train", refuses: ["ai-training"] },
+    { format: "content-signal", key: "search", refuses: ["search-engine"] },
+    { format: "content-signal", key: "ai-input", refuses: ["ai-search", "ai-assistant"] },
+    { format: "content-signal", key: "use", refuses: [] },
+    { format: "content-usage", key: "train-genai", refuses: [] },
+  ] as const)("$format $key", ({ format, key, refuses }) => {
+    expect(refusedCategories(format, key)).toEqual(refuses);
+  });
+
+  it("never refuses categories a usage preference does not speak for", () => {
+    const refused = new Set<CrawlerCategory>(USAGE_REFUSALS.flatMap((row) => row.refuses));
+    const spared: CrawlerCategory[] = ["seo-tool", "social-preview", "monitoring", "archiver", "other"];
+    expect(spared.filter((category) => refused.has(category))).toEqual([]);
+  });
+});
