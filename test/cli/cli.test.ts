@@ -1,17 +1,27 @@
 // The CLI as users run it: the real bin under Node (no build step), streams and exit codes.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BIN = resolve(import.meta.dirname, "../../bin/robots-edge.js");
-const dir = mkdtempSync(join(tmpdir(), "robots-edge-cli-"));
+// Fixtures named while the tests are collected are written when they run (beforeAll), so a
+// collection that never runs them leaves nothing behind; the folder goes with the run.
+const dir = join(tmpdir(), `robots-edge-cli-${process.pid}-${Date.now()}`);
+const pending = new Map<string, string | Uint8Array>();
+let ready = false;
+beforeAll(() => {
+  mkdirSync(dir);
+  for (const [path, text] of pending) writeFileSync(path, text);
+  ready = true;
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function fixture(name: string, text: string | Uint8Array): string {
   const path = join(dir, name);
-  writeFileSync(path, text);
+  if (ready) writeFileSync(path, text);
+  else pending.set(path, text);
   return path;
 }
 
