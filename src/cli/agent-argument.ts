@@ -15,11 +15,13 @@ export interface AgentTokens {
   readonly tokens: readonly string[];
   /** Set when the tokens were derived from a header: what to tell the user on stderr. */
   readonly note: string | undefined;
+  /** False when the header names a crawler documented to ignore `*` (AdsBot-Google), as at the edge. */
+  readonly obeysGlobalGroup: boolean;
 }
 
 /** The tokens to judge with; a CliError when the argument names none. */
 export async function agentTokens(argument: string): Promise<AgentTokens> {
-  if (PRODUCT_TOKEN_ARGUMENT.test(argument)) return { tokens: [argument], note: undefined };
+  if (PRODUCT_TOKEN_ARGUMENT.test(argument)) return { tokens: [argument], note: undefined, obeysGlobalGroup: true };
   // Loaded only for headers: the crawler table and isbot cost start-up time a token does not need.
   const { classifyUserAgent } = await import("../agents/classify.ts");
   const agent = classifyUserAgent(argument);
@@ -32,8 +34,10 @@ export async function agentTokens(argument: string): Promise<AgentTokens> {
   if (agent.tokens.length === 0) {
     throw new CliError(`no product token found in the User-Agent header ${JSON.stringify(argument)}; ${hint}`);
   }
+  const fallback = agent.obeysGlobalGroup ? "(then *)" : "(never *: this crawler ignores it)";
   return {
     tokens: agent.tokens,
-    note: `robots-edge check: a User-Agent header; judged as the edge does, with product tokens ${agent.tokens.join(", ")} (then *)`,
+    note: `robots-edge check: a User-Agent header; judged as the edge does, with product tokens ${agent.tokens.join(", ")} ${fallback}`,
+    obeysGlobalGroup: agent.obeysGlobalGroup,
   };
 }

@@ -29,7 +29,8 @@ export async function checkUrls(args: readonly string[], io: Io): Promise<number
     );
   }
   for (const url of urls) requireUrlOrPath("check", url);
-  const { tokens, note } = await agentTokens(agent);
+  const { tokens, note, obeysGlobalGroup } = await agentTokens(agent);
+  const decideOptions = { obeysGlobalGroup };
   if (note !== undefined) await write(io.stderr, `${note}\n`);
   const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file)));
   let anyDisallowed = false;
@@ -52,7 +53,7 @@ export async function checkUrls(args: readonly string[], io: Io): Promise<number
       const url = (batch[i] ?? "").trim();
       if (url === "") continue;
       if (!isUrlOrPath(url)) requireUrlOrPath("check", url, `stdin line ${firstLine + i}:`);
-      const decision = matcher.decide(tokens, url);
+      const decision = matcher.decide(tokens, url, decideOptions);
       if (!decision.allowed) anyDisallowed = true;
       output += outputLine(decision);
     }

@@ -250,6 +250,11 @@ describe("the CLI answers only what it was asked (issue #15)", () => {
       line: "disallowed\tdisallow: /nogoogle/ (line 6)",
     },
     { agent: "Googlebot/2.1", note: "", line: "disallowed\tdisallow: /nogoogle/ (line 6)" },
+    {
+      agent: "Mozilla/5.0 (compatible; AdsBot-Google; +http://www.google.com/adsbot.html)",
+      note: "product tokens AdsBot-Google (never *: this crawler ignores it)",
+      line: "allowed\tno group applies to this crawler",
+    },
     { agent: "Googlebot", note: "", line: "disallowed\tdisallow: /nogoogle/ (line 6)" },
     { agent: "*", note: "", line: 'allowed\tno matching rule in group "*"' },
   ])("a whole User-Agent header gets the edge's tokens, said on stderr: $agent", async ({ agent, note, line }) => {
