@@ -115,7 +115,13 @@ export interface Pacing {
 }
 
 /** An impostor under VERIFY_CRAWLERS=unknown: an unknown bot, `*` only. */
-const ANONYMOUS_BOT: AgentInfo = { crawler: true, tokens: [], known: undefined, obeysGlobalGroup: true };
+const ANONYMOUS_BOT: AgentInfo = {
+  crawler: true,
+  tokens: [],
+  known: undefined,
+  obeysGlobalGroup: true,
+  honoursRateLimits: false,
+};
 
 /** Facts in, one action out (see the precedence in the file comment). */
 export function decideEdge(facts: EdgeFacts): EdgeAction {

@@ -100,3 +100,27 @@ export async function readRanges(kv: KVNamespace): Promise<StoredRanges | undefi
 export async function writeRanges(kv: KVNamespace, ranges: StoredRanges): Promise<void> {
   await kv.put(RANGES_KEY, JSON.stringify(ranges));
 }
+
+const SIGNATURE_DIRECTORY_PREFIX = "signature-directory:";
+
+/** A trusted Web Bot Auth signer's directory: the last good JSON and when to fetch it next. */
+export interface StoredSignatureDirectory {
+  readonly origin: string;
+  /** The directory as last fetched with usable keys; undefined before the first success. */
+  readonly json: unknown;
+  readonly fetchedAt: number | undefined;
+  /** Not fetched again before this (ms): the cache lifetime, or the retry delay after a failure. */
+  readonly nextFetchAt: number;
+  readonly lastError: string | undefined;
+}
+
+export async function readSignatureDirectory(
+  kv: KVNamespace,
+  origin: string,
+): Promise<StoredSignatureDirectory | undefined> {
+  return (await kv.get<StoredSignatureDirectory>(SIGNATURE_DIRECTORY_PREFIX + origin, "json")) ?? undefined;
+}
+
+export async function writeSignatureDirectory(kv: KVNamespace, directory: StoredSignatureDirectory): Promise<void> {
+  await kv.put(SIGNATURE_DIRECTORY_PREFIX + directory.origin, JSON.stringify(directory));
+}

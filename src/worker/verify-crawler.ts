@@ -27,7 +27,7 @@ export async function verifyClaim(edge: EdgeContext, agent: AgentInfo): Promise<
   logImpostor({
     userAgent: request.headers.get("user-agent"),
     address,
-    claimed: agent.known?.token ?? "",
+    claimed: agent.known?.token ?? agent.tokens[0] ?? "",
     treatment: edge.config.verifyCrawlers,
   });
   return "impostor";

@@ -1,0 +1,272 @@
+/**
+ * Web Bot Auth request verification (draft-meunier-web-bot-auth-architecture, the WG's
+ * httpsig protocol draft) over HTTP Message Signatures (RFC 9421), pure: the caller passes the
+ * request's parts, the clock and a key lookup; nothing here fetches.
+ *
+ * A request is verified when one signature labelled `tag="web-bot-auth"`:
+ * - states `created`, `expires` and `keyid` (RFC 9421 §2.3), and is within them (±MAX_SKEW_SECONDS);
+ * - covers `@authority` or `@target-uri`, so it cannot be replayed against another site;
+ * - covers Signature-Agent whenever the request carries one, in either form: the dictionary
+ *   form of the drafts (`sig1="https://agent.example"`, covered as `"signature-agent";key="sig1"`)
+ *   or the legacy string (`"https://chatgpt.com"`, covered as `"signature-agent"`);
+ * - names a signer origin the trust table holds, whose directory has the key `keyid`;
+ * - and verifies with that key (Ed25519, or RSA-PSS-SHA512) over the signature base we rebuild.
+ *
+ * Choices where the drafts leave room:
+ * - Signatures without the web-bot-auth tag are other protocols' business: `absent`, not failed.
+ * - With several web-bot-auth labels, the first decides (the drafts send one).
+ * - A signature made for another authority is indistinguishable from a tampered one: the
+ *   authority is covered, not transmitted, so both fail as `bad-signature`.
+ * - A request without Signature-Agent names no directory; we do not try every trusted
+ *   directory for its keyid, so it fails as `malformed`.
+ */
+
+import { isInnerList, parseDictionary, parseItem, serializeInnerList, serializeItem } from "structured-headers";
+import type { Dictionary, InnerList, Item, Parameters } from "structured-headers";
+import type { DirectoryKey } from "./directory.ts";
+import { parseUrl, type UrlParts } from "./url.ts";
+import { importPublicKey, verifySignatureBytes, type CryptoKeyHandle } from "./web-crypto.ts";
+
+/** Clock difference tolerated on `created` and `expires`, in seconds. */
+export const MAX_SKEW_SECONDS = 60;
+export const WEB_BOT_AUTH_TAG = "web-bot-auth";
+
+/** Why a signature verified nothing. */
+export type SignatureFailure =
+  | "malformed"
+  | "missing-component"
+  | "expired"
+  | "future"
+  | "untrusted-signer"
+  | "unknown-key"
+  | "unsupported-algorithm"
+  | "bad-signature";
+
+export type SignatureOutcome =
+  | { readonly status: "absent" }
+  | { readonly status: "verified"; readonly signer: string; readonly keyid: string }
+  | { readonly status: "failed"; readonly why: SignatureFailure; readonly detail: string; readonly signer?: string };
+
+/** The parts of the request a signature can cover. */
+export interface SignedRequest {
+  readonly method: string;
+  /** The absolute request URL (its authority is `@authority`). */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+}
+
+export interface VerifyOptions {
+  /** Now, in milliseconds since the epoch. */
+  readonly now: number;
+  /** Is this directory origin in the trust table? Asked before any key lookup. */
+  readonly isTrusted: (origin: string) => boolean;
+  /** The trusted signer's key with this thumbprint, from its (cached) directory. */
+  readonly lookupKey: (origin: string, keyid: string) => Promise<DirectoryKey | undefined> | DirectoryKey | undefined;
+}
+
+class Failure extends Error {
+  readonly why: SignatureFailure;
+  readonly signer: string | undefined;
+  constructor(why: SignatureFailure, message: string, signer?: string) {
+    super(message);
+    this.why = why;
+    this.signer = signer;
+  }
+}
+
+/** Verify a request's Web Bot Auth signature. Never throws for anything the request carries. */
+export async function verifyWebBotAuth(request: SignedRequest, options: VerifyOptions): Promise<SignatureOutcome> {
+  const signatureField = request.headers.get("signature");
+  const inputField = request.headers.get("signature-input");
+  if (signatureField === null && inputField === null) return { status: "absent" };
+  try {
+    return await verifyFields(request, signatureField ?? "", inputField ?? "", options);
+  } catch (error) {
+    if (error instanceof Failure) {
+      return { status: "failed", why: error.why, detail: error.message, ...(error.signer && { signer: error.signer }) };
+    }
+    return { status: "failed", why: "malformed", detail: (error as Error).message };
+  }
+}
+
+async function verifyFields(
+  request: SignedRequest,
+  signatureField: string,
+  inputField: string,
+  options: VerifyOptions,
+): Promise<SignatureOutcome> {
+  const inputs = parseField(inputField, "Signature-Input");
+  const label = [...inputs.keys()].find((name) => tagOf(inputs.get(name)) === WEB_BOT_AUTH_TAG);
+  if (label === undefined) return { status: "absent" };
+  const input = inputs.get(label) as InnerList;
+  const signature = parseField(signatureField, "Signature").get(label);
+  if (signature === undefined || !(signature[0] instanceof ArrayBuffer)) {
+    throw new Failure("malformed", `Signature has no byte sequence for label ${label}`);
+  }
+  const params = signatureParams(input[1], options.now);
+  const components = input[0];
+  const signer = signerOrigin(request, components);
+  if (!options.isTrusted(signer)) throw new Failure("untrusted-signer", `${signer} is not a trusted signer`, signer);
+  const key = await options.lookupKey(signer, params.keyid);
+  if (key === undefined) throw new Failure("unknown-key", `${signer} has no key ${params.keyid}`, signer);
+  checkKey(key, params, options.now / 1000, signer);
+  const base = signatureBase(request, components, serializeInnerList(input));
+  const valid = await verifySignatureBytes(
+    key.algorithm,
+    await importedKey(key),
+    new Uint8Array(signature[0]),
+    new TextEncoder().encode(base),
+  );
+  if (!valid) throw new Failure("bad-signature", "the signature does not match this request", signer);
+  return { status: "verified", signer, keyid: params.keyid };
+}
+
+function parseField(value: string, name: string): Dictionary {
+  try {
+    return parseDictionary(value);
+  } catch (error) {
+    throw new Failure("malformed", `${name} is not a structured-field dictionary: ${(error as Error).message}`);
+  }
+}
+
+function tagOf(member: Item | InnerList | undefined): unknown {
+  return member !== undefined && isInnerList(member) ? member[1].get("tag") : undefined;
+}
+
+interface SignatureParams {
+  readonly keyid: string;
+  readonly alg: unknown;
+}
+
+function signatureParams(params: Parameters, now: number): SignatureParams {
+  const created = params.get("created");
+  const expires = params.get("expires");
+  const keyid = params.get("keyid");
+  if (typeof created !== "number" || !Number.isInteger(created)) throw new Failure("malformed", "no integer created");
+  if (typeof expires !== "number" || !Number.isInteger(expires)) throw new Failure("malformed", "no integer expires");
+  if (typeof keyid !== "string" || keyid === "") throw new Failure("malformed", "no keyid");
+  if (expires <= created) throw new Failure("malformed", "expires is not after created");
+  const nowSeconds = now / 1000;
+  if (created > nowSeconds + MAX_SKEW_SECONDS) throw new Failure("future", `created ${created} is in the future`);
+  if (expires < nowSeconds - MAX_SKEW_SECONDS) throw new Failure("expired", `expired at ${expires}`);
+  return { keyid, alg: params.get("alg") };
+}
+
+function checkKey(key: DirectoryKey, params: SignatureParams, nowSeconds: number, signer: string): void {
+  const outside = (key.notBefore ?? -Infinity) > nowSeconds || (key.notAfter ?? Infinity) < nowSeconds;
+  if (outside) throw new Failure("unknown-key", `key ${key.keyid} is outside its nbf/exp`, signer);
+  if (params.alg !== undefined && params.alg !== key.algorithm) {
+    throw new Failure("unsupported-algorithm", `alg ${String(params.alg)} does not fit key ${key.keyid}`, signer);
+  }
+}
+
+/** The directory origin the signature names, through the Signature-Agent form it covers. */
+function signerOrigin(request: SignedRequest, components: readonly Item[]): string {
+  const names = components.map(([name]) => name);
+  if (!names.includes("@authority") && !names.includes("@target-uri")) {
+    throw new Failure("missing-component", "covers neither @authority nor @target-uri");
+  }
+  const field = request.headers.get("signature-agent");
+  if (field === null) throw new Failure("malformed", "no Signature-Agent: no directory to take the key from");
+  const covered = components.find(([name]) => name === "signature-agent");
+  if (covered === undefined) throw new Failure("missing-component", "Signature-Agent is sent but not covered");
+  const key = covered[1].get("key");
+  const [value, memberParams] = key === undefined ? parseSignatureAgentItem(field) : dictionaryMember(field, key);
+  if (typeof value !== "string") throw new Failure("malformed", "Signature-Agent is not a string URL");
+  const origin = originOf(value);
+  // httpsig-protocol §5.5: `type=jwks_uri` and `type=cimd` name other key sources. Trust is
+  // given to directory origins only, so such a signer is one we cannot vouch for.
+  const type = memberParams.get("type");
+  if (type !== undefined && String(type) !== "directory") {
+    throw new Failure("untrusted-signer", `Signature-Agent type=${String(type)}: only directories are trusted`, origin);
+  }
+  return origin;
+}
+
+function parseSignatureAgentItem(field: string): Item {
+  try {
+    return parseItem(field);
+  } catch {
+    throw new Failure("malformed", "Signature-Agent is neither a string nor covered with key=");
+  }
+}
+
+function dictionaryMember(field: string, key: unknown): Item {
+  if (typeof key !== "string") throw new Failure("malformed", "signature-agent key= is not a string");
+  const member = parseField(field, "Signature-Agent").get(key);
+  if (member === undefined || isInnerList(member))
+    throw new Failure("malformed", `Signature-Agent has no member ${key}`);
+  return member;
+}
+
+/** httpsig-protocol §5.5: a directory is named by a bare origin (a lone "/" is tolerated). */
+function originOf(value: string): string {
+  const url = parseUrl(value);
+  const web = url !== undefined && (url.protocol === "https:" || url.protocol === "http:");
+  if (web && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password) return url.origin;
+  throw new Failure("malformed", `Signature-Agent ${JSON.stringify(value)} is not a bare http(s) origin`);
+}
+
+/** RFC 9421 §2.5: one line per covered component, then `"@signature-params"`. */
+function signatureBase(request: SignedRequest, components: readonly Item[], signatureParamsValue: string): string {
+  const url = parseUrl(request.url);
+  if (url === undefined) throw new TypeError(`verifyWebBotAuth: ${request.url} is not an absolute URL`);
+  const seen = new Set<string>();
+  const lines = components.map((component) => {
+    const identifier = serializeItem(component);
+    if (seen.has(identifier)) throw new Failure("malformed", `${identifier} is covered twice`);
+    seen.add(identifier);
+    return `${identifier}: ${componentValue(request, url, component)}`;
+  });
+  lines.push(`"@signature-params": ${signatureParamsValue}`);
+  return lines.join("\n");
+}
+
+function componentValue(request: SignedRequest, url: UrlParts, [name, params]: Item): string {
+  if (typeof name !== "string") throw new Failure("malformed", "a covered component is not a string");
+  if (name.startsWith("@")) {
+    if (params.size > 0) throw new Failure("malformed", `${name} has parameters we do not support`);
+    return derivedComponent(request, url, name);
+  }
+  const value = request.headers.get(name);
+  if (value === null) throw new Failure("missing-component", `covered field ${name} is absent`);
+  const key = params.get("key");
+  if (params.size === 0) return value.trim();
+  if (params.size === 1 && key !== undefined) {
+    return serializeItem(dictionaryMember(value, key));
+  }
+  throw new Failure("malformed", `${name} has parameters we do not support`);
+}
+
+// RFC 9421 §2.2. @request-target and @query-param are left out: no Web Bot Auth signer uses them.
+function derivedComponent(request: SignedRequest, url: UrlParts, name: string): string {
+  switch (name) {
+    case "@method":
+      return request.method;
+    case "@authority":
+      return url.host; // lowercase, default port dropped, as §2.2.3 asks
+    case "@target-uri":
+      return url.href;
+    case "@scheme":
+      return url.protocol.slice(0, -1);
+    case "@path":
+      return url.pathname || "/";
+    case "@query":
+      return url.search || "?";
+    default:
+      throw new Failure("malformed", `unsupported derived component ${name}`);
+  }
+}
+
+// Imported keys are kept with the directory key they came from, so a cached directory costs
+// one import per key per isolate, not one per request.
+const imported = new WeakMap<DirectoryKey, Promise<CryptoKeyHandle>>();
+
+function importedKey(key: DirectoryKey): Promise<CryptoKeyHandle> {
+  let handle = imported.get(key);
+  if (handle === undefined) {
+    handle = importPublicKey(key.algorithm, key.jwk);
+    imported.set(key, handle);
+  }
+  return handle;
+}

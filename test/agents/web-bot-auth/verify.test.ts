@@ -1,0 +1,292 @@
+// Web Bot Auth verification as tables: our own signer (signer.ts, built from the drafts)
+// signs; the verifier must accept exactly what the drafts and RFC 9421 allow.
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseDirectory, type DirectoryKey } from "../../../src/agents/web-bot-auth/directory.ts";
+import { verifyWebBotAuth, type SignatureOutcome } from "../../../src/agents/web-bot-auth/verify.ts";
+import { newSigner, signRequest, type SignOptions, type TestSigner } from "./signer.ts";
+
+const NOW = 1_800_000_000; // seconds; the verifier's clock in every row
+const TARGET = "https://www.example.com/news/today?x=1";
+const AGENT = "https://agent.example";
+const CHATGPT = "https://chatgpt.com";
+const TRUSTED = new Set([AGENT, CHATGPT, "https://agent.bot.goog"]);
+
+let signer: TestSigner;
+let other: TestSigner; // a key no directory publishes
+let rsa: TestSigner;
+let keys: ReadonlyMap<string, DirectoryKey>;
+
+beforeAll(async () => {
+  signer = await newSigner();
+  other = await newSigner();
+  rsa = await newSigner("rsa-pss-sha512");
+  const directory = await parseDirectory({ keys: [signer.publicJwk, rsa.publicJwk] });
+  keys = directory?.keys ?? new Map();
+});
+
+const base: Omit<SignOptions, "agent"> = { url: TARGET, created: NOW - 10, expires: NOW + 300 };
+
+interface Row {
+  why: string;
+  sign: Partial<SignOptions>;
+  /** Changes made to the request after signing. */
+  tamper?: { url?: string; method?: string; headers?: Record<string, string | null> };
+  /** Sign with a key the directory does not publish, or with the RSA-PSS key it does. */
+  key?: "other" | "rsa";
+  /** Matched as a subset of the outcome (the failure detail is free text). */
+  expected: { status: SignatureOutcome["status"]; why?: string; signer?: string };
+}
+
+async function run(row: Row): Promise<SignatureOutcome> {
+  const options: SignOptions = { ...base, agent: { form: "dictionary", key: "sig1", origin: AGENT }, ...row.sign };
+  const headers = new Headers(
+    await signRequest(row.key === "other" ? other : row.key === "rsa" ? rsa : signer, options),
+  );
+  for (const [name, value] of Object.entries(row.tamper?.headers ?? {})) {
+    if (value === null) headers.delete(name);
+    else headers.set(name, value);
+  }
+  return verifyWebBotAuth(
+    { method: row.tamper?.method ?? options.method ?? "GET", url: row.tamper?.url ?? options.url, headers },
+    {
+      now: NOW * 1000,
+      isTrusted: (origin) => TRUSTED.has(origin),
+      lookupKey: (_origin, keyid) => keys.get(keyid),
+    },
+  );
+}
+
+const verified = (origin: string) => ({ status: "verified", signer: origin }) as const;
+const failed = (why: string, origin?: string) =>
+  ({ status: "failed", why, ...(origin && { signer: origin }) }) as const;
+
+// draft-meunier-web-bot-auth-architecture §4: tag="web-bot-auth", created, expires, keyid, and
+// @authority (or @target-uri) plus Signature-Agent covered whenever it is sent.
+const accepted: Row[] = [
+  { why: "dictionary form, key=sig1 (the drafts)", sign: {}, expected: verified(AGENT) },
+  {
+    why: 'Google-Agent\'s form: g="https://agent.bot.goog"',
+    sign: { label: "g", agent: { form: "dictionary", key: "g", origin: "https://agent.bot.goog" } },
+    expected: verified("https://agent.bot.goog"),
+  },
+  {
+    why: 'legacy quoted string, covered as "signature-agent" (ChatGPT agent)',
+    sign: { agent: { form: "string", origin: CHATGPT }, components: ["@authority", "@method", "@path"] },
+    expected: verified(CHATGPT),
+  },
+  {
+    why: "httpsig-protocol §5.5: an explicit type=directory",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: AGENT, params: ";type=directory" } },
+    expected: verified(AGENT),
+  },
+  {
+    why: "a trailing / on the origin is tolerated",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: `${AGENT}/` } },
+    expected: verified(AGENT),
+  },
+  { why: "@target-uri instead of @authority", sign: { components: ["@target-uri"] }, expected: verified(AGENT) },
+  { why: 'alg="ed25519" stated', sign: { alg: "ed25519" }, expected: verified(AGENT) },
+  { why: "RFC 9421 §3.3.1 RSA-PSS-SHA512 key", sign: {}, key: "rsa", expected: verified(AGENT) },
+  {
+    why: 'RSA-PSS-SHA512 with alg="rsa-pss-sha512"',
+    sign: { alg: "rsa-pss-sha512" },
+    key: "rsa",
+    expected: verified(AGENT),
+  },
+  {
+    why: "created 30 s ahead: within the skew",
+    sign: { created: NOW + 30, expires: NOW + 300 },
+    expected: verified(AGENT),
+  },
+  {
+    why: "expired 30 s ago: within the skew",
+    sign: { created: NOW - 600, expires: NOW - 30 },
+    expected: verified(AGENT),
+  },
+  {
+    why: "other Signature-Agent members are ignored",
+    sign: {},
+    tamper: { headers: { "signature-agent": `sig1="${AGENT}", other="https://evil.example"` } },
+    expected: verified(AGENT),
+  },
+];
+
+const refused: Row[] = [
+  {
+    why: "path changed after signing (@path covered)",
+    sign: { components: ["@authority", "@path"] },
+    tamper: { url: "https://www.example.com/admin" },
+    expected: failed("bad-signature", AGENT),
+  },
+  {
+    why: "signed for another authority (replayed here)",
+    sign: { url: "https://other.example/news/today" },
+    tamper: { url: TARGET },
+    expected: failed("bad-signature", AGENT),
+  },
+  {
+    why: "Signature-Agent swapped to another trusted signer",
+    sign: {},
+    tamper: { headers: { "signature-agent": `sig1="${CHATGPT}"` } },
+    expected: failed("bad-signature", CHATGPT),
+  },
+  {
+    why: "signature bytes replaced",
+    sign: {},
+    tamper: { headers: { signature: `sig1=:${btoa("x".repeat(64))}:` } },
+    expected: failed("bad-signature", AGENT),
+  },
+  {
+    why: "method changed (@method covered)",
+    sign: { components: ["@authority", "@method"] },
+    tamper: { method: "POST" },
+    expected: failed("bad-signature", AGENT),
+  },
+  { why: "expired beyond the skew", sign: { created: NOW - 600, expires: NOW - 61 }, expected: failed("expired") },
+  {
+    why: "created in the future beyond the skew",
+    sign: { created: NOW + 61, expires: NOW + 600 },
+    expected: failed("future"),
+  },
+  { why: "a key the directory does not publish", sign: {}, key: "other", expected: failed("unknown-key", AGENT) },
+  { why: "keyid names no key", sign: { keyid: "nope" }, expected: failed("unknown-key", AGENT) },
+  {
+    why: "type=jwks_uri: keys from somewhere other than a trusted directory",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: AGENT, params: ";type=jwks_uri" } },
+    expected: failed("untrusted-signer", AGENT),
+  },
+  {
+    why: "Signature-Agent with a path is not a directory origin",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: `${AGENT}/keys.json` } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "a signer outside the trust table",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: "https://evil.example" } },
+    expected: failed("untrusted-signer", "https://evil.example"),
+  },
+  {
+    why: "alg that does not fit the key",
+    sign: { alg: "rsa-pss-sha512" },
+    expected: failed("unsupported-algorithm", AGENT),
+  },
+  {
+    why: "covers neither @authority nor @target-uri",
+    sign: { components: ["@method"] },
+    expected: failed("missing-component"),
+  },
+  { why: "Signature-Agent sent but not covered", sign: { coverAgent: false }, expected: failed("missing-component") },
+  { why: "no Signature-Agent: no directory named", sign: { agent: { form: "none" } }, expected: failed("malformed") },
+  {
+    why: "Signature-Input unparsable",
+    sign: {},
+    tamper: { headers: { "signature-input": 'sig1=("@authority"' } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "Signature missing while Signature-Input is sent",
+    sign: {},
+    tamper: { headers: { signature: null } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "Signature is not a byte sequence",
+    sign: {},
+    tamper: { headers: { signature: 'sig1="abc"' } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "keyed member missing from Signature-Agent",
+    sign: {},
+    tamper: { headers: { "signature-agent": `other="${AGENT}"` } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "Signature-Agent not a URL",
+    sign: { agent: { form: "string", origin: "chatgpt" } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "legacy string, but sent as a dictionary without key=",
+    sign: { agent: { form: "string", origin: CHATGPT } },
+    tamper: { headers: { "signature-agent": `sig1="${CHATGPT}"` } },
+    expected: failed("malformed"),
+  },
+  {
+    why: "no created/expires",
+    sign: {},
+    tamper: { headers: { "signature-input": `sig1=("@authority");keyid="k";tag="web-bot-auth"` } },
+    expected: failed("malformed"),
+  },
+  { why: "expires before created", sign: { created: NOW, expires: NOW - 5 }, expected: failed("malformed") },
+];
+
+const absent: Row[] = [
+  {
+    why: "no signature headers at all",
+    sign: {},
+    tamper: { headers: { signature: null, "signature-input": null } },
+    expected: { status: "absent" },
+  },
+  {
+    why: "an RFC 9421 signature for another protocol (tag differs)",
+    sign: { tag: "other-protocol" },
+    expected: { status: "absent" },
+  },
+];
+
+describe("verifyWebBotAuth", () => {
+  it.each([...accepted, ...refused, ...absent])("$why", async (row) => {
+    const outcome = await run(row);
+    expect(outcome).toMatchObject(row.expected);
+    if (outcome.status === "verified") expect(outcome.keyid).toBe(row.key === "rsa" ? rsa.keyid : signer.keyid);
+  });
+
+  it("never reports a failed signature as verified, whatever else the request says", async () => {
+    for (const row of refused) expect((await run(row)).status).toBe("failed");
+  });
+});
+
+// RFC 8037 Appendix A.3: the thumbprint of the example Ed25519 key.
+describe("parseDirectory", () => {
+  it("names keys by their RFC 8037 thumbprint and ignores a stated kid", async () => {
+    const directory = await parseDirectory({
+      keys: [{ kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", kid: "liar" }],
+    });
+    expect([...(directory?.keys.keys() ?? [])]).toEqual(["kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"]);
+  });
+
+  it.each([
+    {
+      json: { keys: [{ kty: "EC", crv: "P-256", x: "a", y: "b" }] },
+      problems: ['keys[0]: unsupported key type "EC" (P-256)'],
+    },
+    { json: { keys: [{ kty: "OKP", crv: "Ed25519", x: "short" }] }, problems: ["keys[0]: Ed25519 key with a bad x"] },
+    { json: { keys: ["x"] }, problems: ["keys[0]: not a JSON object"] },
+  ])("skips unusable keys and says why: $problems", async ({ json, problems }) => {
+    const directory = await parseDirectory(json);
+    expect(directory?.keys.size).toBe(0);
+    expect(directory?.problems).toEqual(problems);
+  });
+
+  it.each([{ json: null }, { json: [] }, { json: { keys: "x" } }, { json: "keys" }])(
+    "is not a directory: $json",
+    async ({ json }) => {
+      expect(await parseDirectory(json)).toBeUndefined();
+    },
+  );
+
+  it.each([
+    {
+      json: { keys: [], "rfc9309-product-token": "ExampleBot", purpose: "tdm" },
+      card: { productToken: "ExampleBot", purpose: "tdm" },
+    },
+    {
+      json: { keys: [], web_bot_auth: { "rfc9309-product-token": "ExampleBot" } },
+      card: { productToken: "ExampleBot" },
+    },
+    { json: { keys: [] }, card: {} },
+  ])("reads the agent card: $card", async ({ json, card }) => {
+    expect((await parseDirectory(json))?.card).toEqual(card);
+  });
+});
