@@ -65,5 +65,7 @@ function describe(explanation: Explanation): string {
     ],
     ["edge", `${explanation.action.action}${explanation.action.status ? ` (${explanation.action.status})` : ""}`],
   ];
+  // The edge's decision gets the rate state as a fact; a file alone cannot know it (policy/explain.ts).
+  if (explanation.action.rateLimit) rows.push(["rate", explanation.action.rateLimit]);
   return rows.map(([name, value]) => `${`${name}:`.padEnd(10)}${value}\n`).join("");
 }

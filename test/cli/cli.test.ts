@@ -197,6 +197,13 @@ describe("robots-edge explain", () => {
     expect(result.code).toBe(0);
   });
 
+  it("a group with Crawl-delay: says when the edge would limit (the rate state is the edge's)", async () => {
+    const paced = fixture("explain-paced.txt", "User-agent: bingbot\nCrawl-delay: 5\n");
+    const result = await run(["explain", paced, "Mozilla/5.0 (compatible; bingbot/2.0)", "/x"]);
+    expect(result.stdout).toContain("rate:     would be limited (429) if faster than one request every 5 s\n");
+    expect(result.code).toBe(0);
+  });
+
   it("GPTBot gets its own group", async () => {
     const result = await run(["explain", file, "GPTBot/1.2", "/blog/", "--json"]);
     expect(JSON.parse(result.stdout)).toMatchObject({
