@@ -71,8 +71,7 @@ export async function startDemoOrigin(port = 0): Promise<DemoOrigin> {
   const hanging = new Set<ServerResponse>();
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     requests.push(request.url ?? "/");
-    // The request target is a path: resolving it (new URL(target, base)) would read "//host/x" as a host.
-    const url = new URL(`http://origin.local${request.url ?? "/"}`);
+    const url = new URL(request.url ?? "/", "http://origin.local");
     const path = safeDecode(url.pathname);
     if (path === "/robots.txt" || path.startsWith("/robots-hop/")) return answerRobots(robots, path, response, hanging);
     const page = PAGES[path];
