@@ -55,6 +55,8 @@ export interface Config {
   readonly logQuery: boolean;
   /** Impostors of verifiable crawlers: off (no check), unknown (judged under * only), block (403). */
   readonly verifyCrawlers: "off" | "unknown" | "block";
+  /** Content-Usage / Content-Signal preferences: enforce (refuse), report (mark), off. */
+  readonly usageSignals: "enforce" | "report" | "off";
 }
 
 /** The outcome of reading the vars: a config that is always usable, and what was wrong. */
@@ -111,6 +113,7 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     enforceRates: read.field("ENFORCE_RATES", readEnforceRates, "honoured"),
     logQuery: read.field("LOG_QUERY", readBoolean, false),
     verifyCrawlers: read.field("VERIFY_CRAWLERS", oneOf(["off", "unknown", "block"] as const), "unknown"),
+    usageSignals: read.field("USAGE_SIGNALS", oneOf(MODES), "enforce"),
   };
   if (vars["routes"] !== undefined) {
     read.problems.push(
