@@ -16,8 +16,11 @@
  *   6. GET/HEAD /robots.txt                                   -> served by the edge
  *   7. policy layers (judge.ts): the route's mode (a route with mode `off` passes), its rule
  *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN)
- *   8. a block under MODE/route mode `report`                 -> forward, marked would-block
- *   9. pacing, for a pass in enforce mode whose group binds it: Visit-time -> 503,
+ *   8. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
+ *      crawler's category -> block (enforce) or marked report; else a pass may carry the
+ *      path's `Content-Usage` header
+ *   9. a block under MODE/route mode `report`                 -> forward, marked would-block
+ *  10. pacing, for a pass in enforce mode whose group binds it: Visit-time -> 503,
  *      Crawl-delay / Request-rate -> 429
  *
  * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
@@ -26,11 +29,12 @@
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import { canonicalizePath, type RobotsMatcher } from "../core/index.ts";
+import { canonicalizePath, resolveUsage, type RobotsMatcher } from "../core/index.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type RateLimits } from "./crawl-rate.ts";
 import { judge, type EntryState, type Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import { usageVerdict, type UsageRefusalReason } from "./usage-signals.ts";
 
 /** The outcome of checking a crawler claim against its operator's published addresses. */
 export type Verification = "trusted" | "impostor";
@@ -65,6 +69,8 @@ export interface EdgeFacts {
   readonly blockStatus: number;
   readonly policy: CompiledPolicy | undefined;
   readonly enforceRates: "honoured" | "all" | "off";
+  /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
+  readonly usageSignals: Mode;
   /** Whether a rate limiter exists (the CRAWL_RATE binding). */
   readonly rateLimiter: boolean;
   readonly rate?: RateFact | undefined;
@@ -102,9 +108,15 @@ export type EdgeAction =
       readonly verdict?: Verdict;
     }
   | { readonly kind: "rate-limited"; readonly status: 429; readonly retryAfter: number; readonly verdict: Verdict }
-  | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict }
-  | { readonly kind: "report"; readonly verdict: Verdict }
-  | { readonly kind: "pass"; readonly verdict: Verdict; readonly pacing?: Pacing };
+  | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
+  | { readonly kind: "report"; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
+  | {
+      readonly kind: "pass";
+      readonly verdict: Verdict;
+      readonly pacing?: Pacing;
+      /** `Content-Usage` for the response, unless the origin sends its own. */
+      readonly contentUsage?: string;
+    };
 
 export type UnavailableWhy = "paused" | "robots-unavailable" | "visit-time";
 
@@ -165,26 +177,46 @@ function judged(facts: EdgeFacts, robots: RobotsFact, agent: AgentInfo): EdgeAct
     case "unavailable":
       return { kind: "unavailable", status: 503, retryAfter: robots.retryAfter, why: "robots-unavailable", verdict };
     case "pass":
-      return paced(facts, agent, verdict);
+      return usage(facts, agent, verdict);
   }
 }
 
+/**
+ * The usage-signal layer, for a path robots.txt allows (policy/usage-signals.ts). Its own
+ * switch, USAGE_SIGNALS; under MODE or a route's mode `report` a refusal is only marked.
+ */
+function usage(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict): EdgeAction {
+  const group = verdict.decision?.group;
+  if (verdict.layer !== "robots.txt" || !group) return paced(facts, agent, verdict, undefined);
+  const resolution = resolveUsage(group, verdict.judgedPath, { allowed: true });
+  // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.
+  const inForce = verdict.policy?.route.mode ?? facts.mode;
+  const mode = facts.usageSignals === "off" ? "off" : inForce === "report" ? "report" : facts.usageSignals;
+  const signal = usageVerdict(resolution, { category: agent.known?.category, mode });
+  if (signal.action === "refuse" && signal.refusal) {
+    return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict, usage: signal.refusal };
+  }
+  if (signal.action === "report" && signal.refusal) return { kind: "report", verdict, usage: signal.refusal };
+  return paced(facts, agent, verdict, signal.header);
+}
+
 /** Visit-time and the rate lines of the crawler's group, for a pass in enforce mode. */
-function paced(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict): EdgeAction {
+function paced(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict, contentUsage: string | undefined): EdgeAction {
+  const pass = { kind: "pass", verdict, ...(contentUsage && { contentUsage }) } as const;
   const group = verdict.decision?.group;
   const mode = verdict.policy?.route.mode ?? facts.mode;
-  if (!group || mode !== "enforce" || !facts.rateLimiter) return { kind: "pass", verdict };
-  if (!bindsRateLines(facts.enforceRates, group.token, agent)) return { kind: "pass", verdict };
+  if (!group || mode !== "enforce" || !facts.rateLimiter) return pass;
+  if (!bindsRateLines(facts.enforceRates, group.token, agent)) return pass;
   const window = group.extensions.visitTime;
   const visit = window ? visitWindow(window, facts.now) : undefined;
   if (visit && !visit.open) {
     return { kind: "unavailable", status: 503, retryAfter: visit.retryAfter, why: "visit-time", verdict };
   }
-  if (!declaresRateLimits(group)) return { kind: "pass", verdict };
+  if (!declaresRateLimits(group)) return pass;
   const limits = rateLimitsAt(group, facts.now);
   if (facts.rate === undefined) return { kind: "gather", fact: "rate", limits, group: group.token };
-  if (facts.rate === "not-checked") return { kind: "pass", verdict, pacing: { group: group.token, limits } };
-  if (facts.rate.allowed) return { kind: "pass", verdict };
+  if (facts.rate === "not-checked") return { ...pass, pacing: { group: group.token, limits } };
+  if (facts.rate.allowed) return pass;
   return { kind: "rate-limited", status: 429, retryAfter: facts.rate.retryAfter, verdict };
 }
 

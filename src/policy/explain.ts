@@ -52,8 +52,12 @@ export interface Explanation {
     /** For a pass held to rate lines: "would be limited if faster than N s" (the limiter's state is not read). */
     readonly rateLimit: string | null;
   };
-  /** Which layer decided: the operator's policy, robots.txt, or none. */
-  readonly layer: Layer;
+  /** Which layer decided: the operator's policy, robots.txt, usage preferences, or none. */
+  readonly layer: Layer | "usage-signal";
+  /** A refusal by the site's usage preferences (Content-Usage / Content-Signal), with its line. */
+  readonly usage: { readonly key: string; readonly line: number; readonly message: string } | null;
+  /** `Content-Usage` the edge adds to a passed response (unless the origin sends one). */
+  readonly contentUsage: string | null;
   /** The policy route covering the path and the rule naming the crawler, if any. */
   readonly policy: { readonly route: string; readonly routeIndex: number; readonly rule: PolicyRule | null } | null;
 }
@@ -74,7 +78,14 @@ export interface ExplainInput {
   readonly facts?: Partial<
     Pick<
       EdgeFacts,
-      "configProblems" | "served" | "verifyCrawlers" | "enforceRates" | "rateLimiter" | "now" | "originUnusable"
+      | "configProblems"
+      | "served"
+      | "verifyCrawlers"
+      | "enforceRates"
+      | "usageSignals"
+      | "rateLimiter"
+      | "now"
+      | "originUnusable"
     >
   > & { readonly verification?: Verification; readonly robotsRetryAfter?: number; readonly method?: string };
 }
@@ -103,6 +114,7 @@ export function explainRequest(input: ExplainInput): Explanation {
     blockStatus: input.blockStatus,
     policy: input.policy,
     enforceRates: facts.enforceRates ?? "honoured",
+    usageSignals: facts.usageSignals ?? "enforce",
     rateLimiter: facts.rateLimiter ?? true,
     rate: "not-checked",
     now: facts.now ?? Date.now(),
@@ -123,9 +135,17 @@ export function explainRequest(input: ExplainInput): Explanation {
     judgedPath: verdict?.judgedPath ?? path,
     allowed: allowedBy(action, verdict),
     action: explainedAction(action),
-    layer: verdict?.layer ?? "none",
+    layer: usageOf(action) ? "usage-signal" : (verdict?.layer ?? "none"),
+    usage: usageOf(action) ?? null,
+    contentUsage: action.kind === "pass" ? (action.contentUsage ?? null) : null,
     policy: policy ? { route: policy.route.pattern, routeIndex: policy.routeIndex, rule: policy.rule ?? null } : null,
   };
+}
+
+function usageOf(action: EdgeAction): { key: string; line: number; message: string } | undefined {
+  if ((action.kind !== "block" && action.kind !== "report") || !action.usage) return undefined;
+  const { key, line, message } = action.usage;
+  return { key, line, message };
 }
 
 /** Whether the rules allow the path (a pause or a rate limit is not a disallow). */
@@ -140,6 +160,7 @@ function reasonOf(action: EdgeAction, verdict: Verdict | undefined, state: Entry
   if (action.kind === "forward") return action.why;
   if (action.kind === "impostor") return "impostor";
   if (action.kind === "unavailable" && action.why === "paused") return "paused";
+  if (usageOf(action)) return "usage-signal";
   if (verdict?.layer === "policy") return verdict.policy?.rule ? "policy-rule" : "policy-route-off";
   return verdict?.decision?.reason ?? state;
 }

@@ -231,7 +231,12 @@ function explainWith(
   const configProblems = problems.length > 0;
   const { mode, failOpen, blockStatus } = config;
   // The edge's own decision, with the facts the admin knows (explain.ts says what it cannot).
-  const facts = { configProblems, enforceRates: config.enforceRates, originUnusable: config.originUrlProblem };
+  const facts = {
+    configProblems,
+    enforceRates: config.enforceRates,
+    usageSignals: config.usageSignals,
+    originUnusable: config.originUrlProblem,
+  };
   return explainRequest({
     userAgent,
     url,

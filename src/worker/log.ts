@@ -11,7 +11,12 @@ import type { Verdict } from "../policy/judge.ts";
 export const MAX_LOGGED_CHARS = 512;
 
 /** What was decided: a verdict, or an edge answer that came before one (a crawl pause). */
-export type LoggedOutcome = Pick<Verdict, "layer" | "judgedPath" | "decision"> & { readonly action: string };
+export type LoggedOutcome = Pick<Verdict, "judgedPath" | "decision"> & {
+  readonly action: string;
+  readonly layer: Verdict["layer"] | "usage-signal";
+  /** A usage-signal refusal: the preference and its line. */
+  readonly usage?: { readonly format: string; readonly key: string; readonly line: number } | undefined;
+};
 
 export interface DecisionLog {
   readonly authority: string;
@@ -52,8 +57,12 @@ export function logDecision(entry: DecisionLog): void {
       tokens: entry.tokens.slice(0, 8).map(bounded),
       group: verdict.decision?.group?.token ?? null,
       reason: verdict.decision?.reason ?? null,
-      rule: rule ? bounded(`${rule.kind}: ${rule.pattern}`) : null,
-      line: rule?.line ?? null,
+      rule: verdict.usage
+        ? `${verdict.usage.format}: ${verdict.usage.key}`
+        : rule
+          ? bounded(`${rule.kind}: ${rule.pattern}`)
+          : null,
+      line: verdict.usage?.line ?? rule?.line ?? null,
     }),
   );
 }

@@ -21,6 +21,8 @@ import {
   ruleHeader,
   selfLoopResponse,
   unavailableResponse,
+  usageBlockedResponse,
+  usageHeader,
   withHeader,
 } from "./responses.ts";
 import { robotsFor, type LoadedRobots } from "./robots-cache.ts";
@@ -84,6 +86,7 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     blockStatus: config.blockStatus,
     policy: config.policy,
     enforceRates: config.enforceRates,
+    usageSignals: config.usageSignals,
     rateLimiter: Boolean(edge.env.CRAWL_RATE),
     now: Date.now(),
   };
@@ -102,20 +105,22 @@ async function perform(edge: EdgeContext, action: EdgeAction, robots: LoadedRobo
     case "self-loop":
       return selfLoopResponse();
     case "forward":
-    case "pass":
       return forward(request, url, config.originUrl);
-    case "report":
-      return withHeader(
-        await forward(request, url, config.originUrl),
-        "x-robots-edge",
-        ruleHeader("would-block", action.verdict),
-      );
+    case "pass":
+      return withContentUsage(await forward(request, url, config.originUrl), action.contentUsage);
+    case "report": {
+      const marker = action.usage
+        ? usageHeader("would-block", action.usage)
+        : ruleHeader("would-block", action.verdict);
+      return withHeader(await forward(request, url, config.originUrl), "x-robots-edge", marker);
+    }
     case "impostor":
       return impostorResponse();
     case "serve-robots-txt":
       if (!robots) throw new TypeError("robots.txt to serve was not loaded");
       return robotsTxtResponse(robots, request.method, action.retryAfter, Date.now());
     case "block":
+      if (action.usage) return usageBlockedResponse(action.usage, action.status);
       return blockedResponse(action.verdict, action.status);
     case "rate-limited":
       return rateLimitedResponse(action.retryAfter);
@@ -124,6 +129,12 @@ async function perform(edge: EdgeContext, action: EdgeAction, robots: LoadedRobo
     case "gather":
       throw new TypeError(`the decision still needs ${action.fact}`);
   }
+}
+
+/** The path's usage preferences on a passed crawler response, unless the origin stated its own. */
+function withContentUsage(response: Response, contentUsage: string | undefined): Response {
+  if (!contentUsage || response.headers.has("content-usage") || response.status === 101) return response;
+  return withHeader(response, "content-usage", contentUsage);
 }
 
 const UNAVAILABLE_WHY = {
@@ -154,9 +165,14 @@ function loggedOutcome(action: EdgeAction, pathAndQuery: string): LoggedOutcome 
   const none = { layer: "none", judgedPath: pathAndQuery, decision: undefined } as const;
   switch (action.kind) {
     case "pass":
+      return { ...action.verdict, action: action.kind };
     case "block":
     case "report":
-      return { ...action.verdict, action: action.kind };
+      return {
+        ...action.verdict,
+        action: action.kind,
+        ...(action.usage && { layer: "usage-signal", usage: action.usage }),
+      };
     case "rate-limited":
       return { ...action.verdict, action: "rate-limited" };
     case "unavailable":

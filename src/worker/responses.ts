@@ -1,6 +1,7 @@
 /** The responses the edge makes itself: blocks, 503s, robots.txt, JSON, errors. */
 
 import type { Verdict } from "../policy/judge.ts";
+import type { UsageRefusalReason } from "../policy/usage-signals.ts";
 
 const TEXT = "text/plain; charset=utf-8";
 
@@ -112,4 +113,21 @@ export function selfLoopResponse(): Response {
     "route mode (no ORIGIN_URL) forwards each request to the address it came to, which here is this Worker itself. Locally, run `npm run dev` (proxy mode in front of a demo origin) or set ORIGIN_URL, e.g. `npx wrangler dev --var ORIGIN_URL:https://your-origin.example`.",
     508,
   );
+}
+
+/** X-Robots-Edge for a usage-signal refusal: `blocked; usage="content-usage train-ai"; line=3`. */
+export function usageHeader(verb: "blocked" | "would-block", refusal: UsageRefusalReason): string {
+  return `${verb}; usage="${headerSafe(`${refusal.format} ${refusal.key}`)}"; line=${refusal.line}`;
+}
+
+/** A crawler refused by the site's usage preferences (USAGE_SIGNALS=enforce). */
+export function usageBlockedResponse(refusal: UsageRefusalReason, status: number): Response {
+  return new Response(`Blocked by this site's usage preferences: ${refusal.message}.\n`, {
+    status,
+    headers: {
+      "content-type": TEXT,
+      "cache-control": "private, no-store",
+      "x-robots-edge": usageHeader("blocked", refusal),
+    },
+  });
 }

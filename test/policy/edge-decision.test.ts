@@ -37,6 +37,7 @@ function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
     blockStatus: 403,
     policy: undefined,
     enforceRates: "honoured",
+    usageSignals: "enforce",
     rateLimiter: true,
     rate: { allowed: true },
     now: NOON,
@@ -265,5 +266,54 @@ describe("pacing: only a pass in enforce mode, only crawlers the lines bind (iss
       facts({ ...open, agent: classifyUserAgent(BINGBOT), robots: { state: "ok", matcher: visiting, retryAfter: 0 } }),
     );
     expect(action).toMatchObject({ kind: "unavailable", status: 503, why: "visit-time", retryAfter: 13 * 3600 });
+  });
+});
+
+describe("usage preferences: a layer after robots.txt, before pacing (USAGE_SIGNALS)", () => {
+  const usageRobots = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\n"));
+  const robots = { state: "ok", matcher: usageRobots, retryAfter: 0 } as const;
+  const GPTBOT_UA =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+  it.each([
+    {
+      why: "train-ai=n refuses an ai-training crawler",
+      over: { agent: classifyUserAgent(GPTBOT_UA) },
+      expected: { kind: "block", status: 403, usage: { key: "train-ai", line: 3 } },
+    },
+    {
+      why: "MODE=report only marks it",
+      over: { agent: classifyUserAgent(GPTBOT_UA), mode: "report" },
+      expected: { kind: "report", usage: { key: "train-ai", line: 3 } },
+    },
+    {
+      why: "USAGE_SIGNALS=report only marks it",
+      over: { agent: classifyUserAgent(GPTBOT_UA), usageSignals: "report" },
+      expected: { kind: "report", usage: { key: "train-ai", line: 3 } },
+    },
+    {
+      why: "USAGE_SIGNALS=off: passed, the header still says what the site wrote",
+      over: { agent: classifyUserAgent(GPTBOT_UA), usageSignals: "off" },
+      expected: { kind: "pass", contentUsage: "train-ai=n" },
+    },
+    {
+      why: "a search engine is not refused; its pass carries Content-Usage",
+      over: {},
+      expected: { kind: "pass", contentUsage: "train-ai=n" },
+    },
+    {
+      why: "a disallowed path is blocked by robots.txt, not by the usage line",
+      over: { agent: classifyUserAgent(GPTBOT_UA), pathAndQuery: "/private/x" },
+      expected: { kind: "block", status: 403, verdict: { layer: "robots.txt" } },
+    },
+    {
+      why: "a crawl pause comes first",
+      over: { agent: classifyUserAgent(GPTBOT_UA), pause: { retryAfter: 60 } },
+      expected: { kind: "unavailable", why: "paused" },
+    },
+  ] satisfies { why: string; over: Partial<EdgeFacts>; expected: object }[])("$why", ({ over, expected }) => {
+    const action = decideEdge(facts({ pathAndQuery: "/open", robots, ...over }));
+    expect(action).toMatchObject(expected);
+    if (expected.kind === "block" && !("verdict" in expected)) expect(action).toHaveProperty("usage");
+    if ("verdict" in expected) expect(action).not.toHaveProperty("usage");
   });
 });

@@ -1,7 +1,6 @@
 // The edge and the admin explain ask the same decision (src/policy/edge-decision.ts): the cases
 // where they used to disagree (issue #11), each driven through both, expectations literal.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Env } from "../../src/worker/config.ts";
 import { admin, BINGBOT, call, fakeOrigin, freshState, GOOGLEBOT } from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nDisallow: /private/\nCrawl-delay: 30\n";
@@ -95,5 +94,56 @@ describe("edge and explain agree where they used to differ", () => {
       .filter((line) => line.event === "robots-edge.decision")
       .map((line) => line.action);
     expect(actions).toEqual(["pass", "rate-limited"]);
+  });
+});
+
+describe("usage preferences at the edge and in explain (USAGE_SIGNALS)", () => {
+  const USAGE_ROBOTS = "User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\n";
+  const GPTBOT =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+
+  it.each([
+    {
+      why: "train-ai=n refuses GPTBot (ai-training)",
+      env: {},
+      ua: GPTBOT,
+      status: 403,
+      marker: 'blocked; usage="content-usage train-ai"; line=3',
+      contentUsage: null,
+      explain: { action: { action: "block", status: 403 }, layer: "usage-signal", reason: "usage-signal" },
+    },
+    {
+      why: "USAGE_SIGNALS=report passes it, marked",
+      env: { USAGE_SIGNALS: "report" },
+      ua: GPTBOT,
+      status: 200,
+      marker: 'would-block; usage="content-usage train-ai"; line=3',
+      contentUsage: null,
+      explain: { action: { action: "report" }, layer: "usage-signal" },
+    },
+    {
+      why: "Googlebot (search) passes, with the path's Content-Usage",
+      env: {},
+      ua: GOOGLEBOT,
+      status: 200,
+      marker: null,
+      contentUsage: "train-ai=n",
+      explain: { action: { action: "pass" }, layer: "robots.txt", contentUsage: "train-ai=n" },
+    },
+  ] satisfies {
+    why: string;
+    env: Partial<Env>;
+    ua: string;
+    status: number;
+    marker: string | null;
+    contentUsage: string | null;
+    explain: object;
+  }[])("$why", async ({ env, ua, status, marker, contentUsage, explain }) => {
+    fakeOrigin({ body: USAGE_ROBOTS });
+    expect(await explained(ua, "/open", env)).toMatchObject(explain);
+    const response = await call("/open", { ua, env });
+    expect(response.status).toBe(status);
+    expect(response.headers.get("x-robots-edge")).toBe(marker);
+    expect(response.headers.get("content-usage")).toBe(contentUsage);
   });
 });
