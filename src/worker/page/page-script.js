@@ -141,10 +141,16 @@ function describe(result) {
         " (route " +
         (result.policy.routeIndex + 1) +
         ")"
-      : result.rule
-        ? result.rule.kind + ": " + result.rule.pattern + " (line " + result.rule.line + ")"
-        : result.reason;
-  const action = result.action.action + (result.action.status ? " " + result.action.status : "");
+      : result.usage
+        ? result.usage.message
+        : result.rule
+          ? result.rule.kind + ": " + result.rule.pattern + " (line " + result.rule.line + ")"
+          : result.reason;
+  // The edge's own decision: a pass held to rate lines says when it would be limited.
+  const action =
+    result.action.action +
+    (result.action.status ? " " + result.action.status : "") +
+    (result.action.rateLimit ? " (" + result.action.rateLimit + ")" : "");
   return {
     decision: result.allowed ? "allowed" : "disallowed",
     action,
