@@ -2,7 +2,7 @@
 // proxy mode in front of a real origin process, driven by real clients — raw HTTP with corpus
 // User-Agents, wget as an obedient and as a disobedient crawler, Python's robotparser — through
 // origin faults, a crawl pause and a table of re-spelled URLs.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -161,11 +161,15 @@ describe("crawlers and browsers from the corpus", () => {
   }, 120_000);
 });
 
-/** `wget --recursive` over the whole site through the edge, into a scratch folder. */
-function wgetCrawl(options: readonly string[]) {
+/** `wget --recursive` over the whole site through the edge, into a scratch folder removed after. */
+async function wgetCrawl(options: readonly string[]) {
   const dir = mkdtempSync(join(tmpdir(), "robots-edge-wget-"));
   const common = ["--recursive", "--level=10", "--no-verbose", "--tries=1", "--timeout=10"];
-  return run("wget", [...common, ...options, "-P", dir, `${edge.url}/`]);
+  try {
+    return await run("wget", [...common, ...options, "-P", dir, `${edge.url}/`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe("wget, a real crawler", () => {
