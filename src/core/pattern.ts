@@ -72,3 +72,33 @@ export function outranks(a: CompiledPattern, b: CompiledPattern | undefined): bo
   if (a.allow !== b.allow) return a.allow;
   return a.order < b.order;
 }
+
+/**
+ * A path pattern on its own (robots.txt syntax: `*`, a final `$`), for callers that match
+ * paths without rules — policy routes, usage lines. The same matcher as robots.txt rules.
+ *
+ *   const route = compilePathPattern("/articles/*.pdf$");
+ *   route.matches("/articles/2024/report.pdf"); // true
+ *   route.specificity; // 16: longer patterns are more specific (RFC 9309 §2.2.2)
+ */
+export interface PathPattern {
+  /** The pattern as written. */
+  readonly pattern: string;
+  /** Length of the canonical pattern: among patterns that match, the larger is more specific. */
+  readonly specificity: number;
+  /** Whether a URL path (with its query; any spelling — it is canonicalised) matches. */
+  matches(path: string): boolean;
+}
+
+/** Compile a robots.txt path pattern for use outside a robots.txt group. */
+export function compilePathPattern(pattern: string): PathPattern {
+  const compiled = compilePattern({ kind: "disallow", pattern, line: 0 }, 0);
+  return {
+    pattern,
+    specificity: compiled.priority,
+    matches(path: string): boolean {
+      const canonical = canonicalizePath(path);
+      return canonical.startsWith(compiled.head) && matchesAfterHead(compiled, canonical, compiled.head.length);
+    },
+  };
+}
