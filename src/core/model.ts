@@ -122,6 +122,7 @@ export type DiagnosticCode =
   | "invalid-utf8"
   | "truncated"
   | "line-too-long"
+  | "nul-byte"
   | "not-key-value"
   | "missing-colon"
   | "misspelt-field"

@@ -12,7 +12,7 @@
  * Google-only leniencies we follow (each reported as a diagnostic): field names matched by
  * prefix and a few misspellings (fields.ts); a missing colon when the line is exactly
  * "key value"; `* anything` as a user-agent value still means `*`; lines longer than
- * Google's limit are cut.
+ * Google's limit are cut; a NUL byte ends its line.
  */
 
 import { readCrawlDelay, readRequestRate, readVisitTime, type Reading } from "./extensions.ts";
@@ -73,6 +73,13 @@ function parseLine(state: ParseState, raw: string, line: number): void {
       `line is longer than ${MAX_LINE_LENGTH} characters; the rest is ignored`,
     );
     text = text.slice(0, MAX_LINE_LENGTH);
+  }
+  const nul = text.indexOf("\0");
+  if (nul >= 0) {
+    // Google's parser reads each line as a C string: a NUL ends it. Keeping the NUL would let
+    // `Disallow: /x\0` or `User-agent: *\0` silently switch rules off.
+    state.report(line, "nul-byte", "warning", "a NUL byte ends the line here; the rest of the line is ignored");
+    text = text.slice(0, nul);
   }
   const content = trimAsciiSpace(stripComment(text));
   if (content === "") return;

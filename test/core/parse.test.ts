@@ -100,6 +100,61 @@ describe("bytes", () => {
   });
 });
 
+// Google's parser reads each line as a C string, so a NUL byte ends the line (google/robotstxt
+// robots.cc ParseAndEmitLine). Keeping the NUL would let a trailing NUL switch a rule or a
+// whole group off unseen.
+const nulRows: { name: string; robots: string; agent: string; path: string; allowed: boolean }[] = [
+  {
+    name: "google NUL in the key: no colon left",
+    robots: "User-agent\0: *\nDisallow: /x\n",
+    agent: "a",
+    path: "/x",
+    allowed: true,
+  },
+  {
+    name: "google NUL after a rule's path",
+    robots: "User-agent: *\nDisallow: /private/\0junk\n",
+    agent: "a",
+    path: "/private/y",
+    allowed: false,
+  },
+  {
+    name: "google NUL ending a rule's path",
+    robots: "User-agent: *\nDisallow: /private/\0\n",
+    agent: "a",
+    path: "/private/y",
+    allowed: false,
+  },
+  {
+    name: "google NUL ending User-agent: *",
+    robots: "User-agent: *\0\nDisallow: /\n",
+    agent: "a",
+    path: "/x",
+    allowed: false,
+  },
+  {
+    name: "google NUL inside a product token",
+    robots: "User-agent: a\0b\nDisallow: /\n",
+    agent: "a",
+    path: "/x",
+    allowed: false,
+  },
+  {
+    name: "google NUL right after the colon: empty rule",
+    robots: "User-agent: *\nDisallow:\0/x\n",
+    agent: "a",
+    path: "/x",
+    allowed: true,
+  },
+];
+
+describe("NUL bytes", () => {
+  it.each(nulRows)("$name", ({ robots, agent, path, allowed }) => {
+    expect(disallowedFor(robots, agent, path)).toBe(!allowed);
+    expect(codes(robots)).toContain("nul-byte");
+  });
+});
+
 describe("line numbers", () => {
   it.each([
     ["LF", "a\nUser-agent: x\nDisallow: /p\n"],
@@ -214,16 +269,21 @@ Disallow: /x
     expect(parseRobotsTxt(between).groups.map((g) => g.agents)).toEqual([["a", "b"]]);
   });
 
+  // Each row names the field its line would set, and asserts that very field stays unset.
   it.each([
-    ["Crawl-delay: fast", "invalid-value"],
-    ["Crawl-delay: -1", "invalid-value"],
-    ["Request-rate: 1/0", "invalid-value"],
-    ["Request-rate: often", "invalid-value"],
-    ["Visit-time: 2500-0100", "invalid-value"],
-    ["Visit-time: evenings", "invalid-value"],
-  ])("%s is an error", (line, code) => {
-    expect(codes(`User-agent: a\n${line}\n`)).toContain(code);
-    expect(parseRobotsTxt(`User-agent: a\n${line}\n`).groups[0]?.extensions.crawlDelay).toBeUndefined();
+    { line: "Crawl-delay: fast", field: "crawlDelay" },
+    { line: "Crawl-delay: -1", field: "crawlDelay" },
+    { line: "Request-rate: 1/0", field: "requestRates" },
+    { line: "Request-rate: often", field: "requestRates" },
+    { line: "Visit-time: 2500-0100", field: "visitTime" },
+    { line: "Visit-time: evenings", field: "visitTime" },
+  ] as const)("$line is an error and sets no $field", ({ line, field }) => {
+    const robots = `User-agent: a\n${line}\n`;
+    expect(codes(robots)).toContain("invalid-value");
+    const extensions = parseRobotsTxt(robots).groups[0]?.extensions;
+    expect(extensions).toBeDefined();
+    const value = extensions?.[field];
+    expect(Array.isArray(value) ? value : value === undefined ? [] : [value]).toEqual([]);
   });
 
   it("a second crawl-delay in a group: the first wins, lint warns", () => {
@@ -285,6 +345,7 @@ const diagnosticRows: { robots: string; code: DiagnosticCode; line: number; seve
   { robots: "User-agent: /bot\nDisallow: /\n", code: "agent-empty", line: 1, severity: "warning" },
   { robots: "Sitemap: /sitemap.xml\n", code: "sitemap-not-absolute", line: 1, severity: "warning" },
   { robots: `User-agent: *\nDisallow: /${"a".repeat(20_000)}\n`, code: "line-too-long", line: 2, severity: "warning" },
+  { robots: "User-agent: *\nDisallow: /x\0\n", code: "nul-byte", line: 2, severity: "warning" },
 ];
 
 describe("diagnostics", () => {
