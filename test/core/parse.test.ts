@@ -227,7 +227,7 @@ describe("groups", () => {
 });
 
 describe("extension records (en manual)", () => {
-  const robots = `User-agent: slowbot
+  const manual = `User-agent: slowbot
 Crawl-delay: 2.5
 Request-rate: 1/30
 Request-rate: 10/1m 0600-0845
@@ -237,7 +237,7 @@ Robot-version: 2.0
 Content-Signal: ai-train=no
 Disallow: /x
 `;
-  const group = parseRobotsTxt(robots).groups[0];
+  const group = parseRobotsTxt(manual).groups[0];
 
   it("keeps each as a typed value with its line", () => {
     expect(group?.extensions).toEqual({

@@ -100,6 +100,10 @@ describe("canonical spellings", () => {
   });
 });
 
+function hex(char: string | undefined): boolean {
+  return char !== undefined && "0123456789ABCDEFabcdef".includes(char);
+}
+
 describe("canonicalizePath after a stray %", () => {
   // A decoded hex digit must never complete a new escape after a literal `%`: otherwise a
   // second pass would decode what the first wrote, and a path and its canonical spelling
@@ -126,7 +130,6 @@ describe("canonicalizePath after a stray %", () => {
       fc.property(fc.string({ unit: piece, maxLength: 10 }), (value) => {
         const once = canonicalizePath(value);
         expect(canonicalizePath(once)).toBe(once);
-        const hex = (char: string | undefined) => char !== undefined && "0123456789ABCDEFabcdef".includes(char);
         const strays = [...once].flatMap((char, i) =>
           char === "%" && hex(once[i + 1]) && hex(once[i + 2]) ? [i] : [],
         );
