@@ -120,6 +120,8 @@ export interface Diagnostic {
 export type DiagnosticCode =
   | "html-content"
   | "invalid-utf8"
+  | "utf16"
+  | "utf16-mangled-bom"
   | "truncated"
   | "line-too-long"
   | "nul-byte"

@@ -42,6 +42,17 @@ export function parseRobotsTxt(input: string | Uint8Array): RobotsTxt {
   const decoded = decodeRobots(input);
   const lines = splitLines(decoded.text);
   const state = new ParseState();
+  if (decoded.utf16) {
+    const mangled = decoded.utf16 === "le-mangled-bom";
+    state.report(
+      1,
+      mangled ? "utf16-mangled-bom" : "utf16",
+      "warning",
+      mangled
+        ? "UTF-16LE text behind a byte-order mark that was re-encoded as UTF-8 (ÿþ); read as UTF-16LE. Serve UTF-8 (RFC 9309 §2.3): Google reads none of these rules"
+        : `the file is UTF-16${decoded.utf16 === "be" ? "BE" : "LE"} (byte-order mark); read as such. Serve UTF-8 (RFC 9309 §2.3): Google reads none of these rules`,
+    );
+  }
   for (const line of decoded.invalidUtf8Lines) {
     state.report(line, "invalid-utf8", "warning", "bytes that are not UTF-8 were skipped");
   }

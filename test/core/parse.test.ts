@@ -1,5 +1,6 @@
 // File format, as the spec documents state it (th "File format" / "Syntax", bn/hi "File
 // format" and the formal syntax), and the diagnostics lint prints for each oddity.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileRobots, MAX_ROBOTS_BYTES, parseRobotsTxt, type DiagnosticCode } from "../../src/core/index.ts";
 
@@ -368,5 +369,52 @@ describe("diagnostics", () => {
   it("hostile input cannot grow the diagnostics without bound", () => {
     const robots = "nonsense line here\n".repeat(20_000);
     expect(parseRobotsTxt(robots).diagnostics.length).toBeLessThanOrEqual(1001);
+  });
+});
+
+// RFC 9309 §2.3 wants UTF-8, and Google reads UTF-16 as bytes (so it finds no rules). A file
+// with a UTF-16 byte-order mark is decoded (text.ts), and lint says so.
+function utf16(text: string, bigEndian: boolean, mark: number[]): Uint8Array {
+  const units = [...text].flatMap((char) => {
+    const code = char.charCodeAt(0);
+    return bigEndian ? [code >> 8, code & 255] : [code & 255, code >> 8];
+  });
+  return new Uint8Array([...mark, ...units]);
+}
+
+const utf16Rows = [
+  {
+    name: "UTF-16LE with its mark",
+    bytes: utf16("User-agent: *\r\nDisallow: /x\r\n", false, [0xff, 0xfe]),
+    code: "utf16",
+  },
+  { name: "UTF-16BE with its mark", bytes: utf16("User-agent: *\nDisallow: /x\n", true, [0xfe, 0xff]), code: "utf16" },
+  {
+    name: "UTF-16LE behind a mark re-encoded as UTF-8 (ÿþ, corpus 0232.txt)",
+    bytes: utf16("User-agent: *\rDisallow: /x\r", false, [0xc3, 0xbf, 0xc3, 0xbe]),
+    code: "utf16-mangled-bom",
+  },
+] as const;
+
+describe("UTF-16", () => {
+  it.each(utf16Rows)("$name is decoded and reported ($code)", ({ bytes, code }) => {
+    expect(disallowedFor(bytes, "anybot", "/x")).toBe(true);
+    expect(disallowedFor(bytes, "anybot", "/y")).toBe(false);
+    expect(parseRobotsTxt(bytes).diagnostics).toContainEqual(
+      expect.objectContaining({ code, line: 1, severity: "warning" }),
+    );
+  });
+
+  it("a UTF-8 file starting with ÿþ and text is not UTF-16", () => {
+    const bytes = bytesOf("ÿþ\nUser-agent: *\nDisallow: /x\n");
+    expect(disallowedFor(bytes, "anybot", "/x")).toBe(true);
+    expect(codes(bytes)).not.toContain("utf16-mangled-bom");
+  });
+
+  it("the corpus file 0232.txt (UTF-16LE, mangled mark) yields its rules", () => {
+    const bytes = new Uint8Array(readFileSync(new URL("../fixtures/corpus/robots/0232.txt", import.meta.url)));
+    expect(disallowedFor(bytes, "anybot", "/admin")).toBe(true);
+    expect(disallowedFor(bytes, "anybot", "/cgi-bin/x")).toBe(true);
+    expect(disallowedFor(bytes, "anybot", "/")).toBe(false);
   });
 });
