@@ -54,7 +54,8 @@ export class SegmentAutomaton {
   matching(path: string, candidates: readonly Candidate[]): CompiledPattern[] {
     const matched: CompiledPattern[] = [];
     const waiting = new Map<number, Runner[]>(); // segment id -> runners waiting for it
-    const pending = candidates.toSorted((a, b) => a.from - b.from);
+    // oxlint-disable-next-line unicorn/no-array-sort -- core is ES2022 (no toSorted); sorts a copy
+    const pending = [...candidates].sort((a, b) => a.from - b.from);
     let next = 0;
     const start = (runner: Runner) => {
       if (runner.segment === searchedCount(runner.pattern)) {
