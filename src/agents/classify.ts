@@ -27,7 +27,7 @@
  */
 
 import { isbot } from "isbot";
-import { productToken } from "../core/agent-token.ts";
+import { productToken, sameProductToken } from "../core/product-token.ts";
 import { KNOWN_CRAWLERS, type KnownCrawler } from "./crawlers.ts";
 
 /** What the edge needs to know about who is asking. */
@@ -38,10 +38,14 @@ export interface AgentInfo {
   readonly tokens: readonly string[];
   /** The table entry, when the header names a known crawler exactly. */
   readonly known: KnownCrawler | undefined;
-  /** False only for crawlers documented to ignore `User-agent: *` (AdsBot-Google). */
+  /** False for crawlers documented to ignore `User-agent: *` (AdsBot-Google, user-triggered fetchers). */
   readonly obeysGlobalGroup: boolean;
-  /** The crawler's operator documents that it honours Crawl-delay (the crawler table says). */
-  readonly honoursRateLimits?: boolean;
+  /**
+   * True only for known crawlers whose operator documents Crawl-delay support (crawlers.ts);
+   * false for unknown crawlers and people. Rate and visit-time lines bind the rest only when
+   * a group names them or the operator opts in (issue #9).
+   */
+  readonly honoursRateLimits: boolean;
 }
 
 // Crawlers repeat their strings; a small memo skips the regexes for them. Cleared when
@@ -56,6 +60,7 @@ const BROWSER: AgentInfo = Object.freeze({
   tokens: Object.freeze([]),
   known: undefined,
   obeysGlobalGroup: true,
+  honoursRateLimits: false,
 });
 const ANONYMOUS = crawlerInfo([]);
 const memo = new Map<string, AgentInfo>();
@@ -75,11 +80,57 @@ export function classifyUserAgent(header: string | null | undefined): AgentInfo 
 
 function classifyUncached(header: string): AgentInfo {
   if (header.trim() === "") return ANONYMOUS;
-  const match = KNOWN_NAME.exec(header);
+  // Names are read outside URLs and e-mail addresses only: `+http://example.org/googlebot.html`
+  // says where to read about a crawler, not which crawler is asking.
+  const named = withoutPieces(header, isUrlOrEmail);
+  const match = KNOWN_NAME.exec(named);
   if (match !== null) return knownAgent(match[1] ?? "", match[2] ?? "");
-  if (!isbot(header)) return BROWSER;
+  if (!isbot(botEvidence(header))) return BROWSER;
   const tokens = genericTokens(header);
   return tokens.length === 0 ? ANONYMOUS : crawlerInfo(tokens);
+}
+
+// --- Evidence isbot weighs ------------------------------------------------------------
+
+// A browser's own shape: Mozilla/5.0, a platform comment, then an engine.
+const BROWSER_SHAPED =
+  /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11|Linux|iPhone|iPad|iPod|Android)[^)]*\) (?:AppleWebKit\/|Gecko\/)/;
+// An Android device and build in the platform comment, "; Pixel 8 Build/ROBOT.240105.001".
+// Starts only at ";" and stops at ";", "(" or ")", so the scan is linear.
+const ANDROID_DEVICE = /;[^;()]*Build\/[^;()]*/g;
+
+/**
+ * What isbot is asked about. In a browser-shaped string, two kinds of text say nothing about
+ * who is asking, yet trip isbot's word patterns: the Android device and build (a model
+ * "Robot X", a build "ROBOT.240105.001"; isbot reads "bot"), and a URL or e-mail address
+ * naming a known crawler (a person's browser with `(+https://example.com/Googlebot)`). Both
+ * are dropped there. Elsewhere the header is asked about whole: a bare contact URL is how
+ * crawlers sign their strings, and isbot rightly counts it.
+ */
+function botEvidence(header: string): string {
+  if (!BROWSER_SHAPED.test(header)) return header;
+  return withoutPieces(header.replace(ANDROID_DEVICE, ";"), (piece) => isUrlOrEmail(piece) && namesKnownCrawler(piece));
+}
+
+function namesKnownCrawler(text: string): boolean {
+  return KNOWN_NAME.test(text);
+}
+
+// Pieces of a User-Agent between separators (kept); URLs and e-mail addresses are whole pieces.
+const PIECE_SEPARATOR_KEPT = /([\s;(),]+)/;
+
+/** The header with the pieces `drop` picks replaced by a space; separators are kept. */
+function withoutPieces(header: string, drop: (piece: string) => boolean): string {
+  const parts = header.split(PIECE_SEPARATOR_KEPT);
+  let changed = false;
+  for (let i = 0; i < parts.length; i += 2) {
+    const piece = parts[i] ?? "";
+    if (piece !== "" && drop(piece)) {
+      parts[i] = " ";
+      changed = true;
+    }
+  }
+  return changed ? parts.join("") : header;
 }
 
 /** A crawler's answer, frozen: memoised answers are shared by every caller. */
@@ -89,6 +140,7 @@ function crawlerInfo(tokens: readonly string[], known?: KnownCrawler): AgentInfo
     tokens: Object.freeze([...tokens]),
     known,
     obeysGlobalGroup: known?.obeysGlobalGroup ?? true,
+    honoursRateLimits: known?.honoursRateLimits ?? false,
   });
 }
 
@@ -149,13 +201,12 @@ function knownAgent(name: string, variantSuffix: string): AgentInfo {
 
 // --- Generic crawlers -----------------------------------------------------------------
 
-// A product name: words joined by single spaces ("Screaming Frog SEO Spider"); site owners
-// copy such names whole, and matching compares only their leading letters anyway.
+// A product name: words joined by single spaces ("Screaming Frog SEO Spider").
 // Every extra word starts with a space, and what may follow a name never starts with a
 // word character, so a failed match backtracks at most once over each character.
-const NAME = String.raw`[A-Za-z][\w.!-]*(?: [A-Za-z][\w.!-]*)*`;
+const NAME = String.raw`[A-Za-z0-9][\w.!-]*(?: [A-Za-z][\w.!-]*)*`;
 // "Mozilla/5.0 (compatible; Name/1.0; …)", "(compatible; Name; …)", "(compatible; Name 2.0)".
-const COMPATIBLE_NAME = new RegExp(String.raw`compatible;\s*(${NAME})(?=\s*[/;)]|\s+v?\d)`, "i");
+const COMPATIBLE_NAME = new RegExp(String.raw`compatible;\s*(${NAME})(?=\s*[/;)]|\s+v?\d)`, "gi");
 // A leading "Name/1.0", "Name 1.0", "Name (+http…)", "Name - company", "Name e@mail", or a bare "Name".
 const LEADING_NAME = new RegExp(String.raw`^(${NAME})(?=\s*[/;(]|\s+(?:v?\d|\+|https?:|-\s|[^\s@]+@)|$)`);
 // Browser-compatibility prefixes and platform words ("compatible; Linux x86_64; Mail.RU_Bot"),
@@ -173,41 +224,62 @@ const NOT_A_PRODUCT = new Set([
   "ipad",
   "android",
 ]);
-// Pieces of a User-Agent between separators; URLs and e-mail addresses are whole pieces.
-const PIECE_SEPARATOR = /[\s;(),]+/;
-const WORD = /[A-Za-z](?:[\w.-]*\w)?/g;
+// Words that say "a crawler" without saying which: never a token by themselves, since
+// `User-agent: Spider` would then bind every spider.
+const GENERIC_TAIL = new Set(["bot", "robot", "crawler", "spider", "crawl"]);
+const WORD = /[A-Za-z0-9](?:[\w.-]*\w)?/g;
 const CRAWLER_WORD = /(?:bot|spider|crawler)$/i;
 
+interface Candidate {
+  readonly name: string;
+  readonly at: number;
+}
+
 /**
- * The product names a self-declared bot gives, best first, possibly none:
- * (1) `compatible; Name/…` or `compatible; Name;`, else (2) a leading `Name/version` (or a
- * leading name followed by a comment, URL or nothing) other than Mozilla/Opera; then
- * (3) the first word ending in bot, spider or crawler outside URLs and e-mail addresses,
- * when it names something else ("AllAfrica NewsBot" -> also "NewsBot"). A variant name
+ * The product names a self-declared bot gives, best first, possibly none. Candidates:
+ * every `compatible; Name` comment, a leading `Name/version` (or a leading name followed by
+ * a comment, URL or nothing) other than Mozilla/Opera, and every word ending in bot, spider
+ * or crawler outside URLs and e-mail addresses ("…; 360Spider(compatible; HaosouSpider; …)"
+ * gives both). They come in the order the header lists them, as RFC 9110 §10.1.5 lists
+ * products by decreasing significance. A multi-word name gives its first word, the token a
+ * site writes and the one matching compares (`SISTRIX Crawler` -> `SISTRIX`); a variant
  * such as "Slackbot-LinkExpanding" is followed by its base, "Slackbot", as for known
- * crawlers. These are the forms site owners copy into `User-agent:` lines; which one a
- * given site chose cannot be known, so each is offered in turn.
+ * crawlers; generic words (`Bot`, `Crawler`, `Spider`) are never tokens alone.
  */
 export function genericTokens(header: string): string[] {
-  const name = productName(COMPATIBLE_NAME.exec(header)) ?? productName(LEADING_NAME.exec(header));
-  const candidates = [name, crawlerWord(header)].flatMap((candidate) =>
-    candidate === undefined ? [] : [candidate, crawlerBase(candidate)],
-  );
+  // The two name patterns cannot match inside a URL (a name there is neither after
+  // "compatible;" nor at the start); they see the whole header, whose URLs may end a name.
+  const words = crawlerWords(withoutPieces(header, isUrlOrEmail));
+  const candidates = [...compatibleNames(header), ...leadingName(header), ...words].toSorted((a, b) => a.at - b.at);
   const tokens: string[] = [];
-  for (const candidate of candidates) {
-    if (candidate !== undefined && !tokens.some((token) => sameProductToken(token, candidate))) tokens.push(candidate);
+  for (const { name } of candidates) {
+    const word = firstWord(name);
+    for (const token of [word, crawlerBase(word)]) {
+      if (token === undefined || GENERIC_TAIL.has(productToken(token))) continue;
+      if (!tokens.some((known) => sameProductToken(known, token))) tokens.push(token);
+    }
   }
   return tokens;
 }
 
-function productName(match: RegExpExecArray | null): string | undefined {
-  const name = match?.[1];
-  return name === undefined || NOT_A_PRODUCT.has(productToken(name)) ? undefined : name;
+function compatibleNames(header: string): Candidate[] {
+  return [...header.matchAll(COMPATIBLE_NAME)].flatMap((match) => productName(match[1], match.index));
 }
 
-/** RFC 9309 §2.2.1 compares the leading letters, `-` and `_`, case-insensitively. */
-function sameProductToken(a: string, b: string): boolean {
-  return productToken(a) === productToken(b);
+function leadingName(header: string): Candidate[] {
+  const match = LEADING_NAME.exec(header);
+  return match === null ? [] : productName(match[1], 0);
+}
+
+function productName(name: string | undefined, matchedAt: number): Candidate[] {
+  if (name === undefined || NOT_A_PRODUCT.has(productToken(name)) || productToken(name) === "") return [];
+  return [{ name, at: matchedAt }];
+}
+
+/** "SISTRIX Crawler" -> "SISTRIX"; a one-word name is itself. */
+function firstWord(name: string): string {
+  const space = name.indexOf(" ");
+  return space < 0 ? name : name.slice(0, space);
 }
 
 /** "psbot-image" -> "psbot": the crawler name before a variant suffix, if there is one. */
@@ -216,14 +288,13 @@ function crawlerBase(name: string): string | undefined {
   return base !== undefined && base !== name && CRAWLER_WORD.test(base) ? base : undefined;
 }
 
-function crawlerWord(header: string): string | undefined {
-  for (const piece of header.split(PIECE_SEPARATOR)) {
-    if (isUrlOrEmail(piece)) continue;
-    for (const word of piece.match(WORD) ?? []) {
-      if (CRAWLER_WORD.test(word) || crawlerBase(word) !== undefined) return word;
-    }
+function crawlerWords(header: string): Candidate[] {
+  const words: Candidate[] = [];
+  for (const match of header.matchAll(WORD)) {
+    const word = match[0];
+    if (CRAWLER_WORD.test(word) || crawlerBase(word) !== undefined) words.push({ name: word, at: match.index });
   }
-  return undefined;
+  return words;
 }
 
 function isUrlOrEmail(piece: string): boolean {

@@ -9,7 +9,9 @@
  */
 
 import ipaddr from "ipaddr.js";
+import { productToken } from "../core/product-token.ts";
 import type { AgentInfo } from "./classify.ts";
+import { KNOWN_CRAWLERS } from "./crawlers.ts";
 
 /** Where an operator publishes its crawlers' IP ranges, and which tokens they cover. */
 export interface RangeSource {
@@ -41,6 +43,20 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
     tokens: ["AdsBot-Google", "AdsBot-Google-Mobile", "Mediapartners-Google", "APIs-Google"],
   },
   {
+    // Google-owned user-triggered fetchers; they skip `User-agent: *` (crawlers.ts), so a claim must hold.
+    name: "google-user-triggered",
+    url: "https://developers.google.com/static/crawling/ipranges/user-triggered-fetchers-google.json",
+    tokens: [
+      "FeedFetcher-Google",
+      "Google-Read-Aloud",
+      "Google-Site-Verification",
+      "Google-CWS",
+      "GoogleProducer",
+      "Google-Pinpoint",
+      "Google-GeminiNotebook",
+    ],
+  },
+  {
     name: "bingbot",
     url: "https://www.bing.com/toolbox/bingbot.json",
     tokens: ["bingbot", "BingPreview", "adidxbot", "msnbot"],
@@ -54,12 +70,37 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
 ];
 
 const SOURCE_OF_TOKEN = new Map(
-  RANGE_SOURCES.flatMap((source) => source.tokens.map((token) => [token.toLowerCase(), source] as const)),
+  RANGE_SOURCES.flatMap((source) => source.tokens.map((token) => [productToken(token), source] as const)),
+);
+const FALLBACKS_OF_TOKEN = new Map(
+  KNOWN_CRAWLERS.map((crawler) => [productToken(crawler.token), crawler.fallbacks.map(productToken)] as const),
 );
 
-/** The range source covering a known crawler, if its operator publishes one. */
+/**
+ * Every range source a request must be verified against: one per operator whose crawler's
+ * group any of its tokens could select (issue #9). Not only the exact known name: an unlisted
+ * variant (`Googlebot-Foo`, `Googlebot-Image-X`) carries a verifiable crawler's token as a
+ * fallback, and would otherwise get that crawler's group unchecked. A token that a
+ * verifiable crawler earlier in the list documents as its own fallback (Applebot -> Googlebot)
+ * is vouched for by that crawler's verification, so it adds no source of its own. Names that
+ * only resemble a crawler's (`Googlebot2`) are other product tokens (core/product-token.ts)
+ * and select no crawler's group, so they need no check. Best first, without repeats.
+ */
+export function rangeSourcesFor(agent: AgentInfo): RangeSource[] {
+  const sources: RangeSource[] = [];
+  const vouched = new Set<string>();
+  for (const token of agent.tokens.map(productToken)) {
+    const source = SOURCE_OF_TOKEN.get(token);
+    if (source === undefined || vouched.has(token)) continue;
+    if (!sources.includes(source)) sources.push(source);
+    for (const fallback of FALLBACKS_OF_TOKEN.get(token) ?? []) vouched.add(fallback);
+  }
+  return sources;
+}
+
+/** The first range source a request must be verified against (see rangeSourcesFor), if any. */
 export function rangeSourceFor(agent: AgentInfo): RangeSource | undefined {
-  return agent.known ? SOURCE_OF_TOKEN.get(agent.known.token.toLowerCase()) : undefined;
+  return rangeSourcesFor(agent)[0];
 }
 
 /** CIDRs from a published list; a list with no valid prefix is refused (undefined). */
@@ -111,12 +152,21 @@ export interface VerificationInput {
   readonly ranges: ReadonlyMap<string, RangeSet>;
 }
 
-/** Whether the crawler a request claims to be is confirmed, refuted, or cannot be checked. */
+/**
+ * Whether the crawlers a request's tokens claim (rangeSourcesFor) are confirmed, refuted, or
+ * cannot be checked. Several claims must all hold: one refuted claim makes an impostor, since
+ * no address is two operators' crawler.
+ */
 export function verifyCrawler(input: VerificationInput): Verification {
-  const source = rangeSourceFor(input.agent);
-  if (!source) return "not-claimed";
+  const sources = rangeSourcesFor(input.agent);
+  if (sources.length === 0) return "not-claimed";
   if (input.cfVerifiedBot !== undefined) return input.cfVerifiedBot ? "verified" : "impostor";
-  const ranges = input.ranges.get(source.name);
-  if (!ranges || !input.address) return "unverifiable";
-  return ranges.contains(input.address) ? "verified" : "impostor";
+  const verdicts = sources.map((source) => verifyAgainst(input.ranges.get(source.name), input.address));
+  if (verdicts.includes("impostor")) return "impostor";
+  return verdicts.includes("unverifiable") ? "unverifiable" : "verified";
+}
+
+function verifyAgainst(ranges: RangeSet | undefined, address: string | null): Verification {
+  if (!ranges || !address) return "unverifiable";
+  return ranges.contains(address) ? "verified" : "impostor";
 }

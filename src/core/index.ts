@@ -1,9 +1,9 @@
 /** The REP engine: parse robots.txt, match crawlers and URLs. No runtime APIs beyond ES2022. */
-export { productToken } from "./agent-token.ts";
+export { productToken, sameProductToken, userAgentToken } from "./product-token.ts";
 export { compileRobots, RobotsMatcher } from "./match.ts";
 export type { AppliedGroup, Decision, DecisionReason, DecideOptions, MatcherOptions } from "./match.ts";
 export type * from "./model.ts";
-export { parseRobotsTxt, userAgentToken, MAX_LINE_LENGTH } from "./parse.ts";
+export { parseRobotsTxt, MAX_LINE_LENGTH } from "./parse.ts";
 export { canonicalizePath, pathAndQuery } from "./path.ts";
 export { compilePathPattern, type PathPattern } from "./pattern.ts";
 export { reviveRobots, serializeRobots, ROBOTS_SCHEMA_VERSION } from "./serialize.ts";

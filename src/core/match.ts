@@ -15,7 +15,7 @@
  * groups no request asks about.
  */
 
-import { productToken } from "./agent-token.ts";
+import { productToken, userAgentToken } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, pathAndQuery } from "./path.ts";
 import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
@@ -160,9 +160,10 @@ function agentLinesNaming(lines: readonly { value: string; line: number }[], tok
   return lines.filter(({ value }) => sameToken(value, token)).map(({ line }) => line);
 }
 
+// The parser's rule (product-token.ts), so a line is listed exactly where it was grouped:
+// `*foo` names no group, not the `*` group.
 function sameToken(value: string, token: string): boolean {
-  if (token === "*") return value.startsWith("*");
-  return productToken(value) === token;
+  return userAgentToken(value) === token;
 }
 
 /** First value wins for single-valued records, lists concatenate (Google: first crawl-delay). */

@@ -27,7 +27,7 @@ import type {
   Rule,
   Severity,
 } from "./model.ts";
-import { productToken } from "./agent-token.ts";
+import { userAgentToken } from "./product-token.ts";
 import { decodeRobots, MAX_ROBOTS_BYTES, splitLines } from "./text.ts";
 import { extractGroupUsage, reportUsageOutsideGroups, usageFormatOf } from "./usage.ts";
 
@@ -228,7 +228,7 @@ class ParseState {
         line,
         "agent-empty",
         "warning",
-        `user-agent ${quote(value)} has no product token (letters, "-" and "_"); it matches no crawler`,
+        `user-agent ${quote(value)} has no product token (letters, digits, "-", "_", "."); it matches no crawler`,
       );
       return;
     } else if (agent !== value.toLowerCase()) {
@@ -238,7 +238,7 @@ class ParseState {
   }
 
   private reportInexactAgent(value: string, agent: string, line: number): void {
-    const isVersionOrStar = /^[A-Za-z_-]+(?:\/\S*|\*)$/.test(value);
+    const isVersionOrStar = /^[A-Za-z0-9._-]+(?:\/\S*|\*)$/.test(value);
     const severity = isVersionOrStar ? "info" : "warning";
     this.report(
       line,
@@ -393,13 +393,4 @@ function newGroupDraft(): GroupDraft {
 function finishGroup(draft: GroupDraft): Group {
   const { agents, agentLines, rules, ...extensions } = draft;
   return { agents, agentLines, rules, extensions };
-}
-
-/**
- * The token a user-agent line names: `*`, or its product token lower-cased ("" if none).
- * Google-only: `*` followed by white space and anything else still means `*`.
- */
-export function userAgentToken(value: string): string {
-  if (value.startsWith("*") && (value.length === 1 || isAsciiSpace(value.charCodeAt(1)))) return "*";
-  return productToken(value);
 }

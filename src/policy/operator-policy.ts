@@ -156,7 +156,7 @@ function readRule(value: unknown, where: string, problems: string[]): PolicyRule
     if (name.startsWith("category:") && !CATEGORIES.includes(name.slice("category:".length))) {
       problems.push(`${where}.crawlers: unknown ${JSON.stringify(name)}; categories are ${CATEGORIES.join(", ")}`);
     } else if (!name.startsWith("category:") && productToken(name) === "") {
-      problems.push(`${where}.crawlers: ${JSON.stringify(name)} has no product token (letters, "-", "_")`);
+      problems.push(`${where}.crawlers: ${JSON.stringify(name)} has no product token (letters, digits, "-", "_", ".")`);
     }
   }
   if (action !== "block" && action !== "allow")

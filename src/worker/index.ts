@@ -138,11 +138,11 @@ async function verifiedAgent(
   logImpostor({
     userAgent: request.headers.get("user-agent"),
     address,
-    claimed: agent.known?.token ?? "",
+    claimed: agent.known?.token ?? agent.tokens[0] ?? "",
     treatment: config.verifyCrawlers,
   });
   if (config.verifyCrawlers === "block") return "blocked";
-  return { crawler: true, tokens: [], known: undefined, obeysGlobalGroup: true };
+  return { crawler: true, tokens: [], known: undefined, obeysGlobalGroup: true, honoursRateLimits: false };
 }
 
 function impostorResponse(): Response {

@@ -205,10 +205,10 @@ describe("groups", () => {
     expect(codes(robots)).toContain("agent-empty");
   });
 
-  it("rfc9309 §2.2.1 crawler tokens compare by their leading letters, '-' and '_'", () => {
+  it("crawler tokens compare whole, digits included (src/core/product-token.ts; deviates from Google)", () => {
     const robots = "User-agent: MJ12bot\nDisallow: /x\n";
     expect(disallowedFor(robots, "MJ12bot", "/x")).toBe(true);
-    expect(disallowedFor(robots, "mj", "/x")).toBe(true);
+    expect(disallowedFor(robots, "mj", "/x")).toBe(false);
   });
 
   it("no group at all: everything is allowed", () => {

@@ -55,6 +55,30 @@ describe("verified crawlers", () => {
     expect(response.headers.get("x-robots-edge")).toBe("impostor");
   });
 
+  // Issue #9: a variant name that would select Googlebot's group must be verified as Google's.
+  it.each([
+    { ua: "Googlebot-Foo/1.0", ip: OTHER_IP, status: 403, marker: "impostor", why: "falls back to Googlebot" },
+    { ua: "Googlebot-Image-X/1.0", ip: OTHER_IP, status: 403, marker: "impostor", why: "Googlebot-Image, Googlebot" },
+    { ua: "Googlebot-Foo/1.0", ip: GOOGLE_IP, status: 200, marker: null, why: "from Google: its group allows" },
+    { ua: "Googlebot2/1.0", ip: OTHER_IP, status: 403, marker: "blocked", why: "another token: * disallows /news/" },
+  ])("VERIFY_CRAWLERS=block: $ua from $ip -> $status ($why)", async ({ ua, ip, status, marker }) => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const response = await call("/news/today", {
+      ua,
+      headers: { "cf-connecting-ip": ip },
+      env: { VERIFY_CRAWLERS: "block" },
+    });
+    expect(response.status).toBe(status);
+    expect(response.headers.get("x-robots-edge")?.split(";")[0] ?? null).toBe(marker);
+  });
+
+  it("the impostor log names the claimed token of a variant", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/news/today", { ua: "Googlebot-Foo/1.0", headers: { "cf-connecting-ip": OTHER_IP } });
+    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(lines).toContainEqual(expect.objectContaining({ event: "robots-edge.impostor", claimed: "Googlebot-Foo" }));
+  });
+
   it("VERIFY_CRAWLERS=off trusts the User-Agent", async () => {
     expect((await asGooglebot(OTHER_IP, { env: { VERIFY_CRAWLERS: "off" } })).status).toBe(200);
   });
