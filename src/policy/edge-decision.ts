@@ -71,6 +71,8 @@ export interface EdgeFacts {
   readonly enforceRates: "honoured" | "all" | "off";
   /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
   readonly usageSignals: Mode;
+  /** USAGE_HEADER: whether a passed crawler response carries the path's `Content-Usage`. */
+  readonly usageHeader: boolean;
   /** Whether a rate limiter exists (the CRAWL_RATE binding). */
   readonly rateLimiter: boolean;
   readonly rate?: RateFact | undefined;
@@ -197,7 +199,7 @@ function usage(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict): EdgeAction
     return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict, usage: signal.refusal };
   }
   if (signal.action === "report" && signal.refusal) return { kind: "report", verdict, usage: signal.refusal };
-  return paced(facts, agent, verdict, signal.header);
+  return paced(facts, agent, verdict, facts.usageHeader ? signal.header : undefined);
 }
 
 /** Visit-time and the rate lines of the crawler's group, for a pass in enforce mode. */

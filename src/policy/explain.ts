@@ -83,6 +83,7 @@ export interface ExplainInput {
       | "verifyCrawlers"
       | "enforceRates"
       | "usageSignals"
+      | "usageHeader"
       | "rateLimiter"
       | "now"
       | "originUnusable"
@@ -115,6 +116,7 @@ export function explainRequest(input: ExplainInput): Explanation {
     policy: input.policy,
     enforceRates: facts.enforceRates ?? "honoured",
     usageSignals: facts.usageSignals ?? "enforce",
+    usageHeader: facts.usageHeader ?? true,
     rateLimiter: facts.rateLimiter ?? true,
     rate: "not-checked",
     now: facts.now ?? Date.now(),

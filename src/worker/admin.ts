@@ -235,6 +235,7 @@ function explainWith(
     configProblems,
     enforceRates: config.enforceRates,
     usageSignals: config.usageSignals,
+    usageHeader: config.usageHeader,
     originUnusable: config.originUrlProblem,
   };
   return explainRequest({

@@ -57,6 +57,8 @@ export interface Config {
   readonly verifyCrawlers: "off" | "unknown" | "block";
   /** Content-Usage / Content-Signal preferences: enforce (refuse), report (mark), off. */
   readonly usageSignals: "enforce" | "report" | "off";
+  /** A passed crawler response carries the path's `Content-Usage` header (unless the origin sent one). */
+  readonly usageHeader: boolean;
 }
 
 /** The outcome of reading the vars: a config that is always usable, and what was wrong. */
@@ -114,6 +116,7 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     logQuery: read.field("LOG_QUERY", readBoolean, false),
     verifyCrawlers: read.field("VERIFY_CRAWLERS", oneOf(["off", "unknown", "block"] as const), "unknown"),
     usageSignals: read.field("USAGE_SIGNALS", oneOf(MODES), "enforce"),
+    usageHeader: read.field("USAGE_HEADER", readBoolean, true),
   };
   if (vars["routes"] !== undefined) {
     read.problems.push(

@@ -87,6 +87,7 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     policy: config.policy,
     enforceRates: config.enforceRates,
     usageSignals: config.usageSignals,
+    usageHeader: config.usageHeader,
     rateLimiter: Boolean(edge.env.CRAWL_RATE),
     now: Date.now(),
   };

@@ -38,6 +38,7 @@ function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
     policy: undefined,
     enforceRates: "honoured",
     usageSignals: "enforce",
+    usageHeader: true,
     rateLimiter: true,
     rate: { allowed: true },
     now: NOON,

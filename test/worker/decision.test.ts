@@ -130,6 +130,15 @@ describe("usage preferences at the edge and in explain (USAGE_SIGNALS)", () => {
       contentUsage: "train-ai=n",
       explain: { action: { action: "pass" }, layer: "robots.txt", contentUsage: "train-ai=n" },
     },
+    {
+      why: "USAGE_HEADER=false: Googlebot passes without the header",
+      env: { USAGE_HEADER: "false" },
+      ua: GOOGLEBOT,
+      status: 200,
+      marker: null,
+      contentUsage: null,
+      explain: { action: { action: "pass" }, layer: "robots.txt", contentUsage: null },
+    },
   ] satisfies {
     why: string;
     env: Partial<Env>;
