@@ -17,6 +17,7 @@
 
 import { canonicalizePath, compilePathPattern, productToken, type PathPattern } from "../core/index.ts";
 import type { Mode } from "./mode.ts";
+import { invalid, valid, type Validated } from "./validated.ts";
 
 export type PolicyAction = "block" | "allow";
 
@@ -100,20 +101,20 @@ function names(rule: PolicyRule, subject: PolicySubject): boolean {
   );
 }
 
-/** Parse and validate policy JSON; every problem at once, or the compiled policy. */
-export function parsePolicy(json: string): { policy?: CompiledPolicy; problems: string[] } {
+/** Parse and validate policy JSON: the compiled policy, or every problem at once (validated.ts). */
+export function parsePolicy(json: string): Validated<CompiledPolicy> {
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (error) {
-    return { problems: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    return invalid([`not JSON: ${error instanceof Error ? error.message : String(error)}`]);
   }
   const problems: string[] = [];
   const routes = isObject(value) && Array.isArray(value["routes"]) ? (value["routes"] as unknown[]) : undefined;
-  if (!routes) return { problems: ['must be an object with a "routes" list'] };
+  if (!routes) return invalid(['must be an object with a "routes" list']);
   const parsed = routes.map((route, i) => readRoute(route, `routes[${i}]`, problems));
-  if (problems.length > 0) return { problems };
-  return { policy: new CompiledPolicy({ routes: parsed }), problems };
+  if (problems.length > 0) return invalid(problems);
+  return valid(new CompiledPolicy({ routes: parsed }));
 }
 
 function readRoute(value: unknown, where: string, problems: string[]): PolicyRoute {

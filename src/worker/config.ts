@@ -281,9 +281,8 @@ function isHostPattern(entry: string): boolean {
 }
 
 function readPolicy(name: string, value: string): Validated<CompiledPolicy> {
-  const { policy, problems } = parsePolicy(value);
-  if (policy && problems.length === 0) return valid(policy);
-  return invalid(problems.map((problem) => `${name}: ${problem}`));
+  const policy = parsePolicy(value);
+  return policy.ok ? policy : invalid(policy.problems.map((problem) => `${name}: ${problem}`));
 }
 
 /** A pause longer than the cap is refused here as the admin API refuses it (see pause.ts). */

@@ -74,7 +74,9 @@ function policyFor(route: string, layer: string) {
   if (route === "none") return undefined;
   const rules = layer === "policy" ? [{ crawlers: ["Googlebot"], action: "block" }] : [];
   const mode = route === "inherit" ? {} : { mode: route };
-  return parsePolicy(JSON.stringify({ routes: [{ pattern: "/private/", blockStatus: 451, ...mode, rules }] })).policy;
+  const policy = parsePolicy(JSON.stringify({ routes: [{ pattern: "/private/", blockStatus: 451, ...mode, rules }] }));
+  if (!policy.ok) throw new TypeError(`test policy is invalid: ${policy.problems.join("; ")}`);
+  return policy.value;
 }
 
 // [MODE, route mode of the route covering /private/ ("none": no route; "inherit": no mode of
