@@ -9,18 +9,21 @@
  *      the Worker itself (a loop)                           -> 508
  *   1. kill switch: MODE=off, or any configuration problem  -> forward, unjudged
  *   2. an authority the edge does not protect (AUTHORITIES)   -> forward, unjudged
- *   3. humans (not robots.txt)                                -> forward, unjudged
- *   4. verification: a failed claim with VERIFY_CRAWLERS=block -> 403; with `unknown` the
+ *   3. a Web Bot Auth signature (Signature-Input present, VERIFY_CRAWLERS not off): verified
+ *      from a trusted signer -> the request IS the crawler the signer stands for, whatever its
+ *      User-Agent; failed -> a failed claim (step 5); from an untrusted signer -> ignored
+ *   4. humans (not robots.txt)                                -> forward, unjudged
+ *   5. verification: a failed claim with VERIFY_CRAWLERS=block -> 403; with `unknown` the
  *      request is judged below as an anonymous bot under `*`
- *   5. crawl pause                                            -> 503 (robots.txt too)
- *   6. GET/HEAD /robots.txt                                   -> served by the edge
- *   7. policy layers (judge.ts): the route's mode (a route with mode `off` passes), its rule
+ *   6. crawl pause                                            -> 503 (robots.txt too)
+ *   7. GET/HEAD /robots.txt                                   -> served by the edge
+ *   8. policy layers (judge.ts): the route's mode (a route with mode `off` passes), its rule
  *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN)
- *   8. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
+ *   9. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
  *      crawler's category -> block (enforce) or marked report; else a pass may carry the
  *      path's `Content-Usage` header
- *   9. a block under MODE/route mode `report`                 -> forward, marked would-block
- *  10. pacing, for a pass in enforce mode whose group binds it: Visit-time -> 503,
+ *  10. a block under MODE/route mode `report`                 -> forward, marked would-block
+ *  11. pacing, for a pass in enforce mode whose group binds it: Visit-time -> 503,
  *      Crawl-delay / Request-rate -> 429
  *
  * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
@@ -38,6 +41,16 @@ import { usageVerdict, type UsageRefusalReason } from "./usage-signals.ts";
 
 /** The outcome of checking a crawler claim against its operator's published addresses. */
 export type Verification = "trusted" | "impostor";
+
+/**
+ * A Web Bot Auth signature, checked (agents/web-bot-auth): verified from a trusted signer,
+ * with the agent it stands for; failed (bad, expired, future, unknown key, malformed…); or
+ * from a signer we do not trust (then the User-Agent decides, as without a signature).
+ */
+export type SignatureFact =
+  | { readonly status: "verified"; readonly signer: string; readonly agent: AgentInfo }
+  | { readonly status: "failed"; readonly why: string; readonly signer?: string | undefined }
+  | { readonly status: "untrusted"; readonly signer?: string | undefined };
 
 /** The limiter's answer, or "not-checked" when the caller only explains. */
 export type RateFact =
@@ -58,6 +71,9 @@ export interface EdgeFacts {
   /** Path and query of the request, as forwarded. */
   readonly pathAndQuery: string;
   readonly agent: AgentInfo;
+  /** The request carries a Web Bot Auth signature to check (Signature-Input; VERIFY_CRAWLERS not off). */
+  readonly signed: boolean;
+  readonly signature?: SignatureFact | undefined;
   readonly verifyCrawlers: "off" | "unknown" | "block";
   /** Whether the agent's claim needs checking (a verifiable crawler, VERIFY_CRAWLERS not off). */
   readonly needsVerification: boolean;
@@ -93,7 +109,7 @@ export type ForwardReason = "mode-off" | "config-problems" | "not-served" | "hum
 export type EdgeAction =
   | {
       readonly kind: "gather";
-      readonly fact: "verification" | "pause" | "robots" | "rate";
+      readonly fact: "signature" | "verification" | "pause" | "robots" | "rate";
       readonly limits?: RateLimits;
       readonly group?: string;
     }
@@ -144,12 +160,22 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   if (facts.configProblems) return { kind: "forward", why: "config-problems" };
   if (facts.mode === "off") return { kind: "forward", why: "mode-off" };
   if (!facts.served) return { kind: "forward", why: "not-served" };
-  if (!facts.isRobotsTxt && !facts.agent.crawler) return { kind: "forward", why: "human" };
 
-  if (facts.needsVerification && facts.verification === undefined) return { kind: "gather", fact: "verification" };
-  const impostor = facts.needsVerification && facts.verification === "impostor";
+  if (facts.signed && facts.signature === undefined) return { kind: "gather", fact: "signature" };
+  const signed = facts.signature?.status === "verified" ? facts.signature.agent : undefined;
+  // A request that signs is an automated client even when its signature fails (a browser never
+  // signs): the failed claim is judged below, never passed as a human's.
+  const failedSignature = facts.signature?.status === "failed";
+  const claimant = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
+  if (!facts.isRobotsTxt && !claimant.crawler) return { kind: "forward", why: "human" };
+
+  // A verified signature is the strongest evidence; a failed one a failed claim. Otherwise the
+  // User-Agent's claim is checked against its operator's addresses (verify-crawler.ts).
+  const checksAddress = !signed && !failedSignature && facts.needsVerification;
+  if (checksAddress && facts.verification === undefined) return { kind: "gather", fact: "verification" };
+  const impostor = failedSignature || (checksAddress && facts.verification === "impostor");
   if (impostor && facts.verifyCrawlers === "block") return { kind: "impostor", status: 403 };
-  const agent = impostor ? ANONYMOUS_BOT : facts.agent;
+  const agent = impostor ? ANONYMOUS_BOT : claimant;
 
   if (facts.pause === undefined) return { kind: "gather", fact: "pause" };
   if (facts.pause) return { kind: "unavailable", status: 503, retryAfter: facts.pause.retryAfter, why: "paused" };

@@ -106,6 +106,7 @@ export function explainRequest(input: ExplainInput): Explanation {
     isRobotsTxt: (method === "GET" || method === "HEAD") && isRobotsTxtPath(path.split("?")[0] ?? path),
     pathAndQuery: path,
     agent,
+    signed: false,
     verifyCrawlers: facts.verifyCrawlers ?? "off",
     needsVerification: facts.verification !== undefined,
     verification: facts.verification,

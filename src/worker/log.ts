@@ -27,6 +27,8 @@ export interface DecisionLog {
   readonly verdict: LoggedOutcome;
   readonly mode: Mode;
   readonly logQuery: boolean;
+  /** The trusted Web Bot Auth signer that verified the request, if one did. */
+  readonly signer?: string | undefined;
 }
 
 /** At most MAX_LOGGED_CHARS characters, with a mark where the rest was cut. */
@@ -55,6 +57,7 @@ export function logDecision(entry: DecisionLog): void {
       judgedPath: loggedPath(verdict.judgedPath, entry.logQuery),
       userAgent: entry.userAgent === null ? null : bounded(entry.userAgent),
       tokens: entry.tokens.slice(0, 8).map(bounded),
+      signer: entry.signer ?? null,
       group: verdict.decision?.group?.token ?? null,
       reason: verdict.decision?.reason ?? null,
       rule: verdict.usage
@@ -76,6 +79,18 @@ export interface ImpostorLog {
   readonly address: string | null;
   readonly claimed: string;
   readonly treatment: string;
+}
+
+/** A valid-looking signature from a signer we do not trust: judged by its User-Agent instead. */
+export function logUntrustedSignature(signer: string, userAgent: string | null): void {
+  console.log(
+    JSON.stringify({
+      event: "robots-edge.untrusted-signature",
+      time: new Date().toISOString(),
+      signer: bounded(signer),
+      userAgent: userAgent === null ? null : bounded(userAgent),
+    }),
+  );
 }
 
 /** A request that claimed a crawler it does not come from. */

@@ -29,6 +29,7 @@ import { robotsFor, type LoadedRobots } from "./robots-cache.ts";
 import { nextAttemptSeconds } from "./robots-entry.ts";
 import { robotsTxtResponse } from "./robots-route.ts";
 import { needsVerification, verifyClaim } from "./verify-crawler.ts";
+import { carriesSignature, checkSignature } from "./verify-signature.ts";
 
 /** Decide (gathering facts as asked), log, and perform. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
@@ -38,6 +39,9 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
   while (action.kind === "gather") {
     const fact = action;
     switch (fact.fact) {
+      case "signature":
+        facts = { ...facts, signature: await checkSignature(edge) };
+        break;
       case "verification":
         facts = { ...facts, verification: await verifyClaim(edge, facts.agent) };
         break;
@@ -80,6 +84,7 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     isRobotsTxt: readsRobots && isRobotsTxtPath(url.pathname),
     pathAndQuery: url.pathname + url.search,
     agent,
+    signed: carriesSignature(request, config.verifyCrawlers),
     verifyCrawlers: config.verifyCrawlers,
     needsVerification: needsVerification(edge, agent),
     failOpen: config.failOpen,
@@ -147,7 +152,9 @@ const UNAVAILABLE_WHY = {
 /** One JSON line per crawler decision (LOG_DECISIONS), pauses and rate limits included. */
 function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): void {
   const { config, request, url } = edge;
-  if (config.logDecisions === "none" || !facts.agent.crawler) return;
+  const signed = facts.signature?.status === "verified" ? facts.signature : undefined;
+  const agent = signed?.agent ?? facts.agent;
+  if (config.logDecisions === "none" || !(agent.crawler || facts.signature?.status === "failed")) return;
   const outcome = loggedOutcome(action, facts.pathAndQuery);
   if (!outcome || (config.logDecisions === "blocked" && outcome.action === "pass")) return;
   logDecision({
@@ -155,10 +162,11 @@ function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): vo
     method: request.method,
     url,
     userAgent: request.headers.get("user-agent"),
-    tokens: facts.agent.tokens,
+    tokens: agent.tokens,
     verdict: outcome,
     mode: config.mode,
     logQuery: config.logQuery,
+    signer: signed?.signer,
   });
 }
 

@@ -4,6 +4,7 @@
 // "How decisions are made", row by row.
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
+import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge, type EdgeAction, type EdgeFacts } from "../../src/policy/edge-decision.ts";
 import type { Mode } from "../../src/policy/mode.ts";
@@ -39,6 +40,7 @@ function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
     enforceRates: "honoured",
     usageSignals: "enforce",
     usageHeader: true,
+    signed: false,
     rateLimiter: true,
     rate: { allowed: true },
     now: NOON,
@@ -146,6 +148,14 @@ describe("precedence: MODE × route mode × layer × pause (README: How decision
   });
 });
 
+const SIGNED_BINGBOT = {
+  status: "verified",
+  signer: "https://agent.test",
+  agent: agentOfSigner({ token: "bingbot", category: "search-engine" }, "https://agent.test"),
+} as const;
+const FAILED = { status: "failed", why: "bad-signature", signer: "https://agent.test" } as const;
+const UNTRUSTED = { status: "untrusted", signer: "https://stranger.test" } as const;
+
 describe("the facts around the policy layers", () => {
   it.each([
     {
@@ -176,6 +186,37 @@ describe("the facts around the policy layers", () => {
       why: "a pause answers /robots.txt 503 as well",
       over: { agent: classifyUserAgent(CHROME), isRobotsTxt: true, pause: { retryAfter: 60 } },
       expected: "unavailable 503 paused",
+    },
+    // Issue #12: a Web Bot Auth signature decides who a request is before the human shortcut.
+    {
+      why: "a signature is asked for first",
+      over: { agent: classifyUserAgent(CHROME), signed: true },
+      expected: "gather signature",
+    },
+    {
+      why: "a verified signer's crawler, though its User-Agent is a browser's",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: SIGNED_BINGBOT },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a verified signature needs no address check",
+      over: { signed: true, signature: SIGNED_BINGBOT, needsVerification: true },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a failed signature is a failed claim: VERIFY_CRAWLERS=block answers 403",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: FAILED, verifyCrawlers: "block" },
+      expected: "impostor 403",
+    },
+    {
+      why: "a failed signature under VERIFY_CRAWLERS=unknown: an anonymous bot under *",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: FAILED },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a signer we do not trust: the User-Agent decides",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: UNTRUSTED },
+      expected: "forward human",
     },
     { why: "verification is asked for first", over: { needsVerification: true }, expected: "gather verification" },
     {
