@@ -62,10 +62,10 @@ async function signedGet(path: string, agent: AgentHeader, tamper = false) {
   return rawRequest(edge.url, path, { ua: CHROME, headers });
 }
 
-describe("a signing agent on loopback", () => {
-  const dictionary = (): AgentHeader => ({ form: "dictionary", key: "sig1", origin: agentOrigin });
-  const legacy = (): AgentHeader => ({ form: "string", origin: agentOrigin });
+const dictionary = (): AgentHeader => ({ form: "dictionary", key: "sig1", origin: agentOrigin });
+const legacy = (): AgentHeader => ({ form: "string", origin: agentOrigin });
 
+describe("a signing agent on loopback", () => {
   it.each([
     { why: "dictionary form: its own group disallows /docs/", path: "/docs/guide/", form: "dictionary", status: 403 },
     { why: "legacy string form: the same", path: "/docs/guide/", form: "string", status: 403 },
