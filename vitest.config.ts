@@ -1,5 +1,16 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { readFileSync } from "node:fs";
+import { defineConfig, type Plugin } from "vitest/config";
+
+/** The Worker's text modules (wrangler.toml [[rules]] type "Text"), loaded the same way in tests. */
+const textModules: Plugin = {
+  name: "robots-edge-text-modules",
+  enforce: "pre",
+  load(id) {
+    if (!/\/src\/worker\/page\/[^/]+\.(html|css|js)$/.test(id)) return undefined;
+    return `export default ${JSON.stringify(readFileSync(id, "utf8"))};`;
+  },
+};
 
 // One run, three projects: the pure code and the CLI in plain Node (fast), the Worker in
 // the real runtime (workerd) with local KV, and end to end (wrangler dev, a real origin,
@@ -33,6 +44,7 @@ export default defineConfig({
       },
       {
         plugins: [
+          textModules,
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {

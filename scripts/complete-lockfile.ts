@@ -1,4 +1,4 @@
-// `node scripts/complete-lockfile.ts` after any `npm install` that changes package-lock.json.
+// `node scripts/complete-lockfile.js` after any `npm install` that changes package-lock.json.
 //
 // Why: the registry mirror this project is built against serves only the linux-x64 builds
 // of packages that ship per-platform binaries (workerd, oxlint). npm then leaves the other
@@ -59,7 +59,7 @@ for (const [key, entry] of Object.entries(lock.packages)) {
   }
 }
 lock.packages = Object.fromEntries(
-  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+  Object.entries(lock.packages).toSorted(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
 );
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform entries`);

@@ -1,14 +1,30 @@
-// `npm run dev`: the Worker under `wrangler dev` (workerd, local KV) in proxy mode in front of
-// the embedded demo origin, with an admin token for the local admin API. Ctrl-C stops both.
+// `npm run dev [-- --port N]`: the Worker under `wrangler dev` (workerd, local KV) in proxy mode
+// in front of the embedded demo origin, with an admin token for the local admin API and the
+// operator page. Ctrl-C stops both.
+//
+// Local state lives in .wrangler/dev-state and starts empty each run: the demo origin gets a
+// new port every time, and an old run's origins would otherwise pile up on the operator page.
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
 import { startDemoOrigin } from "./demo-origin.ts";
+import { parseDevOptions } from "./dev-options.ts";
 
-const PORT = process.env["PORT"] ?? "8787";
+const options = parseDevOptions(process.argv.slice(2), process.env);
+if (options instanceof Error) {
+  console.error(`npm run dev: ${options.message}`);
+  process.exit(2);
+}
+const PORT = String(options.port);
 const ADMIN_TOKEN = "dev-admin-token-local";
+const STATE = resolve(import.meta.dirname, "../.wrangler/dev-state");
+rmSync(STATE, { recursive: true, force: true });
 
 const origin = await startDemoOrigin();
 const edge = `http://127.0.0.1:${PORT}`;
-console.log(`demo origin: ${origin.url}   robots-edge: ${edge}   admin token: ${ADMIN_TOKEN}
+console.log(`demo origin:    ${origin.url}
+robots-edge:    ${edge}
+operator page:  ${edge}/__robots/   (token: ${ADMIN_TOKEN})
 
 Try:
   curl -i ${edge}/robots.txt
@@ -30,6 +46,8 @@ const wrangler = spawn(
     "127.0.0.1",
     "--port",
     PORT,
+    "--persist-to",
+    STATE,
     "--var",
     `ORIGIN_URL:${origin.url}`,
     "--var",
@@ -39,7 +57,12 @@ const wrangler = spawn(
     "--var",
     "VERIFY_CRAWLERS:off",
   ],
-  { stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  {
+    stdio: "inherit",
+    // No request.cf download (miniflare's CLOUDFLARE_CF_FETCH_ENABLED): offline it only prints
+    // errors, and its stand-in values are all the Worker needs locally.
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  },
 );
 
 function stop(): void {

@@ -57,7 +57,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
   let output = "";
   child.stdout?.on("data", (chunk) => (output += String(chunk)));
@@ -72,7 +72,9 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
     await waitUntilAnswering(url, child, options.readyTimeoutMs ?? 60_000);
   } catch (error) {
     await stop();
-    throw new Error(`wrangler dev did not start: ${error instanceof Error ? error.message : error}\n${output}`);
+    throw new Error(`wrangler dev did not start: ${error instanceof Error ? error.message : error}\n${output}`, {
+      cause: error,
+    });
   }
   return {
     url,

@@ -4,28 +4,69 @@
  */
 
 import { compileRobots, parseRobotsTxt, type Decision, type RobotsMatcher } from "../core/index.ts";
+import { agentTokens } from "./agent-argument.ts";
+import { isUrlOrPath, requireUrlOrPath, splitOptions } from "./args.ts";
 import { formatDecisionLine } from "./format.ts";
-import { CliError, EXIT_NO, EXIT_OK, EXIT_USAGE, readRobotsFile, stdinLines, write, type Io } from "./io.ts";
+import {
+  CliError,
+  EXIT_NO,
+  EXIT_OK,
+  EXIT_USAGE,
+  readRobotsFile,
+  stdinLineBatches,
+  terminalSafe,
+  write,
+  writeSafe,
+  type Io,
+} from "./io.ts";
 
 /** `check <file> <token> [url…]`: URLs from the arguments, else one per line on stdin. */
 export async function checkUrls(args: readonly string[], io: Io): Promise<number> {
-  const [file, token, ...urls] = args;
-  if (file === undefined || token === undefined) {
+  const [file, agent, ...urls] = splitOptions("check", args, []).operands;
+  if (file === undefined || agent === undefined) {
     throw new CliError(
       "check needs a robots.txt file and a user-agent token: robots-edge check robots.txt Googlebot /path",
     );
   }
+  for (const url of urls) requireUrlOrPath("check", url);
+  const { tokens, note, obeysGlobalGroup } = await agentTokens(agent);
+  const decideOptions = { obeysGlobalGroup };
+  if (note !== undefined) await write(io.stderr, `${note}\n`);
   const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file)));
   let anyDisallowed = false;
-  const decideAndPrint = async (url: string) => {
-    const decision = matcher.decide([token], url);
-    anyDisallowed ||= !decision.allowed;
-    await write(io.stdout, `${formatDecisionLine(decision)}\n`);
+  // A file has few distinct answers: each output line is formatted and made terminal-safe once.
+  const lineFor = new Map<unknown, string>();
+  const outputLine = (decision: Decision): string => {
+    // The rule object when a rule decided (one per rule in the compiled file), else reason and group.
+    const key = decision.rule ?? `${decision.reason} ${decision.group?.token ?? ""}`;
+    let line = lineFor.get(key);
+    if (line === undefined) {
+      line = `${terminalSafe(formatDecisionLine(decision))}\n`;
+      lineFor.set(key, line);
+    }
+    return line;
+  };
+  // One string per batch of lines and one write for it: a write per line costs more than the decision.
+  const decideAll = (batch: readonly string[], firstLine: number): string => {
+    let output = "";
+    for (let i = 0; i < batch.length; i++) {
+      const url = (batch[i] ?? "").trim();
+      if (url === "") continue;
+      if (!isUrlOrPath(url)) requireUrlOrPath("check", url, `stdin line ${firstLine + i}:`);
+      const decision = matcher.decide(tokens, url, decideOptions);
+      if (!decision.allowed) anyDisallowed = true;
+      output += outputLine(decision);
+    }
+    return output;
   };
   if (urls.length > 0) {
-    for (const url of urls) await decideAndPrint(url);
+    await writeSafe(io.stdout, decideAll(urls, 1));
   } else {
-    for await (const url of stdinLines(io)) if (url.trim() !== "") await decideAndPrint(url.trim());
+    let lineNumber = 1;
+    for await (const batch of stdinLineBatches(io)) {
+      await writeSafe(io.stdout, decideAll(batch, lineNumber));
+      lineNumber += batch.length;
+    }
   }
   return anyDisallowed ? EXIT_NO : EXIT_OK;
 }
@@ -42,22 +83,23 @@ export async function checkJsonLines(io: Io): Promise<number> {
   let status = EXIT_OK;
   let lineNumber = 0;
   let pending = "";
-  for await (const line of stdinLines(io)) {
-    lineNumber++;
-    if (line.trim() === "") continue;
-    let output: string;
-    try {
-      output = JSON.stringify(decisionJson(decideJsonLine(line, lineNumber, cache)));
-    } catch (error) {
-      status = EXIT_USAGE;
-      output = JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
+  for await (const batch of stdinLineBatches(io))
+    for (const line of batch) {
+      lineNumber++;
+      if (line.trim() === "") continue;
+      let output: string;
+      try {
+        output = JSON.stringify(decisionJson(decideJsonLine(line, lineNumber, cache)));
+      } catch (error) {
+        status = EXIT_USAGE;
+        output = JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
+      }
+      pending += `${output}\n`;
+      if (pending.length > 64 * 1024) {
+        await write(io.stdout, pending);
+        pending = "";
+      }
     }
-    pending += `${output}\n`;
-    if (pending.length > 64 * 1024) {
-      await write(io.stdout, pending);
-      pending = "";
-    }
-  }
   await write(io.stdout, pending);
   return status;
 }
@@ -78,7 +120,9 @@ function parseJson(line: string, lineNumber: number): unknown {
   try {
     return JSON.parse(line);
   } catch (error) {
-    throw new TypeError(`line ${lineNumber}: not a JSON object (${error instanceof Error ? error.message : error})`);
+    throw new TypeError(`line ${lineNumber}: not a JSON object (${error instanceof Error ? error.message : error})`, {
+      cause: error,
+    });
   }
 }
 

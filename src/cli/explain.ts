@@ -6,17 +6,21 @@
 
 import { compileRobots, parseRobotsTxt } from "../core/index.ts";
 import { explainRequest, type Explanation } from "../policy/explain.ts";
+import { requireUrlOrPath, splitOptions } from "./args.ts";
 import { formatRule } from "./format.ts";
 import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
 
 export async function explain(args: readonly string[], io: Io): Promise<number> {
-  const json = args.includes("--json");
-  const [file, userAgent, url] = args.filter((arg) => arg !== "--json");
+  const { operands, options } = splitOptions("explain", args, ["--json"]);
+  const json = options.has("--json");
+  const [file, userAgent, url, extra] = operands;
+  if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)} (one URL per call)`);
   if (file === undefined || userAgent === undefined || url === undefined) {
     throw new CliError(
       'explain needs a robots.txt file, a User-Agent header and a URL: robots-edge explain robots.txt "Googlebot/2.1" /path',
     );
   }
+  requireUrlOrPath("explain", url);
   const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file)));
   const explanation = explainRequest({
     userAgent,
@@ -61,5 +65,7 @@ function describe(explanation: Explanation): string {
     ],
     ["edge", `${explanation.action.action}${explanation.action.status ? ` (${explanation.action.status})` : ""}`],
   ];
+  // The edge's decision gets the rate state as a fact; a file alone cannot know it (policy/explain.ts).
+  if (explanation.action.rateLimit) rows.push(["rate", explanation.action.rateLimit]);
   return rows.map(([name, value]) => `${`${name}:`.padEnd(10)}${value}\n`).join("");
 }

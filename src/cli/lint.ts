@@ -1,17 +1,48 @@
 /** `robots-edge lint <file>`: diagnostics one per line; exit 1 when any is an error. */
 
 import { parseRobotsTxt } from "../core/index.ts";
+import { splitOptions } from "./args.ts";
 import { formatDiagnostic } from "./format.ts";
 import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
 
 export async function lint(args: readonly string[], io: Io): Promise<number> {
-  const [file] = args;
+  const [file, extra] = splitOptions("lint", args, []).operands;
   if (file === undefined) throw new CliError("lint needs a robots.txt file: robots-edge lint robots.txt");
-  const robots = parseRobotsTxt(await readRobotsFile(file));
+  if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)} (one file per call)`);
+  const bytes = await readRobotsFile(file);
+  const binary = binaryReason(bytes);
+  if (binary !== undefined) {
+    await write(io.stderr, `${file}: error: not a text file (${binary}); a robots.txt is plain text\n`);
+    return EXIT_NO;
+  }
+  const robots = parseRobotsTxt(bytes);
   const lines = robots.diagnostics.map((diagnostic) => `${formatDiagnostic(file, diagnostic)}\n`);
   await write(io.stdout, lines.join(""));
   const errors = robots.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
   const warnings = robots.diagnostics.filter((diagnostic) => diagnostic.severity === "warning").length;
   await write(io.stderr, `${file}: ${errors} error(s), ${warnings} warning(s), ${robots.groups.length} group(s)\n`);
   return errors > 0 ? EXIT_NO : EXIT_OK;
+}
+
+/** Bytes inspected, as git does before calling a file binary. */
+const SNIFF_BYTES = 8000;
+/** Share of control bytes that no text has but random (compressed, image, executable) bytes do: ~11 %. */
+const BINARY_CONTROL_SHARE = 0.05;
+/** Fewer than this is a typo in a short text file (`User-agent: *\0`), which lint reports as such. */
+const BINARY_MIN_CONTROLS = 4;
+
+/**
+ * Why these bytes are not text, or undefined. A UTF-16 file (with its byte-order mark) is
+ * text despite its NULs; a stray NUL in a text file is a lint finding, not a binary file:
+ * what counts is the share of control bytes (C0 but tab, LF, CR, FF; and DEL).
+ */
+export function binaryReason(bytes: Uint8Array): string | undefined {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return undefined;
+  let controls = 0;
+  for (const byte of head) {
+    if ((byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c) || byte === 0x7f) controls++;
+  }
+  if (controls < BINARY_MIN_CONTROLS || controls / head.length < BINARY_CONTROL_SHARE) return undefined;
+  return `${controls} control bytes in its first ${head.length}`;
 }

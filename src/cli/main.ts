@@ -1,36 +1,68 @@
 /**
  * The `robots-edge` command line, over the core only (no Worker code).
- * Exit statuses: 0 success; 1 a documented "no" (a URL disallowed, lint errors);
- * 2 usage or I/O errors, with what failed and how to fix it.
+ * Exit statuses: 0 success; 1 a documented "no" (a URL disallowed, lint errors, config
+ * errors); 2 usage or I/O errors, with what failed and how to fix it.
+ * Commands are imported when called: `check` must not pay for explain's crawler table at start-up.
  */
 
-import { checkJsonLines, checkUrls } from "./check.ts";
-import { explain } from "./explain.ts";
+import { readFileSync } from "node:fs";
+import { wantsHelp } from "./args.ts";
 import { CliError, EXIT_OK, EXIT_USAGE, write, type Io } from "./io.ts";
-import { lint } from "./lint.ts";
-
-export const USAGE = `usage:
-  robots-edge check <robots.txt> <user-agent token> [url ...]
-      One line per URL (arguments, or stdin one per line): "allowed" or "disallowed",
-      a tab, then the deciding rule ("disallow: /x (line 7)") or the reason.
-      Exit 1 when any URL is disallowed.
-  robots-edge check --jsonl
-      stdin: JSON lines {"robots": "<robots.txt text>", "ua": "<token>", "url": "<url>"}
-      stdout: one JSON line per input, in order: {"allowed", "rule", "reason", "group"}.
-  robots-edge lint <robots.txt>
-      Diagnostics, one per line: file:line: severity: message [code]. Exit 1 on errors.
-  robots-edge explain <robots.txt> "<User-Agent header>" <url> [--json]
-      Crawler or human, tokens, group, deciding rule and line, decision, and what the edge
-      would do (as the admin API's explain). Exit 1 when the edge would block.
-`;
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 
-const COMMANDS: Readonly<Record<string, Command>> = {
-  check: (args, io) => (args[0] === "--jsonl" && args.length === 1 ? checkJsonLines(io) : checkUrls(args, io)),
-  lint,
-  explain,
+interface CommandEntry {
+  readonly usage: string;
+  readonly run: Command;
+}
+
+const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  check: {
+    usage: `  robots-edge check <robots.txt> <user-agent token> [url ...]
+      One line per URL (arguments, or stdin one per line): "allowed" or "disallowed",
+      a tab, then the deciding rule ("disallow: /x (line 7)") or the reason.
+      A URL is an absolute http(s) URL or a path starting with "/". Given a whole
+      User-Agent header instead of a token, its product tokens are derived as the edge
+      does (named on stderr). Exit 1 when any URL is disallowed.
+  robots-edge check --jsonl
+      stdin: JSON lines {"robots": "<robots.txt text>", "ua": "<token>", "url": "<url>"}
+      stdout: one JSON line per input, in order: {"allowed", "rule", "reason", "group"}.
+`,
+    run: async (args, io) => {
+      const { checkJsonLines, checkUrls } = await import("./check.ts");
+      return args[0] === "--jsonl" && args.length === 1 ? checkJsonLines(io) : checkUrls(args, io);
+    },
+  },
+  lint: {
+    usage: `  robots-edge lint <robots.txt>
+      Diagnostics, one per line: file:line: severity: message [code]. Exit 1 on errors
+      (a binary file is one).
+`,
+    run: async (args, io) => (await import("./lint.ts")).lint(args, io),
+  },
+  explain: {
+    usage: `  robots-edge explain <robots.txt> "<User-Agent header>" <url> [--json]
+      Crawler or human, tokens, group, deciding rule and line, decision, and what the edge
+      would do (as the admin API's explain). Exit 1 when the edge would block.
+`,
+    run: async (args, io) => (await import("./explain.ts")).explain(args, io),
+  },
+  config: {
+    usage: `  robots-edge config check [wrangler.toml] [--env NAME]
+      Every var and binding validated as the Worker would, plus deploy traps: routes inside
+      [vars], a placeholder KV namespace id, a compatibility_date newer than the installed
+      workerd, no ADMIN_TOKEN secret. Each problem with its fix; exit 1 on errors.
+`,
+    run: async (args, io) => (await import("./config-check.ts")).configCommand(args, io),
+  },
 };
+
+export const USAGE = `usage:
+${Object.values(COMMANDS)
+  .map((command) => command.usage)
+  .join("")}  robots-edge --version
+  robots-edge <command> --help
+`;
 
 /** Run one command; returns the exit status. Never throws. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -39,16 +71,30 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     await write(name === undefined ? io.stderr : io.stdout, USAGE);
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  const command = COMMANDS[name];
+  if (name === "--version" || name === "-v") {
+    await write(io.stdout, `robots-edge ${packageVersion()}\n`);
+    return EXIT_OK;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     await write(io.stderr, `robots-edge: unknown command ${JSON.stringify(name)}\n${USAGE}`);
     return EXIT_USAGE;
   }
+  if (wantsHelp(args)) {
+    await write(io.stdout, `usage:\n${command.usage}`);
+    return EXIT_OK;
+  }
   try {
-    return await command(args, io);
+    return await command.run(args, io);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     await write(io.stderr, `robots-edge ${name}: ${error.message}\n`);
     return EXIT_USAGE;
   }
+}
+
+function packageVersion(): string {
+  const manifest: unknown = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  const version = typeof manifest === "object" && manifest !== null ? (manifest as { version?: unknown }).version : "";
+  return typeof version === "string" ? version : "unknown";
 }

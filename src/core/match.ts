@@ -18,7 +18,7 @@
 import { productToken, userAgentToken } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, pathAndQuery } from "./path.ts";
-import { compilePattern, type CompiledPattern } from "./pattern.ts";
+import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
 import { RuleTree } from "./rule-tree.ts";
 
 /** Why a decision came out as it did when no rule decided it. */
@@ -87,7 +87,7 @@ export class RobotsMatcher {
     const group = index.group;
     if (isRobotsTxt(path)) return { allowed: true, reason: "robots-txt", group };
     index.tree ??= this.buildTree(group.rules);
-    const winner = index.tree.find(path);
+    const winner = index.tree.find(matchablePath(path));
     if (!winner) return { allowed: true, reason: "no-matching-rule", group };
     return { allowed: winner.allow, reason: "rule", rule: winner.rule, group };
   }

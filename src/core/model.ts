@@ -120,8 +120,11 @@ export interface Diagnostic {
 export type DiagnosticCode =
   | "html-content"
   | "invalid-utf8"
+  | "utf16"
+  | "utf16-mangled-bom"
   | "truncated"
   | "line-too-long"
+  | "nul-byte"
   | "not-key-value"
   | "missing-colon"
   | "misspelt-field"

@@ -12,7 +12,7 @@
  * Google-only leniencies we follow (each reported as a diagnostic): field names matched by
  * prefix and a few misspellings (fields.ts); a missing colon when the line is exactly
  * "key value"; `* anything` as a user-agent value still means `*`; lines longer than
- * Google's limit are cut.
+ * Google's limit are cut; a NUL byte ends its line.
  */
 
 import { readCrawlDelay, readRequestRate, readVisitTime, type Reading } from "./extensions.ts";
@@ -42,6 +42,17 @@ export function parseRobotsTxt(input: string | Uint8Array): RobotsTxt {
   const decoded = decodeRobots(input);
   const lines = splitLines(decoded.text);
   const state = new ParseState();
+  if (decoded.utf16) {
+    const mangled = decoded.utf16 === "le-mangled-bom";
+    state.report(
+      1,
+      mangled ? "utf16-mangled-bom" : "utf16",
+      "warning",
+      mangled
+        ? "UTF-16LE text behind a byte-order mark that was re-encoded as UTF-8 (ÿþ); read as UTF-16LE. Serve UTF-8 (RFC 9309 §2.3): Google reads none of these rules"
+        : `the file is UTF-16${decoded.utf16 === "be" ? "BE" : "LE"} (byte-order mark); read as such. Serve UTF-8 (RFC 9309 §2.3): Google reads none of these rules`,
+    );
+  }
   for (const line of decoded.invalidUtf8Lines) {
     state.report(line, "invalid-utf8", "warning", "bytes that are not UTF-8 were skipped");
   }
@@ -73,6 +84,13 @@ function parseLine(state: ParseState, raw: string, line: number): void {
       `line is longer than ${MAX_LINE_LENGTH} characters; the rest is ignored`,
     );
     text = text.slice(0, MAX_LINE_LENGTH);
+  }
+  const nul = text.indexOf("\0");
+  if (nul >= 0) {
+    // Google's parser reads each line as a C string: a NUL ends it. Keeping the NUL would let
+    // `Disallow: /x\0` or `User-agent: *\0` silently switch rules off.
+    state.report(line, "nul-byte", "warning", "a NUL byte ends the line here; the rest of the line is ignored");
+    text = text.slice(0, nul);
   }
   const content = trimAsciiSpace(stripComment(text));
   if (content === "") return;

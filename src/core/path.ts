@@ -4,36 +4,48 @@
  * RFC 9309 §2.2.2: octets outside US-ASCII are compared percent-encoded (RFC 3986), and a
  * percent-encoded unreserved character is compared decoded. So, on both sides:
  *   - non-ASCII characters become their UTF-8 bytes as %XX (upper-case hex);
+ *   - ASCII octets that are neither unreserved nor reserved (space, `"`, `<`, `>`, `\`, `^`,
+ *     backquote, `{`, `|`, `}`, controls) become %XX: `Disallow: /my file` is `/my%20file`;
  *   - %xx escapes get upper-case hex;
- *   - %xx escapes of unreserved characters (A-Z a-z 0-9 - . _ ~) are decoded;
- *   - a "%" that starts no escape becomes %25;
- *   - everything else, reserved escapes such as %2F included, stays as written.
+ *   - %xx escapes of unreserved characters (A-Z a-z 0-9 - . _ ~) are decoded, except a hex
+ *     digit that would complete a new escape after a stray `%` (kept as %3X: idempotence);
+ *   - a `%` that starts no escape is the octet `%` and stays as written, as Google keeps it:
+ *     `Disallow: /query%` matches `/query%20x`, `/%2` is a prefix of `/%2F` (issue #10);
+ *   - everything else, reserved escapes such as %2F, %2A and %24 included, stays as written
+ *     (pattern.ts lets a pattern's %2A and %24 match a literal `*` and `$`).
  * Case of the path itself is kept: paths are case-sensitive (RFC 9309 §2.2.2).
  *
- * Deviation from Google's reference, which only escapes non-ASCII and upper-cases hex: we
- * also decode unreserved escapes, as the RFC requires, so `/%70rivate` equals `/private`.
- * A pattern's priority is its length in this canonical spelling.
+ * Deviations from Google's reference, which only escapes non-ASCII and upper-cases hex, both
+ * from RFC 9309 §2.2.2 / RFC 3986 §6.2.2: we also decode unreserved escapes, so `/%70rivate`
+ * equals `/private`, and encode other non-reserved ASCII octets, so `/my file` equals
+ * `/my%20file`. A pattern's priority is its length in this canonical spelling. Also from the
+ * RFC: hex case is ignored on the URL side too (Google upper-cases only the pattern's), and a
+ * pattern's %2A / %24 match the URL's `*` / `$` (pattern.ts). A differential run against
+ * Google's reference build found no other difference (test/core/percent.test.ts).
  */
 
 const HEX = "0123456789ABCDEF";
-const NEEDS_WORK = /[%\u0080-\uffff]/;
+const NEEDS_WORK = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/;
 
 /** The canonical spelling of a path, query or pattern (see the file comment). */
 export function canonicalizePath(value: string): string {
   if (!NEEDS_WORK.test(value)) return value;
   let out = "";
+  let strayPercentAt = -2; // index in `out` of the last `%` that starts no escape
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
     if (code === 0x25 /* % */) {
       const byte = hexByteAt(value, i + 1);
       if (byte < 0) {
-        out += "%25"; // a "%" that starts no escape is data (RFC 3986 §2.4): keeps this a fixed point
+        strayPercentAt = out.length;
+        out += "%";
       } else {
-        out += isUnreserved(byte) ? String.fromCharCode(byte) : percentByte(byte);
         i += 2;
+        const decoded = isUnreserved(byte) && !completesEscape(out, strayPercentAt, byte, value.charCodeAt(i + 1));
+        out += decoded ? String.fromCharCode(byte) : percentByte(byte);
       }
     } else if (code < 0x80) {
-      out += value[i];
+      out += isReserved(code) || isUnreserved(code) ? value[i] : percentByte(code);
     } else {
       const point = value.codePointAt(i) ?? code;
       const isPair = point > 0xffff;
@@ -42,6 +54,18 @@ export function canonicalizePath(value: string): string {
     }
   }
   return out;
+}
+
+/**
+ * Would writing `byte` decoded make a stray `%` start an escape? Either the stray `%` is
+ * last and `byte` and the next input character are hex digits, or the stray `%` and one hex
+ * digit are last and `byte` is a hex digit. Then the escape is kept, so that a second pass
+ * reads what the first wrote (`%%341` stays `%%341`, never `%41` and then `A`).
+ */
+function completesEscape(out: string, strayPercentAt: number, byte: number, next: number): boolean {
+  if (hexValue(byte) < 0) return false;
+  if (strayPercentAt === out.length - 1) return hexValue(next) >= 0;
+  return strayPercentAt === out.length - 2 && hexValue(out.charCodeAt(out.length - 1)) >= 0;
 }
 
 /**
@@ -91,6 +115,11 @@ function hexValue(code: number): number {
   if (code >= 0x41 && code <= 0x46) return code - 0x37;
   if (code >= 0x61 && code <= 0x66) return code - 0x57;
   return -1;
+}
+
+/** RFC 3986 §2.2 reserved = gen-delims / sub-delims. */
+function isReserved(code: number): boolean {
+  return ":/?#[]@!$&'()*+,;=".includes(String.fromCharCode(code));
 }
 
 /** RFC 3986 §2.3 unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~". */

@@ -37,11 +37,27 @@ export function compilePattern(rule: Rule, order: number): CompiledPattern {
   const canonical = canonicalizePath(rule.pattern);
   const anchored = canonical.endsWith("$");
   const body = anchored ? canonical.slice(0, -1) : canonical;
-  const [head = "", ...rest] = body.split("*");
+  const [head = "", ...rest] = body.split("*").map(literalWildcards);
   // Empty segments come from `**` or a trailing `*` and constrain nothing; an anchored
   // pattern ending in `*$` keeps its last, empty segment so that it may reach the end.
   const segments = rest.filter((segment, i) => segment !== "" || (anchored && i === rest.length - 1));
   return { rule, allow: rule.kind === "allow", priority: canonical.length, order, head, segments, anchored };
+}
+
+/**
+ * RFC 9309 §2.2.3: `%2A` in a pattern matches a literal `*` in the URL and `%24` a literal
+ * `$` (the RFC's own example). Both sides spell them as the character once the pattern is
+ * split at its wildcards: pattern pieces through here, paths through `matchablePath`.
+ * In a canonical spelling every `%2A` / `%24` is a real escape (path.ts never leaves a stray
+ * `%` before two hex digits), so plain replacement is exact.
+ */
+function literalWildcards(piece: string): string {
+  return piece.includes("%") ? piece.replaceAll("%2A", "*").replaceAll("%24", "$") : piece;
+}
+
+/** A canonical path (path.ts) in the spelling compiled patterns are matched against. */
+export function matchablePath(canonical: string): string {
+  return literalWildcards(canonical);
 }
 
 /**
@@ -71,4 +87,34 @@ export function outranks(a: CompiledPattern, b: CompiledPattern | undefined): bo
   if (a.priority !== b.priority) return a.priority > b.priority;
   if (a.allow !== b.allow) return a.allow;
   return a.order < b.order;
+}
+
+/**
+ * A path pattern on its own (robots.txt syntax: `*`, a final `$`), for callers that match
+ * paths without rules — policy routes, usage lines. The same matcher as robots.txt rules.
+ *
+ *   const route = compilePathPattern("/articles/*.pdf$");
+ *   route.matches("/articles/2024/report.pdf"); // true
+ *   route.specificity; // 16: longer patterns are more specific (RFC 9309 §2.2.2)
+ */
+export interface PathPattern {
+  /** The pattern as written. */
+  readonly pattern: string;
+  /** Length of the canonical pattern: among patterns that match, the larger is more specific. */
+  readonly specificity: number;
+  /** Whether a URL path (with its query; any spelling — it is canonicalised) matches. */
+  matches(path: string): boolean;
+}
+
+/** Compile a robots.txt path pattern for use outside a robots.txt group. */
+export function compilePathPattern(pattern: string): PathPattern {
+  const compiled = compilePattern({ kind: "disallow", pattern, line: 0 }, 0);
+  return {
+    pattern,
+    specificity: compiled.priority,
+    matches(path: string): boolean {
+      const canonical = matchablePath(canonicalizePath(path));
+      return canonical.startsWith(compiled.head) && matchesAfterHead(compiled, canonical, compiled.head.length);
+    },
+  };
 }

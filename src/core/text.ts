@@ -5,6 +5,16 @@
  * and Google's documentation (test/fixtures/spec, "File format"): a leading BOM is ignored, and
  * characters outside UTF-8 may be skipped. We skip each invalid byte and say on which line.
  * Google's reference skips a partial BOM too (EF or EF BB alone); so do we.
+ *
+ * UTF-16 (issue #10): RFC 9309 §2.3 wants UTF-8, and Google's reference reads UTF-16 as bytes
+ * (a NUL after every ASCII character ends each line, so the file says nothing). A file that
+ * starts with a UTF-16 byte-order mark (FF FE little-endian, FE FF big-endian) is plainly
+ * meant as text, so we decode it and say so (diagnostic `utf16`): the site's rules count.
+ * One more case seen in the corpus (0232.txt): the FF FE mark re-encoded once as UTF-8
+ * (C3 BF C3 BE, "ÿþ") before UTF-16LE text. When the next two bytes are an ASCII character
+ * in UTF-16LE (a non-zero byte, then 00), that is the same file through one bad conversion;
+ * we decode it as UTF-16LE too (diagnostic `utf16-mangled-bom`). The 500 KiB limit counts
+ * the bytes as served.
  */
 
 /** RFC 9309 §2.5: content past this many bytes is ignored. */
@@ -20,6 +30,8 @@ export interface DecodedRobots {
   readonly truncated: boolean;
   /** 1-based lines that held bytes which are not UTF-8 (each reported once). */
   readonly invalidUtf8Lines: readonly number[];
+  /** Set when the body was UTF-16 (see the file comment). */
+  readonly utf16?: "le" | "be" | "le-mangled-bom";
 }
 
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -29,6 +41,8 @@ const encoder = new TextEncoder();
 /** Decode a robots.txt body given as bytes or as text (text is measured as UTF-8). */
 export function decodeRobots(input: string | Uint8Array): DecodedRobots {
   const bytes = typeof input === "string" ? encoder.encode(input) : input;
+  const utf16 = typeof input === "string" ? undefined : utf16Of(bytes);
+  if (utf16) return decodeUtf16(bytes, utf16);
   let start = 0;
   while (start < BOM.length && start < bytes.length && bytes[start] === BOM[start]) start++;
   const truncated = bytes.length > MAX_ROBOTS_BYTES;
@@ -40,6 +54,38 @@ export function decodeRobots(input: string | Uint8Array): DecodedRobots {
     const { kept, invalidUtf8Lines } = dropInvalidUtf8(body);
     return { text: lenientDecoder.decode(kept), bytes: bytes.length, truncated, invalidUtf8Lines };
   }
+}
+
+function utf16Of(bytes: Uint8Array): DecodedRobots["utf16"] {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "be";
+  const mangled = bytes[0] === 0xc3 && bytes[1] === 0xbf && bytes[2] === 0xc3 && bytes[3] === 0xbe;
+  return mangled && (bytes[4] ?? 0) !== 0 && bytes[5] === 0 ? "le-mangled-bom" : undefined;
+}
+
+/**
+ * Code units to a string by hand: workerd's TextDecoder need not know UTF-16BE. Lone
+ * surrogates pass through; path.ts spells them U+FFFD when it percent-encodes.
+ */
+function utf16Text(bytes: Uint8Array, bigEndian: boolean): string {
+  const units: number[] = [];
+  let text = "";
+  for (let i = 0; i + 1 < bytes.length; i += 2) {
+    const high = bytes[bigEndian ? i : i + 1] ?? 0;
+    const low = bytes[bigEndian ? i + 1 : i] ?? 0;
+    units.push((high << 8) | low);
+    if (units.length === 4096) text += String.fromCharCode(...units.splice(0));
+  }
+  return text + String.fromCharCode(...units);
+}
+
+/** UTF-16 to text: the mark skipped, cut at 500 KiB on a whole code unit. */
+function decodeUtf16(bytes: Uint8Array, utf16: NonNullable<DecodedRobots["utf16"]>): DecodedRobots {
+  const start = utf16 === "le-mangled-bom" ? 4 : 2;
+  const truncated = bytes.length > MAX_ROBOTS_BYTES;
+  const end = truncated ? MAX_ROBOTS_BYTES - ((MAX_ROBOTS_BYTES - start) % 2) : bytes.length;
+  const text = utf16Text(bytes.subarray(start, end), utf16 === "be");
+  return { text, bytes: bytes.length, truncated, invalidUtf8Lines: [], utf16 };
 }
 
 /** Step back over continuation bytes so a cut never splits a character. */

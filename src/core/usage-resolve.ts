@@ -18,7 +18,7 @@
 import type { AppliedGroup } from "./match.ts";
 import type { UsageFormat, UsageLine } from "./model.ts";
 import { canonicalizePath } from "./path.ts";
-import { compilePattern, matchesAfterHead, type CompiledPattern } from "./pattern.ts";
+import { compilePattern, matchablePath, matchesAfterHead, type CompiledPattern } from "./pattern.ts";
 
 /** The effective preference for one key on one path, and the lines that decided it. */
 export interface EffectivePreference {
@@ -50,7 +50,7 @@ export function resolveUsage(
 ): UsageResolution {
   const usage = group?.extensions.usage ?? [];
   if (!options.allowed || usage.length === 0) return NONE;
-  const canonical = canonicalizePath(path);
+  const canonical = matchablePath(canonicalizePath(path));
   const lines = [
     ...longestMatching(usage, "content-usage", canonical),
     ...longestMatching(usage, "content-signal", canonical),

@@ -1,15 +1,30 @@
 /**
  * "What would the edge do with this request, and why?" — one answer for the admin API, the
- * operator page and `robots-edge explain`, so the three can never disagree. Pure.
+ * operator page and `robots-edge explain`. It asks the edge's own decision
+ * (edge-decision.ts) with the facts it is given, so it cannot disagree with the edge. Pure.
+ * Two facts it cannot know are said as such: the rate state ("limited if faster than N s"),
+ * and, unless the caller passes it, the verification of the client's address.
  */
 
 import { classifyUserAgent } from "../agents/classify.ts";
 import { pathAndQuery, type RobotsMatcher, type Rule } from "../core/index.ts";
-import { judge, type EntryState, type Layer, type Verdict } from "./judge.ts";
+import { decideEdge, isRobotsTxtPath, type EdgeAction, type EdgeFacts, type Verification } from "./edge-decision.ts";
+import type { EntryState, Layer, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
 
-export type EdgeAction = "pass" | "block" | "report" | "unavailable" | "paused";
+export type ExplainedAction =
+  | "pass"
+  | "block"
+  | "report"
+  | "unavailable"
+  | "paused"
+  | "visit-time"
+  | "rate-limited"
+  | "impostor"
+  | "serve-robots-txt"
+  | "no-origin"
+  | "self-loop";
 
 export interface Explanation {
   readonly path: string;
@@ -20,14 +35,29 @@ export interface Explanation {
   readonly robotsState: EntryState;
   readonly group: { readonly token: string; readonly lines: readonly number[] } | null;
   readonly rule: Rule | null;
-  /** "rule", "no-matching-rule", "no-group", "robots-txt", or the state when nothing was matched. */
+  /**
+   * "rule", "no-matching-rule", "no-group", "robots-txt" (robots.txt decided); "policy-rule"
+   * or "policy-route-off" (the operator's policy decided); otherwise why nothing was judged:
+   * "mode-off", "config-problems", "not-served", "human", "paused", "impostor", or the
+   * robots.txt state ("none", "unavailable").
+   */
   readonly reason: string;
   /** The spelling of the path that decided (see policy/path-spellings.ts). */
   readonly judgedPath: string;
   readonly allowed: boolean;
-  readonly action: { readonly action: EdgeAction; readonly status: number | null };
-  /** Which layer decided: the operator's policy, robots.txt, or none. */
-  readonly layer: Layer;
+  readonly action: {
+    readonly action: ExplainedAction;
+    readonly status: number | null;
+    readonly retryAfter: number | null;
+    /** For a pass held to rate lines: "would be limited if faster than N s" (the limiter's state is not read). */
+    readonly rateLimit: string | null;
+  };
+  /** Which layer decided: the operator's policy, robots.txt, usage preferences, or none. */
+  readonly layer: Layer | "usage-signal";
+  /** A refusal by the site's usage preferences (Content-Usage / Content-Signal), with its line. */
+  readonly usage: { readonly key: string; readonly line: number; readonly message: string } | null;
+  /** `Content-Usage` the edge adds to a passed response (unless the origin sends one). */
+  readonly contentUsage: string | null;
   /** The policy route covering the path and the rule naming the crawler, if any. */
   readonly policy: { readonly route: string; readonly routeIndex: number; readonly rule: PolicyRule | null } | null;
 }
@@ -41,26 +71,60 @@ export interface ExplainInput {
   readonly blockStatus: number;
   readonly state: EntryState;
   readonly matcher: RobotsMatcher | undefined;
-  readonly paused: boolean;
+  /** A pause in force: true, or its Retry-After seconds. */
+  readonly paused: boolean | { readonly retryAfter: number };
   readonly policy?: CompiledPolicy | undefined;
+  /** The remaining facts the edge gathers; defaults: no config problems, served, no verification. */
+  readonly facts?: Partial<
+    Pick<
+      EdgeFacts,
+      | "configProblems"
+      | "served"
+      | "verifyCrawlers"
+      | "enforceRates"
+      | "usageSignals"
+      | "usageHeader"
+      | "rateLimiter"
+      | "now"
+      | "originUnusable"
+    >
+  > & { readonly verification?: Verification; readonly robotsRetryAfter?: number; readonly method?: string };
 }
 
 export function explainRequest(input: ExplainInput): Explanation {
   const agent = classifyUserAgent(input.userAgent);
   const path = pathAndQuery(input.url);
-  const verdict = judge({
+  const facts = input.facts ?? {};
+  const method = facts.method ?? "GET";
+  const pause = input.paused === false ? null : { retryAfter: input.paused === true ? 0 : input.paused.retryAfter };
+  const action = decideEdge({
+    originUnusable: facts.originUnusable ?? false,
+    selfAddressed: false,
     mode: input.mode,
-    failOpen: input.failOpen,
-    state: input.state,
-    matcher: input.matcher,
-    tokens: agent.tokens,
-    obeysGlobalGroup: agent.obeysGlobalGroup,
+    configProblems: facts.configProblems ?? false,
+    served: facts.served ?? true,
+    isRobotsTxt: (method === "GET" || method === "HEAD") && isRobotsTxtPath(path.split("?")[0] ?? path),
     pathAndQuery: path,
+    agent,
+    signed: false,
+    verifyCrawlers: facts.verifyCrawlers ?? "off",
+    needsVerification: facts.verification !== undefined,
+    verification: facts.verification,
+    pause,
+    robots: { state: input.state, matcher: input.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },
+    failOpen: input.failOpen,
+    blockStatus: input.blockStatus,
     policy: input.policy,
-    category: agent.known?.category,
+    enforceRates: facts.enforceRates ?? "honoured",
+    usageSignals: facts.usageSignals ?? "enforce",
+    usageHeader: facts.usageHeader ?? true,
+    rateLimiter: facts.rateLimiter ?? true,
+    rate: "not-checked",
+    now: facts.now ?? Date.now(),
   });
-  const decision = verdict.decision;
-  const policy = verdict.policy;
+  const verdict = "verdict" in action ? action.verdict : undefined;
+  const decision = verdict?.decision;
+  const policy = verdict?.policy;
   return {
     path,
     crawler: agent.crawler,
@@ -70,26 +134,73 @@ export function explainRequest(input: ExplainInput): Explanation {
     robotsState: input.state,
     group: decision?.group ? { token: decision.group.token, lines: decision.group.agentLines } : null,
     rule: decision?.rule ?? null,
-    reason: decision?.reason ?? input.state,
-    judgedPath: verdict.judgedPath,
-    allowed:
-      verdict.layer === "policy"
-        ? verdict.action !== "block" && verdict.action !== "report"
-        : decision
-          ? decision.allowed
-          : verdict.action !== "unavailable",
-    action: edgeAction(input, agent.crawler, verdict),
-    layer: agent.crawler ? verdict.layer : "none",
+    reason: reasonOf(action, verdict, input.state),
+    judgedPath: verdict?.judgedPath ?? path,
+    allowed: allowedBy(action, verdict),
+    action: explainedAction(action),
+    layer: usageOf(action) ? "usage-signal" : (verdict?.layer ?? "none"),
+    usage: usageOf(action) ?? null,
+    contentUsage: action.kind === "pass" ? (action.contentUsage ?? null) : null,
     policy: policy ? { route: policy.route.pattern, routeIndex: policy.routeIndex, rule: policy.rule ?? null } : null,
   };
 }
 
-/** The action the edge takes, in the words of the README: pass, block, report, 503. */
-function edgeAction(input: ExplainInput, crawler: boolean, verdict: Verdict): Explanation["action"] {
-  const { action } = verdict;
-  if (input.mode === "off" || !crawler) return { action: "pass", status: null };
-  if (input.paused) return { action: "paused", status: 503 };
-  if (action === "block") return { action: "block", status: verdict.blockStatus ?? input.blockStatus };
-  if (action === "unavailable") return { action: "unavailable", status: 503 };
-  return { action: action === "report" ? "report" : "pass", status: null };
+function usageOf(action: EdgeAction): { key: string; line: number; message: string } | undefined {
+  if ((action.kind !== "block" && action.kind !== "report") || !action.usage) return undefined;
+  const { key, line, message } = action.usage;
+  return { key, line, message };
+}
+
+/** Whether the rules allow the path (a pause or a rate limit is not a disallow). */
+function allowedBy(action: EdgeAction, verdict: Verdict | undefined): boolean {
+  if (!verdict) return action.kind !== "impostor" && !(action.kind === "unavailable" && action.why !== "paused");
+  if (verdict.layer === "policy") return verdict.action !== "block" && verdict.action !== "report";
+  if (verdict.decision) return verdict.decision.allowed;
+  return verdict.action !== "unavailable";
+}
+
+function reasonOf(action: EdgeAction, verdict: Verdict | undefined, state: EntryState): string {
+  if (action.kind === "forward") return action.why;
+  if (action.kind === "impostor") return "impostor";
+  if (action.kind === "unavailable" && action.why === "paused") return "paused";
+  if (usageOf(action)) return "usage-signal";
+  if (verdict?.layer === "policy") return verdict.policy?.rule ? "policy-rule" : "policy-route-off";
+  return verdict?.decision?.reason ?? state;
+}
+
+function explainedAction(action: EdgeAction): Explanation["action"] {
+  const none = { status: null, retryAfter: null, rateLimit: null };
+  switch (action.kind) {
+    case "forward":
+      return { ...none, action: "pass" };
+    case "pass":
+      return { ...none, action: "pass", rateLimit: action.pacing ? rateLimitText(action.pacing.limits) : null };
+    case "report":
+      return { ...none, action: "report" };
+    case "block":
+      return { ...none, action: "block", status: action.status };
+    case "impostor":
+      return { ...none, action: "impostor", status: 403 };
+    case "unavailable": {
+      const name = action.why === "robots-unavailable" ? "unavailable" : action.why;
+      return { ...none, action: name, status: 503, retryAfter: action.retryAfter };
+    }
+    case "rate-limited":
+      return { ...none, action: "rate-limited", status: 429, retryAfter: action.retryAfter };
+    case "serve-robots-txt":
+      return { ...none, action: "serve-robots-txt" };
+    case "no-origin":
+      return { ...none, action: "no-origin", status: 502 };
+    case "self-loop":
+      return { ...none, action: "self-loop", status: 508 };
+    case "gather":
+      throw new TypeError(`explain lacks the fact ${action.fact}`);
+  }
+}
+
+function rateLimitText(limits: { minIntervalMs: number; rates: readonly { requests: number; ms: number }[] }): string {
+  const parts: string[] = [];
+  if (limits.minIntervalMs > 0) parts.push(`faster than one request every ${limits.minIntervalMs / 1000} s`);
+  for (const rate of limits.rates) parts.push(`more than ${rate.requests} requests in ${rate.ms / 1000} s`);
+  return `would be limited (429) if ${parts.join(" or ")}`;
 }

@@ -15,9 +15,9 @@
  *   - route mode and block status replace MODE and BLOCK_STATUS for the paths they cover.
  */
 
-import { canonicalizePath, productToken, type Rule } from "../core/index.ts";
-import { compilePattern, matchesAfterHead, type CompiledPattern } from "../core/pattern.ts";
+import { canonicalizePath, compilePathPattern, productToken, type PathPattern } from "../core/index.ts";
 import type { Mode } from "./mode.ts";
+import { invalid, valid, type Validated } from "./validated.ts";
 
 export type PolicyAction = "block" | "allow";
 
@@ -67,26 +67,26 @@ const CATEGORIES = [
 
 /** A policy ready to answer per request. */
 export class CompiledPolicy {
-  private readonly routes: { route: PolicyRoute; pattern: CompiledPattern }[];
+  private readonly routes: { route: PolicyRoute; routeIndex: number; pattern: PathPattern }[];
 
   constructor(policy: OperatorPolicy) {
-    this.routes = policy.routes.map((route, index) => {
-      const rule: Rule = { kind: "disallow", pattern: route.pattern, line: index };
-      return { route, pattern: compilePattern(rule, index) };
-    });
+    this.routes = policy.routes.map((route, routeIndex) => ({
+      route,
+      routeIndex,
+      pattern: compilePathPattern(route.pattern),
+    }));
   }
 
   /** The most specific route whose pattern matches the path, and its rule for the crawler. */
   match(pathAndQuery: string, subject: PolicySubject): PolicyMatch | undefined {
-    const path = canonicalizePath(pathAndQuery);
-    let best: { route: PolicyRoute; pattern: CompiledPattern } | undefined;
+    const path = canonicalizePath(pathAndQuery); // once here; matches() then finds it canonical
+    let best: (typeof this.routes)[number] | undefined;
     for (const candidate of this.routes) {
-      const { pattern } = candidate;
-      if (!path.startsWith(pattern.head) || !matchesAfterHead(pattern, path, pattern.head.length)) continue;
-      if (!best || pattern.priority > best.pattern.priority) best = candidate;
+      if (!candidate.pattern.matches(path)) continue;
+      if (!best || candidate.pattern.specificity > best.pattern.specificity) best = candidate;
     }
     if (!best) return undefined;
-    const routeIndex = best.pattern.order;
+    const { routeIndex } = best;
     const ruleIndex = best.route.rules.findIndex((rule) => names(rule, subject));
     return { route: best.route, routeIndex, rule: best.route.rules[ruleIndex], ruleIndex };
   }
@@ -101,20 +101,20 @@ function names(rule: PolicyRule, subject: PolicySubject): boolean {
   );
 }
 
-/** Parse and validate policy JSON; every problem at once, or the compiled policy. */
-export function parsePolicy(json: string): { policy?: CompiledPolicy; problems: string[] } {
+/** Parse and validate policy JSON: the compiled policy, or every problem at once (validated.ts). */
+export function parsePolicy(json: string): Validated<CompiledPolicy> {
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (error) {
-    return { problems: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    return invalid([`not JSON: ${error instanceof Error ? error.message : String(error)}`]);
   }
   const problems: string[] = [];
   const routes = isObject(value) && Array.isArray(value["routes"]) ? (value["routes"] as unknown[]) : undefined;
-  if (!routes) return { problems: ['must be an object with a "routes" list'] };
+  if (!routes) return invalid(['must be an object with a "routes" list']);
   const parsed = routes.map((route, i) => readRoute(route, `routes[${i}]`, problems));
-  if (problems.length > 0) return { problems };
-  return { policy: new CompiledPolicy({ routes: parsed }), problems };
+  if (problems.length > 0) return invalid(problems);
+  return valid(new CompiledPolicy({ routes: parsed }));
 }
 
 function readRoute(value: unknown, where: string, problems: string[]): PolicyRoute {

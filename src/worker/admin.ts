@@ -216,20 +216,40 @@ async function explain(admin: AdminContext): Promise<Response> {
   const paused = (await activePause(admin.kv, admin.config)) !== undefined;
   return jsonResponse({
     authority: origin.value,
-    ...explainWith(admin.config, robots.entry.state, robots.matcher(), paused, ua, target),
+    ...explainWith(admin, robots.entry.state, robots.matcher(), paused, ua, target),
   });
 }
 
 function explainWith(
-  config: Config,
+  { config, configProblems: problems }: Pick<AdminContext, "config" | "configProblems">,
   state: EntryState,
   matcher: RobotsMatcher | undefined,
   paused: boolean,
   userAgent: string,
   url: string,
 ): Explanation {
+  const configProblems = problems.length > 0;
   const { mode, failOpen, blockStatus } = config;
-  return explainRequest({ userAgent, url, mode, failOpen, blockStatus, state, matcher, paused, policy: config.policy });
+  // The edge's own decision, with the facts the admin knows (explain.ts says what it cannot).
+  const facts = {
+    configProblems,
+    enforceRates: config.enforceRates,
+    usageSignals: config.usageSignals,
+    usageHeader: config.usageHeader,
+    originUnusable: config.originUrlProblem,
+  };
+  return explainRequest({
+    userAgent,
+    url,
+    mode,
+    failOpen,
+    blockStatus,
+    state,
+    matcher,
+    paused,
+    policy: config.policy,
+    facts,
+  });
 }
 
 /** The stored robots.txt of an origin as text, with its groups and diagnostics (for the page). */
@@ -272,9 +292,9 @@ async function testUrls(admin: AdminContext): Promise<Response> {
   const { ua, urls, draft: draftText } = body.value;
   const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
   const results = urls.map((url) => {
-    const live = explainWith(admin.config, robots.entry.state, robots.matcher(), paused, ua, url);
+    const live = explainWith(admin, robots.entry.state, robots.matcher(), paused, ua, url);
     if (!draft) return { url, live };
-    const drafted = explainWith(admin.config, "ok", draft, paused, ua, url);
+    const drafted = explainWith(admin, "ok", draft, paused, ua, url);
     const differs = live.allowed !== drafted.allowed || live.action.action !== drafted.action.action;
     return { url, live, draft: drafted, differs };
   });

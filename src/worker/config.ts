@@ -9,6 +9,11 @@
  * Pure: no Worker APIs, so the CLI's `config check` can run the same validation in Node.
  */
 
+import {
+  parseSignatureAgents,
+  trustedSignatureAgents,
+  type SignatureAgent,
+} from "../agents/web-bot-auth/signature-agents.ts";
 import type { Mode } from "../policy/mode.ts";
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
@@ -55,6 +60,12 @@ export interface Config {
   readonly logQuery: boolean;
   /** Impostors of verifiable crawlers: off (no check), unknown (judged under * only), block (403). */
   readonly verifyCrawlers: "off" | "unknown" | "block";
+  /** Content-Usage / Content-Signal preferences: enforce (refuse), report (mark), off. */
+  readonly usageSignals: "enforce" | "report" | "off";
+  /** A passed crawler response carries the path's `Content-Usage` header (unless the origin sent one). */
+  readonly usageHeader: boolean;
+  /** Trusted Web Bot Auth signers by directory origin: the built-in table plus SIGNATURE_AGENTS. */
+  readonly signatureAgents: ReadonlyMap<string, SignatureAgent>;
 }
 
 /** The outcome of reading the vars: a config that is always usable, and what was wrong. */
@@ -111,6 +122,9 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     enforceRates: read.field("ENFORCE_RATES", readEnforceRates, "honoured"),
     logQuery: read.field("LOG_QUERY", readBoolean, false),
     verifyCrawlers: read.field("VERIFY_CRAWLERS", oneOf(["off", "unknown", "block"] as const), "unknown"),
+    usageSignals: read.field("USAGE_SIGNALS", oneOf(MODES), "enforce"),
+    usageHeader: read.field("USAGE_HEADER", readBoolean, true),
+    signatureAgents: read.field("SIGNATURE_AGENTS", readSignatureAgents, trustedSignatureAgents([])),
   };
   if (vars["routes"] !== undefined) {
     read.problems.push(
@@ -274,10 +288,14 @@ function isHostPattern(entry: string): boolean {
   return URL.canParse(candidate) && new URL(candidate).host === host && !host.includes("@");
 }
 
+function readSignatureAgents(_name: string, value: string): Validated<ReadonlyMap<string, SignatureAgent>> {
+  const agents = parseSignatureAgents(value);
+  return agents.ok ? valid(trustedSignatureAgents(agents.value)) : invalid(agents.problems);
+}
+
 function readPolicy(name: string, value: string): Validated<CompiledPolicy> {
-  const { policy, problems } = parsePolicy(value);
-  if (policy && problems.length === 0) return valid(policy);
-  return invalid(problems.map((problem) => `${name}: ${problem}`));
+  const policy = parsePolicy(value);
+  return policy.ok ? policy : invalid(policy.problems.map((problem) => `${name}: ${problem}`));
 }
 
 /** A pause longer than the cap is refused here as the admin API refuses it (see pause.ts). */

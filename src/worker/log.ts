@@ -11,7 +11,12 @@ import type { Verdict } from "../policy/judge.ts";
 export const MAX_LOGGED_CHARS = 512;
 
 /** What was decided: a verdict, or an edge answer that came before one (a crawl pause). */
-export type LoggedOutcome = Pick<Verdict, "layer" | "judgedPath" | "decision"> & { readonly action: string };
+export type LoggedOutcome = Pick<Verdict, "judgedPath" | "decision"> & {
+  readonly action: string;
+  readonly layer: Verdict["layer"] | "usage-signal";
+  /** A usage-signal refusal: the preference and its line. */
+  readonly usage?: { readonly format: string; readonly key: string; readonly line: number } | undefined;
+};
 
 export interface DecisionLog {
   readonly authority: string;
@@ -22,6 +27,8 @@ export interface DecisionLog {
   readonly verdict: LoggedOutcome;
   readonly mode: Mode;
   readonly logQuery: boolean;
+  /** The trusted Web Bot Auth signer that verified the request, if one did. */
+  readonly signer?: string | undefined;
 }
 
 /** At most MAX_LOGGED_CHARS characters, with a mark where the rest was cut. */
@@ -50,10 +57,15 @@ export function logDecision(entry: DecisionLog): void {
       judgedPath: loggedPath(verdict.judgedPath, entry.logQuery),
       userAgent: entry.userAgent === null ? null : bounded(entry.userAgent),
       tokens: entry.tokens.slice(0, 8).map(bounded),
+      signer: entry.signer ?? null,
       group: verdict.decision?.group?.token ?? null,
       reason: verdict.decision?.reason ?? null,
-      rule: rule ? bounded(`${rule.kind}: ${rule.pattern}`) : null,
-      line: rule?.line ?? null,
+      rule: verdict.usage
+        ? `${verdict.usage.format}: ${verdict.usage.key}`
+        : rule
+          ? bounded(`${rule.kind}: ${rule.pattern}`)
+          : null,
+      line: verdict.usage?.line ?? rule?.line ?? null,
     }),
   );
 }
@@ -69,8 +81,35 @@ export interface ImpostorLog {
   readonly treatment: string;
 }
 
+/** A valid-looking signature from a signer we do not trust: judged by its User-Agent instead. */
+export function logUntrustedSignature(signer: string, userAgent: string | null): void {
+  console.log(
+    JSON.stringify({
+      event: "robots-edge.untrusted-signature",
+      time: new Date().toISOString(),
+      signer: bounded(signer),
+      userAgent: userAgent === null ? null : bounded(userAgent),
+    }),
+  );
+}
+
 /** A request that claimed a crawler it does not come from. */
 export function logImpostor(entry: ImpostorLog): void {
   const userAgent = entry.userAgent === null ? null : bounded(entry.userAgent);
   console.log(JSON.stringify({ event: "robots-edge.impostor", time: new Date().toISOString(), ...entry, userAgent }));
+}
+
+/**
+ * Config problems, at most once a minute per isolate rather than once per request (an
+ * isolate has one configuration; a different list of problems is logged at once).
+ */
+const CONFIG_LOG_INTERVAL_MS = 60_000;
+let configLogged = { text: "", at: -Infinity };
+
+export function logConfigProblems(problems: readonly string[], now: number): void {
+  if (problems.length === 0) return;
+  const text = problems.join("; ");
+  if (text === configLogged.text && now - configLogged.at < CONFIG_LOG_INTERVAL_MS) return;
+  configLogged = { text, at: now };
+  logError("config", text);
 }

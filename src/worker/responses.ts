@@ -1,6 +1,7 @@
 /** The responses the edge makes itself: blocks, 503s, robots.txt, JSON, errors. */
 
 import type { Verdict } from "../policy/judge.ts";
+import type { UsageRefusalReason } from "../policy/usage-signals.ts";
 
 const TEXT = "text/plain; charset=utf-8";
 
@@ -85,4 +86,48 @@ export function withHeader(response: Response, name: string, value: string): Res
   const copy = new Response(response.body, response);
   copy.headers.set(name, value);
   return copy;
+}
+
+/** VERIFY_CRAWLERS=block: a request claiming a crawler it does not come from. */
+export function impostorResponse(): Response {
+  return new Response("Blocked: this request claims to be a crawler it does not come from.\n", {
+    status: 403,
+    headers: { "content-type": TEXT, "cache-control": "private, no-store", "x-robots-edge": "impostor" },
+  });
+}
+
+/** 429: faster than the group's Crawl-delay / Request-rate. */
+export function rateLimitedResponse(retryAfterSeconds: number): Response {
+  return new Response(
+    "Too many requests: this site's robots.txt asks for a slower crawl (Crawl-delay / Request-rate).\n",
+    {
+      status: 429,
+      headers: { "content-type": TEXT, "retry-after": String(retryAfterSeconds), "x-robots-edge": "rate-limited" },
+    },
+  );
+}
+
+/** Route mode addressed to the Worker itself: say how to run it instead of looping. */
+export function selfLoopResponse(): Response {
+  return errorResponse(
+    "route mode (no ORIGIN_URL) forwards each request to the address it came to, which here is this Worker itself. Locally, run `npm run dev` (proxy mode in front of a demo origin) or set ORIGIN_URL, e.g. `npx wrangler dev --var ORIGIN_URL:https://your-origin.example`.",
+    508,
+  );
+}
+
+/** X-Robots-Edge for a usage-signal refusal: `blocked; usage="content-usage train-ai"; line=3`. */
+export function usageHeader(verb: "blocked" | "would-block", refusal: UsageRefusalReason): string {
+  return `${verb}; usage="${headerSafe(`${refusal.format} ${refusal.key}`)}"; line=${refusal.line}`;
+}
+
+/** A crawler refused by the site's usage preferences (USAGE_SIGNALS=enforce). */
+export function usageBlockedResponse(refusal: UsageRefusalReason, status: number): Response {
+  return new Response(`Blocked by this site's usage preferences: ${refusal.message}.\n`, {
+    status,
+    headers: {
+      "content-type": TEXT,
+      "cache-control": "private, no-store",
+      "x-robots-edge": usageHeader("blocked", refusal),
+    },
+  });
 }

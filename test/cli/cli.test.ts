@@ -1,16 +1,27 @@
 // The CLI as users run it: the real bin under Node (no build step), streams and exit codes.
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BIN = resolve(import.meta.dirname, "../../bin/robots-edge.js");
-const dir = mkdtempSync(join(tmpdir(), "robots-edge-cli-"));
+// Fixtures named while the tests are collected are written when they run (beforeAll), so a
+// collection that never runs them leaves nothing behind; the folder goes with the run.
+const dir = join(tmpdir(), `robots-edge-cli-${process.pid}-${Date.now()}`);
+const pending = new Map<string, string | Uint8Array>();
+let ready = false;
+beforeAll(() => {
+  mkdirSync(dir);
+  for (const [path, text] of pending) writeFileSync(path, text);
+  ready = true;
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function fixture(name: string, text: string | Uint8Array): string {
   const path = join(dir, name);
-  writeFileSync(path, text);
+  if (ready) writeFileSync(path, text);
+  else pending.set(path, text);
   return path;
 }
 
@@ -186,6 +197,13 @@ describe("robots-edge explain", () => {
     expect(result.code).toBe(0);
   });
 
+  it("a group with Crawl-delay: says when the edge would limit (the rate state is the edge's)", async () => {
+    const paced = fixture("explain-paced.txt", "User-agent: bingbot\nCrawl-delay: 5\n");
+    const result = await run(["explain", paced, "Mozilla/5.0 (compatible; bingbot/2.0)", "/x"]);
+    expect(result.stdout).toContain("rate:     would be limited (429) if faster than one request every 5 s\n");
+    expect(result.code).toBe(0);
+  });
+
   it("GPTBot gets its own group", async () => {
     const result = await run(["explain", file, "GPTBot/1.2", "/blog/", "--json"]);
     expect(JSON.parse(result.stdout)).toMatchObject({
@@ -193,5 +211,121 @@ describe("robots-edge explain", () => {
       group: { token: "gptbot", lines: [4] },
       allowed: false,
     });
+  });
+});
+
+describe("the CLI answers only what it was asked (issue #15)", () => {
+  it.each([
+    {
+      args: ["check", ROBOTS, "bot", "search/foo"],
+      message: 'argument "search/foo" is neither an absolute http(s) URL nor a path starting with "/"',
+    },
+    { args: ["check", ROBOTS, "bot", "not a url"], message: 'argument "not a url" is neither' },
+    { args: ["check", ROBOTS, "bot", "ftp://example.com/x"], message: 'argument "ftp://example.com/x" is neither' },
+    { args: ["check", ROBOTS, "bot", "/ok", "example.com/x"], message: 'argument "example.com/x" is neither' },
+    { args: ["explain", ROBOTS, "Googlebot/2.1", "search/foo"], message: 'argument "search/foo" is neither' },
+    { args: ["explain", ROBOTS, "Googlebot/2.1", "/a", "/b"], message: 'unexpected argument "/b"' },
+    { args: ["check", ROBOTS, "bot", "--frobnicate"], message: 'unknown option "--frobnicate"' },
+    { args: ["lint", "--strict", ROBOTS], message: 'unknown option "--strict"' },
+    { args: ["config", "lint"], message: 'the only config command is "check"' },
+    {
+      args: [
+        "check",
+        ROBOTS,
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36",
+        "/",
+      ],
+      message: "is a browser's User-Agent header",
+    },
+  ])("exit 2 naming the argument: $args", async ({ args, message }) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(message);
+  });
+
+  it("a bad URL on stdin is a usage error naming its line", async () => {
+    const result = await run(["check", ROBOTS, "bot"], "/a\nsearch/foo\n");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('stdin line 2: "search/foo" is neither');
+  });
+
+  it.each([
+    {
+      agent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+      note: "product tokens Googlebot (then *)",
+      line: "disallowed\tdisallow: /nogoogle/ (line 6)",
+    },
+    { agent: "Googlebot/2.1", note: "", line: "disallowed\tdisallow: /nogoogle/ (line 6)" },
+    {
+      agent: "Mozilla/5.0 (compatible; AdsBot-Google; +http://www.google.com/adsbot.html)",
+      note: "product tokens AdsBot-Google (never *: this crawler ignores it)",
+      line: "allowed\tno group applies to this crawler",
+    },
+    { agent: "Googlebot", note: "", line: "disallowed\tdisallow: /nogoogle/ (line 6)" },
+    { agent: "*", note: "", line: 'allowed\tno matching rule in group "*"' },
+  ])("a whole User-Agent header gets the edge's tokens, said on stderr: $agent", async ({ agent, note, line }) => {
+    const result = await run(["check", ROBOTS, agent, "/nogoogle/a"]);
+    expect(result.stdout).toBe(`${line}\n`);
+    if (note === "") expect(result.stderr).toBe("");
+    else expect(result.stderr).toContain(note);
+  });
+
+  it.each([
+    { args: ["check", "--help"], first: "  robots-edge check <robots.txt>" },
+    { args: ["lint", "--help"], first: "  robots-edge lint <robots.txt>" },
+    { args: ["lint", "-h"], first: "  robots-edge lint <robots.txt>" },
+    { args: ["explain", ROBOTS, "--help"], first: "  robots-edge explain <robots.txt>" },
+    { args: ["config", "check", "--help"], first: "  robots-edge config check [wrangler.toml]" },
+    { args: ["--help"], first: "  robots-edge check <robots.txt>" },
+  ])("$args prints usage and exits 0, opening no file", async ({ args, first }) => {
+    const result = await run(args);
+    expect(result.code).toBe(0);
+    expect(result.stdout.slice(0, `usage:\n${first}`.length)).toBe(`usage:\n${first}`);
+    expect(result.stderr).toBe("");
+  });
+
+  it("--version prints the package version", async () => {
+    const result = await run(["--version"]);
+    expect(result).toEqual({ code: 0, stdout: "robots-edge 0.1.0\n", stderr: "" });
+  });
+
+  it.each([
+    { name: "png", bytes: Uint8Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256), code: 1, binary: true },
+    {
+      name: "elf",
+      bytes: new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0x3e, 0]),
+      code: 1,
+      binary: true,
+    },
+    { name: "nul-typo", bytes: new TextEncoder().encode("User-agent: *\0\nDisallow: /x\n"), code: 0, binary: false },
+    {
+      name: "utf16",
+      bytes: Uint8Array.from([0xff, 0xfe, ..."User-agent: *\n".split("").flatMap((c) => [c.charCodeAt(0), 0])]),
+      code: 0,
+      binary: false,
+    },
+  ])("lint on $name: binary $binary", async ({ name, bytes, code, binary }) => {
+    const file = fixture(`${name}.bin`, bytes);
+    const result = await run(["lint", file]);
+    expect(result.code).toBe(code);
+    if (binary) expect(result.stderr).toContain(`${file}: error: not a text file`);
+    else expect(result.stderr).not.toContain("not a text file");
+  });
+
+  it.each([
+    { name: "escape in a rule", robots: "User-agent: *\nDisallow: /a\u001b]0;pwned\u0007b\n", url: "/a" },
+    { name: "C1 control in a rule", robots: "User-agent: *\nDisallow: /a\u009bb\n", url: "/a" },
+  ])("no raw control bytes reach the terminal: $name", async ({ name, robots, url }) => {
+    const file = fixture(`${name.replaceAll(" ", "-")}.txt`, robots);
+    for (const args of [
+      ["lint", file],
+      ["check", file, "bot", url],
+      ["explain", file, "bot/1.0", url],
+    ]) {
+      const result = await run(args);
+      // oxlint-disable-next-line no-control-regex -- matching control characters is the point
+      expect(`${result.stdout}${result.stderr}`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    }
   });
 });

@@ -104,6 +104,10 @@ const manifestMislabels = new Map([
   ["0129.txt", "HTML content: it is a valid robots.txt holding a git merge conflict (<<<<<<< HEAD), not an HTML page"],
 ]);
 
+function sizesBy(size: (file: string) => number | undefined): Record<string, number | undefined> {
+  return Object.fromEntries(files.map((file) => [file, size(file)]));
+}
+
 describe("corpus: the folder and its manifest", () => {
   it("lists every file, and every file it lists is here", () => {
     expect(files.length).toBeGreaterThan(200);
@@ -111,9 +115,7 @@ describe("corpus: the folder and its manifest", () => {
   });
 
   it("gives each file's size in bytes", () => {
-    const sizes = (size: (file: string) => number | undefined) =>
-      Object.fromEntries(files.map((file) => [file, size(file)]));
-    expect(sizes((file) => bytesOf(file).length)).toEqual(sizes((file) => manifest.get(file)?.bytes));
+    expect(sizesBy((file) => bytesOf(file).length)).toEqual(sizesBy((file) => manifest.get(file)?.bytes));
   });
 
   it("labels each file in manifestMislabels as the reason says", () => {

@@ -310,7 +310,8 @@ describe("canonicalizePath", () => {
   });
 
   // Found by this suite: decoding an unreserved escape right after a stray "%" used to spell a
-  // new escape ("%%341" -> "%41" -> "A"). A stray "%" is now encoded as %25 (RFC 3986 §2.4).
+  // new escape ("%%341" -> "%41" -> "A"). A stray "%" stays the octet "%" (as Google keeps it),
+  // and a decoded hex digit that would complete an escape after it stays encoded (path.ts).
   it("rfc9309 §2.2.2 is idempotent on any string, stray % included", () => {
     fc.assert(
       fc.property(fc.string({ unit: anyPiece, maxLength: 12 }), (value) => {

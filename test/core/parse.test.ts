@@ -1,5 +1,6 @@
 // File format, as the spec documents state it (th "File format" / "Syntax", bn/hi "File
 // format" and the formal syntax), and the diagnostics lint prints for each oddity.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileRobots, MAX_ROBOTS_BYTES, parseRobotsTxt, type DiagnosticCode } from "../../src/core/index.ts";
 
@@ -100,6 +101,61 @@ describe("bytes", () => {
   });
 });
 
+// Google's parser reads each line as a C string, so a NUL byte ends the line (google/robotstxt
+// robots.cc ParseAndEmitLine). Keeping the NUL would let a trailing NUL switch a rule or a
+// whole group off unseen.
+const nulRows: { name: string; robots: string; agent: string; path: string; allowed: boolean }[] = [
+  {
+    name: "google NUL in the key: no colon left",
+    robots: "User-agent\0: *\nDisallow: /x\n",
+    agent: "a",
+    path: "/x",
+    allowed: true,
+  },
+  {
+    name: "google NUL after a rule's path",
+    robots: "User-agent: *\nDisallow: /private/\0junk\n",
+    agent: "a",
+    path: "/private/y",
+    allowed: false,
+  },
+  {
+    name: "google NUL ending a rule's path",
+    robots: "User-agent: *\nDisallow: /private/\0\n",
+    agent: "a",
+    path: "/private/y",
+    allowed: false,
+  },
+  {
+    name: "google NUL ending User-agent: *",
+    robots: "User-agent: *\0\nDisallow: /\n",
+    agent: "a",
+    path: "/x",
+    allowed: false,
+  },
+  {
+    name: "google NUL inside a product token",
+    robots: "User-agent: a\0b\nDisallow: /\n",
+    agent: "a",
+    path: "/x",
+    allowed: false,
+  },
+  {
+    name: "google NUL right after the colon: empty rule",
+    robots: "User-agent: *\nDisallow:\0/x\n",
+    agent: "a",
+    path: "/x",
+    allowed: true,
+  },
+];
+
+describe("NUL bytes", () => {
+  it.each(nulRows)("$name", ({ robots, agent, path, allowed }) => {
+    expect(disallowedFor(robots, agent, path)).toBe(!allowed);
+    expect(codes(robots)).toContain("nul-byte");
+  });
+});
+
 describe("line numbers", () => {
   it.each([
     ["LF", "a\nUser-agent: x\nDisallow: /p\n"],
@@ -172,7 +228,7 @@ describe("groups", () => {
 });
 
 describe("extension records (en manual)", () => {
-  const robots = `User-agent: slowbot
+  const manual = `User-agent: slowbot
 Crawl-delay: 2.5
 Request-rate: 1/30
 Request-rate: 10/1m 0600-0845
@@ -182,7 +238,7 @@ Robot-version: 2.0
 Content-Signal: ai-train=no
 Disallow: /x
 `;
-  const group = parseRobotsTxt(robots).groups[0];
+  const group = parseRobotsTxt(manual).groups[0];
 
   it("keeps each as a typed value with its line", () => {
     expect(group?.extensions).toEqual({
@@ -214,16 +270,21 @@ Disallow: /x
     expect(parseRobotsTxt(between).groups.map((g) => g.agents)).toEqual([["a", "b"]]);
   });
 
+  // Each row names the field its line would set, and asserts that very field stays unset.
   it.each([
-    ["Crawl-delay: fast", "invalid-value"],
-    ["Crawl-delay: -1", "invalid-value"],
-    ["Request-rate: 1/0", "invalid-value"],
-    ["Request-rate: often", "invalid-value"],
-    ["Visit-time: 2500-0100", "invalid-value"],
-    ["Visit-time: evenings", "invalid-value"],
-  ])("%s is an error", (line, code) => {
-    expect(codes(`User-agent: a\n${line}\n`)).toContain(code);
-    expect(parseRobotsTxt(`User-agent: a\n${line}\n`).groups[0]?.extensions.crawlDelay).toBeUndefined();
+    { line: "Crawl-delay: fast", field: "crawlDelay" },
+    { line: "Crawl-delay: -1", field: "crawlDelay" },
+    { line: "Request-rate: 1/0", field: "requestRates" },
+    { line: "Request-rate: often", field: "requestRates" },
+    { line: "Visit-time: 2500-0100", field: "visitTime" },
+    { line: "Visit-time: evenings", field: "visitTime" },
+  ] as const)("$line is an error and sets no $field", ({ line, field }) => {
+    const robots = `User-agent: a\n${line}\n`;
+    expect(codes(robots)).toContain("invalid-value");
+    const extensions = parseRobotsTxt(robots).groups[0]?.extensions;
+    expect(extensions).toBeDefined();
+    const value = extensions?.[field];
+    expect(Array.isArray(value) ? value : value === undefined ? [] : [value]).toEqual([]);
   });
 
   it("a second crawl-delay in a group: the first wins, lint warns", () => {
@@ -285,6 +346,7 @@ const diagnosticRows: { robots: string; code: DiagnosticCode; line: number; seve
   { robots: "User-agent: /bot\nDisallow: /\n", code: "agent-empty", line: 1, severity: "warning" },
   { robots: "Sitemap: /sitemap.xml\n", code: "sitemap-not-absolute", line: 1, severity: "warning" },
   { robots: `User-agent: *\nDisallow: /${"a".repeat(20_000)}\n`, code: "line-too-long", line: 2, severity: "warning" },
+  { robots: "User-agent: *\nDisallow: /x\0\n", code: "nul-byte", line: 2, severity: "warning" },
 ];
 
 describe("diagnostics", () => {
@@ -307,5 +369,52 @@ describe("diagnostics", () => {
   it("hostile input cannot grow the diagnostics without bound", () => {
     const robots = "nonsense line here\n".repeat(20_000);
     expect(parseRobotsTxt(robots).diagnostics.length).toBeLessThanOrEqual(1001);
+  });
+});
+
+// RFC 9309 §2.3 wants UTF-8, and Google reads UTF-16 as bytes (so it finds no rules). A file
+// with a UTF-16 byte-order mark is decoded (text.ts), and lint says so.
+function utf16(text: string, bigEndian: boolean, mark: number[]): Uint8Array {
+  const units = [...text].flatMap((char) => {
+    const code = char.charCodeAt(0);
+    return bigEndian ? [code >> 8, code & 255] : [code & 255, code >> 8];
+  });
+  return new Uint8Array([...mark, ...units]);
+}
+
+const utf16Rows = [
+  {
+    name: "UTF-16LE with its mark",
+    bytes: utf16("User-agent: *\r\nDisallow: /x\r\n", false, [0xff, 0xfe]),
+    code: "utf16",
+  },
+  { name: "UTF-16BE with its mark", bytes: utf16("User-agent: *\nDisallow: /x\n", true, [0xfe, 0xff]), code: "utf16" },
+  {
+    name: "UTF-16LE behind a mark re-encoded as UTF-8 (ÿþ, corpus 0232.txt)",
+    bytes: utf16("User-agent: *\rDisallow: /x\r", false, [0xc3, 0xbf, 0xc3, 0xbe]),
+    code: "utf16-mangled-bom",
+  },
+] as const;
+
+describe("UTF-16", () => {
+  it.each(utf16Rows)("$name is decoded and reported ($code)", ({ bytes, code }) => {
+    expect(disallowedFor(bytes, "anybot", "/x")).toBe(true);
+    expect(disallowedFor(bytes, "anybot", "/y")).toBe(false);
+    expect(parseRobotsTxt(bytes).diagnostics).toContainEqual(
+      expect.objectContaining({ code, line: 1, severity: "warning" }),
+    );
+  });
+
+  it("a UTF-8 file starting with ÿþ and text is not UTF-16", () => {
+    const bytes = bytesOf("ÿþ\nUser-agent: *\nDisallow: /x\n");
+    expect(disallowedFor(bytes, "anybot", "/x")).toBe(true);
+    expect(codes(bytes)).not.toContain("utf16-mangled-bom");
+  });
+
+  it("the corpus file 0232.txt (UTF-16LE, mangled mark) yields its rules", () => {
+    const bytes = new Uint8Array(readFileSync(new URL("../fixtures/corpus/robots/0232.txt", import.meta.url)));
+    expect(disallowedFor(bytes, "anybot", "/admin")).toBe(true);
+    expect(disallowedFor(bytes, "anybot", "/cgi-bin/x")).toBe(true);
+    expect(disallowedFor(bytes, "anybot", "/")).toBe(false);
   });
 });

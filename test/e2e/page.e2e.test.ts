@@ -96,6 +96,11 @@ describe("operator page", () => {
       ["/private/press-kit/", "allowed", "pass", "*", "allow: /private/press-kit/ (line 4)"],
       ["/blog/", "allowed", "pass", "*", "no-matching-rule"],
     ]);
+    // Long cells wrap only where they would overflow, never mid-word otherwise (issue #11).
+    expect(await page.evaluate("getComputedStyle(document.querySelector('#results td')).wordBreak")).toBe("normal");
+    expect(await page.evaluate("getComputedStyle(document.querySelector('#results td')).overflowWrap")).toBe(
+      "break-word",
+    );
     expect(await page.getAttribute("#L2", "class")).toContain("hit");
     await page.click("#results tbody tr:nth-child(2) button");
     expect(await page.getAttribute("#L4", "class")).toContain("hit");

@@ -63,16 +63,16 @@ describe("status and refresh", () => {
   });
 });
 
+const explain = async (ua: string, url: string) =>
+  (await (await admin(`explain?ua=${encodeURIComponent(ua)}&url=${encodeURIComponent(url)}`)).json()) as Record<
+    string,
+    unknown
+  >;
+
 describe("explain", () => {
   beforeEach(async () => {
     await admin("refresh", { method: "POST" }); // explain reads what is stored; it never fetches
   });
-
-  const explain = async (ua: string, url: string) =>
-    (await (await admin(`explain?ua=${encodeURIComponent(ua)}&url=${encodeURIComponent(url)}`)).json()) as Record<
-      string,
-      unknown
-    >;
 
   it("a blocked crawler: tokens, group, rule and line, action", async () => {
     expect(await explain(GOOGLEBOT, "/private/x")).toMatchObject({

@@ -76,14 +76,14 @@ describe("origin status codes, nothing stored yet", () => {
   });
 });
 
-describe("redirects (rfc9309 §2.3.1.2: follow at least five)", () => {
-  const chain =
-    (hops: number) =>
-    (url: URL): RobotsBehaviour => {
-      const hop = url.pathname === "/robots.txt" ? 0 : Number(url.pathname.slice(4));
-      return hop < hops ? { status: 301, location: `${ORIGIN}/hop${hop + 1}` } : { body: GOOD };
-    };
+const chain =
+  (hops: number) =>
+  (url: URL): RobotsBehaviour => {
+    const hop = url.pathname === "/robots.txt" ? 0 : Number(url.pathname.slice(4));
+    return hop < hops ? { status: 301, location: `${ORIGIN}/hop${hop + 1}` } : { body: GOOD };
+  };
 
+describe("redirects (rfc9309 §2.3.1.2: follow at least five)", () => {
   it("5 redirects are followed", async () => {
     const origin = fakeOrigin(chain(5));
     expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(403);

@@ -55,21 +55,21 @@ describe("route mode: the request goes to the host it was addressed to", () => {
   });
 });
 
-describe("headers to and from the origin", () => {
-  /** Records the headers of each page request the origin receives; answers with hop-by-hop headers. */
-  function headerOrigin(): Headers[] {
-    const seen: Headers[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const request = new Request(input, init);
-      if (new URL(request.url).pathname === "/robots.txt") return new Response(ROBOTS);
-      seen.push(request.headers);
-      return new Response("page", {
-        headers: { connection: "x-origin-secret", "x-origin-secret": "1", "keep-alive": "timeout=5", "x-kept": "yes" },
-      });
+/** Records the headers of each page request the origin receives; answers with hop-by-hop headers. */
+function headerOrigin(): Headers[] {
+  const seen: Headers[] = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    if (new URL(request.url).pathname === "/robots.txt") return new Response(ROBOTS);
+    seen.push(request.headers);
+    return new Response("page", {
+      headers: { connection: "x-origin-secret", "x-origin-secret": "1", "keep-alive": "timeout=5", "x-kept": "yes" },
     });
-    return seen;
-  }
+  });
+  return seen;
+}
 
+describe("headers to and from the origin", () => {
   it("drops hop-by-hop headers and the ones Connection names, in both directions", async () => {
     const seen = headerOrigin();
     const response = await call("/open", {

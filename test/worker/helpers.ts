@@ -7,6 +7,7 @@ import worker from "../../src/worker/index.ts";
 import { clearPauseMemory } from "../../src/worker/pause.ts";
 import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
 import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
+import { clearSignatureDirectoryMemory } from "../../src/worker/signature-directory.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -72,6 +73,7 @@ export async function freshState(): Promise<void> {
   clearRobotsMemory();
   clearPauseMemory();
   clearRangesMemory();
+  clearSignatureDirectoryMemory();
 }
 
 /** Call the Worker as the runtime would, waiting for its waitUntil work. */

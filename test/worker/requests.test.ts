@@ -103,10 +103,10 @@ describe("LOG_DECISIONS", () => {
   });
 });
 
-describe("decision logs stay bounded and keep queries out (issue #9)", () => {
-  const logged = (log: { mock: { calls: unknown[][] } }) =>
-    log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+const logged = (log: { mock: { calls: unknown[][] } }) =>
+  log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
 
+describe("decision logs stay bounded and keep queries out (issue #9)", () => {
   it("cuts the User-Agent and path to 512 characters, and leaves the query out", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const ua = `LongBot/1.0 ${"x".repeat(2000)}`;

@@ -1,0 +1,254 @@
+/**
+ * The one decision: what the edge does with a request, from facts the Worker gathered. Pure,
+ * no I/O. The Worker (src/worker/request-path.ts) performs the action; the admin explain, the
+ * operator page's tester and `robots-edge explain` call this same function (through
+ * explain.ts), so they cannot disagree with the edge.
+ *
+ * Precedence, top to bottom (README, "How decisions are made"):
+ *   0. nowhere to send the request: an unusable ORIGIN_URL -> 502; route mode addressed to
+ *      the Worker itself (a loop)                           -> 508
+ *   1. kill switch: MODE=off, or any configuration problem  -> forward, unjudged
+ *   2. an authority the edge does not protect (AUTHORITIES)   -> forward, unjudged
+ *   3. a Web Bot Auth signature (Signature-Input present, VERIFY_CRAWLERS not off): verified
+ *      from a trusted signer -> the request IS the crawler the signer stands for, whatever its
+ *      User-Agent; failed -> a failed claim (step 5); from an untrusted signer -> ignored
+ *   4. humans (not robots.txt)                                -> forward, unjudged
+ *   5. verification: a failed claim with VERIFY_CRAWLERS=block -> 403; with `unknown` the
+ *      request is judged below as an anonymous bot under `*`
+ *   6. crawl pause                                            -> 503 (robots.txt too)
+ *   7. GET/HEAD /robots.txt                                   -> served by the edge
+ *   8. policy layers (judge.ts): the route's mode (a route with mode `off` passes), its rule
+ *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN)
+ *   9. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
+ *      crawler's category -> block (enforce) or marked report; else a pass may carry the
+ *      path's `Content-Usage` header
+ *  10. a block under MODE/route mode `report`                 -> forward, marked would-block
+ *  11. pacing, for a pass in enforce mode whose group binds it: Visit-time -> 503,
+ *      Crawl-delay / Request-rate -> 429
+ *
+ * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
+ * the function answers `{ kind: "gather", fact }`, the Worker fetches that fact and asks
+ * again. Explain passes every fact up front, the rate state as "not checked".
+ */
+
+import type { AgentInfo } from "../agents/classify.ts";
+import { canonicalizePath, resolveUsage, type RobotsMatcher } from "../core/index.ts";
+import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type RateLimits } from "./crawl-rate.ts";
+import { judge, type EntryState, type Verdict } from "./judge.ts";
+import type { Mode } from "./mode.ts";
+import type { CompiledPolicy } from "./operator-policy.ts";
+import { usageVerdict, type UsageRefusalReason } from "./usage-signals.ts";
+
+/** The outcome of checking a crawler claim against its operator's published addresses. */
+export type Verification = "trusted" | "impostor";
+
+/**
+ * A Web Bot Auth signature, checked (agents/web-bot-auth): verified from a trusted signer,
+ * with the agent it stands for; failed (bad, expired, future, unknown key, malformed…); or
+ * from a signer we do not trust (then the User-Agent decides, as without a signature).
+ */
+export type SignatureFact =
+  | { readonly status: "verified"; readonly signer: string; readonly agent: AgentInfo }
+  | { readonly status: "failed"; readonly why: string; readonly signer?: string | undefined }
+  | { readonly status: "untrusted"; readonly signer?: string | undefined };
+
+/** The limiter's answer, or "not-checked" when the caller only explains. */
+export type RateFact =
+  { readonly allowed: true } | { readonly allowed: false; readonly retryAfter: number } | "not-checked";
+
+export interface EdgeFacts {
+  /** ORIGIN_URL is set but unusable: there is nowhere to forward anything. */
+  readonly originUnusable: boolean;
+  /** Route mode, and the request is addressed to the Worker itself (e.g. plain `wrangler dev`). */
+  readonly selfAddressed: boolean;
+  readonly mode: Mode;
+  /** Any configuration problem: the edge runs as with MODE=off (README, Configuration). */
+  readonly configProblems: boolean;
+  /** The request's authority is one the edge protects (AUTHORITIES; always in proxy mode). */
+  readonly served: boolean;
+  /** GET or HEAD of /robots.txt, in any spelling that means it. */
+  readonly isRobotsTxt: boolean;
+  /** Path and query of the request, as forwarded. */
+  readonly pathAndQuery: string;
+  readonly agent: AgentInfo;
+  /** The request carries a Web Bot Auth signature to check (Signature-Input; VERIFY_CRAWLERS not off). */
+  readonly signed: boolean;
+  readonly signature?: SignatureFact | undefined;
+  readonly verifyCrawlers: "off" | "unknown" | "block";
+  /** Whether the agent's claim needs checking (a verifiable crawler, VERIFY_CRAWLERS not off). */
+  readonly needsVerification: boolean;
+  readonly verification?: Verification | undefined;
+  /** undefined: not gathered yet; null: no pause. */
+  readonly pause?: { readonly retryAfter: number } | null | undefined;
+  readonly robots?: RobotsFact | undefined;
+  readonly failOpen: boolean;
+  readonly blockStatus: number;
+  readonly policy: CompiledPolicy | undefined;
+  readonly enforceRates: "honoured" | "all" | "off";
+  /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
+  readonly usageSignals: Mode;
+  /** USAGE_HEADER: whether a passed crawler response carries the path's `Content-Usage`. */
+  readonly usageHeader: boolean;
+  /** Whether a rate limiter exists (the CRAWL_RATE binding). */
+  readonly rateLimiter: boolean;
+  readonly rate?: RateFact | undefined;
+  readonly now: number;
+}
+
+export interface RobotsFact {
+  readonly state: EntryState;
+  readonly matcher: RobotsMatcher | undefined;
+  /** Seconds until the edge next tries the origin's robots.txt (for a 503's Retry-After). */
+  readonly retryAfter: number;
+}
+
+/** Why a request goes on unjudged. */
+export type ForwardReason = "mode-off" | "config-problems" | "not-served" | "human";
+
+/** What the edge does. The Worker turns each kind into exactly one response. */
+export type EdgeAction =
+  | {
+      readonly kind: "gather";
+      readonly fact: "signature" | "verification" | "pause" | "robots" | "rate";
+      readonly limits?: RateLimits;
+      readonly group?: string;
+    }
+  | { readonly kind: "no-origin"; readonly status: 502 }
+  | { readonly kind: "self-loop"; readonly status: 508 }
+  | { readonly kind: "forward"; readonly why: ForwardReason }
+  | { readonly kind: "impostor"; readonly status: 403 }
+  | { readonly kind: "serve-robots-txt"; readonly retryAfter: number }
+  | {
+      readonly kind: "unavailable";
+      readonly status: 503;
+      readonly retryAfter: number;
+      readonly why: UnavailableWhy;
+      readonly verdict?: Verdict;
+    }
+  | { readonly kind: "rate-limited"; readonly status: 429; readonly retryAfter: number; readonly verdict: Verdict }
+  | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
+  | { readonly kind: "report"; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
+  | {
+      readonly kind: "pass";
+      readonly verdict: Verdict;
+      readonly pacing?: Pacing;
+      /** `Content-Usage` for the response, unless the origin sends its own. */
+      readonly contentUsage?: string;
+    };
+
+export type UnavailableWhy = "paused" | "robots-unavailable" | "visit-time";
+
+/** For explain: the limits a passed request is held to ("limited if faster than N s"). */
+export interface Pacing {
+  readonly group: string;
+  readonly limits: RateLimits;
+}
+
+/** An impostor under VERIFY_CRAWLERS=unknown: an unknown bot, `*` only. */
+const ANONYMOUS_BOT: AgentInfo = {
+  crawler: true,
+  tokens: [],
+  known: undefined,
+  obeysGlobalGroup: true,
+  honoursRateLimits: false,
+};
+
+/** Facts in, one action out (see the precedence in the file comment). */
+export function decideEdge(facts: EdgeFacts): EdgeAction {
+  if (facts.originUnusable) return { kind: "no-origin", status: 502 };
+  if (facts.selfAddressed) return { kind: "self-loop", status: 508 };
+  if (facts.configProblems) return { kind: "forward", why: "config-problems" };
+  if (facts.mode === "off") return { kind: "forward", why: "mode-off" };
+  if (!facts.served) return { kind: "forward", why: "not-served" };
+
+  if (facts.signed && facts.signature === undefined) return { kind: "gather", fact: "signature" };
+  const signed = facts.signature?.status === "verified" ? facts.signature.agent : undefined;
+  // A request that signs is an automated client even when its signature fails (a browser never
+  // signs): the failed claim is judged below, never passed as a human's.
+  const failedSignature = facts.signature?.status === "failed";
+  const claimant = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
+  if (!facts.isRobotsTxt && !claimant.crawler) return { kind: "forward", why: "human" };
+
+  // A verified signature is the strongest evidence; a failed one a failed claim. Otherwise the
+  // User-Agent's claim is checked against its operator's addresses (verify-crawler.ts).
+  const checksAddress = !signed && !failedSignature && facts.needsVerification;
+  if (checksAddress && facts.verification === undefined) return { kind: "gather", fact: "verification" };
+  const impostor = failedSignature || (checksAddress && facts.verification === "impostor");
+  if (impostor && facts.verifyCrawlers === "block") return { kind: "impostor", status: 403 };
+  const agent = impostor ? ANONYMOUS_BOT : claimant;
+
+  if (facts.pause === undefined) return { kind: "gather", fact: "pause" };
+  if (facts.pause) return { kind: "unavailable", status: 503, retryAfter: facts.pause.retryAfter, why: "paused" };
+
+  if (!facts.robots) return { kind: "gather", fact: "robots" };
+  if (facts.isRobotsTxt) return { kind: "serve-robots-txt", retryAfter: facts.robots.retryAfter };
+  return judged(facts, facts.robots, agent);
+}
+
+function judged(facts: EdgeFacts, robots: RobotsFact, agent: AgentInfo): EdgeAction {
+  const verdict = judge({
+    mode: facts.mode,
+    failOpen: facts.failOpen,
+    state: robots.state,
+    matcher: robots.matcher,
+    tokens: agent.tokens,
+    obeysGlobalGroup: agent.obeysGlobalGroup,
+    pathAndQuery: facts.pathAndQuery,
+    policy: facts.policy,
+    category: agent.known?.category,
+  });
+  switch (verdict.action) {
+    case "block":
+      return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict };
+    case "report":
+      return { kind: "report", verdict };
+    case "unavailable":
+      return { kind: "unavailable", status: 503, retryAfter: robots.retryAfter, why: "robots-unavailable", verdict };
+    case "pass":
+      return usage(facts, agent, verdict);
+  }
+}
+
+/**
+ * The usage-signal layer, for a path robots.txt allows (policy/usage-signals.ts). Its own
+ * switch, USAGE_SIGNALS; under MODE or a route's mode `report` a refusal is only marked.
+ */
+function usage(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict): EdgeAction {
+  const group = verdict.decision?.group;
+  if (verdict.layer !== "robots.txt" || !group) return paced(facts, agent, verdict, undefined);
+  const resolution = resolveUsage(group, verdict.judgedPath, { allowed: true });
+  // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.
+  const inForce = verdict.policy?.route.mode ?? facts.mode;
+  const mode = facts.usageSignals === "off" ? "off" : inForce === "report" ? "report" : facts.usageSignals;
+  const signal = usageVerdict(resolution, { category: agent.known?.category, mode });
+  if (signal.action === "refuse" && signal.refusal) {
+    return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict, usage: signal.refusal };
+  }
+  if (signal.action === "report" && signal.refusal) return { kind: "report", verdict, usage: signal.refusal };
+  return paced(facts, agent, verdict, facts.usageHeader ? signal.header : undefined);
+}
+
+/** Visit-time and the rate lines of the crawler's group, for a pass in enforce mode. */
+function paced(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict, contentUsage: string | undefined): EdgeAction {
+  const pass = { kind: "pass", verdict, ...(contentUsage && { contentUsage }) } as const;
+  const group = verdict.decision?.group;
+  const mode = verdict.policy?.route.mode ?? facts.mode;
+  if (!group || mode !== "enforce" || !facts.rateLimiter) return pass;
+  if (!bindsRateLines(facts.enforceRates, group.token, agent)) return pass;
+  const window = group.extensions.visitTime;
+  const visit = window ? visitWindow(window, facts.now) : undefined;
+  if (visit && !visit.open) {
+    return { kind: "unavailable", status: 503, retryAfter: visit.retryAfter, why: "visit-time", verdict };
+  }
+  if (!declaresRateLimits(group)) return pass;
+  const limits = rateLimitsAt(group, facts.now);
+  if (facts.rate === undefined) return { kind: "gather", fact: "rate", limits, group: group.token };
+  if (facts.rate === "not-checked") return { ...pass, pacing: { group: group.token, limits } };
+  if (facts.rate.allowed) return pass;
+  return { kind: "rate-limited", status: 429, retryAfter: facts.rate.retryAfter, verdict };
+}
+
+/** `/robots.txt` in any spelling that means it (`/%72obots.txt`: RFC 9309 §2.2.2 equivalence). */
+export function isRobotsTxtPath(pathname: string): boolean {
+  return pathname === "/robots.txt" || canonicalizePath(pathname) === "/robots.txt";
+}

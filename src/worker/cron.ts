@@ -1,0 +1,38 @@
+/**
+ * The Cron Trigger: refresh expired origins (capped and paged, cron-refresh.ts), the
+ * crawler ranges, and the trusted Web Bot Auth signers' key directories. One failing job never stops the others; every failure, a configuration
+ * problem included, is logged.
+ */
+
+import { loadConfig } from "./config.ts";
+import { refreshCrawlerRanges } from "./crawler-ranges.ts";
+import { refreshDueOrigins } from "./cron-refresh.ts";
+import { logConfigProblems, logError } from "./log.ts";
+import { refreshSignatureDirectories } from "./signature-directory.ts";
+import { directoryOptions } from "./verify-signature.ts";
+
+export async function handleScheduled(
+  _controller: ScheduledController,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
+  try {
+    const { config, problems } = loadConfig(env);
+    logConfigProblems(problems, Date.now());
+    const work: Promise<unknown>[] = [refreshDueOrigins(env, config)];
+    if (config.verifyCrawlers !== "off") {
+      work.push(refreshCrawlerRanges(env.ROBOTS, config.fetchTimeoutMs));
+      work.push(refreshSignatureDirectories(directoryOptions({ config, env })));
+    }
+    ctx.waitUntil(Promise.allSettled(work));
+    for (const result of await Promise.allSettled(work)) {
+      if (result.status === "rejected") logError("cron", messageOf(result.reason));
+    }
+  } catch (error) {
+    logError("cron", messageOf(error));
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

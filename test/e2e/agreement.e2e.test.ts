@@ -1,0 +1,169 @@
+// Done-when of issue #11: the admin explain endpoint and the edge agree on every request, for
+// several configurations, both driven through `wrangler dev` in front of the demo origin.
+// Each row states literally what both must say: explain's action and status, and what the
+// edge answers (status, and X-Robots-Edge when the edge marks the response).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ROBOTS, startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
+import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
+import { rawRequest } from "./clients.ts";
+
+const TOKEN = "e2e-agreement-token";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+const OAI_SEARCHBOT =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot";
+const CCBOT = "CCBot/2.0 (https://commoncrawl.org/faq/)";
+
+// Issue #14: usage preferences in the origin's robots.txt, enforced by category.
+const USAGE_ROBOTS = `User-agent: *
+Allow: /
+Disallow: /private/
+Content-Usage: train-ai=n
+Content-Usage: /blog/ train-ai=y
+Content-Signal: /docs/ search=yes, ai-train=no
+`;
+
+const POLICY = JSON.stringify({
+  routes: [
+    { pattern: "/blog/", mode: "enforce", blockStatus: 451, rules: [{ crawlers: ["Googlebot"], action: "block" }] },
+    { pattern: "/docs/", mode: "off" },
+  ],
+});
+
+interface Row {
+  readonly ua: string;
+  readonly path: string;
+  /** Explain's action and status (null: the edge makes no response of its own). */
+  readonly action: string;
+  readonly status: number | null;
+  /** What the edge answers. */
+  readonly edge: number;
+  readonly marker?: string;
+  /** The Content-Usage header on the edge's response (null: none). */
+  readonly contentUsage?: string | null;
+}
+
+const configurations: { name: string; vars: Record<string, string>; paused?: boolean; robots?: string; rows: Row[] }[] =
+  [
+    {
+      name: "MODE=enforce, no policy",
+      vars: {},
+      rows: [
+        { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
+        { ua: GOOGLEBOT, path: "/private/press-kit/", action: "pass", status: null, edge: 200 },
+        { ua: GOOGLEBOT, path: "/%70rivate/report", action: "block", status: 403, edge: 403 },
+        { ua: GOOGLEBOT, path: "/private;%2F../", action: "block", status: 403, edge: 403 },
+        { ua: GPTBOT, path: "/blog/", action: "block", status: 403, edge: 403 },
+        { ua: CHROME, path: "/private/report", action: "pass", status: null, edge: 200 },
+        { ua: GOOGLEBOT, path: "/robots.txt", action: "serve-robots-txt", status: null, edge: 200, marker: "served" },
+      ],
+    },
+    {
+      name: "MODE=enforce during a crawl pause",
+      vars: {},
+      paused: true,
+      rows: [
+        { ua: GOOGLEBOT, path: "/blog/", action: "paused", status: 503, edge: 503, marker: "paused" },
+        { ua: GPTBOT, path: "/blog/", action: "paused", status: 503, edge: 503, marker: "paused" },
+        { ua: CHROME, path: "/blog/", action: "pass", status: null, edge: 200 },
+        { ua: CHROME, path: "/robots.txt", action: "paused", status: 503, edge: 503, marker: "paused" },
+      ],
+    },
+    {
+      name: "MODE=report with a policy (a route in enforce, a route off)",
+      vars: { MODE: "report", POLICY },
+      rows: [
+        {
+          ua: GOOGLEBOT,
+          path: "/private/report",
+          action: "report",
+          status: null,
+          edge: 200,
+          marker: 'would-block; rule="disallow: /private/"; line=3',
+        },
+        { ua: GOOGLEBOT, path: "/blog/hello-world", action: "block", status: 451, edge: 451 },
+        { ua: GPTBOT, path: "/blog/", action: "block", status: 451, edge: 451 },
+        { ua: GPTBOT, path: "/docs/guide/", action: "pass", status: null, edge: 200 },
+      ],
+    },
+    {
+      name: "usage preferences (Content-Usage, Content-Signal) under USAGE_SIGNALS=enforce",
+      vars: {},
+      robots: USAGE_ROBOTS,
+      rows: [
+        {
+          ua: GPTBOT,
+          path: "/",
+          action: "block",
+          status: 403,
+          edge: 403,
+          marker: 'blocked; usage="content-usage train-ai"; line=4',
+        },
+        { ua: GPTBOT, path: "/blog/hello-world", action: "pass", status: null, edge: 200, contentUsage: "train-ai=y" },
+        { ua: CCBOT, path: "/docs/guide/", action: "block", status: 403, edge: 403 },
+        { ua: GOOGLEBOT, path: "/", action: "pass", status: null, edge: 200, contentUsage: "train-ai=n" },
+        {
+          ua: OAI_SEARCHBOT,
+          path: "/docs/guide/",
+          action: "pass",
+          status: null,
+          edge: 200,
+          contentUsage: "train-ai=n",
+        },
+        { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
+        { ua: CHROME, path: "/", action: "pass", status: null, edge: 200, contentUsage: null },
+      ],
+    },
+    {
+      name: "MODE=off is the kill switch over a route in enforce",
+      vars: { MODE: "off", POLICY },
+      rows: [
+        { ua: GOOGLEBOT, path: "/blog/hello-world", action: "pass", status: null, edge: 200 },
+        { ua: GPTBOT, path: "/private/report", action: "pass", status: null, edge: 200 },
+      ],
+    },
+  ];
+
+let origin: DemoOrigin;
+beforeAll(async () => {
+  origin = await startDemoOrigin();
+});
+afterAll(async () => {
+  await origin?.close();
+});
+
+describe.each(configurations)("admin explain and the edge agree: $name", ({ vars, paused, robots, rows }) => {
+  let edge: EdgeProcess;
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const init: RequestInit = { method, headers: { authorization: `Bearer ${TOKEN}` } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const response = await fetch(`${edge.url}/__robots/${path}`, init);
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    if (robots) origin.setRobots(robots);
+    edge = await startEdge({
+      vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off", ...vars },
+    });
+    expect((await admin("POST", "refresh")).status).toBe(200);
+    if (paused) expect((await admin("POST", "pause", { minutes: 5, retryAfter: 120 })).status).toBe(200);
+  }, 90_000);
+  afterAll(async () => {
+    await edge?.stop();
+    if (robots) origin.setRobots(DEMO_ROBOTS);
+  });
+
+  it.each(rows)("$path for $ua: explain $action $status, edge $edge", async (row) => {
+    const query = new URLSearchParams({ ua: row.ua, url: row.path });
+    const explained = await admin("GET", `explain?${query}`);
+    expect(explained.status).toBe(200);
+    expect(explained.json["action"]).toMatchObject({ action: row.action, status: row.status });
+    const response = await rawRequest(edge.url, row.path, { ua: row.ua });
+    expect(response.status).toBe(row.edge);
+    if (row.marker) expect(response.headers["x-robots-edge"]).toBe(row.marker);
+    if (row.contentUsage !== undefined) expect(response.headers["content-usage"] ?? null).toBe(row.contentUsage);
+  });
+});

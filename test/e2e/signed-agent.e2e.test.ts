@@ -1,0 +1,90 @@
+// Issue #12 end to end: a signing agent on loopback publishes its key directory and signs its
+// requests (both Signature-Agent forms) with a browser's User-Agent, as ChatGPT agent does.
+// The edge (wrangler dev) trusts it through SIGNATURE_AGENTS and judges it by its product
+// token's group; a tampered signature is a failed claim; an unsigned browser passes.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
+import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
+import { newSigner, signRequest, type AgentHeader, type TestSigner } from "../agents/web-bot-auth/signer.ts";
+import { rawRequest } from "./clients.ts";
+
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+// The agent's own group allows /blog/ and nothing under /docs/; `*` (the demo's) is different.
+const ROBOTS = "User-agent: LoopAgent\nDisallow: /docs/\n\nUser-agent: *\nDisallow: /blog/\n";
+
+let origin: DemoOrigin;
+let edge: EdgeProcess;
+let directory: Server;
+let agentOrigin: string;
+let signer: TestSigner;
+let directoryFetches = 0;
+
+beforeAll(async () => {
+  signer = await newSigner();
+  directory = createServer((request, response) => {
+    directoryFetches++;
+    const found = request.url === "/.well-known/http-message-signatures-directory";
+    response.writeHead(found ? 200 : 404, {
+      "content-type": "application/http-message-signatures-directory+json",
+      "cache-control": "max-age=3600",
+    });
+    response.end(found ? JSON.stringify({ keys: [signer.publicJwk] }) : "");
+  });
+  await new Promise<void>((done) => directory.listen(0, "127.0.0.1", done));
+  agentOrigin = `http://127.0.0.1:${(directory.address() as AddressInfo).port}`;
+  origin = await startDemoOrigin();
+  origin.setRobots(ROBOTS);
+  edge = await startEdge({
+    vars: {
+      ORIGIN_URL: origin.url,
+      ADMIN_TOKEN: "e2e-signed-agent-token",
+      // Address checks cannot work on loopback (every client is 127.0.0.1), but signatures can:
+      // with no ranges stored a User-Agent claim is trusted, and signatures are checked.
+      VERIFY_CRAWLERS: "unknown",
+      SIGNATURE_AGENTS: JSON.stringify({ [agentOrigin]: { token: "LoopAgent", category: "ai-assistant" } }),
+    },
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await edge?.stop();
+  await origin?.close();
+  await new Promise<void>((done) => (directory ? directory.close(() => done()) : done()));
+});
+
+async function signedGet(path: string, agent: AgentHeader, tamper = false) {
+  const now = Math.floor(Date.now() / 1000);
+  const headers = await signRequest(signer, { url: `${edge.url}${path}`, agent, created: now - 5, expires: now + 60 });
+  if (tamper) headers["signature"] = (headers["signature"] ?? "").replace(/[A-Za-z]/, (c) => (c === "A" ? "B" : "A"));
+  return rawRequest(edge.url, path, { ua: CHROME, headers });
+}
+
+const dictionary = (): AgentHeader => ({ form: "dictionary", key: "sig1", origin: agentOrigin });
+const legacy = (): AgentHeader => ({ form: "string", origin: agentOrigin });
+
+describe("a signing agent on loopback", () => {
+  it.each([
+    { why: "dictionary form: its own group disallows /docs/", path: "/docs/guide/", form: "dictionary", status: 403 },
+    { why: "legacy string form: the same", path: "/docs/guide/", form: "string", status: 403 },
+    { why: "its group, not *, applies: /blog/ allowed", path: "/blog/", form: "dictionary", status: 200 },
+  ])("$why -> $status", async ({ path, form, status }) => {
+    const response = await signedGet(path, form === "string" ? legacy() : dictionary());
+    expect(response.status).toBe(status);
+  });
+
+  it("a tampered signature is a failed claim: judged as an anonymous bot under * (/blog/ blocked)", async () => {
+    expect((await signedGet("/blog/", dictionary(), true)).status).toBe(403);
+  });
+
+  it("the same browser without a signature is a person and passes everywhere", async () => {
+    expect((await rawRequest(edge.url, "/blog/", { ua: CHROME })).status).toBe(200);
+    expect((await rawRequest(edge.url, "/docs/guide/", { ua: CHROME })).status).toBe(200);
+  });
+
+  it("the directory was fetched once for all of these requests", () => {
+    expect(directoryFetches).toBe(1);
+  });
+});

@@ -1,0 +1,363 @@
+// The one decision (src/policy/edge-decision.ts) as a table: every MODE × route mode × deciding
+// layer × pause, then the facts around them (kill switch, authorities, humans, verification,
+// robots.txt, pacing). Expected answers are literal: the precedence written in the README's
+// "How decisions are made", row by row.
+import { describe, expect, it } from "vitest";
+import { classifyUserAgent } from "../../src/agents/classify.ts";
+import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
+import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
+import { decideEdge, type EdgeAction, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import type { Mode } from "../../src/policy/mode.ts";
+import { parsePolicy } from "../../src/policy/operator-policy.ts";
+
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+const matcher = compileRobots(
+  parseRobotsTxt(
+    "User-agent: *\nDisallow: /private/\nCrawl-delay: 10\n\nUser-agent: bingbot\nDisallow: /private/\nCrawl-delay: 5\n",
+  ),
+);
+const NOON = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
+  return {
+    originUnusable: false,
+    selfAddressed: false,
+    mode: "enforce",
+    configProblems: false,
+    served: true,
+    isRobotsTxt: false,
+    pathAndQuery: "/private/x",
+    agent: classifyUserAgent(GOOGLEBOT),
+    verifyCrawlers: "unknown",
+    needsVerification: false,
+    pause: null,
+    robots: { state: "ok", matcher, retryAfter: 300 },
+    failOpen: false,
+    blockStatus: 403,
+    policy: undefined,
+    enforceRates: "honoured",
+    usageSignals: "enforce",
+    usageHeader: true,
+    signed: false,
+    rateLimiter: true,
+    rate: { allowed: true },
+    now: NOON,
+    ...overrides,
+  };
+}
+
+/** An action in a few words: kind, status, and what decided or why. */
+function summary(action: EdgeAction): string {
+  switch (action.kind) {
+    case "forward":
+      return `forward ${action.why}`;
+    case "block":
+      return `block ${action.status} ${action.verdict.layer}`;
+    case "report":
+      return `report ${action.verdict.layer}`;
+    case "pass":
+      return `pass ${action.verdict.layer}`;
+    case "unavailable":
+      return `unavailable ${action.status} ${action.why}`;
+    case "rate-limited":
+      return `rate-limited ${action.status} retry ${action.retryAfter}`;
+    case "gather":
+      return `gather ${action.fact}`;
+    case "serve-robots-txt":
+      return `serve-robots-txt retry ${action.retryAfter}`;
+    default:
+      return `${action.kind} ${action.status}`;
+  }
+}
+
+function policyFor(route: string, layer: string) {
+  if (route === "none") return undefined;
+  const rules = layer === "policy" ? [{ crawlers: ["Googlebot"], action: "block" }] : [];
+  const mode = route === "inherit" ? {} : { mode: route };
+  const policy = parsePolicy(JSON.stringify({ routes: [{ pattern: "/private/", blockStatus: 451, ...mode, rules }] }));
+  if (!policy.ok) throw new TypeError(`test policy is invalid: ${policy.problems.join("; ")}`);
+  return policy.value;
+}
+
+// [MODE, route mode of the route covering /private/ ("none": no route; "inherit": no mode of
+// its own), layer that decides (robots.txt: Disallow /private/; policy: a rule blocking
+// Googlebot), pause in force, expected]. Googlebot asks for /private/x.
+const precedence: [Mode, string, string, boolean, string][] = [
+  ["enforce", "none", "robots.txt", false, "block 403 robots.txt"],
+  ["enforce", "none", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "inherit", "robots.txt", false, "block 451 robots.txt"],
+  ["enforce", "inherit", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "inherit", "policy", false, "block 451 policy"],
+  ["enforce", "inherit", "policy", true, "unavailable 503 paused"],
+  ["enforce", "enforce", "robots.txt", false, "block 451 robots.txt"],
+  ["enforce", "enforce", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "enforce", "policy", false, "block 451 policy"],
+  ["enforce", "enforce", "policy", true, "unavailable 503 paused"],
+  ["enforce", "report", "robots.txt", false, "report robots.txt"],
+  ["enforce", "report", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "report", "policy", false, "report policy"],
+  ["enforce", "report", "policy", true, "unavailable 503 paused"],
+  ["enforce", "off", "robots.txt", false, "pass policy"],
+  ["enforce", "off", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "off", "policy", false, "pass policy"],
+  ["enforce", "off", "policy", true, "unavailable 503 paused"],
+  ["report", "none", "robots.txt", false, "report robots.txt"],
+  ["report", "none", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "inherit", "robots.txt", false, "report robots.txt"],
+  ["report", "inherit", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "inherit", "policy", false, "report policy"],
+  ["report", "inherit", "policy", true, "unavailable 503 paused"],
+  ["report", "enforce", "robots.txt", false, "block 451 robots.txt"],
+  ["report", "enforce", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "enforce", "policy", false, "block 451 policy"],
+  ["report", "enforce", "policy", true, "unavailable 503 paused"],
+  ["report", "report", "robots.txt", false, "report robots.txt"],
+  ["report", "report", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "report", "policy", false, "report policy"],
+  ["report", "report", "policy", true, "unavailable 503 paused"],
+  ["report", "off", "robots.txt", false, "pass policy"],
+  ["report", "off", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "off", "policy", false, "pass policy"],
+  ["report", "off", "policy", true, "unavailable 503 paused"],
+  ["off", "none", "robots.txt", false, "forward mode-off"],
+  ["off", "none", "robots.txt", true, "forward mode-off"],
+  ["off", "inherit", "robots.txt", false, "forward mode-off"],
+  ["off", "inherit", "robots.txt", true, "forward mode-off"],
+  ["off", "inherit", "policy", false, "forward mode-off"],
+  ["off", "inherit", "policy", true, "forward mode-off"],
+  ["off", "enforce", "robots.txt", false, "forward mode-off"],
+  ["off", "enforce", "robots.txt", true, "forward mode-off"],
+  ["off", "enforce", "policy", false, "forward mode-off"],
+  ["off", "enforce", "policy", true, "forward mode-off"],
+  ["off", "report", "robots.txt", false, "forward mode-off"],
+  ["off", "report", "robots.txt", true, "forward mode-off"],
+  ["off", "report", "policy", false, "forward mode-off"],
+  ["off", "report", "policy", true, "forward mode-off"],
+  ["off", "off", "robots.txt", false, "forward mode-off"],
+  ["off", "off", "robots.txt", true, "forward mode-off"],
+  ["off", "off", "policy", false, "forward mode-off"],
+  ["off", "off", "policy", true, "forward mode-off"],
+];
+
+describe("precedence: MODE × route mode × layer × pause (README: How decisions are made)", () => {
+  it.each(precedence)("MODE=%s route=%s layer=%s paused=%s -> %s", (mode, route, layer, paused, expected) => {
+    const pause = paused ? { retryAfter: 600 } : null;
+    expect(summary(decideEdge(facts({ mode, policy: policyFor(route, layer), pause })))).toBe(expected);
+  });
+});
+
+const SIGNED_BINGBOT = {
+  status: "verified",
+  signer: "https://agent.test",
+  agent: agentOfSigner({ token: "bingbot", category: "search-engine" }, "https://agent.test"),
+} as const;
+const FAILED = { status: "failed", why: "bad-signature", signer: "https://agent.test" } as const;
+const UNTRUSTED = { status: "untrusted", signer: "https://stranger.test" } as const;
+
+describe("the facts around the policy layers", () => {
+  it.each([
+    {
+      why: "an unusable ORIGIN_URL: nowhere to send anyone",
+      over: { originUnusable: true },
+      expected: "no-origin 502",
+    },
+    { why: "route mode addressed to itself", over: { selfAddressed: true }, expected: "self-loop 508" },
+    { why: "config problems run as MODE=off", over: { configProblems: true }, expected: "forward config-problems" },
+    {
+      why: "kill switch before the pause",
+      over: { mode: "off", pause: { retryAfter: 60 } },
+      expected: "forward mode-off",
+    },
+    { why: "an authority not protected", over: { served: false }, expected: "forward not-served" },
+    { why: "humans pass unjudged", over: { agent: classifyUserAgent(CHROME) }, expected: "forward human" },
+    {
+      why: "humans pass even during a pause",
+      over: { agent: classifyUserAgent(CHROME), pause: { retryAfter: 60 } },
+      expected: "forward human",
+    },
+    {
+      why: "robots.txt is served to humans too",
+      over: { agent: classifyUserAgent(CHROME), isRobotsTxt: true, pathAndQuery: "/robots.txt" },
+      expected: "serve-robots-txt retry 300",
+    },
+    {
+      why: "a pause answers /robots.txt 503 as well",
+      over: { agent: classifyUserAgent(CHROME), isRobotsTxt: true, pause: { retryAfter: 60 } },
+      expected: "unavailable 503 paused",
+    },
+    // Issue #12: a Web Bot Auth signature decides who a request is before the human shortcut.
+    {
+      why: "a signature is asked for first",
+      over: { agent: classifyUserAgent(CHROME), signed: true },
+      expected: "gather signature",
+    },
+    {
+      why: "a verified signer's crawler, though its User-Agent is a browser's",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: SIGNED_BINGBOT },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a verified signature needs no address check",
+      over: { signed: true, signature: SIGNED_BINGBOT, needsVerification: true },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a failed signature is a failed claim: VERIFY_CRAWLERS=block answers 403",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: FAILED, verifyCrawlers: "block" },
+      expected: "impostor 403",
+    },
+    {
+      why: "a failed signature under VERIFY_CRAWLERS=unknown: an anonymous bot under *",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: FAILED },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a signer we do not trust: the User-Agent decides",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: UNTRUSTED },
+      expected: "forward human",
+    },
+    { why: "verification is asked for first", over: { needsVerification: true }, expected: "gather verification" },
+    {
+      why: "VERIFY_CRAWLERS=block: an impostor gets 403, before the pause",
+      over: { needsVerification: true, verification: "impostor", verifyCrawlers: "block", pause: { retryAfter: 60 } },
+      expected: "impostor 403",
+    },
+    {
+      why: "VERIFY_CRAWLERS=unknown: an impostor is judged under * (still blocked here)",
+      over: { needsVerification: true, verification: "impostor" },
+      expected: "block 403 robots.txt",
+    },
+    { why: "a pause is asked for before robots.txt", over: { pause: undefined }, expected: "gather pause" },
+    { why: "robots.txt is asked for last", over: { robots: undefined }, expected: "gather robots" },
+    {
+      why: "robots.txt unavailable: 503 until the next attempt",
+      over: { robots: { state: "unavailable", matcher: undefined, retryAfter: 300 } },
+      expected: "unavailable 503 robots-unavailable",
+    },
+    {
+      why: "FAIL_OPEN lets crawlers through while nothing is known",
+      over: { failOpen: true, robots: { state: "unavailable", matcher: undefined, retryAfter: 300 } },
+      expected: "pass none",
+    },
+    {
+      why: "no robots.txt at the origin: allowed",
+      over: { robots: { state: "none", matcher: undefined, retryAfter: 0 } },
+      expected: "pass none",
+    },
+  ] satisfies { why: string; over: Partial<EdgeFacts>; expected: string }[])(
+    "$why -> $expected",
+    ({ over, expected }) => {
+      expect(summary(decideEdge(facts(over)))).toBe(expected);
+    },
+  );
+});
+
+describe("pacing: only a pass in enforce mode, only crawlers the lines bind (issue #9)", () => {
+  const open = { pathAndQuery: "/open" };
+  it.each([
+    {
+      why: "* group's Crawl-delay does not bind Googlebot by default",
+      over: { ...open, rate: undefined },
+      expected: "pass robots.txt",
+    },
+    {
+      why: "ENFORCE_RATES=all binds Googlebot too: the limiter is asked",
+      over: { ...open, rate: undefined, enforceRates: "all" },
+      expected: "gather rate",
+    },
+    {
+      why: "a group naming bingbot binds it: the limiter is asked",
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: undefined },
+      expected: "gather rate",
+    },
+    {
+      why: "the limiter refused: 429",
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: { allowed: false, retryAfter: 4 } },
+      expected: "rate-limited 429 retry 4",
+    },
+    {
+      why: "ENFORCE_RATES=off",
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: undefined, enforceRates: "off" },
+      expected: "pass robots.txt",
+    },
+    {
+      why: "MODE=report never paces",
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: undefined, mode: "report" },
+      expected: "pass robots.txt",
+    },
+    {
+      why: "a block is never paced",
+      over: { agent: classifyUserAgent(BINGBOT), rate: undefined },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "no limiter bound",
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: undefined, rateLimiter: false },
+      expected: "pass robots.txt",
+    },
+  ] satisfies { why: string; over: Partial<EdgeFacts>; expected: string }[])(
+    "$why -> $expected",
+    ({ over, expected }) => {
+      expect(summary(decideEdge(facts(over)))).toBe(expected);
+    },
+  );
+
+  it("Visit-time outside its window: 503 until it opens", () => {
+    const visiting = compileRobots(parseRobotsTxt("User-agent: bingbot\nVisit-time: 0100-0300\n"));
+    const action = decideEdge(
+      facts({ ...open, agent: classifyUserAgent(BINGBOT), robots: { state: "ok", matcher: visiting, retryAfter: 0 } }),
+    );
+    expect(action).toMatchObject({ kind: "unavailable", status: 503, why: "visit-time", retryAfter: 13 * 3600 });
+  });
+});
+
+describe("usage preferences: a layer after robots.txt, before pacing (USAGE_SIGNALS)", () => {
+  const usageRobots = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\n"));
+  const robots = { state: "ok", matcher: usageRobots, retryAfter: 0 } as const;
+  const GPTBOT_UA =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+  it.each([
+    {
+      why: "train-ai=n refuses an ai-training crawler",
+      over: { agent: classifyUserAgent(GPTBOT_UA) },
+      expected: { kind: "block", status: 403, usage: { key: "train-ai", line: 3 } },
+    },
+    {
+      why: "MODE=report only marks it",
+      over: { agent: classifyUserAgent(GPTBOT_UA), mode: "report" },
+      expected: { kind: "report", usage: { key: "train-ai", line: 3 } },
+    },
+    {
+      why: "USAGE_SIGNALS=report only marks it",
+      over: { agent: classifyUserAgent(GPTBOT_UA), usageSignals: "report" },
+      expected: { kind: "report", usage: { key: "train-ai", line: 3 } },
+    },
+    {
+      why: "USAGE_SIGNALS=off: passed, the header still says what the site wrote",
+      over: { agent: classifyUserAgent(GPTBOT_UA), usageSignals: "off" },
+      expected: { kind: "pass", contentUsage: "train-ai=n" },
+    },
+    {
+      why: "a search engine is not refused; its pass carries Content-Usage",
+      over: {},
+      expected: { kind: "pass", contentUsage: "train-ai=n" },
+    },
+    {
+      why: "a disallowed path is blocked by robots.txt, not by the usage line",
+      over: { agent: classifyUserAgent(GPTBOT_UA), pathAndQuery: "/private/x" },
+      expected: { kind: "block", status: 403, verdict: { layer: "robots.txt" } },
+    },
+    {
+      why: "a crawl pause comes first",
+      over: { agent: classifyUserAgent(GPTBOT_UA), pause: { retryAfter: 60 } },
+      expected: { kind: "unavailable", why: "paused" },
+    },
+  ] satisfies { why: string; over: Partial<EdgeFacts>; expected: object }[])("$why", ({ over, expected }) => {
+    const action = decideEdge(facts({ pathAndQuery: "/open", robots, ...over }));
+    expect(action).toMatchObject(expected);
+    if (expected.kind === "block" && !("verdict" in expected)) expect(action).toHaveProperty("usage");
+    if ("verdict" in expected) expect(action).not.toHaveProperty("usage");
+  });
+});

@@ -1,0 +1,165 @@
+// Issue #12, Web Bot Auth at the edge: a request signed by a trusted signer is judged as the
+// crawler the signer stands for, whatever its User-Agent (ChatGPT agent sends a browser's); a
+// signature that fails is a failed claim (VERIFY_CRAWLERS); one from a signer we do not trust
+// is ignored, and its directory never fetched. Our own signer (test/agents/web-bot-auth).
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { newSigner, signRequest, type AgentHeader, type TestSigner } from "../agents/web-bot-auth/signer.ts";
+import { call, CHROME, freshState, SITE } from "./helpers.ts";
+
+const AGENT = "https://agent.test";
+const STRANGER = "https://stranger.test";
+const DIRECTORY = "/.well-known/http-message-signatures-directory";
+const SIGNATURE_AGENTS = JSON.stringify({ [AGENT]: { token: "ExampleAgent", category: "ai-assistant" } });
+// ExampleAgent has a group of its own; everyone else falls to `*`.
+const ROBOTS = "User-agent: ExampleAgent\nDisallow: /agent-private/\n\nUser-agent: *\nDisallow: /private/\n";
+
+let signer: TestSigner;
+let fetched: string[];
+
+beforeEach(async () => {
+  await freshState();
+  signer = await newSigner();
+  fetched = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    fetched.push(request.url);
+    const url = new URL(request.url);
+    if (url.pathname === DIRECTORY) {
+      return new Response(JSON.stringify({ keys: [signer.publicJwk] }), {
+        headers: { "content-type": "application/http-message-signatures-directory+json" },
+      });
+    }
+    if (url.pathname === "/robots.txt") return new Response(ROBOTS);
+    return new Response(`origin page ${url.pathname}`);
+  });
+});
+afterEach(freshState);
+
+const now = () => Math.floor(Date.now() / 1000);
+
+async function signed(path: string, agent: AgentHeader, overrides: { created?: number; expires?: number } = {}) {
+  return signRequest(signer, {
+    url: `${SITE}${path}`,
+    agent,
+    created: overrides.created ?? now() - 5,
+    expires: overrides.expires ?? now() + 60,
+  });
+}
+
+const dictionary: AgentHeader = { form: "dictionary", key: "sig1", origin: AGENT };
+const legacy: AgentHeader = { form: "string", origin: AGENT };
+
+describe("a verified signature: judged as the signer's crawler, whatever the User-Agent", () => {
+  it.each([
+    { why: "dictionary form, its own group disallows", path: "/agent-private/x", agent: dictionary, status: 403 },
+    { why: "legacy string form, its own group disallows", path: "/agent-private/x", agent: legacy, status: 403 },
+    { why: "its own group, not *, applies", path: "/private/x", agent: dictionary, status: 200 },
+  ])("$why: $path -> $status", async ({ path, agent, status }) => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const headers = await signed(path, agent);
+    const response = await call(path, { ua: CHROME, headers, env: { SIGNATURE_AGENTS } });
+    expect(response.status).toBe(status);
+    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ event: "robots-edge.decision", group: "exampleagent", signer: AGENT }),
+    );
+  });
+
+  it("the directory is fetched once, not per request", async () => {
+    for (const path of ["/a", "/b", "/c"]) {
+      await call(path, { ua: CHROME, headers: await signed(path, dictionary), env: { SIGNATURE_AGENTS } });
+    }
+    expect(fetched.filter((url) => url === `${AGENT}${DIRECTORY}`)).toHaveLength(1);
+  });
+});
+
+describe("a failed signature verifies nothing: a failed claim", () => {
+  it.each([
+    {
+      why: "tampered",
+      tamper: true,
+      created: undefined,
+      expires: undefined,
+      verify: "unknown",
+      status: 403,
+      marker: "blocked",
+    },
+    {
+      why: "tampered, VERIFY_CRAWLERS=block",
+      tamper: true,
+      created: undefined,
+      expires: undefined,
+      verify: "block",
+      status: 403,
+      marker: "impostor",
+    },
+    {
+      why: "expired",
+      tamper: false,
+      created: now() - 600,
+      expires: now() - 300,
+      verify: "unknown",
+      status: 403,
+      marker: "blocked",
+    },
+    {
+      why: "created in the future",
+      tamper: false,
+      created: now() + 600,
+      expires: now() + 900,
+      verify: "unknown",
+      status: 403,
+      marker: "blocked",
+    },
+  ])("$why: /private/x under * -> $status ($marker)", async ({ tamper, created, expires, verify, status, marker }) => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const headers = await signed("/private/x", dictionary, {
+      ...(created && { created }),
+      ...(expires && { expires }),
+    });
+    if (tamper) headers["signature"] = headers["signature"]?.replace(/[A-Za-z]/, (c) => (c === "A" ? "B" : "A")) ?? "";
+    const env = { SIGNATURE_AGENTS, VERIFY_CRAWLERS: verify };
+    const response = await call("/private/x", { ua: CHROME, headers, env });
+    expect(response.status).toBe(status);
+    expect(response.headers.get("x-robots-edge")?.split(";")[0]).toBe(marker);
+    // Never the signer's group: its own group would allow /private/x.
+  });
+});
+
+describe("signatures we do not check", () => {
+  it("a signer we do not trust: its directory is never fetched; the User-Agent decides (a browser passes)", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const headers = await signed("/private/x", { form: "dictionary", key: "sig1", origin: STRANGER });
+    const response = await call("/private/x", { ua: CHROME, headers, env: { SIGNATURE_AGENTS } });
+    expect(response.status).toBe(200);
+    expect(fetched.some((url) => url.startsWith(STRANGER))).toBe(false);
+  });
+
+  it("VERIFY_CRAWLERS=off: signatures are not checked; the User-Agent decides", async () => {
+    const headers = await signed("/agent-private/x", dictionary);
+    const response = await call("/agent-private/x", {
+      ua: CHROME,
+      headers,
+      env: { SIGNATURE_AGENTS, VERIFY_CRAWLERS: "off" },
+    });
+    expect(response.status).toBe(200);
+    expect(fetched.some((url) => url.endsWith(DIRECTORY))).toBe(false);
+  });
+
+  it("a browser without signature headers costs no directory fetch", async () => {
+    expect((await call("/agent-private/x", { ua: CHROME, env: { SIGNATURE_AGENTS } })).status).toBe(200);
+    expect(fetched).toEqual([`https://origin.test/agent-private/x`]);
+  });
+
+  it("an invalid SIGNATURE_AGENTS is a configuration problem: the edge runs as with MODE=off", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const headers = await signed("/agent-private/x", dictionary);
+    const response = await call("/agent-private/x", {
+      ua: CHROME,
+      headers,
+      env: { SIGNATURE_AGENTS: '{"http://evil.test": {"token": "X"}}' },
+    });
+    expect(response.status).toBe(200);
+    expect(fetched.some((url) => url.includes("evil.test"))).toBe(false);
+  });
+});
