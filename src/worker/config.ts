@@ -20,6 +20,9 @@ import { invalid, valid, type Validated } from "../policy/validated.ts";
 
 export type { Mode };
 
+/** Cloudflare's public resolver, RFC 8484 JSON API: the default for reverse DNS verification. */
+export const DEFAULT_DOH_RESOLVER = "https://cloudflare-dns.com/dns-query";
+
 export interface Config {
   readonly mode: Mode;
   readonly blockStatus: number;
@@ -64,6 +67,8 @@ export interface Config {
   readonly usageSignals: "enforce" | "report" | "off";
   /** A passed crawler response carries the path's `Content-Usage` header (unless the origin sent one). */
   readonly usageHeader: boolean;
+  /** The DNS-over-HTTPS endpoint (RFC 8484 JSON API) for reverse DNS verification; https only. */
+  readonly dohResolver: string;
   /** Trusted Web Bot Auth signers by directory origin: the built-in table plus SIGNATURE_AGENTS. */
   readonly signatureAgents: ReadonlyMap<string, SignatureAgent>;
 }
@@ -124,6 +129,7 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     verifyCrawlers: read.field("VERIFY_CRAWLERS", oneOf(["off", "unknown", "block"] as const), "unknown"),
     usageSignals: read.field("USAGE_SIGNALS", oneOf(MODES), "enforce"),
     usageHeader: read.field("USAGE_HEADER", readBoolean, true),
+    dohResolver: read.field("DOH_RESOLVER", readHttpsUrl, DEFAULT_DOH_RESOLVER),
     signatureAgents: read.field("SIGNATURE_AGENTS", readSignatureAgents, trustedSignatureAgents([])),
   };
   if (vars["routes"] !== undefined) {
@@ -286,6 +292,12 @@ function isHostPattern(entry: string): boolean {
   if (host === "" || host.includes("*")) return false;
   const candidate = `https://${host}/`;
   return URL.canParse(candidate) && new URL(candidate).host === host && !host.includes("@");
+}
+
+function readHttpsUrl(name: string, value: string): Validated<string> {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol === "https:" && !url.username && !url.password) return valid(url.href);
+  return invalid([`${name} must be an https URL such as ${DEFAULT_DOH_RESOLVER}, got ${JSON.stringify(value)}`]);
 }
 
 function readSignatureAgents(_name: string, value: string): Validated<ReadonlyMap<string, SignatureAgent>> {

@@ -79,6 +79,9 @@ export interface ImpostorLog {
   readonly address: string | null;
   readonly claimed: string;
   readonly treatment: string;
+  /** How the claim was found false (cloudflare, ip-list, reverse-dns), and why, in one line. */
+  readonly method?: string | null;
+  readonly reason?: string;
 }
 
 /** A valid-looking signature from a signer we do not trust: judged by its User-Agent instead. */

@@ -17,7 +17,7 @@ import { hostInDomains, type ReverseDnsResult, type ReverseDnsRule } from "../ag
 import { IsolateMemory } from "./isolate-memory.ts";
 
 /** Cloudflare's resolver; the `DOH_RESOLVER` var may name another (https only). */
-export const DEFAULT_DOH_RESOLVER = "https://cloudflare-dns.com/dns-query";
+export { DEFAULT_DOH_RESOLVER } from "./config.ts";
 
 export type DnsRecordType = "PTR" | "A" | "AAAA";
 
@@ -43,7 +43,8 @@ export function dohResolver(endpoint: string): DnsResolver {
     const url = new URL(base);
     url.searchParams.set("name", name);
     url.searchParams.set("type", type);
-    const response = await fetch(url, { headers: { accept: "application/dns-json" }, redirect: "error", signal });
+    // workerd has no redirect: "error"; "manual" leaves a 3xx unfollowed, and a 3xx is not ok.
+    const response = await fetch(url, { headers: { accept: "application/dns-json" }, redirect: "manual", signal });
     if (!response.ok) throw new Error(`resolver answered ${response.status}`);
     return parseDohAnswer(await response.json(), type);
   };

@@ -8,6 +8,7 @@ import { clearPauseMemory } from "../../src/worker/pause.ts";
 import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
 import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
 import { clearSignatureDirectoryMemory } from "../../src/worker/signature-directory.ts";
+import { clearReverseDnsMemory } from "../../src/worker/reverse-dns.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -74,6 +75,7 @@ export async function freshState(): Promise<void> {
   clearPauseMemory();
   clearRangesMemory();
   clearSignatureDirectoryMemory();
+  clearReverseDnsMemory();
 }
 
 /** Call the Worker as the runtime would, waiting for its waitUntil work. */

@@ -116,3 +116,81 @@ describe("the cron refreshes the published ranges", () => {
     expect(stored?.sources["bingbot"]?.cidrs).toEqual(["157.55.39.0/24"]);
   });
 });
+
+// Issue #12: operators that document reverse DNS instead of a list (Amazonbot) are verified by
+// forward-confirmed reverse DNS over DoH (the resolver is this fake), once per address.
+describe("reverse DNS at the edge", () => {
+  const AMAZONBOT =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36";
+  const ADDRESS = "192.0.2.10";
+  const PTR_NAME = "10.2.0.192.in-addr.arpa";
+
+  const amazonbotRequest = () =>
+    call("/news/today", { ua: AMAZONBOT, headers: { "cf-connecting-ip": ADDRESS }, env: { VERIFY_CRAWLERS: "block" } });
+
+  function fakeDns(ptr: string, forward: string): string[] {
+    const asked: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      if (url.hostname === "cloudflare-dns.com") {
+        const name = url.searchParams.get("name") ?? "";
+        const type = url.searchParams.get("type");
+        asked.push(`${type} ${name}`);
+        const answer =
+          type === "PTR" && name === PTR_NAME
+            ? [{ name, type: 12, data: ptr }]
+            : type === "A" && name === ptr.replace(/\.$/, "")
+              ? [{ name, type: 1, data: forward }]
+              : [];
+        return Response.json({ Status: 0, Answer: answer });
+      }
+      if (url.pathname === "/robots.txt")
+        return new Response("User-agent: Amazonbot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n");
+      return new Response(`origin page ${url.pathname}`);
+    });
+    return asked;
+  }
+
+  it.each([
+    {
+      why: "PTR under crawl.amazonbot.amazon, resolving back",
+      ptr: "c1.crawl.amazonbot.amazon.",
+      forward: ADDRESS,
+      status: 200,
+      marker: null,
+    },
+    { why: "PTR elsewhere", ptr: "host.evil.example.", forward: ADDRESS, status: 403, marker: "impostor" },
+    {
+      why: "PTR right, but it resolves to another address",
+      ptr: "c1.crawl.amazonbot.amazon.",
+      forward: "198.51.100.7",
+      status: 403,
+      marker: "impostor",
+    },
+  ])("VERIFY_CRAWLERS=block, $why -> $status", async ({ ptr, forward, status, marker }) => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const asked = fakeDns(ptr, forward);
+    const response = await amazonbotRequest();
+    expect(response.status).toBe(status);
+    expect(response.headers.get("x-robots-edge")).toBe(marker);
+    expect(asked[0]).toBe(`PTR ${PTR_NAME}`);
+    const lookups = asked.length;
+    await amazonbotRequest();
+    expect(asked).toHaveLength(lookups); // the answer is cached for the address
+  });
+
+  it("a client claiming no such operator causes no lookup", async () => {
+    const asked = fakeDns("x.", ADDRESS);
+    await call("/news/today", {
+      ua: "FooBot/1.0",
+      headers: { "cf-connecting-ip": ADDRESS },
+      env: { VERIFY_CRAWLERS: "block" },
+    });
+    await call("/news/today", {
+      ua: CHROME,
+      headers: { "cf-connecting-ip": ADDRESS },
+      env: { VERIFY_CRAWLERS: "block" },
+    });
+    expect(asked).toEqual([]);
+  });
+});
