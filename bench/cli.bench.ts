@@ -8,6 +8,7 @@ import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseRobotsTxt } from "../src/core/index.ts";
+import { random } from "./random.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 // Real files: a typical one (the target is judged on it: start-up, reading and writing weigh
@@ -18,17 +19,6 @@ const FILES = [
 ];
 const TOKEN = "Googlebot";
 const URL_COUNT = 200_000;
-
-/** Deterministic pseudo-random numbers (mulberry32): every run measures the same URLs. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** URLs made from the file's own rules (half hit a rule), plus generic paths; plain ASCII only. */
 function generateUrls(robotsText: string): string {

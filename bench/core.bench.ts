@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import robotsParser from "robots-parser";
 import { Bench } from "tinybench";
 import { compileRobots, parseRobotsTxt, reviveRobots, serializeRobots } from "../src/core/index.ts";
+import { random } from "./random.ts";
 
 const CORPUS = resolve(import.meta.dirname, "../test/fixtures/corpus/robots");
 const TOKENS = ["googlebot", "gptbot", "bingbot", "somebot"];
@@ -30,17 +31,6 @@ interface Case {
   name: string;
   text: string;
   urls: string[];
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run measures the same URLs. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function urlsFor(text: string, next: () => number): string[] {

@@ -18,6 +18,7 @@
 import { canonicalizePath, compilePathPattern, productToken, type PathPattern } from "../core/index.ts";
 import type { Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory } from "../agents/crawlers.ts";
 
 export type PolicyAction = "block" | "allow";
 
@@ -53,17 +54,6 @@ export interface PolicyMatch {
 }
 
 const MODES: readonly Mode[] = ["enforce", "report", "off"];
-const CATEGORIES = [
-  "search-engine",
-  "ai-training",
-  "ai-assistant",
-  "ai-search",
-  "seo-tool",
-  "social-preview",
-  "monitoring",
-  "archiver",
-  "other",
-];
 
 /** A policy ready to answer per request. */
 export class CompiledPolicy {
@@ -154,8 +144,10 @@ function readRule(value: unknown, where: string, problems: string[]): PolicyRule
       : undefined;
   if (!list) problems.push(`${where}.crawlers must be a non-empty list of product tokens or "category:NAME"`);
   for (const name of list ?? []) {
-    if (name.startsWith("category:") && !CATEGORIES.includes(name.slice("category:".length))) {
-      problems.push(`${where}.crawlers: unknown ${JSON.stringify(name)}; categories are ${CATEGORIES.join(", ")}`);
+    if (name.startsWith("category:") && !isCrawlerCategory(name.slice("category:".length))) {
+      problems.push(
+        `${where}.crawlers: unknown ${JSON.stringify(name)}; categories are ${CRAWLER_CATEGORIES.join(", ")}`,
+      );
     } else if (!name.startsWith("category:") && productToken(name) === "") {
       problems.push(`${where}.crawlers: ${JSON.stringify(name)} has no product token (letters, digits, "-", "_", ".")`);
     }

@@ -12,7 +12,7 @@
  * http is accepted only for a loopback origin listed there (local runs and tests).
  */
 
-import type { CrawlerCategory } from "../crawlers.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../crawlers.ts";
 import type { AgentCard } from "./directory.ts";
 import { parseUrl } from "./url.ts";
 
@@ -46,17 +46,6 @@ export const KNOWN_SIGNATURE_AGENTS: readonly SignatureAgent[] = [
   },
 ];
 
-const CATEGORIES: ReadonlySet<string> = new Set<CrawlerCategory>([
-  "search-engine",
-  "ai-training",
-  "ai-assistant",
-  "ai-search",
-  "seo-tool",
-  "social-preview",
-  "monitoring",
-  "archiver",
-  "other",
-]);
 // RFC 9309 §2.2.1: a product token is letters, "_" and "-".
 const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
@@ -102,8 +91,8 @@ function parseEntry(key: string, value: unknown, problems: string[]): SignatureA
       `${where}.token must be a robots.txt product token (letters, "_" and "-"), got ${JSON.stringify(token)}`,
     );
   }
-  if (category !== undefined && (typeof category !== "string" || !CATEGORIES.has(category))) {
-    problems.push(`${where}.category must be one of ${[...CATEGORIES].join(", ")}, got ${JSON.stringify(category)}`);
+  if (category !== undefined && (typeof category !== "string" || !isCrawlerCategory(category))) {
+    problems.push(`${where}.category must be one of ${CRAWLER_CATEGORIES.join(", ")}, got ${JSON.stringify(category)}`);
   }
   if (problems.length > before || origin === undefined) return undefined;
   return {
@@ -162,5 +151,5 @@ function categoryOfPurpose(purpose: string | undefined): CrawlerCategory {
   const lower = purpose.toLowerCase();
   if (lower === "tdm" || lower === "training") return "ai-training";
   if (lower === "search") return "search-engine";
-  return CATEGORIES.has(lower) ? (lower as CrawlerCategory) : "other";
+  return isCrawlerCategory(lower) ? lower : "other";
 }
