@@ -26,6 +26,12 @@ import { errorResponse } from "./responses.ts";
  */
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding"];
 
+/**
+ * Headers a client's `Connection` may not remove: the client address and Cloudflare's own
+ * headers that origins use for logging and rate limits (a client naming them would hide itself).
+ */
+const PROTECTED_FROM_CONNECTION = /^(cf-|x-forwarded-for$|x-real-ip$|true-client-ip$)/;
+
 /** Client headers that would make an origin serve another host or path than the one judged. */
 const UNTRUSTED_CLIENT_HEADERS = ["x-forwarded-host", "x-original-url", "x-rewrite-url", "x-http-method-override"];
 
@@ -44,7 +50,9 @@ export async function forward(request: Request, url: URL, originUrl: URL | undef
   dropHopByHop(outgoing.headers);
   for (const name of UNTRUSTED_CLIENT_HEADERS) outgoing.headers.delete(name);
   try {
-    const response = await fetch(outgoing, originUrl ? { redirect: "manual" } : undefined);
+    // Never follow a redirect here, in either mode: the client gets the 3xx and asks again, so
+    // the new URL is judged like any other and the edge never fetches a host for it.
+    const response = await fetch(outgoing, { redirect: "manual" });
     return withoutHopByHop(response);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -58,7 +66,7 @@ export function dropHopByHop(headers: Headers): void {
   const named = (headers.get("connection") ?? "")
     .split(",")
     .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== "" && name !== "upgrade");
+    .filter((name) => name !== "" && name !== "upgrade" && !PROTECTED_FROM_CONNECTION.test(name));
   for (const name of [...HOP_BY_HOP, ...named]) headers.delete(name);
 }
 

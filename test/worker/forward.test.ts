@@ -69,6 +69,29 @@ function headerOrigin(): Headers[] {
   return seen;
 }
 
+describe("redirects are never followed by the edge", () => {
+  it.each([
+    { mode: "proxy", env: {} },
+    { mode: "route", env: { ORIGIN_URL: "" } },
+  ])("$mode mode: the client gets the origin's 302", async ({ env }) => {
+    const fetched: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      fetched.push(request.url);
+      if (new URL(request.url).pathname === "/robots.txt") return new Response(ROBOTS);
+      if (request.url.includes("elsewhere.test")) return new Response("followed");
+      // A redirect the fetch would follow unless told not to.
+      return request.redirect === "manual"
+        ? new Response(null, { status: 302, headers: { location: "https://elsewhere.test/x" } })
+        : new Response("followed");
+    });
+    const response = await call("/open", { ua: CHROME, env });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("https://elsewhere.test/x");
+    expect(fetched.some((url) => url.includes("elsewhere.test"))).toBe(false);
+  });
+});
+
 describe("headers to and from the origin", () => {
   it("drops hop-by-hop headers and the ones Connection names, in both directions", async () => {
     const seen = headerOrigin();
@@ -87,6 +110,25 @@ describe("headers to and from the origin", () => {
     expect(sent.get("x-kept")).toBe("yes");
     expect([response.headers.get("x-origin-secret"), response.headers.get("keep-alive")]).toEqual([null, null]);
     expect(response.headers.get("x-kept")).toBe("yes");
+  });
+
+  it("a client's Connection header cannot remove the client address or Cloudflare's headers", async () => {
+    const seen = headerOrigin();
+    const protectedHeaders = {
+      "cf-connecting-ip": "192.0.2.1",
+      "x-forwarded-for": "192.0.2.1",
+      "x-real-ip": "192.0.2.1",
+    };
+    await call("/open", {
+      ua: CHROME,
+      headers: { connection: "cf-connecting-ip, x-forwarded-for, x-real-ip", ...protectedHeaders },
+    });
+    const sent = seen[0] ?? new Headers();
+    expect([sent.get("cf-connecting-ip"), sent.get("x-forwarded-for"), sent.get("x-real-ip")]).toEqual([
+      "192.0.2.1",
+      "192.0.2.1",
+      "192.0.2.1",
+    ]);
   });
 
   it.each(["x-forwarded-host", "x-original-url", "x-rewrite-url", "x-http-method-override"])(
