@@ -369,7 +369,7 @@ function report(runs: Measured[], soak: Soak | undefined, unrecorded: Measured |
     `paths: ${allowed.length} distinct, all ALLOWED for Googlebot (so all reach the origin); ` +
       `${disallowed.length} disallowed candidates left out, e.g. ${blockProbe} ((a) blocks it, (b) passes it)\n`,
   );
-  const all = soak ? [...runs, soak.measured] : runs;
+  const all = [...runs, ...(unrecorded ? [unrecorded] : []), ...(soak ? [soak.measured] : [])];
   printTable([
     ["run", "req/s", "p50 ms", "p99 ms", "2xx", "non-2xx", "socket err", "statuses"],
     ...all.map((run) => [

@@ -35,8 +35,12 @@ export interface ActivityBatch {
   readonly recent: readonly CrawlerEvent[];
 }
 
-/** The newest requests one batch carries (counts stay exact; the object keeps 10,000 anyway). */
-export const MAX_RECENT_PER_BATCH = 1_000;
+/**
+ * The newest requests one batch carries. Counts stay exact; the recent list is a sample
+ * when one isolate sees more than this between two flushes (a busy site: the object's last
+ * 10,000 then span seconds anyway), which keeps each batch's writes small.
+ */
+export const MAX_RECENT_PER_BATCH = 200;
 
 interface PendingActivity {
   readonly hourly: Map<string, { -readonly [K in keyof HourlyCount]: HourlyCount[K] }>;

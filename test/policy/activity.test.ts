@@ -233,6 +233,12 @@ describe("summarizeActivity", () => {
       layers: { "robots.txt": 4 },
     });
     expect(gptbot?.hourly.map((hour) => hour.block)).toEqual([3, 0, 1]);
+    // All crawlers together, hour by hour (the chart's "all crawlers").
+    expect(summary.hourly.map((hour) => [hour.hour.slice(11, 13), hour.pass, hour.block])).toEqual([
+      ["10", 0, 3],
+      ["11", 5, 0],
+      ["12", 0, 1],
+    ]);
     expect(summary.humans).toEqual({
       total: 7,
       hourly: [
@@ -241,6 +247,20 @@ describe("summarizeActivity", () => {
         { hour: "2026-11-23T12:00:00.000Z", count: 0 },
       ],
     });
+  });
+});
+
+describe("summarizeActivity bounds its answer", () => {
+  it("carries hour-by-hour counts for the 25 busiest crawlers only; totals for all", () => {
+    const rows = Array.from({ length: 30 }, (_, i) => row(H0, `Bot${String(i).padStart(2, "0")}`, "pass", 100 - i));
+    const summary = summarizeActivity(rows, [], { fromHour: H0, toHour: H0 + HOUR });
+    expect(summary.crawlers).toHaveLength(30);
+    expect(summary.crawlers.map((crawler) => crawler.hourly.length)).toEqual([
+      ...Array(25).fill(2),
+      ...Array(5).fill(0),
+    ]);
+    expect(summary.crawlers[29]).toMatchObject({ token: "Bot29", requests: 71 });
+    expect(summary.hourly[0]?.pass).toBe(2565);
   });
 });
 

@@ -222,6 +222,13 @@ describe("recording crawler decisions", () => {
     expect(answer.recent).toEqual([]);
   });
 
+  it("GET status says whether activity is recorded", async () => {
+    const on = (await (await admin("status")).json()) as { activity: unknown };
+    expect(on.activity).toEqual({ recording: true });
+    const off = (await (await admin("status", { env: { RECORD_ACTIVITY: "false" } })).json()) as { activity: unknown };
+    expect(off.activity).toEqual({ recording: false });
+  });
+
   it("says when recording is off", async () => {
     const answer = (await (await admin("activity", { env: { RECORD_ACTIVITY: "false" } })).json()) as ActivityAnswer;
     expect(answer.recording).toBe(false);

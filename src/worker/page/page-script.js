@@ -273,7 +273,8 @@ async function showActivity() {
   const chosen = select.value;
   select.replaceChildren(el("option", "All crawlers"));
   /** @type {HTMLOptionElement} */ (select.firstChild).value = "";
-  for (const crawler of activityData.crawlers) select.append(el("option", crawler.token));
+  for (const crawler of activityData.crawlers.filter((c) => c.hourly.length > 0))
+    select.append(el("option", crawler.token));
   select.value = activityData.crawlers.some((c) => c.token === chosen) ? chosen : "";
   const t = activityData.totals;
   $("activity-summary").textContent =
@@ -304,13 +305,11 @@ async function showActivity() {
 /** Requests per hour, stacked by action: all crawlers, or the one chosen. */
 function drawChart() {
   const chosen = $("activity-crawler").value;
-  const crawlers = activityData.crawlers.filter((c) => !chosen || c.token === chosen);
+  const crawler = activityData.crawlers.find((c) => c.token === chosen);
+  // One crawler's hours (the answer carries them for the busiest 25), or all crawlers together.
+  const hourly = crawler && crawler.hourly.length > 0 ? crawler.hourly : activityData.hourly;
   const hours = activityData.hours;
-  const stacks = hours.map((hour, i) => {
-    const counts = {};
-    for (const action of ACTIONS) counts[action] = crawlers.reduce((sum, c) => sum + (c.hourly[i][action] || 0), 0);
-    return { hour, counts };
-  });
+  const stacks = hourly.map((counts) => ({ hour: counts.hour, counts }));
   const highest = Math.max(1, ...stacks.map((s) => ACTIONS.reduce((sum, a) => sum + s.counts[a], 0)));
   // Drawn at the width it is shown at, so its text stays readable on a phone.
   const width = Math.round(Math.min(960, Math.max(300, $("activity-chart").clientWidth || 720)));
