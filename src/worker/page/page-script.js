@@ -355,11 +355,13 @@ function drawChart() {
   });
   const labelEvery = Math.max(1, Math.ceil(hours.length / Math.max(2, Math.floor(width / 110))));
   hours.forEach((hour, i) => {
-    if (i % labelEvery !== 0 && i !== hours.length - 1) return;
+    const last = i === hours.length - 1;
+    // A label is ~70 px wide; the last one is drawn right-aligned, so none may come too close to it.
+    if (!last && (i % labelEvery !== 0 || width - (left + i * step + step / 2) < 110)) return;
     const label = svg("text", {
-      x: left + i * step + step / 2,
+      x: i === hours.length - 1 ? width : left + i * step + step / 2,
       y: height - 6,
-      "text-anchor": "middle",
+      "text-anchor": i === hours.length - 1 ? "end" : "middle",
       "font-size": 11,
       fill: "#444",
     });
@@ -456,6 +458,7 @@ async function replayDraft() {
   const table = /** @type {HTMLTableElement} */ (document.getElementById("replay-changes"));
   const head = table.tHead;
   head.replaceChildren();
+  $("replay-caption").classList.toggle("hidden", data.changed.length === 0);
   if (data.changed.length > 0) {
     const headRow = el("tr");
     for (const name of ["Crawler", "Request", "Live", "Draft"]) headRow.append(el("th", name));
