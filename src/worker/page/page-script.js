@@ -242,7 +242,9 @@ const LAYER_NAMES = {
   "robots.txt-file": "robots.txt served",
   none: "no robots.txt",
 };
-const SVG = "http://www.w3.org/2000/svg";
+/** The chart's element: written in the HTML, so its children get the SVG namespace from it. */
+const chartElement = () =>
+  /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById("activity-svg")));
 /** @type {any} */
 let activityData = null;
 
@@ -252,7 +254,7 @@ let activityData = null;
  * @param {Record<string, string | number>} attributes
  */
 function svg(tag, attributes) {
-  const node = document.createElementNS(SVG, tag);
+  const node = document.createElementNS(chartElement().namespaceURI, tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
   return node;
 }
@@ -312,18 +314,15 @@ function drawChart() {
   const stacks = hourly.map((counts) => ({ hour: counts.hour, counts }));
   const highest = Math.max(1, ...stacks.map((s) => ACTIONS.reduce((sum, a) => sum + s.counts[a], 0)));
   // Drawn at the width it is shown at, so its text stays readable on a phone.
-  const width = Math.round(Math.min(960, Math.max(300, $("activity-chart").clientWidth || 720)));
+  const width = Math.round(Math.min(960, Math.max(300, chartElement().clientWidth || 720)));
   const height = 220;
   const left = 40;
   const bottom = 24;
   const plot = height - bottom - 8;
   const step = (width - left) / Math.max(1, hours.length);
-  const chart = svg("svg", {
-    viewBox: "0 0 " + width + " " + height,
-    role: "img",
-    "aria-labelledby": "activity-chart-caption",
-    id: "activity-svg",
-  });
+  const chart = chartElement();
+  chart.replaceChildren();
+  chart.setAttribute("viewBox", "0 0 " + width + " " + height);
   chart.append(svg("line", { x1: left, y1: 8 + plot, x2: width, y2: 8 + plot, stroke: "#888" }));
   const top = svg("text", { x: left - 6, y: 16, "text-anchor": "end", "font-size": 12, fill: "#444" });
   top.textContent = String(highest);
@@ -368,7 +367,6 @@ function drawChart() {
     label.textContent = shortHour(hour);
     chart.append(label);
   });
-  $("activity-chart").replaceChildren(chart);
   const legend = $("activity-legend");
   legend.replaceChildren();
   for (const action of ACTIONS) {
