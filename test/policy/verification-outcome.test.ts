@@ -134,19 +134,20 @@ describe("verificationOf: how, or why not, from the facts", () => {
   });
 });
 
+const explain = (ua: string, facts: Parameters<typeof explainRequest>[0]["facts"]) =>
+  explainRequest({
+    userAgent: ua,
+    url: "/news/today",
+    mode: "enforce",
+    failOpen: false,
+    blockStatus: 403,
+    state: "ok",
+    matcher,
+    paused: false,
+    facts: { now: 0, ...facts },
+  });
+
 describe("explain says how the claim was checked, and judges as the edge would", () => {
-  const explain = (ua: string, facts: Parameters<typeof explainRequest>[0]["facts"]) =>
-    explainRequest({
-      userAgent: ua,
-      url: "/news/today",
-      mode: "enforce",
-      failOpen: false,
-      blockStatus: 403,
-      state: "ok",
-      matcher,
-      paused: false,
-      facts: { now: 0, ...facts },
-    });
   it.each([
     {
       why: "no address given: the methods the edge would use, judged as claimed",

@@ -200,14 +200,15 @@ describe("the decision log says how a crawler was verified, or why not", () => {
   });
 });
 
+const explainAs = async (ua: string, ip: string, vars: Partial<Env> = {}) => {
+  const response = await admin(`explain?ua=${encodeURIComponent(ua)}&url=/news/today&ip=${encodeURIComponent(ip)}`, {
+    env: vars,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
 // Admin explain's ip=: the stored lists and cached reverse DNS answers, never a lookup.
 describe("GET explain?ip= checks a claimed crawler's address from what is stored", () => {
-  const explainAs = async (ua: string, ip: string, vars: Partial<Env> = {}) => {
-    const response = await admin(`explain?ua=${encodeURIComponent(ua)}&url=/news/today&ip=${encodeURIComponent(ip)}`, {
-      env: vars,
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
   beforeEach(async () => {
     await admin("refresh", { method: "POST" });
   });
