@@ -291,7 +291,7 @@ describe("Cloudflare's verified bot category as a fact", () => {
     ({ ua, over, layer, kind }) => {
       const action = decideEdge(base(ua, { cloudflareCategory: "ai-training", ...over }));
       expect(action.kind).toBe(kind);
-      expect("verdict" in action ? action.verdict.layer : "none").toBe(layer);
+      expect("verdict" in action ? (action.verdict?.layer ?? "none") : "none").toBe(layer);
     },
   );
 });
