@@ -227,10 +227,11 @@ async function run() {
   }
   const first = data.results.find((r) => r.live.rule);
   if (!draftMode) highlight(first && first.live.rule.line);
-  const differs = draftMode
-    ? data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft. "
-    : "";
-  say(differs + verificationText(data.results[0] && data.results[0].live.verification));
+  say(
+    draftMode
+      ? data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft."
+      : verificationText(data.results[0] && data.results[0].live.verification),
+  );
   if (draftMode) await replayDraft();
 }
 
