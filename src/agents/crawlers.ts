@@ -419,14 +419,16 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
   {
     token: "ChatGPT-User",
     fallbacks: [],
-    obeysGlobalGroup: true,
+    // Not held to `*`: OpenAI documents it as acting for a user, not bound by robots.txt. Verifiable
+    // (OpenAI publishes chatgpt-user.json): a claim that fails or cannot be checked gets `*` (edge-decision.ts).
+    obeysGlobalGroup: false,
     honoursRateLimits: false,
     rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
     operator: "OpenAI",
     category: "ai-assistant",
     docs:
       OPENAI +
-      ": acts for a user in ChatGPT; OpenAI says robots.txt rules may not apply, yet it stays held to `*` here: its fetches feed AI answers, which a `*` group addresses with usage signals (ai-input=no)",
+      ': "ChatGPT-User is for user actions in ChatGPT … Because these actions are initiated by a user, robots.txt rules may not apply"; a group naming ChatGPT-User still applies',
   },
   {
     token: "OAI-SearchBot",
@@ -437,6 +439,18 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     operator: "OpenAI",
     category: "ai-search",
     docs: OPENAI,
+  },
+  {
+    token: "OAI-AdsBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "OpenAI",
+    category: "other",
+    docs:
+      OPENAI +
+      "; visits only landing pages submitted as ChatGPT ads (safety, policy, relevance), not used for training; https://help.openai.com/en/articles/20001243: OpenAI crawlers respect robots.txt. No address list yet",
   },
 
   // Anthropic
@@ -505,14 +519,15 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
   {
     token: "Perplexity-User",
     fallbacks: [],
-    obeysGlobalGroup: true,
+    // Not held to `*` (as ChatGPT-User): verifiable through perplexity-user.json.
+    obeysGlobalGroup: false,
     honoursRateLimits: false,
     rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
     operator: "Perplexity",
     category: "ai-assistant",
     docs:
       PERPLEXITY +
-      ": user-triggered; Perplexity says it generally ignores robots.txt, yet it stays held to `*` here: its fetches feed AI answers, which a `*` group addresses with usage signals (ai-input=no)",
+      ': "Since a user requested the fetch, this fetcher generally ignores robots.txt rules"; a group naming Perplexity-User still applies',
   },
 
   // Mistral
@@ -723,6 +738,16 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     docs: "no operator page; UA names http://www.bytedance.com/spider; listed by ai-robots-txt/ai.robots.txt",
   },
   {
+    token: "TikTokSpider",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "ByteDance",
+    category: "social-preview",
+    docs: "no operator page (ByteDance documents none); the UA names ttspider-feedback@tiktok.com; fetches link previews for TikTok",
+  },
+  {
     token: "Amazonbot",
     fallbacks: [],
     obeysGlobalGroup: true,
@@ -732,6 +757,29 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     operator: "Amazon",
     category: "ai-training",
     docs: "https://developer.amazon.com/amazonbot; may be used to train Amazon AI models",
+  },
+  {
+    token: "Amzn-SearchBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource:
+      'https://developer.amazon.com/amazonbot: Amazon\'s crawlers do "not support the crawl-delay directive"',
+    operator: "Amazon",
+    category: "ai-search",
+    docs: "https://developer.amazon.com/amazonbot: search experiences in Alexa and Rufus, not used for generative AI training; Amazon respects robots.txt",
+  },
+  {
+    token: "Amzn-User",
+    pattern: "AMZN-User",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource:
+      'https://developer.amazon.com/amazonbot: Amazon\'s crawlers do "not support the crawl-delay directive"',
+    operator: "Amazon",
+    category: "ai-assistant",
+    docs: "https://developer.amazon.com/amazonbot: fetches live information for Alexa users; Amazon documents that it respects robots.txt (user-agent, allow, disallow), so it stays held to `*`",
   },
   {
     token: "meta-externalagent",
@@ -845,7 +893,9 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
     operator: "Meta",
     category: "social-preview",
-    docs: META,
+    docs:
+      META +
+      ": may bypass robots.txt for security and integrity checks; still held to `*` here, as meta-externalfetcher: Meta publishes no address list to verify a claim (scrapers borrow this name for that reason)",
   },
   {
     token: "Twitterbot",

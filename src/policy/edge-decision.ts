@@ -39,7 +39,7 @@ import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type Rat
 import { judge, type EntryState, type Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
-import { usageVerdict, type UsageRefusalReason } from "./usage-signals.ts";
+import { usageGroup, usageVerdict, type UsageRefusalReason } from "./usage-signals.ts";
 
 /** The outcome of checking a crawler claim against its operator's published addresses. */
 export type Verification = "trusted" | "impostor";
@@ -233,7 +233,7 @@ function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
  * switch, USAGE_SIGNALS; under MODE or a route's mode `report` a refusal is only marked.
  */
 function usage(facts: EdgeFacts, { agent, category }: Judged, verdict: Verdict): EdgeAction {
-  const group = verdict.decision?.group;
+  const group = usageGroup(facts.robots?.matcher, verdict.decision, agent.obeysGlobalGroup);
   if (verdict.layer !== "robots.txt" || !group) return paced(facts, agent, verdict, undefined);
   const resolution = resolveUsage(group, verdict.judgedPath, { allowed: true });
   // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.

@@ -16,7 +16,14 @@
  */
 
 import type { CrawlerCategory } from "../agents/crawlers.ts";
-import type { EffectivePreference, UsageFormat, UsageResolution } from "../core/index.ts";
+import type {
+  AppliedGroup,
+  Decision,
+  EffectivePreference,
+  RobotsMatcher,
+  UsageFormat,
+  UsageResolution,
+} from "../core/index.ts";
 import type { Mode } from "./mode.ts";
 import { refusedCategories } from "./usage-vocabulary.ts";
 
@@ -56,6 +63,22 @@ const LABELS: Readonly<Record<UsageFormat, { field: string; no: string }>> = {
 };
 
 /** Refuse, report or pass a crawler on a path, given the path's usage preferences. */
+/**
+ * The group whose usage preferences bind a crawler: the group that decided its access, or,
+ * for a fetcher exempt from `User-agent: *` (AdsBot, fetchers acting for a person, crawlers.ts)
+ * that no group names, the `*` group all the same. The exemption lifts `*`'s access rules,
+ * which such fetchers are documented to skip; a preference about how content may be USED,
+ * stated for everyone, still covers them (ChatGPT-User under `Content-Usage: ai-input=n`).
+ */
+export function usageGroup(
+  matcher: RobotsMatcher | undefined,
+  decision: Decision | undefined,
+  obeysGlobalGroup: boolean,
+): AppliedGroup | undefined {
+  if (decision?.group || obeysGlobalGroup) return decision?.group;
+  return matcher?.groupFor([]);
+}
+
 export function usageVerdict(resolution: UsageResolution, options: UsageVerdictOptions): UsageVerdict {
   const header = contentUsageHeader(resolution.preferences);
   const refusal = options.category === undefined ? undefined : firstRefusal(resolution.preferences, options.category);

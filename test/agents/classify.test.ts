@@ -57,6 +57,11 @@ describe("corpus browsers.jsonl: human browsers are not crawlers", () => {
       "names Yahoo!'s documented crawler: isbot files this URL-less form among browsers, but a client " +
         "calling itself Slurp is given Slurp's group, as other bot detectors also do",
     ],
+    [
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amzn-User/0.1) Chrome/119.0.6045.214 Safari/537.36",
+      "Amazon's fetcher for Alexa users: isbot files it among browsers (it acts for a person), but Amazon documents " +
+        "it as a robots.txt product token it honours (developer.amazon.com/amazonbot), so a group naming it applies",
+    ],
   ]);
 
   it.each(browsers)("$title", ({ ua }) => {
@@ -281,9 +286,9 @@ const semantics: readonly {
   {
     ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
     tokens: ["ChatGPT-User"],
-    obeysGlobalGroup: true,
+    obeysGlobalGroup: false,
     known: "ChatGPT-User",
-    why: "openai: ChatGPT-User, held to `*` so usage signals reach it (corpus)",
+    why: "openai: ChatGPT-User acts for a user, documented as not bound by robots.txt: not held to `*` (corpus)",
   },
   {
     ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
@@ -291,6 +296,41 @@ const semantics: readonly {
     obeysGlobalGroup: true,
     known: "ClaudeBot",
     why: "anthropic: ClaudeBot (corpus)",
+  },
+  {
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-AdsBot/1.0; +https://openai.com/adsbot",
+    tokens: ["OAI-AdsBot"],
+    obeysGlobalGroup: true,
+    known: "OAI-AdsBot",
+    why: "openai: OAI-AdsBot, ad landing pages; OpenAI crawlers respect robots.txt",
+  },
+  {
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amzn-SearchBot/0.1) Chrome/119.0.6045.214 Safari/537.36",
+    tokens: ["Amzn-SearchBot"],
+    obeysGlobalGroup: true,
+    known: "Amzn-SearchBot",
+    why: "amazon: Amzn-SearchBot, search in Alexa and Rufus",
+  },
+  {
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; AMZN-User/0.1) Chrome/119.0.6045.214 Safari/537.36",
+    tokens: ["Amzn-User"],
+    obeysGlobalGroup: true,
+    known: "Amzn-User",
+    why: "amazon: AMZN-User as Amazon writes it in the UA, token Amzn-User; honours robots.txt",
+  },
+  {
+    ua: "Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; TikTokSpider; ttspider-feedback@tiktok.com)",
+    tokens: ["TikTokSpider"],
+    obeysGlobalGroup: true,
+    known: "TikTokSpider",
+    why: "bytedance: TikTokSpider link previews, in a mobile browser's string",
+  },
+  {
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)",
+    tokens: ["Perplexity-User"],
+    obeysGlobalGroup: false,
+    known: "Perplexity-User",
+    why: "perplexity: Perplexity-User generally ignores robots.txt (documented): not held to `*`",
   },
   {
     ua: "claudebot",
@@ -608,6 +648,8 @@ describe("the table", () => {
       "GoogleProducer",
       "Google-Pinpoint",
       "Google-GeminiNotebook",
+      "ChatGPT-User",
+      "Perplexity-User",
     ]);
   });
 

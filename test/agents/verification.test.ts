@@ -212,8 +212,38 @@ const fetcherRows: readonly { robots: string; ua: string; allowed: boolean; why:
   {
     robots: "User-agent: *\nDisallow: /\n",
     ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+    allowed: true,
+    why: "ChatGPT-User acts for a user; OpenAI documents robots.txt may not apply: `*` is not held against it",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n\nUser-agent: ChatGPT-User\nDisallow: /feeds/\n",
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
     allowed: false,
-    why: "an AI assistant's fetcher stays held to `*`, where usage signals address it",
+    why: "a group naming ChatGPT-User still applies",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)",
+    allowed: true,
+    why: "Perplexity-User: documented as generally ignoring robots.txt",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)",
+    allowed: false,
+    why: "Claude-User: Anthropic documents its bots honour robots.txt: held to `*`",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; AMZN-User/0.1) Chrome/119.0.6045.214 Safari/537.36",
+    allowed: false,
+    why: "Amzn-User: Amazon documents it respects robots.txt: held to `*`",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    ua: "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+    allowed: false,
+    why: "facebookexternalhit: Meta publishes no list to verify a claim against: held to `*`",
   },
   {
     robots: "User-agent: *\nDisallow: /\n",

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import type { CrawlerCategory } from "../../src/agents/crawlers.ts";
 import { compileRobots, parseRobotsTxt, resolveUsage } from "../../src/core/index.ts";
-import { usageVerdict, type UsageSignalsMode } from "../../src/policy/usage-signals.ts";
+import { usageGroup, usageVerdict, type UsageSignalsMode } from "../../src/policy/usage-signals.ts";
 import { refusedCategories, USAGE_REFUSALS } from "../../src/policy/usage-vocabulary.ts";
 
 const UA = {
@@ -26,10 +26,9 @@ const UA = {
 
 function verdict(robots: string, ua: keyof typeof UA, url: string, mode: UsageSignalsMode = "enforce") {
   const agent = classifyUserAgent(UA[ua]);
-  const decision = compileRobots(parseRobotsTxt(robots)).decide(agent.tokens, url, {
-    obeysGlobalGroup: agent.obeysGlobalGroup,
-  });
-  const resolution = resolveUsage(decision.group, url, decision);
+  const matcher = compileRobots(parseRobotsTxt(robots));
+  const decision = matcher.decide(agent.tokens, url, { obeysGlobalGroup: agent.obeysGlobalGroup });
+  const resolution = resolveUsage(usageGroup(matcher, decision, agent.obeysGlobalGroup), url, decision);
   const result = usageVerdict(resolution, { category: agent.known?.category, mode });
   return { action: result.action, line: result.refusal?.line ?? null, header: result.header ?? null };
 }

@@ -1,0 +1,102 @@
+// Issue #10 "do no harm": fetchers acting for a person, documented by their operators as not
+// bound by robots.txt, are not held to `User-agent: *` — but only as who they claim to be (an
+// impostor refuted by the operator's list is an anonymous bot under `*`), a group naming them
+// still applies, and a usage preference stated under `*` (how content may be USED) still binds them.
+import { describe, expect, it } from "vitest";
+import { classifyUserAgent } from "../../src/agents/classify.ts";
+import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
+import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+
+const CHATGPT_USER =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
+const PERPLEXITY_USER =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)";
+const FEEDFETCHER = "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)";
+const FACEBOOK = "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)";
+
+function facts(robots: string, ua: string, overrides: Partial<EdgeFacts> = {}): EdgeFacts {
+  return {
+    originUnusable: false,
+    selfAddressed: false,
+    mode: "enforce",
+    configProblems: false,
+    served: true,
+    isRobotsTxt: false,
+    pathAndQuery: "/article",
+    agent: classifyUserAgent(ua),
+    verifyCrawlers: "unknown",
+    needsVerification: true,
+    verification: "trusted",
+    pause: null,
+    robots: { state: "ok", matcher: compileRobots(parseRobotsTxt(robots)), retryAfter: 0 },
+    failOpen: false,
+    blockStatus: 403,
+    policy: null,
+    enforceRates: "honoured",
+    usageSignals: "enforce",
+    usageHeader: true,
+    signed: false,
+    rateLimiter: false,
+    now: Date.UTC(2026, 10, 23),
+    ...overrides,
+  } as EdgeFacts;
+}
+
+const summary = (input: EdgeFacts): string => {
+  const action = decideEdge(input);
+  if (action.kind === "block") return `block ${action.usage ? "usage" : action.verdict.layer}`;
+  return action.kind;
+};
+
+const ALL_OUT = "User-agent: *\nDisallow: /\n";
+
+describe("user-triggered fetchers and `*` at the edge", () => {
+  it.each([
+    {
+      why: "verified ChatGPT-User: `*` is not held against it",
+      robots: ALL_OUT,
+      ua: CHATGPT_USER,
+      o: {},
+      expected: "pass",
+    },
+    { why: "verified Perplexity-User: the same", robots: ALL_OUT, ua: PERPLEXITY_USER, o: {}, expected: "pass" },
+    { why: "FeedFetcher-Google (Google documents it)", robots: ALL_OUT, ua: FEEDFETCHER, o: {}, expected: "pass" },
+    {
+      why: "a ChatGPT-User claim refuted by OpenAI's list: an anonymous bot under `*`",
+      robots: ALL_OUT,
+      ua: CHATGPT_USER,
+      o: { verification: "impostor" as const },
+      expected: "block robots.txt",
+    },
+    {
+      why: "a group naming ChatGPT-User applies",
+      robots: `${ALL_OUT}\nUser-agent: ChatGPT-User\nDisallow: /article\n`,
+      ua: CHATGPT_USER,
+      o: {},
+      expected: "block robots.txt",
+    },
+    {
+      why: "Content-Signal ai-input=no under `*` still refuses ChatGPT-User (a preference about use)",
+      robots: "User-agent: *\nContent-Signal: ai-input=no\nAllow: /\n",
+      ua: CHATGPT_USER,
+      o: {},
+      expected: "block usage",
+    },
+    {
+      why: "…and under `*` with Disallow: / too: access rules lifted, the preference not",
+      robots: "User-agent: *\nContent-Signal: ai-input=no\nDisallow: /\n",
+      ua: CHATGPT_USER,
+      o: {},
+      expected: "block usage",
+    },
+    {
+      why: "facebookexternalhit: no list to verify it by, held to `*`",
+      robots: ALL_OUT,
+      ua: FACEBOOK,
+      o: { needsVerification: false, verification: undefined },
+      expected: "block robots.txt",
+    },
+  ])("$why", ({ robots, ua, o, expected }) => {
+    expect(summary(facts(robots, ua, o))).toBe(expected);
+  });
+});
