@@ -6,8 +6,13 @@
  * what is wrong, only on where, and an unknown path falls back to its nearest parent's line.
  *
  * The scanner below never throws and never recurses (a body of 64 KiB of `[` cannot exhaust
- * the stack): it walks tokens once, keeping a stack of the containers it is in.
+ * the stack): it walks tokens once, keeping a stack of the containers it is in. Paths are
+ * recorded only MAX_PATH_DEPTH containers deep: a policy's deepest member is
+ * `routes[0].rules[0].crawlers[0]`, and paths of every depth of a deeply nested body would
+ * cost memory quadratic in its length.
  */
+
+const MAX_PATH_DEPTH = 8;
 
 /** A problem, with the line of the submitted text it is about (1-based). */
 export interface LocatedProblem {
@@ -35,6 +40,7 @@ export function jsonMemberLines(text: string): Map<string, number> {
     return top.path === "" ? (top.key ?? "") : `${top.path}.${top.key ?? ""}`;
   };
   const value = (): string => {
+    if (stack.length > MAX_PATH_DEPTH) return "";
     const path = valuePath();
     if (!lines.has(path)) lines.set(path, line);
     return path;

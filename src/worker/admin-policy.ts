@@ -95,8 +95,8 @@ async function rollbackTarget(admin: AdminContext, version: number) {
     return { ok: true, value: { text: initial.text, compiled: initial.compiled } } as const;
   }
   const versions = await storedVersions(admin.kv);
-  const entry = versions.find((kept) => kept.version === version);
-  const kept = versions.map((kept) => kept.version).join(", ");
+  const entry = versions.find((candidate) => candidate.version === version);
+  const kept = versions.map((candidate) => candidate.version).join(", ");
   if (!entry) {
     const error = `version ${version} is not kept (the last ${MAX_KEPT_VERSIONS} are, and 0): kept ${kept || "none"}`;
     return { ok: false, response: policyError(400, error) } as const;

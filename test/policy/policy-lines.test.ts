@@ -46,6 +46,12 @@ describe("jsonMemberLines", () => {
   ])("never throws: $why", ({ text }) => {
     expect(() => jsonMemberLines(text)).not.toThrow();
   });
+
+  it("records paths only a few containers deep (a deep body costs no quadratic memory)", () => {
+    const lines = jsonMemberLines("[".repeat(60_000));
+    expect(lines.size).toBe(9);
+    expect(Math.max(...[...lines.keys()].map((path) => path.length))).toBe(24);
+  });
 });
 
 describe("locateProblems", () => {

@@ -9,6 +9,7 @@ import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
 import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
 import { clearSignatureDirectoryMemory } from "../../src/worker/signature-directory.ts";
 import { clearReverseDnsMemory } from "../../src/worker/reverse-dns.ts";
+import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -76,6 +77,7 @@ export async function freshState(): Promise<void> {
   clearRangesMemory();
   clearSignatureDirectoryMemory();
   clearReverseDnsMemory();
+  clearPolicyMemory();
 }
 
 /** Call the Worker as the runtime would, waiting for its waitUntil work. */
