@@ -192,6 +192,17 @@ const KNOWN_AGENTS = buildKnownAgents(KNOWN_CRAWLERS);
 const KNOWN_NAME = buildKnownNamePattern(KNOWN_AGENTS.keys());
 
 /** The answer for a matched name, or for an unlisted variant of it. */
+/**
+ * The agent a recorded request was judged as, from its product tokens alone (activity replay,
+ * policy/replay.ts): the table's entry when the first token is a known crawler's name, else
+ * a crawler with exactly these tokens; no tokens is an anonymous bot.
+ */
+export function agentForTokens(tokens: readonly string[]): AgentInfo {
+  const first = tokens[0];
+  if (first === undefined) return ANONYMOUS;
+  return KNOWN_AGENTS.get(first.toLowerCase()) ?? crawlerInfo(tokens);
+}
+
 function knownAgent(name: string, variantSuffix: string): AgentInfo {
   const info = KNOWN_AGENTS.get(name.toLowerCase());
   if (info === undefined) return ANONYMOUS; // unreachable: the regex only matches table names

@@ -18,6 +18,8 @@
  *   GET    policy                 the live operator policy, its version and history (admin-policy.ts)
  *   PUT    policy  <policy JSON>  a new version of it
  *   POST   policy/rollback {"version"}  an earlier version back in force, as a new version
+ *   GET    activity[?origin=…&hours=…&recent=…]   what the edge did, per crawler (admin-activity.ts)
+ *   POST   replay[?origin=…] {"draft"?, "policy"?}  recent crawler requests judged under a draft
  *
  * Only existing authorities are acted on (authorities.ts): proxy mode ORIGIN_URL's, route
  * mode the allow-listed or, without AUTHORITIES, the already stored; a parameter never makes
@@ -29,6 +31,7 @@ import { compileRobots, parseRobotsTxt, type RobotsMatcher } from "../core/index
 import { explainRequest, type Explanation } from "../policy/explain.ts";
 import type { EntryState } from "../policy/judge.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
+import { activityView, replayDraft } from "./admin-activity.ts";
 import { isExistingAuthority, isServedAuthority } from "./authorities.ts";
 import type { Config } from "./config.ts";
 import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
@@ -46,6 +49,7 @@ export interface AdminContext {
   readonly url: URL;
   readonly config: Config;
   readonly kv: KVNamespace;
+  readonly env: Env;
   readonly ctx: ExecutionContext;
   /** The origin authority this request belongs to. */
   readonly authority: string;
@@ -93,9 +97,20 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
       return putPolicy(admin);
     case "POST policy/rollback":
       return rollbackPolicy(admin);
+    case "GET activity":
+    case "POST replay":
+      return activityRoute(admin, route);
     default:
       return adminError(404, `no admin route ${JSON.stringify(route)}; see the README for the admin API`);
   }
+}
+
+/** Activity and replay, for an existing origin (admin-activity.ts). */
+async function activityRoute(admin: AdminContext, route: "GET activity" | "POST replay"): Promise<Response> {
+  const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+  if (!origin.ok) return originProblem(origin);
+  if (route === "GET activity") return activityView(admin, origin.value);
+  return replayDraft(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
 }
 
 async function bearerMatches(request: Request, token: string): Promise<boolean> {

@@ -61,6 +61,8 @@ export interface Config {
   readonly enforceRates: "honoured" | "all" | "off";
   /** Decision logs carry the query string only when the operator asks (it may hold personal data). */
   readonly logQuery: boolean;
+  /** The activity view (issue #13): crawler decisions counted per hour and the recent ones kept (ACTIVITY object). */
+  readonly recordActivity: boolean;
   /** Impostors of verifiable crawlers: off (no check), unknown (judged under * only), block (403). */
   readonly verifyCrawlers: "off" | "unknown" | "block";
   /** Content-Usage / Content-Signal preferences: enforce (refuse), report (mark), off. */
@@ -126,6 +128,7 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     logDecisions: read.field("LOG_DECISIONS", oneOf(["all", "blocked", "none"] as const), "all"),
     enforceRates: read.field("ENFORCE_RATES", readEnforceRates, "honoured"),
     logQuery: read.field("LOG_QUERY", readBoolean, false),
+    recordActivity: read.field("RECORD_ACTIVITY", readBoolean, true),
     verifyCrawlers: read.field("VERIFY_CRAWLERS", oneOf(["off", "unknown", "block"] as const), "unknown"),
     usageSignals: read.field("USAGE_SIGNALS", oneOf(MODES), "enforce"),
     usageHeader: read.field("USAGE_HEADER", readBoolean, true),

@@ -13,6 +13,7 @@ import { logConfigProblems, logError } from "./log.ts";
 import { handleRequest } from "./request-path.ts";
 import { errorResponse } from "./responses.ts";
 
+export { ActivityLog } from "./activity-object.ts";
 export { CrawlRate } from "./crawl-rate-object.ts";
 
 export default {

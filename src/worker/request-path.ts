@@ -6,7 +6,9 @@
  */
 
 import { classifyUserAgent } from "../agents/classify.ts";
+import { activityOf } from "../policy/activity.ts";
 import { decideEdge, isRobotsTxtPath, type EdgeAction, type EdgeFacts } from "../policy/edge-decision.ts";
+import { recordActivity } from "./activity-recorder.ts";
 import { isServedAuthority } from "./authorities.ts";
 import type { EdgeContext } from "./edge-context.ts";
 import { forward } from "./forward.ts";
@@ -72,6 +74,8 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     action = decideEdge(facts);
   }
   logOutcome(edge, facts, action);
+  const activity = activityOf(facts, action, edge.request.method);
+  if (activity) recordActivity(edge, activity);
   return perform(edge, action, robots);
 }
 

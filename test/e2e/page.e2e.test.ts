@@ -142,6 +142,12 @@ describe("operator page", () => {
   });
 });
 
+/** The policy editor's version rows: version, saved, how. */
+const historyRows = () =>
+  page.$$eval("#policy-history tbody tr", (trs) =>
+    trs.map((tr) => [...tr.children].slice(0, 3).map((td) => td.textContent)),
+  );
+
 // Issue #13: the live policy editor. Runs after the phone check above, so at phone width.
 describe("operator page: the policy editor", () => {
   const BROWSER =
@@ -150,10 +156,6 @@ describe("operator page: the policy editor", () => {
     '{\n  "routes": [\n    {"pattern": "/blog/",\n     "mode": "loud",\n     "rules": [{"crawlers": ["Googlebot"], "action": "deny"}]}\n  ]\n}';
   const GOOD =
     '{\n  "routes": [\n    {"pattern": "/blog/", "blockStatus": 451,\n     "rules": [{"crawlers": ["Googlebot"], "action": "block"}]}\n  ]\n}';
-  const historyRows = () =>
-    page.$$eval("#policy-history tbody tr", (trs) =>
-      trs.map((tr) => [...tr.children].slice(0, 3).map((td) => td.textContent)),
-    );
 
   it("shows version 0 (no POLICY var: no policy) and its history", async () => {
     await page.reload();
@@ -194,15 +196,31 @@ describe("operator page: the policy editor", () => {
     expect((await rawRequest(edge.url, "/blog/", { ua: BROWSER })).status).toBe(200);
   });
 
-  it("replay of the edited policy answers, or says it is not available, without breaking the editor", async () => {
-    await page.click("#policy-replay");
-    await page.waitForSelector("#policy-replay-box:not(.hidden)");
+  it("replay: the edited policy judged on the recent crawler requests, before saving", async () => {
+    const everywhere = '{"routes": [{"pattern": "/", "rules": [{"crawlers": ["Googlebot"], "action": "block"}]}]}';
+    await page.fill("#policy-text", everywhere);
+    // Activity is flushed in batches (by count or seconds): ask again until the requests are there.
     await expect
-      .poll(() => page.textContent("#policy-replay-summary"))
-      .toMatch(
-        /^(Replay not available on this edge yet\.|This policy would change \d+ of the last \d+ crawler requests\.)$/,
-      );
-    expect(await page.inputValue("#policy-text")).toBe(GOOD);
+      .poll(
+        async () => {
+          await page.click("#policy-replay");
+          await page.waitForSelector("#policy-replay-box:not(.hidden)");
+          return page.textContent("#policy-replay-summary");
+        },
+        { timeout: 20_000, interval: 1_000 },
+      )
+      .toMatch(/^This policy would change [1-9]\d* of the last \d+ crawler requests\.$/);
+    const first = await page.$$eval("#policy-replay-table tbody tr:first-child td", (tds) =>
+      tds.map((td) => td.textContent),
+    );
+    expect(first).toEqual([
+      "Googlebot",
+      expect.stringMatching(/^GET \//),
+      expect.stringMatching(/^pass/),
+      "block (policy /: block)",
+    ]);
+    expect(await page.inputValue("#policy-text")).toBe(everywhere);
+    expect((await rawRequest(edge.url, "/", { ua: GOOGLEBOT })).status).toBe(200); // nothing saved
   });
 
   it("rollback puts version 0's policy (none) back in force as version 2", async () => {

@@ -10,6 +10,7 @@ import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
 import { clearSignatureDirectoryMemory } from "../../src/worker/signature-directory.ts";
 import { clearReverseDnsMemory } from "../../src/worker/reverse-dns.ts";
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
+import { clearActivityMemory, flushSettings } from "../../src/worker/activity-recorder.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -78,6 +79,9 @@ export async function freshState(): Promise<void> {
   clearSignatureDirectoryMemory();
   clearReverseDnsMemory();
   clearPolicyMemory();
+  clearActivityMemory();
+  // Activity is flushed within each call's waitUntil work, so a test reads it right after.
+  flushSettings.delayMs = 0;
 }
 
 /** Call the Worker as the runtime would, waiting for its waitUntil work. */

@@ -333,7 +333,8 @@ async function rollbackPolicy(version) {
 
 /** A replayed decision: its action and deciding line. */
 function replayed(side) {
-  return side ? side.action + (side.line ? " (line " + side.line + ")" : "") : "—";
+  if (!side) return "—";
+  return side.action + (side.line ? " (line " + side.line + ")" : side.rule ? " (" + side.rule + ")" : "");
 }
 
 /** "What would this policy change?": the lead's POST replay, on recent crawler requests. */

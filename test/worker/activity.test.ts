@@ -1,0 +1,441 @@
+// Activity (issue #13) in the real runtime: what the edge records of each decision, what
+// `GET activity` answers, the bounds of the ActivityLog object, and `POST replay` of drafts
+// over the recorded requests. Expectations are literal: the requests below and what they
+// must have produced.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ActivityLog } from "../../src/worker/activity-object.ts";
+import { admin, BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, ORIGIN } from "./helpers.ts";
+
+const ROBOTS = [
+  "User-agent: *", //            1
+  "Disallow: /private/", //      2
+  "", //                         3
+  "User-agent: GPTBot", //       4
+  "Disallow: /", //              5
+  "", //                         6
+  "User-agent: bingbot", //      7
+  "Disallow: /private/", //      8
+  "Crawl-delay: 60", //          9
+].join("\n");
+const OFF = { VERIFY_CRAWLERS: "off" } as const;
+
+beforeEach(async () => {
+  await freshState();
+  fakeOrigin({ body: ROBOTS });
+  await admin("refresh", { method: "POST" });
+});
+afterEach(freshState);
+
+interface ActivityAnswer {
+  origin: string;
+  recording: boolean;
+  warning?: string;
+  hours: string[];
+  totals: Record<string, number>;
+  crawlers: {
+    token: string;
+    category: string | null;
+    requests: number;
+    total: Record<string, number>;
+    verified: Record<string, number>;
+    layers: Record<string, number>;
+    violations: number;
+    hourly: ({ hour: string } & Record<string, number>)[];
+  }[];
+  humans: { total: number };
+  topBlockedPaths: { path: string; count: number }[];
+  violations: { token: string; verified: string; path: string; count: number }[];
+  recent: {
+    token: string;
+    verified: string;
+    method: string;
+    path: string;
+    action: string;
+    layer: string;
+    line: number | null;
+    rule: string | null;
+    violation: boolean;
+  }[];
+}
+
+async function activity(query = ""): Promise<ActivityAnswer> {
+  const response = await admin(`activity${query}`);
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+const crawler = (answer: ActivityAnswer, token: string) => answer.crawlers.find((entry) => entry.token === token);
+
+describe("recording crawler decisions", () => {
+  it("counts each crawler's decisions by action, layer and verified state; people only as a number", async () => {
+    await call("/", { ua: GOOGLEBOT, env: OFF });
+    await call("/private/report?session=s3cr3t&email=a@b.example", { ua: GOOGLEBOT, env: OFF });
+    await call("/", { ua: GPTBOT, env: OFF });
+    await call("/articles/1", { ua: GPTBOT, env: OFF });
+    await call("/private/x", { ua: CHROME, env: OFF });
+    await call("/", { ua: CHROME, env: OFF });
+    await call("/", { ua: CHROME, env: OFF });
+
+    const answer = await activity();
+    expect(answer.origin).toBe(ORIGIN);
+    expect(answer.recording).toBe(true);
+    expect(answer.hours).toHaveLength(24);
+    expect(answer.totals).toEqual({
+      crawlerRequests: 4,
+      humanRequests: 3,
+      pass: 1,
+      block: 3,
+      report: 0,
+      unavailable: 0,
+      rateLimited: 0,
+    });
+    expect(answer.humans.total).toBe(3);
+    expect(answer.crawlers.map((entry) => [entry.token, entry.requests])).toEqual([
+      ["Googlebot", 2],
+      ["GPTBot", 2],
+    ]);
+    expect(crawler(answer, "GPTBot")).toMatchObject({
+      category: "ai-training",
+      total: { pass: 0, block: 2, report: 0, unavailable: 0, rateLimited: 0 },
+      verified: { verified: 0, impostor: 0, unchecked: 2 },
+      layers: { "robots.txt": 2 },
+      violations: 2,
+    });
+    expect(crawler(answer, "Googlebot")).toMatchObject({
+      category: "search-engine",
+      total: { pass: 1, block: 1, report: 0, unavailable: 0, rateLimited: 0 },
+      violations: 1,
+    });
+    // The current hour holds everything, the hours before it nothing.
+    expect(crawler(answer, "Googlebot")?.hourly.at(-1)).toMatchObject({ pass: 1, block: 1 });
+    expect(crawler(answer, "Googlebot")?.hourly.at(0)).toMatchObject({ pass: 0, block: 0 });
+    expect(answer.topBlockedPaths).toEqual([
+      { path: "/", count: 1 },
+      { path: "/articles/1", count: 1 },
+      { path: "/private/report", count: 1 },
+    ]);
+    expect(answer.violations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ token: "Googlebot", verified: "unchecked", path: "/private/report", count: 1 }),
+        expect.objectContaining({ token: "GPTBot", verified: "unchecked", path: "/articles/1", count: 1 }),
+      ]),
+    );
+    // The recent list: newest first, path without its query, the deciding line.
+    expect(answer.recent.map((entry) => [entry.token, entry.method, entry.path, entry.action, entry.line])).toEqual([
+      ["GPTBot", "GET", "/articles/1", "block", 5],
+      ["GPTBot", "GET", "/", "block", 5],
+      ["Googlebot", "GET", "/private/report", "block", 2],
+      ["Googlebot", "GET", "/", "pass", null],
+    ]);
+    expect(answer.recent[2]).toMatchObject({ layer: "robots.txt", rule: "disallow: /private/", violation: true });
+    // Nothing of the query, the people, or an address.
+    const text = JSON.stringify(answer);
+    for (const secret of ["s3cr3t", "email", "a@b.example", "Chrome", "cf-connecting-ip"])
+      expect(text).not.toContain(secret);
+  });
+
+  it.each([
+    {
+      why: "a crawl pause answers 503: unavailable, layer pause",
+      setUp: () => admin("pause", { method: "POST", body: { minutes: 10 } }),
+      ua: GOOGLEBOT,
+      path: "/",
+      env: OFF,
+      expected: { action: "unavailable", layer: "pause" },
+    },
+    {
+      why: "MODE=report marks a disallowed path: report",
+      setUp: async () => undefined,
+      ua: GOOGLEBOT,
+      path: "/private/a",
+      env: { ...OFF, MODE: "report" },
+      expected: { action: "report", layer: "robots.txt", line: 2, violation: true },
+    },
+    {
+      why: "a policy rule decides: layer policy",
+      setUp: async () => undefined,
+      ua: GOOGLEBOT,
+      path: "/shop/1",
+      env: {
+        ...OFF,
+        POLICY: '{"routes":[{"pattern":"/shop/","rules":[{"crawlers":["Googlebot"],"action":"block"}]}]}',
+      },
+      expected: { action: "block", layer: "policy", rule: "policy /shop/: block", violation: false },
+    },
+    {
+      why: "an impostor (GPTBot from an address not OpenAI's) with VERIFY_CRAWLERS=block",
+      setUp: () =>
+        env.ROBOTS.put(
+          "crawler-ranges",
+          JSON.stringify({ sources: { gptbot: { fetchedAt: Date.now(), cidrs: ["20.171.206.0/24"] } } }),
+        ),
+      ua: GPTBOT,
+      path: "/",
+      env: { VERIFY_CRAWLERS: "block" },
+      headers: { "cf-connecting-ip": "203.0.113.9" },
+      expected: { action: "block", layer: "verification", verified: "impostor", token: "GPTBot" },
+    },
+    {
+      why: "GPTBot from OpenAI's published range is verified",
+      setUp: () =>
+        env.ROBOTS.put(
+          "crawler-ranges",
+          JSON.stringify({ sources: { gptbot: { fetchedAt: Date.now(), cidrs: ["20.171.206.0/24"] } } }),
+        ),
+      ua: GPTBOT,
+      path: "/",
+      env: { VERIFY_CRAWLERS: "block" },
+      headers: { "cf-connecting-ip": "20.171.206.7" },
+      expected: { action: "block", layer: "robots.txt", verified: "verified", line: 5, violation: true },
+    },
+  ])("$why", async ({ setUp, ua, path, env: vars, headers, expected }) => {
+    await setUp();
+    await call(path, { ua, env: vars, ...(headers && { headers }) });
+    const [recent] = (await activity()).recent;
+    expect(recent).toMatchObject(expected);
+  });
+
+  it("a second request inside Crawl-delay is counted as rateLimited", async () => {
+    expect((await call("/a", { ua: BINGBOT, env: OFF })).status).toBe(200);
+    expect((await call("/b", { ua: BINGBOT, env: OFF })).status).toBe(429);
+    expect(crawler(await activity(), "bingbot")?.total).toEqual({
+      pass: 1,
+      block: 0,
+      report: 0,
+      unavailable: 0,
+      rateLimited: 1,
+    });
+  });
+
+  it.each([
+    { why: "MODE=off judges nothing", vars: { ...OFF, MODE: "off" } },
+    { why: "a config problem judges nothing", vars: { ...OFF, MODE: "enforse" } },
+    { why: "RECORD_ACTIVITY=false records nothing", vars: { ...OFF, RECORD_ACTIVITY: "false" } },
+  ])("nothing recorded: $why", async ({ vars }) => {
+    await call("/private/x", { ua: GOOGLEBOT, env: vars });
+    await call("/", { ua: CHROME, env: vars });
+    const answer = await activity();
+    expect(answer.totals["crawlerRequests"]).toBe(0);
+    expect(answer.humans.total).toBe(0);
+    expect(answer.recent).toEqual([]);
+  });
+
+  it("says when recording is off", async () => {
+    const answer = (await (await admin("activity", { env: { RECORD_ACTIVITY: "false" } })).json()) as ActivityAnswer;
+    expect(answer.recording).toBe(false);
+    expect(answer.warning).toBe("RECORD_ACTIVITY is false: nothing new is recorded");
+  });
+});
+
+describe("GET activity: parameters", () => {
+  it.each([
+    { query: "?hours=0", error: 'hours must be a whole number from 1 to 720, got "0"' },
+    { query: "?hours=721", error: 'hours must be a whole number from 1 to 720, got "721"' },
+    { query: "?hours=1e3", error: 'hours must be a whole number from 1 to 720, got "1e3"' },
+    { query: "?hours=-1", error: 'hours must be a whole number from 1 to 720, got "-1"' },
+    { query: "?recent=1001", error: 'recent must be a whole number from 0 to 1000, got "1001"' },
+    { query: "?recent=%20", error: 'recent must be a whole number from 0 to 1000, got " "' },
+  ])("$query -> 400", async ({ query, error }) => {
+    const response = await admin(`activity${query}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error });
+  });
+
+  it.each([
+    { query: "?origin=https://elsewhere.example", status: 404 },
+    { query: "?origin=javascript:alert(1)", status: 400 },
+    { query: "?origin=//origin.test", status: 400 },
+  ])("origin $query -> $status (only an origin this edge serves)", async ({ query, status }) => {
+    expect((await admin(`activity${query}`)).status).toBe(status);
+  });
+
+  it("needs the admin token", async () => {
+    expect((await admin("activity", { token: null })).status).toBe(401);
+    expect((await admin("replay", { method: "POST", token: "wrong-token-0123456", body: { draft: "" } })).status).toBe(
+      401,
+    );
+  });
+
+  it("hours=1 is the current hour only; recent=2 the two newest requests", async () => {
+    for (const path of ["/1", "/2", "/3"]) await call(path, { ua: GOOGLEBOT, env: OFF });
+    const answer = await activity("?hours=1&recent=2");
+    expect(answer.hours).toHaveLength(1);
+    expect(answer.recent.map((entry) => entry.path)).toEqual(["/3", "/2"]);
+  });
+});
+
+describe("the ActivityLog object stays bounded", () => {
+  const stub = () => env.ACTIVITY.get(env.ACTIVITY.idFromName(ORIGIN));
+  const event = (time: number, token: string, path: string) => ({
+    time,
+    token,
+    tokens: [token],
+    category: null,
+    verified: "unchecked" as const,
+    method: "GET",
+    path,
+    action: "pass" as const,
+    layer: "robots.txt" as const,
+    line: null,
+    rule: null,
+    violation: false,
+  });
+  const hourly = (hour: number, token: string) => ({
+    hour,
+    token,
+    category: null,
+    verified: "unchecked" as const,
+    action: "pass" as const,
+    layer: "robots.txt" as const,
+    count: 1,
+    violations: 0,
+  });
+
+  it("keeps the last 10,000 requests and 30 days of hours", async () => {
+    const now = Date.UTC(2026, 10, 23, 12, 30);
+    const hour = now - (now % 3_600_000);
+    const recent = Array.from({ length: 10_050 }, (_, i) => event(now - 10_050 + i, "FooBot", `/p${i}`));
+    await stub().record(
+      { hourly: [hourly(hour - 30 * 86_400_000, "Old"), hourly(hour - 29 * 86_400_000, "Kept")], humans: [], recent },
+      now,
+    );
+    const counts = await runInDurableObject(stub(), async (_object: ActivityLog, state) => ({
+      recent: state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM recent").one().n,
+      first: state.storage.sql.exec<{ path: string }>("SELECT path FROM recent ORDER BY id LIMIT 1").one().path,
+      tokens: state.storage.sql
+        .exec<{ token: string }>("SELECT token FROM hourly ORDER BY hour")
+        .toArray()
+        .map((row) => row.token),
+    }));
+    expect(counts).toEqual({ recent: 10_000, first: "/p50", tokens: ["Kept"] });
+  });
+
+  it("one hour holds at most 200 crawler names; later ones count as (other)", async () => {
+    const now = Date.UTC(2026, 10, 23, 12, 30);
+    const hour = now - (now % 3_600_000);
+    const rows = Array.from({ length: 250 }, (_, i) => hourly(hour, `Bot${i}`));
+    await stub().record({ hourly: rows, humans: [], recent: [] }, now);
+    await stub().record({ hourly: [hourly(hour, "Bot3"), hourly(hour, "Bot999")], humans: [], recent: [] }, now);
+    const read = await stub().read(hour, 0);
+    expect(read.hourly).toHaveLength(201);
+    expect(read.hourly.find((row) => row.token === "(other)")?.count).toBe(51);
+    expect(read.hourly.find((row) => row.token === "Bot3")?.count).toBe(2);
+  });
+});
+
+describe("POST replay", () => {
+  const record = async () => {
+    await call("/private/a", { ua: GOOGLEBOT, env: OFF }); // block, line 2
+    await call("/public", { ua: GOOGLEBOT, env: OFF }); // pass
+    await call("/private/b", { ua: BINGBOT, env: OFF }); // block, line 8
+    await call("/news", { ua: GPTBOT, env: OFF }); // block, line 5
+  };
+
+  it("a draft that opens /private/ to all but bingbot and closes /public changes two decisions", async () => {
+    await record();
+    const draft = [
+      "# draft", //                  1
+      "User-agent: *", //            2
+      "Disallow: /public", //        3
+      "", //                         4
+      "User-agent: GPTBot", //       5
+      "Disallow: /", //              6
+      "", //                         7
+      "User-agent: bingbot", //      8
+      "Disallow: /private/", //      9
+    ].join("\n");
+    const response = await admin("replay", { method: "POST", body: { draft }, env: OFF });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as {
+      requests: number;
+      changedCount: number;
+      changed: { token: string; method: string; path: string; live: unknown; draft: unknown }[];
+      crawlers: { token: string; requests: number; changed: number }[];
+    };
+    expect(answer.requests).toBe(4);
+    // GPTBot and bingbot are blocked as before, by lines that moved: not a change.
+    expect(answer.changedCount).toBe(2);
+    expect(answer.changed).toEqual([
+      {
+        time: expect.any(String),
+        token: "Googlebot",
+        method: "GET",
+        path: "/private/a",
+        live: { action: "block", layer: "robots.txt", line: 2, rule: "disallow: /private/" },
+        draft: { action: "pass", layer: "robots.txt", line: null, rule: null },
+      },
+      {
+        time: expect.any(String),
+        token: "Googlebot",
+        method: "GET",
+        path: "/public",
+        live: { action: "pass", layer: "robots.txt", line: null, rule: null },
+        draft: { action: "block", layer: "robots.txt", line: 3, rule: "disallow: /public" },
+      },
+    ]);
+    expect(answer.crawlers).toEqual([
+      { token: "Googlebot", requests: 2, changed: 2 },
+      { token: "bingbot", requests: 1, changed: 0 },
+      { token: "GPTBot", requests: 1, changed: 0 },
+    ]);
+  });
+
+  it("a draft policy alone, judged over the live robots.txt", async () => {
+    await record();
+    const policy = {
+      routes: [{ pattern: "/public", rules: [{ crawlers: ["category:search-engine"], action: "block" }] }],
+    };
+    const answer = (await (await admin("replay", { method: "POST", body: { policy }, env: OFF })).json()) as {
+      requests: number;
+      changedCount: number;
+      changed: { token: string; path: string; live: { action: string }; draft: { action: string; layer: string } }[];
+    };
+    expect(answer.requests).toBe(4);
+    expect(answer.changedCount).toBe(1);
+    expect(answer.changed[0]).toMatchObject({
+      token: "Googlebot",
+      path: "/public",
+      live: { action: "pass" },
+      draft: { action: "block", layer: "policy" },
+    });
+  });
+
+  it.each([
+    { why: "not JSON", body: "{", status: 400, error: "the body must be JSON" },
+    {
+      why: "an array",
+      body: "[]",
+      status: 400,
+      error: 'the body must be a JSON object {"draft"?: "<robots.txt text>", "policy"?: {…}}',
+    },
+    {
+      why: "neither draft nor policy",
+      body: "{}",
+      status: 400,
+      error: 'give "draft" (robots.txt text), "policy", or both',
+    },
+    { why: "a draft that is not text", body: '{"draft": 42}', status: 400, error: '"draft" must be robots.txt text' },
+    {
+      why: "a policy with a problem",
+      body: '{"policy": {"routes": [{"pattern": "nope", "rules": []}]}}',
+      status: 400,
+      error: "policy: ",
+    },
+    {
+      why: "a body over 1 MiB",
+      body: JSON.stringify({ draft: "x".repeat(1_048_577) }),
+      status: 413,
+      error: "the body is larger than 1048576 bytes",
+    },
+  ])("refused: $why", async ({ body, status, error }) => {
+    const response = await call("/__robots/replay", {
+      method: "POST",
+      headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+      body,
+    });
+    expect(response.status).toBe(status);
+    expect(((await response.json()) as { error: string }).error).toContain(error);
+  });
+});
