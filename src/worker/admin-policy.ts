@@ -35,13 +35,22 @@ export async function getPolicy(admin: AdminContext): Promise<Response> {
   const inForce = current ? describe(current) : describe(undefined, initial.text);
   const response = jsonResponse({
     ...inForce,
-    policy: inForce.text === null ? null : (JSON.parse(inForce.text) as unknown),
+    policy: parsedOrNull(inForce.text),
     source: current ? "kv" : "var",
     maxKept: MAX_KEPT_VERSIONS,
     history: [...versions.map((entry) => describe(entry)), describe(undefined, initial.text)],
   });
   response.headers.set("etag", `"${inForce.version}"`);
   return response;
+}
+
+/** The policy text as JSON (null for none, or for a stored text that is not JSON). */
+function parsedOrNull(text: string | null): unknown {
+  try {
+    return text === null ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
 }
 
 /** A version as the API lists it; undefined is version 0 (the POLICY var, or none). */

@@ -134,8 +134,7 @@ export interface SaveRequest {
 
 /** Store a new version (one higher than the newest), apply it on this isolate at once. */
 export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise<SaveOutcome> {
-  const record = await readPolicy(kv);
-  const versions = record?.versions ?? [];
+  const versions = await storedVersions(kv);
   const newest = versions[0]?.version ?? 0;
   if (request.ifMatch !== undefined && request.ifMatch !== newest) {
     return { kind: "precondition-failed", version: newest };
@@ -151,7 +150,7 @@ export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise
   await writePolicy(kv, { versions: [entry, ...versions].slice(0, MAX_KEPT_VERSIONS) });
   memory = { current: { entry, compiled: request.compiled }, at: Date.now(), stale: false };
   // No compare-and-set in KV: read the write back; another save may have landed on top of it.
-  const after = (await readPolicy(kv))?.versions[0];
+  const after = (await storedVersions(kv))[0];
   if (after && after.saveId !== entry.saveId) {
     memory = undefined; // re-read: the other save is what is in force
     return { kind: "overwritten", entry, by: after.version };
@@ -159,9 +158,19 @@ export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise
   return { kind: "saved", entry };
 }
 
-/** The stored versions, newest first (fresh from KV: the admin API's view). */
+/**
+ * The stored versions, newest first (fresh from KV: the admin API's view). A record this code
+ * cannot read (edited by hand, say) lists nothing rather than failing the admin API.
+ */
 export async function storedVersions(kv: KVNamespace): Promise<readonly StoredPolicyVersion[]> {
-  return (await readPolicy(kv))?.versions ?? [];
+  const versions: unknown = (await readPolicy(kv))?.versions;
+  return Array.isArray(versions) ? versions.filter(isStoredVersion) : [];
+}
+
+function isStoredVersion(value: unknown): value is StoredPolicyVersion {
+  if (typeof value !== "object" || value === null) return false;
+  const { version, savedAt, text } = value as Record<string, unknown>;
+  return Number.isSafeInteger(version) && typeof savedAt === "number" && (text === null || typeof text === "string");
 }
 
 function messageOf(error: unknown): string {

@@ -241,6 +241,10 @@ describe("a failed or unusable read keeps the last good policy", () => {
     vi.setSystemTime(Date.now() + 10_001);
     expect((await call("/articles/1", { ua: CCBOT })).status).toBe(451);
     expect(errors.join("\n")).toContain("keeping version 1");
+    // The admin API still answers, and a save replaces the record whole.
+    expect((await admin("policy")).status).toBe(200);
+    expect((await put(ALLOW_PRIVATE_FOR_GOOGLEBOT)).status).toBe(200);
+    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(200);
   });
 });
 
