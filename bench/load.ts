@@ -9,6 +9,8 @@
 //                it shows the edge's own work — matching, store, forwarding — without the log;
 //   (f) paced    (e) with `Request-rate: 1000000/1` added to every group: each request is
 //                checked by its crawler's Durable Object (none refused): a rate check's cost;
+//   (g) unrecorded (e) with RECORD_ACTIVITY=false: every other run records activity (the
+//                default), so (e) vs (g) is what recording costs under load;
 //   (d) bare+log (c) plus one console.log line shaped like the edge's decision log. Not a
 //                target: under wrangler dev a log line per request is dear (the lines go to
 //                wrangler's Node process, whose CPU rises about fourfold), unlike deployed;
@@ -105,6 +107,7 @@ try {
   origin.setRobots(robotsText);
   const runs: Measured[] = [];
   let soak: Soak | undefined;
+  let unrecorded: Measured | undefined;
   await withEdge({ vars: { ORIGIN_URL: origin.url, MODE: "enforce", VERIFY_CRAWLERS: "off" } }, async (edge) => {
     await probe(edge, blockProbe, true);
     const idle = await workerdOf(edge);
@@ -116,6 +119,22 @@ try {
     async (edge) => {
       await probe(edge, blockProbe, true);
       runs.push(await warmThenMeasure("(e) enforce, LOG_DECISIONS=blocked", edge));
+    },
+  );
+  // (g): (e) without the activity recorder, to show what recording costs under load.
+  await withEdge(
+    {
+      vars: {
+        ORIGIN_URL: origin.url,
+        MODE: "enforce",
+        VERIFY_CRAWLERS: "off",
+        LOG_DECISIONS: "blocked",
+        RECORD_ACTIVITY: "false",
+      },
+    },
+    async (edge) => {
+      await probe(edge, blockProbe, true);
+      unrecorded = await warmThenMeasure("(g) as (e), RECORD_ACTIVITY=false", edge);
     },
   );
   // (f): the same file with a generous Request-rate in every group, so every request is
@@ -149,7 +168,7 @@ try {
   await withEdge({ config: bareWithLog, vars: { ORIGIN_URL: origin.url } }, async (edge) => {
     runs.push(await warmThenMeasure("(d) bare + 1 log line", edge));
   });
-  report(runs, soak);
+  report(runs, soak, unrecorded);
 } finally {
   await origin.close();
   rmSync(scratch, { recursive: true, force: true });
@@ -337,7 +356,7 @@ async function workerdOf(edge: EdgeProcess): Promise<WorkerdByRole> {
   return found;
 }
 
-function report(runs: Measured[], soak: Soak | undefined): void {
+function report(runs: Measured[], soak: Soak | undefined, unrecorded: Measured | undefined): void {
   const [enforce, quiet, paced, off, bare, bareWithLog] = runs;
   if (!enforce || !quiet || !paced || !off || !bare || !bareWithLog) throw new Error("a run is missing");
   const ruleCount = robots.groups.reduce((sum, group) => sum + group.rules.length, 0);
@@ -350,7 +369,7 @@ function report(runs: Measured[], soak: Soak | undefined): void {
     `paths: ${allowed.length} distinct, all ALLOWED for Googlebot (so all reach the origin); ` +
       `${disallowed.length} disallowed candidates left out, e.g. ${blockProbe} ((a) blocks it, (b) passes it)\n`,
   );
-  const all = soak ? [...runs, soak.measured] : runs;
+  const all = [...runs, ...(unrecorded ? [unrecorded] : []), ...(soak ? [soak.measured] : [])];
   printTable([
     ["run", "req/s", "p50 ms", "p99 ms", "2xx", "non-2xx", "socket err", "statuses"],
     ...all.map((run) => [
@@ -376,6 +395,17 @@ function report(runs: Measured[], soak: Soak | undefined): void {
     `rate check (Durable Object) vs (e): throughput ${(paced.requestsPerSecond / quiet.requestsPerSecond).toFixed(3)}, ` +
       `p50 +${(paced.p50 - quiet.p50).toFixed(2)} ms`,
   );
+  // Issue #13: enforcing vs off, with the activity recorder on (it is on in every run but (g)).
+  const vsOff = (run: Measured) => (run.requestsPerSecond / off.requestsPerSecond).toFixed(3);
+  console.log(`throughput vs (b) off, recording on: (a) ${vsOff(enforce)}   (e) ${vsOff(quiet)}`);
+  if (unrecorded) {
+    console.log(
+      `activity recording: (e) vs (g) throughput ${(quiet.requestsPerSecond / unrecorded.requestsPerSecond).toFixed(3)}, ` +
+        `p50 ${(quiet.p50 - unrecorded.p50).toFixed(2)} ms, p99 ${(quiet.p99 - unrecorded.p99).toFixed(2)} ms`,
+    );
+  }
+  const offMet = quiet.requestsPerSecond >= THROUGHPUT_TARGET * off.requestsPerSecond;
+  console.log(`${passOrMiss(offMet)}  (e) throughput >= ${THROUGHPUT_TARGET} x (b) with activity recorded`);
   const quietMet = quiet.requestsPerSecond >= THROUGHPUT_TARGET * bare.requestsPerSecond;
   console.log(
     `${passOrMiss(quietMet)}  (e) throughput >= ${THROUGHPUT_TARGET} x (c) (the edge's own work, no log line per allowed request)`,

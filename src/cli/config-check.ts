@@ -119,6 +119,15 @@ function checkDurableObjects(durableObjects: unknown, add: Add): void {
   } else if (rate["class_name"] !== "CrawlRate") {
     add("error", `CRAWL_RATE's class_name is ${JSON.stringify(rate["class_name"])}: it must be "CrawlRate"`);
   }
+  const activity = bindings.find((binding) => binding?.["name"] === "ACTIVITY");
+  if (!activity) {
+    add(
+      "warning",
+      'no Durable Object bound as ACTIVITY: the activity view and replay record nothing; add [[durable_objects.bindings]] name = "ACTIVITY", class_name = "ActivityLog" (and its migration)',
+    );
+  } else if (activity["class_name"] !== "ActivityLog") {
+    add("error", `ACTIVITY's class_name is ${JSON.stringify(activity["class_name"])}: it must be "ActivityLog"`);
+  }
 }
 
 function checkCompatibilityDate(date: unknown, workerdDate: string | undefined, add: Add): void {

@@ -36,12 +36,20 @@ export interface CrawlerActivity {
   readonly layers: Partial<Record<RecordedLayer, number>>;
   /** Requests for paths robots.txt disallows this crawler (it claims to obey robots.txt). */
   readonly violations: number;
-  /** One entry per hour of the window, oldest first (hours without requests count zero). */
+  /**
+   * One entry per hour of the window, oldest first (hours without requests count zero); for
+   * the HOURLY_CRAWLERS crawlers with most requests only (else empty), which bounds the answer.
+   */
   readonly hourly: readonly ({ readonly hour: string } & ActionCounts)[];
 }
 
+/** Crawlers whose hour-by-hour counts the answer carries (30 days x 5 actions each). */
+export const HOURLY_CRAWLERS = 25;
+
 export interface ActivitySummary {
   readonly hours: readonly string[];
+  /** All crawlers together, per hour of the window (what the page charts for "all crawlers"). */
+  readonly hourly: readonly ({ readonly hour: string } & ActionCounts)[];
   readonly totals: { readonly crawlerRequests: number; readonly humanRequests: number } & ActionCounts;
   /** Most requests first. */
   readonly crawlers: readonly CrawlerActivity[];
@@ -75,6 +83,7 @@ export function summarizeActivity(
   const indexOf = new Map(hours.map((hour, i) => [hour, i]));
   const crawlers = new Map<string, Mutable>();
   const totals = zeroActions();
+  const allHourly = hours.map(zeroActions);
   let crawlerRequests = 0;
   for (const row of rows) {
     const at = indexOf.get(row.hour);
@@ -89,6 +98,8 @@ export function summarizeActivity(
     crawler.violations += row.violations;
     const slot = crawler.hourly[at];
     if (slot) slot[row.action] += row.count;
+    const all = allHourly[at];
+    if (all) all[row.action] += row.count;
     totals[row.action] += row.count;
     crawlerRequests += row.count;
   }
@@ -101,14 +112,16 @@ export function summarizeActivity(
     slot.count += row.count;
     humanTotal += row.count;
   }
+  const iso = (i: number) => new Date(hours[i] ?? 0).toISOString();
   return {
     hours: hours.map((hour) => new Date(hour).toISOString()),
+    hourly: allHourly.map((counts, i) => ({ hour: iso(i), ...counts })),
     totals: { crawlerRequests, humanRequests: humanTotal, ...totals },
     crawlers: [...crawlers.values()]
       .toSorted((a, b) => b.requests - a.requests || a.token.localeCompare(b.token))
-      .map((crawler) => ({
+      .map((crawler, rank) => ({
         ...crawler,
-        hourly: crawler.hourly.map((counts, i) => ({ hour: new Date(hours[i] ?? 0).toISOString(), ...counts })),
+        hourly: rank < HOURLY_CRAWLERS ? crawler.hourly.map((counts, i) => ({ hour: iso(i), ...counts })) : [],
       })),
     humans: { total: humanTotal, hourly: humanHourly },
   };

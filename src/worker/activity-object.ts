@@ -13,6 +13,7 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
+import type { ActivityBatch, HourlyCount } from "../policy/activity-batch.ts";
 import {
   hourOf,
   RECORDED_ACTIONS,
@@ -28,24 +29,7 @@ export const KEEP_RECENT = 10_000;
 export const MAX_TOKENS_PER_HOUR = 200;
 export const OTHER_TOKEN = "(other)";
 
-/** One hourly count, as sent by the recorder and as read back. */
-export interface HourlyCount {
-  readonly hour: number;
-  readonly token: string;
-  readonly category: string | null;
-  readonly verified: VerifiedState;
-  readonly action: RecordedAction;
-  readonly layer: RecordedLayer;
-  readonly count: number;
-  readonly violations: number;
-}
-
-export interface ActivityBatch {
-  readonly hourly: readonly HourlyCount[];
-  readonly humans: readonly { readonly hour: number; readonly count: number }[];
-  /** The batch's crawler requests, oldest first. */
-  readonly recent: readonly CrawlerEvent[];
-}
+export type { ActivityBatch, HourlyCount };
 
 export interface ActivityRead {
   readonly hourly: HourlyCount[];

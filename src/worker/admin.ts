@@ -159,6 +159,8 @@ async function status(admin: AdminContext): Promise<Response> {
     origins,
     next: page.cursor ?? null,
     pause: pause ? { ...pause, retryAfter: retryAfterOf(pause, now) } : null,
+    // The activity view records only with RECORD_ACTIVITY and the ACTIVITY binding (GET activity).
+    activity: { recording: admin.config.recordActivity && Boolean(admin.env.ACTIVITY) },
   });
 }
 

@@ -21,6 +21,10 @@ id = "${KV_ID}"
 [[durable_objects.bindings]]
 name = "CRAWL_RATE"
 class_name = "CrawlRate"
+
+[[durable_objects.bindings]]
+name = "ACTIVITY"
+class_name = "ActivityLog"
 `;
 const ROUTES = `routes = [{ pattern = "www.example.com/*", zone_name = "example.com" }]\n`;
 const VARS = `[vars]\nMODE = "enforce"\nAUTHORITIES = "www.example.com"\n`;
@@ -94,6 +98,21 @@ describe("checkWranglerToml: each trap, its message and fix", () => {
       expected: ["error: no Durable Object bound as CRAWL_RATE", ADMIN_NOTE],
     },
     {
+      name: "the ActivityLog Durable Object missing: a warning (enforcement works without it)",
+      toml: GOOD.replace('name = "ACTIVITY"', 'name = "ACTIVITIES"'),
+      env: undefined,
+      expected: [
+        "warning: no Durable Object bound as ACTIVITY: the activity view and replay record nothing",
+        ADMIN_NOTE,
+      ],
+    },
+    {
+      name: "ACTIVITY bound to another class",
+      toml: GOOD.replace('class_name = "ActivityLog"', 'class_name = "Activity"'),
+      env: undefined,
+      expected: ['error: ACTIVITY\'s class_name is "Activity": it must be "ActivityLog"', ADMIN_NOTE],
+    },
+    {
       name: "not TOML at all",
       toml: `${GOOD}[vars\n`,
       env: undefined,
@@ -113,6 +132,7 @@ describe("checkWranglerToml: each trap, its message and fix", () => {
         "error: no KV namespace bound as ROBOTS",
         "error: no Durable Object bound as CRAWL_RATE",
         "warning: route mode without AUTHORITIES",
+        "warning: no Durable Object bound as ACTIVITY",
         `${ADMIN_NOTE}: set it with \`npx wrangler secret put ADMIN_TOKEN\` --env production`,
       ],
     },

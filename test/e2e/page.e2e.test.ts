@@ -142,13 +142,140 @@ describe("operator page", () => {
   });
 });
 
+const GPTBOT_UA =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+const BINGBOT_UA = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+const CHROME_UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+
+interface ActivityApi {
+  totals: { crawlerRequests: number };
+  crawlers: { token: string; requests: number; total: Record<string, number> }[];
+}
+
+const activityApi = async (): Promise<ActivityApi> =>
+  (
+    await fetch(`${edge.url}/__robots/activity?recent=0`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  ).json() as Promise<ActivityApi>;
+
+const cells = (selector: string) =>
+  page.$$eval(selector, (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+
+describe("operator page: activity (issue #13)", () => {
+  it("recorded crawler decisions reach GET activity within 10 seconds", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const sent = Date.now();
+    // GPTBot and bingbot appear nowhere earlier in this file: their counts are these requests'.
+    expect((await rawRequest(edge.url, "/articles/1?session=secret", { ua: GPTBOT_UA })).status).toBe(403);
+    expect((await rawRequest(edge.url, "/private/report", { ua: BINGBOT_UA })).status).toBe(403);
+    expect((await rawRequest(edge.url, "/private/report", { ua: BINGBOT_UA })).status).toBe(403);
+    expect((await rawRequest(edge.url, "/blog/", { ua: BINGBOT_UA })).status).toBe(200);
+    expect((await rawRequest(edge.url, "/blog/", { ua: CHROME_UA })).status).toBe(200);
+    await expect
+      .poll(async () => (await activityApi()).crawlers.find((c) => c.token === "bingbot")?.requests, {
+        timeout: 10_000,
+        interval: 250,
+      })
+      .toBe(3);
+    expect(Date.now() - sent).toBeLessThan(10_000);
+    const answer = await activityApi();
+    expect(answer.crawlers.find((c) => c.token === "GPTBot")?.total).toEqual({
+      pass: 0,
+      block: 1,
+      report: 0,
+      unavailable: 0,
+      rateLimited: 0,
+    });
+  });
+
+  it("shows the chart, the table, blocked paths, violations and recent requests", async () => {
+    await page.click("#activity-reload");
+    await page.waitForSelector("#activity-table tbody tr td:has-text('bingbot')");
+    const rows = await cells("#activity-table tbody tr");
+    // Crawler, category, requests, pass, block, report, 503, 429, verified, impostor, unchecked, violations
+    expect(rows).toContainEqual(["bingbot", "search-engine", "3", "1", "2", "0", "0", "0", "0", "0", "3", "2"]);
+    expect(rows).toContainEqual(["GPTBot", "ai-training", "1", "0", "1", "0", "0", "0", "0", "0", "1", "1"]);
+    // The chart: SVG bars, stacked by action, for the current hour; the block bar holds these 3 blocks at least.
+    expect(await page.getAttribute("#activity-svg", "role")).toBe("img");
+    expect(await page.locator("#activity-svg rect.bar.block").count()).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(await page.getAttribute("#activity-svg rect.bar.block >> nth=-1", "data-count")),
+    ).toBeGreaterThanOrEqual(3);
+    expect(await page.textContent("#activity-blocked")).toContain("/private/report — 2");
+    expect(await cells("#activity-violations tbody tr")).toContainEqual([
+      "bingbot",
+      "unchecked",
+      "/private/report",
+      "2",
+    ]);
+    const recent = await cells("#activity-recent tbody tr");
+    expect(recent[0]?.slice(1)).toEqual(["bingbot", "unchecked", "GET /blog/", "Pass", "no rule matched"]);
+    expect(recent[1]?.slice(1)).toEqual([
+      "bingbot",
+      "unchecked",
+      "GET /private/report",
+      "Block",
+      "disallow: /private/ (line 2)",
+    ]);
+    expect(await page.content()).not.toContain("session=secret");
+    // Choosing one crawler redraws the chart with its requests only: GPTBot's single block.
+    await page.selectOption("#activity-crawler", "GPTBot");
+    expect(await page.locator("#activity-svg rect.bar").count()).toBe(1);
+    expect(await page.getAttribute("#activity-svg rect.bar", "data-count")).toBe("1");
+    await page.selectOption("#activity-crawler", "");
+    await page.locator("#activity").screenshot({ path: resolve(SHOTS, "7-activity.png") });
+  });
+
+  it("is keyboard accessible: controls in tab order, tables scroll by keyboard", async () => {
+    await page.focus("#activity-hours");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.id")).toBe("activity-crawler");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.id")).toBe("activity-reload");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.textContent("#activity-summary")).toContain("crawler requests");
+    for (const region of await page.$$eval("#activity .scroll", (nodes) =>
+      nodes.map((n) => n.getAttribute("tabindex")),
+    ))
+      expect(region).toBe("0");
+  });
+
+  it("draft mode says how many recent crawler requests the draft would change", async () => {
+    await page.check("#draft-mode");
+    // The draft drops GPTBot's group: its blocked request would pass.
+    await page.fill("#draft", "User-agent: *\nDisallow: /private/\n");
+    await page.fill("#ua", GOOGLEBOT);
+    await page.fill("#urls", "/blog/");
+    await page.click("#run");
+    await expect
+      .poll(() => page.textContent("#replay-summary"))
+      .toMatch(/^Published, this draft would change 1 of the last \d+ crawler requests\.$/);
+    const total = (await activityApi()).totals.crawlerRequests;
+    expect(await page.textContent("#replay-summary")).toBe(
+      `Published, this draft would change 1 of the last ${total} crawler requests.`,
+    );
+    expect(await cells("#replay-changes tbody tr")).toEqual([["GPTBot", "GET /articles/1", "Block (line 7)", "Pass"]]);
+    await shot("8-replay");
+    await page.uncheck("#draft-mode");
+  });
+
+  it("the activity view is readable on a phone", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.click("#activity-reload");
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.locator("#activity").screenshot({ path: resolve(SHOTS, "9-activity-phone.png") });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});
+
 /** The policy editor's version rows: version, saved, how. */
 const historyRows = () =>
   page.$$eval("#policy-history tbody tr", (trs) =>
     trs.map((tr) => [...tr.children].slice(0, 3).map((td) => td.textContent)),
   );
 
-// Issue #13: the live policy editor. Runs after the phone check above, so at phone width.
+// Issue #13: the live policy editor, at phone width (its overflow is checked at the end).
 describe("operator page: the policy editor", () => {
   const BROWSER =
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
@@ -158,6 +285,7 @@ describe("operator page: the policy editor", () => {
     '{\n  "routes": [\n    {"pattern": "/blog/", "blockStatus": 451,\n     "rules": [{"crawlers": ["Googlebot"], "action": "block"}]}\n  ]\n}';
 
   it("shows version 0 (no POLICY var: no policy) and its history", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.waitForSelector("#policy-history tbody tr");
     expect(await page.textContent("#policy-state")).toContain("Version 0 in force (no policy)");
@@ -179,7 +307,7 @@ describe("operator page: the policy editor", () => {
     );
     expect(await page.textContent("#P5 .diag")).toContain('routes[0].rules[0].action must be "block" or "allow"');
     expect((await rawRequest(edge.url, "/blog/", { ua: GOOGLEBOT })).status).toBe(200);
-    await shot("7-policy-problems");
+    await shot("10-policy-problems");
   });
 
   it("save puts the policy in force as version 1; the edge judges crawlers by it", async () => {
@@ -231,6 +359,6 @@ describe("operator page: the policy editor", () => {
     await expect.poll(async () => (await rawRequest(edge.url, "/blog/", { ua: GOOGLEBOT })).status).toBe(200);
     const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
     expect(overflow).toBeLessThanOrEqual(0);
-    await shot("8-policy-history");
+    await shot("11-policy-history");
   });
 });

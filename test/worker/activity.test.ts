@@ -222,6 +222,13 @@ describe("recording crawler decisions", () => {
     expect(answer.recent).toEqual([]);
   });
 
+  it("GET status says whether activity is recorded", async () => {
+    const on = (await (await admin("status")).json()) as { activity: unknown };
+    expect(on.activity).toEqual({ recording: true });
+    const off = (await (await admin("status", { env: { RECORD_ACTIVITY: "false" } })).json()) as { activity: unknown };
+    expect(off.activity).toEqual({ recording: false });
+  });
+
   it("says when recording is off", async () => {
     const answer = (await (await admin("activity", { env: { RECORD_ACTIVITY: "false" } })).json()) as ActivityAnswer;
     expect(answer.recording).toBe(false);
@@ -266,33 +273,35 @@ describe("GET activity: parameters", () => {
   });
 });
 
-describe("the ActivityLog object stays bounded", () => {
-  const stub = () => env.ACTIVITY.get(env.ACTIVITY.idFromName(ORIGIN));
-  const event = (time: number, token: string, path: string) => ({
-    time,
-    token,
-    tokens: [token],
-    category: null,
-    verified: "unchecked" as const,
-    method: "GET",
-    path,
-    action: "pass" as const,
-    layer: "robots.txt" as const,
-    line: null,
-    rule: null,
-    violation: false,
-  });
-  const hourly = (hour: number, token: string) => ({
-    hour,
-    token,
-    category: null,
-    verified: "unchecked" as const,
-    action: "pass" as const,
-    layer: "robots.txt" as const,
-    count: 1,
-    violations: 0,
-  });
+const stub = () => env.ACTIVITY.get(env.ACTIVITY.idFromName(ORIGIN));
 
+const event = (time: number, token: string, path: string) => ({
+  time,
+  token,
+  tokens: [token],
+  category: null,
+  verified: "unchecked" as const,
+  method: "GET",
+  path,
+  action: "pass" as const,
+  layer: "robots.txt" as const,
+  line: null,
+  rule: null,
+  violation: false,
+});
+
+const hourly = (hour: number, token: string) => ({
+  hour,
+  token,
+  category: null,
+  verified: "unchecked" as const,
+  action: "pass" as const,
+  layer: "robots.txt" as const,
+  count: 1,
+  violations: 0,
+});
+
+describe("the ActivityLog object stays bounded", () => {
   it("keeps the last 10,000 requests and 30 days of hours", async () => {
     const now = Date.UTC(2026, 10, 23, 12, 30);
     const hour = now - (now % 3_600_000);
@@ -325,14 +334,14 @@ describe("the ActivityLog object stays bounded", () => {
   });
 });
 
-describe("POST replay", () => {
-  const record = async () => {
-    await call("/private/a", { ua: GOOGLEBOT, env: OFF }); // block, line 2
-    await call("/public", { ua: GOOGLEBOT, env: OFF }); // pass
-    await call("/private/b", { ua: BINGBOT, env: OFF }); // block, line 8
-    await call("/news", { ua: GPTBOT, env: OFF }); // block, line 5
-  };
+const record = async () => {
+  await call("/private/a", { ua: GOOGLEBOT, env: OFF }); // block, line 2
+  await call("/public", { ua: GOOGLEBOT, env: OFF }); // pass
+  await call("/private/b", { ua: BINGBOT, env: OFF }); // block, line 8
+  await call("/news", { ua: GPTBOT, env: OFF }); // block, line 5
+};
 
+describe("POST replay", () => {
   it("a draft that opens /private/ to all but bingbot and closes /public changes two decisions", async () => {
     await record();
     const draft = [

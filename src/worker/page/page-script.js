@@ -120,6 +120,7 @@ async function showOrigin() {
       el("li", group.agents.join(", ") + " — line " + group.lines.join(", ") + ", " + group.rules + " rules"),
     );
   if (!$("draft").value) $("draft").value = liveText;
+  await showActivity();
 }
 
 function highlight(line) {
@@ -216,6 +217,256 @@ async function run() {
   const first = data.results.find((r) => r.live.rule);
   if (!draftMode) highlight(first && first.live.rule.line);
   say(draftMode ? data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft." : "");
+  if (draftMode) await replayDraft();
+}
+
+// --- Activity -------------------------------------------------------------------------
+
+const ACTIONS = ["pass", "block", "report", "unavailable", "rateLimited"];
+const ACTION_NAMES = { pass: "Pass", block: "Block", report: "Report", unavailable: "503", rateLimited: "429" };
+const ACTION_COLOURS = {
+  pass: "#1e7b34",
+  block: "#b3261e",
+  report: "#a06a00",
+  unavailable: "#6750a4",
+  rateLimited: "#0b57d0",
+};
+/** What decided, for a request no single line decided. */
+const LAYER_NAMES = {
+  "robots.txt": "no rule matched",
+  policy: "operator policy",
+  verification: "failed verification",
+  pause: "crawl pause",
+  "visit-time": "outside Visit-time",
+  rate: "crawl rate",
+  "robots-unavailable": "robots.txt unavailable",
+  "robots.txt-file": "robots.txt served",
+  none: "no robots.txt",
+};
+/** The chart's element: written in the HTML, so its children get the SVG namespace from it. */
+const chartElement = () =>
+  /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById("activity-svg")));
+/** @type {any} */
+let activityData = null;
+
+/**
+ * An SVG element with attributes (presentation attributes, not style: the CSP allows them).
+ * @param {string} tag
+ * @param {Record<string, string | number>} attributes
+ */
+function svg(tag, attributes) {
+  const node = document.createElementNS(chartElement().namespaceURI, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}
+
+/** "2026-11-23T10:00:00.000Z" -> "11-23 10:00". */
+function shortHour(iso) {
+  return iso.slice(5, 10) + " " + iso.slice(11, 16);
+}
+
+async function showActivity() {
+  const origin = $("origin").value;
+  if (!origin) return;
+  activityData = await api(
+    "GET",
+    "activity?origin=" + encodeURIComponent(origin) + "&hours=" + $("activity-hours").value + "&recent=50",
+  );
+  const select = $("activity-crawler");
+  const chosen = select.value;
+  select.replaceChildren(el("option", "All crawlers"));
+  /** @type {HTMLOptionElement} */ (select.firstChild).value = "";
+  for (const crawler of activityData.crawlers.filter((c) => c.hourly.length > 0))
+    select.append(el("option", crawler.token));
+  select.value = activityData.crawlers.some((c) => c.token === chosen) ? chosen : "";
+  const t = activityData.totals;
+  $("activity-summary").textContent =
+    (activityData.recording ? "" : (activityData.warning || "Not recording") + ". ") +
+    t.crawlerRequests +
+    " crawler requests (" +
+    t.pass +
+    " passed, " +
+    t.block +
+    " blocked, " +
+    t.report +
+    " reported, " +
+    t.unavailable +
+    " answered 503, " +
+    t.rateLimited +
+    " answered 429) and " +
+    t.humanRequests +
+    " from people since " +
+    activityData.from.slice(0, 16).replace("T", " ") +
+    " UTC.";
+  drawChart();
+  fillActivityTable();
+  fillBlockedPaths();
+  fillViolations();
+  fillRecent();
+}
+
+/** Requests per hour, stacked by action: all crawlers, or the one chosen. */
+function drawChart() {
+  const chosen = $("activity-crawler").value;
+  const crawler = activityData.crawlers.find((c) => c.token === chosen);
+  // One crawler's hours (the answer carries them for the busiest 25), or all crawlers together.
+  const hourly = crawler && crawler.hourly.length > 0 ? crawler.hourly : activityData.hourly;
+  const hours = activityData.hours;
+  const stacks = hourly.map((counts) => ({ hour: counts.hour, counts }));
+  const highest = Math.max(1, ...stacks.map((s) => ACTIONS.reduce((sum, a) => sum + s.counts[a], 0)));
+  // Drawn at the width it is shown at, so its text stays readable on a phone.
+  const width = Math.round(Math.min(960, Math.max(300, chartElement().clientWidth || 720)));
+  const height = 220;
+  const left = 40;
+  const bottom = 24;
+  const plot = height - bottom - 8;
+  const step = (width - left) / Math.max(1, hours.length);
+  const chart = chartElement();
+  chart.replaceChildren();
+  chart.setAttribute("viewBox", "0 0 " + width + " " + height);
+  chart.append(svg("line", { x1: left, y1: 8 + plot, x2: width, y2: 8 + plot, stroke: "#888" }));
+  const top = svg("text", { x: left - 6, y: 16, "text-anchor": "end", "font-size": 12, fill: "#444" });
+  top.textContent = String(highest);
+  const zero = svg("text", { x: left - 6, y: 8 + plot, "text-anchor": "end", "font-size": 12, fill: "#444" });
+  zero.textContent = "0";
+  chart.append(top, zero);
+  stacks.forEach((stack, i) => {
+    let y = 8 + plot;
+    for (const action of ACTIONS) {
+      const count = stack.counts[action];
+      if (!count) continue;
+      const h = (count / highest) * plot;
+      y -= h;
+      const bar = svg("rect", {
+        x: left + i * step + step * 0.1,
+        y,
+        width: Math.max(1, step * 0.8),
+        height: h,
+        fill: ACTION_COLOURS[action],
+        class: "bar " + action,
+        "data-hour": stack.hour,
+        "data-count": count,
+      });
+      const title = svg("title", {});
+      title.textContent = shortHour(stack.hour) + " UTC: " + count + " " + ACTION_NAMES[action];
+      bar.append(title);
+      chart.append(bar);
+    }
+  });
+  const labelEvery = Math.max(1, Math.ceil(hours.length / Math.max(2, Math.floor(width / 110))));
+  hours.forEach((hour, i) => {
+    const last = i === hours.length - 1;
+    // A label is ~70 px wide; the last one is drawn right-aligned, so none may come too close to it.
+    if (!last && (i % labelEvery !== 0 || width - (left + i * step + step / 2) < 110)) return;
+    const label = svg("text", {
+      x: i === hours.length - 1 ? width : left + i * step + step / 2,
+      y: height - 6,
+      "text-anchor": i === hours.length - 1 ? "end" : "middle",
+      "font-size": 11,
+      fill: "#444",
+    });
+    label.textContent = shortHour(hour);
+    chart.append(label);
+  });
+  const legend = $("activity-legend");
+  legend.replaceChildren();
+  for (const action of ACTIONS) {
+    const item = el("li");
+    item.append(el("span", undefined, "swatch " + action), document.createTextNode(ACTION_NAMES[action]));
+    legend.append(item);
+  }
+}
+
+/** A table row of cells; numbers right-aligned. */
+function tableRow(cells) {
+  const row = el("tr");
+  for (const cell of cells) {
+    const text = cell === null || cell === undefined ? "" : String(cell);
+    row.append(el("td", text, typeof cell === "number" ? "number" : undefined));
+  }
+  return row;
+}
+
+function tableBody(id) {
+  const body = /** @type {HTMLTableElement} */ (document.getElementById(id)).tBodies[0];
+  body.replaceChildren();
+  return body;
+}
+
+function fillActivityTable() {
+  const body = tableBody("activity-table");
+  for (const c of activityData.crawlers) {
+    const row = tableRow([
+      c.token,
+      c.category || "unknown",
+      c.requests,
+      ...ACTIONS.map((action) => c.total[action]),
+      c.verified.verified,
+      c.verified.impostor,
+      c.verified.unchecked,
+      c.violations,
+    ]);
+    if (c.verified.impostor > 0) row.children[9].classList.add("impostor");
+    body.append(row);
+  }
+  if (activityData.crawlers.length === 0) body.append(tableRow(["No crawler requests in this period."]));
+}
+
+function fillBlockedPaths() {
+  const list = $("activity-blocked");
+  list.replaceChildren();
+  for (const entry of activityData.topBlockedPaths) list.append(el("li", entry.path + " — " + entry.count));
+  if (activityData.topBlockedPaths.length === 0) list.append(el("li", "None blocked."));
+}
+
+function fillViolations() {
+  const body = tableBody("activity-violations");
+  for (const v of activityData.violations) body.append(tableRow([v.token, v.verified, v.path, v.count]));
+  if (activityData.violations.length === 0) body.append(tableRow(["None."]));
+}
+
+function fillRecent() {
+  const body = tableBody("activity-recent");
+  for (const r of activityData.recent) {
+    body.append(
+      tableRow([
+        r.time.slice(5, 19).replace("T", " "),
+        r.token,
+        r.verified,
+        r.method + " " + r.path,
+        ACTION_NAMES[r.action] || r.action,
+        r.rule ? r.rule + (r.line ? " (line " + r.line + ")" : "") : LAYER_NAMES[r.layer] || r.layer,
+      ]),
+    );
+  }
+  if (activityData.recent.length === 0) body.append(tableRow(["No crawler requests recorded yet."]));
+}
+
+/** A replayed outcome in a few words: "Block (line 7)". */
+function said(outcome) {
+  return (ACTION_NAMES[outcome.action] || outcome.action) + (outcome.line ? " (line " + outcome.line + ")" : "");
+}
+
+/** Draft mode: how the draft would have decided the recent crawler requests. */
+async function replayDraft() {
+  const data = await api("POST", "replay?origin=" + encodeURIComponent($("origin").value), {
+    draft: $("draft").value,
+  });
+  $("replay-summary").textContent =
+    "Published, this draft would change " + data.changedCount + " of the last " + data.requests + " crawler requests.";
+  const table = /** @type {HTMLTableElement} */ (document.getElementById("replay-changes"));
+  const head = table.tHead;
+  head.replaceChildren();
+  $("replay-caption").classList.toggle("hidden", data.changed.length === 0);
+  if (data.changed.length > 0) {
+    const headRow = el("tr");
+    for (const name of ["Crawler", "Request", "Live", "Draft"]) headRow.append(el("th", name));
+    head.append(headRow);
+  }
+  const body = tableBody("replay-changes");
+  for (const change of data.changed.slice(0, 20)) {
+    body.append(tableRow([change.token, change.method + " " + change.path, said(change.live), said(change.draft)]));
+  }
 }
 
 // ---- The operator policy editor (issue #13): GET/PUT policy, POST policy/rollback, replay. ----
@@ -421,6 +672,9 @@ $("run").addEventListener("click", guard(run));
 $("policy-save").addEventListener("click", guard(savePolicy));
 $("policy-replay").addEventListener("click", guard(replayPolicy));
 $("policy-reload").addEventListener("click", guard(loadPolicy));
+$("activity-hours").addEventListener("change", guard(showActivity));
+$("activity-reload").addEventListener("click", guard(showActivity));
+$("activity-crawler").addEventListener("change", () => activityData && drawChart());
 $("draft-mode").addEventListener("change", () => $("draft-box").classList.toggle("hidden", !$("draft-mode").checked));
 if (sessionStorage.getItem(KEY)) guard(start)();
 else $("token").focus();

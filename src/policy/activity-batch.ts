@@ -1,0 +1,104 @@
+/**
+ * An isolate's activity between two flushes (issue #13): per origin, exact hourly counts
+ * (token × category × verified state × action × layer), people as a count per hour, and the
+ * newest crawler requests. Pure data: the Worker's recorder (worker/activity-recorder.ts)
+ * holds one, adds each request's event, and sends `take()`'s batches to the origins'
+ * ActivityLog objects.
+ */
+
+import {
+  hourOf,
+  type ActivityEvent,
+  type CrawlerEvent,
+  type RecordedAction,
+  type RecordedLayer,
+  type VerifiedState,
+} from "./activity.ts";
+
+/** One hourly count, as sent to the ActivityLog object and as read back. */
+export interface HourlyCount {
+  readonly hour: number;
+  readonly token: string;
+  readonly category: string | null;
+  readonly verified: VerifiedState;
+  readonly action: RecordedAction;
+  readonly layer: RecordedLayer;
+  readonly count: number;
+  readonly violations: number;
+}
+
+/** One origin's batch. */
+export interface ActivityBatch {
+  readonly hourly: readonly HourlyCount[];
+  readonly humans: readonly { readonly hour: number; readonly count: number }[];
+  /** The batch's crawler requests, oldest first. */
+  readonly recent: readonly CrawlerEvent[];
+}
+
+/**
+ * The newest requests one batch carries. Counts stay exact; the recent list is a sample
+ * when one isolate sees more than this between two flushes (a busy site: the object's last
+ * 10,000 then span seconds anyway), which keeps each batch's writes small.
+ */
+export const MAX_RECENT_PER_BATCH = 200;
+
+interface PendingActivity {
+  readonly hourly: Map<string, { -readonly [K in keyof HourlyCount]: HourlyCount[K] }>;
+  readonly humans: Map<number, number>;
+  recent: CrawlerEvent[];
+}
+
+export class ActivityBuffer {
+  private readonly pending = new Map<string, PendingActivity>();
+  /** Events added since the last take(). */
+  size = 0;
+
+  add(authority: string, activity: ActivityEvent): void {
+    this.size++;
+    const entry = this.entryFor(authority);
+    if (activity.kind === "human") {
+      const hour = hourOf(activity.time);
+      entry.humans.set(hour, (entry.humans.get(hour) ?? 0) + 1);
+      return;
+    }
+    const { event } = activity;
+    const hour = hourOf(event.time);
+    const key = `${hour}\n${event.token}\n${event.category}\n${event.verified}\n${event.action}\n${event.layer}`;
+    const violation = event.violation ? 1 : 0;
+    const counts = entry.hourly.get(key);
+    if (counts) {
+      counts.count++;
+      counts.violations += violation;
+    } else {
+      const { token, category, verified, action, layer } = event;
+      entry.hourly.set(key, { hour, token, category, verified, action, layer, count: 1, violations: violation });
+    }
+    entry.recent.push(event);
+    // Cut now and then rather than on every push: amortised, and bounded at twice the cap.
+    if (entry.recent.length > 2 * MAX_RECENT_PER_BATCH) entry.recent = entry.recent.slice(-MAX_RECENT_PER_BATCH);
+  }
+
+  /** Everything buffered, as one batch per origin; the buffer is empty afterwards. */
+  take(): [authority: string, batch: ActivityBatch][] {
+    const batches = [...this.pending].map(([authority, entry]): [string, ActivityBatch] => [
+      authority,
+      {
+        hourly: [...entry.hourly.values()],
+        humans: [...entry.humans].map(([hour, count]) => ({ hour, count })),
+        recent: entry.recent.slice(-MAX_RECENT_PER_BATCH),
+      },
+    ]);
+    this.pending.clear();
+    this.size = 0;
+    return batches;
+  }
+
+  private entryFor(authority: string): PendingActivity {
+    let entry = this.pending.get(authority);
+    if (!entry) {
+      entry = { hourly: new Map(), humans: new Map(), recent: [] };
+      this.pending.set(authority, entry);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,340 @@
+// What the activity view records of one decision (src/policy/activity.ts), how its hourly rows
+// fold into the view (activity-summary.ts), and replay's comparison (replay.ts), as tables.
+import { describe, expect, it } from "vitest";
+import { classifyUserAgent } from "../../src/agents/classify.ts";
+import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
+import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
+import { activityOf, recordedPath } from "../../src/policy/activity.ts";
+import { summarizeActivity, type CountRow } from "../../src/policy/activity-summary.ts";
+import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { replay, type ReplaySettings } from "../../src/policy/replay.ts";
+
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+const ROBOTS = "User-agent: *\nDisallow: /private/\n\nUser-agent: FooBot\nContent-Usage: train-ai=n\n";
+const matcher = compileRobots(parseRobotsTxt(ROBOTS));
+const NOON = Date.UTC(2026, 10, 23, 12, 34, 56);
+
+function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
+  return {
+    originUnusable: false,
+    selfAddressed: false,
+    mode: "enforce",
+    configProblems: false,
+    served: true,
+    isRobotsTxt: false,
+    pathAndQuery: "/private/x?token=abc",
+    agent: classifyUserAgent(GOOGLEBOT),
+    verifyCrawlers: "unknown",
+    needsVerification: false,
+    pause: null,
+    robots: { state: "ok", matcher, retryAfter: 300 },
+    failOpen: false,
+    blockStatus: 403,
+    policy: undefined,
+    enforceRates: "honoured",
+    usageSignals: "enforce",
+    usageHeader: true,
+    signed: false,
+    rateLimiter: true,
+    rate: { allowed: true },
+    now: NOON,
+    ...overrides,
+  };
+}
+
+const recorded = (overrides: Partial<EdgeFacts>, method = "GET") => {
+  const input = facts(overrides);
+  return activityOf(input, decideEdge(input), method);
+};
+
+describe("activityOf: one decision, one event", () => {
+  it.each([
+    {
+      why: "a disallowed path: block by robots.txt, a violation, the query dropped",
+      overrides: {},
+      expected: {
+        token: "Googlebot",
+        action: "block",
+        layer: "robots.txt",
+        line: 2,
+        rule: "disallow: /private/",
+        path: "/private/x",
+        verified: "unchecked",
+        violation: true,
+        category: "search-engine",
+      },
+    },
+    {
+      why: "an allowed path: pass, no deciding line",
+      overrides: { pathAndQuery: "/public" },
+      expected: { action: "pass", layer: "robots.txt", line: null, violation: false },
+    },
+    {
+      why: "MODE=report: report, still a violation",
+      overrides: { mode: "report" as const },
+      expected: { action: "report", layer: "robots.txt", violation: true },
+    },
+    {
+      why: "a crawl pause: unavailable",
+      overrides: { pause: { retryAfter: 60 } },
+      expected: { action: "unavailable", layer: "pause", violation: false },
+    },
+    {
+      why: "the rate limiter refuses: rateLimited",
+      overrides: {
+        pathAndQuery: "/public",
+        enforceRates: "all" as const,
+        robots: {
+          state: "ok" as const,
+          matcher: compileRobots(parseRobotsTxt("User-agent: *\nCrawl-delay: 5\n")),
+          retryAfter: 0,
+        },
+        rate: { allowed: false as const, retryAfter: 5 },
+      },
+      expected: { action: "rateLimited", layer: "rate" },
+    },
+    {
+      why: "a verified claim",
+      overrides: { needsVerification: true, verification: "trusted" as const },
+      expected: { verified: "verified" },
+    },
+    {
+      why: "an impostor under VERIFY_CRAWLERS=block: block by verification, the claimed name kept",
+      overrides: { needsVerification: true, verification: "impostor" as const, verifyCrawlers: "block" as const },
+      expected: { token: "Googlebot", verified: "impostor", action: "block", layer: "verification", line: null },
+    },
+    {
+      why: "an impostor under unknown: judged under * as an anonymous bot, recorded under its claim",
+      overrides: { needsVerification: true, verification: "impostor" as const },
+      expected: { token: "Googlebot", verified: "impostor", action: "block", layer: "robots.txt", violation: true },
+    },
+    {
+      why: "a signed request: the signer's crawler, verified, whatever the User-Agent",
+      overrides: {
+        agent: classifyUserAgent(CHROME),
+        signed: true,
+        signature: {
+          status: "verified" as const,
+          signer: "https://chatgpt.com",
+          agent: agentOfSigner({ token: "ChatGPT-User", category: "ai-assistant" }, "https://chatgpt.com"),
+        },
+        pathAndQuery: "/public",
+      },
+      expected: { token: "ChatGPT-User", category: "ai-assistant", verified: "verified", action: "pass" },
+    },
+    {
+      why: "FooBot's own group has a usage preference, but FooBot is unknown: no category, a pass",
+      overrides: { agent: classifyUserAgent("FooBot/1.0"), pathAndQuery: "/public" },
+      expected: { token: "FooBot", category: null, action: "pass", violation: false },
+    },
+    {
+      why: "an unknown bot on a disallowed path: blocked, but it claims nothing: no violation",
+      overrides: { agent: classifyUserAgent("BarBot/1.0") },
+      expected: { token: "BarBot", action: "block", layer: "robots.txt", violation: false },
+    },
+    {
+      why: "robots.txt fetched by a crawler: a pass of the file",
+      overrides: { isRobotsTxt: true, pathAndQuery: "/robots.txt" },
+      expected: { action: "pass", layer: "robots.txt-file", path: "/robots.txt" },
+    },
+  ])("$why", ({ overrides, expected }) => {
+    const activity = recorded(overrides);
+    expect(activity?.kind).toBe("crawler");
+    expect(activity?.kind === "crawler" ? activity.event : undefined).toMatchObject({
+      time: NOON,
+      method: "GET",
+      ...expected,
+    });
+  });
+
+  it.each([
+    { why: "a person", overrides: { agent: classifyUserAgent(CHROME) }, expected: { kind: "human", time: NOON } },
+    {
+      why: "a person fetching robots.txt",
+      overrides: { agent: classifyUserAgent(CHROME), isRobotsTxt: true },
+      expected: { kind: "human", time: NOON },
+    },
+    { why: "MODE=off", overrides: { mode: "off" as const }, expected: undefined },
+    { why: "config problems", overrides: { configProblems: true }, expected: undefined },
+    { why: "a host the edge does not protect", overrides: { served: false }, expected: undefined },
+    { why: "no origin", overrides: { originUnusable: true }, expected: undefined },
+  ])("$why -> $expected", ({ overrides, expected }) => {
+    expect(recorded(overrides)).toEqual(expected);
+  });
+
+  it.each([
+    { pathAndQuery: "/a?b=c", path: "/a" },
+    { pathAndQuery: "/a", path: "/a" },
+    { pathAndQuery: "/?", path: "/" },
+    { pathAndQuery: `/${"x".repeat(600)}?q`, path: `/${"x".repeat(511)}…` },
+  ])("recordedPath($pathAndQuery)", ({ pathAndQuery, path }) => {
+    expect(recordedPath(pathAndQuery)).toBe(path);
+  });
+
+  it("a long method and many long tokens are cut", () => {
+    const agent = classifyUserAgent(`${"A".repeat(100)}Bot/1.0`);
+    const activity = recorded({ agent }, "X".repeat(40));
+    const event = activity?.kind === "crawler" ? activity.event : undefined;
+    expect(event?.method).toBe("X".repeat(16));
+    expect(event?.token).toHaveLength(64);
+  });
+});
+
+const HOUR = 3_600_000;
+const H0 = Date.UTC(2026, 10, 23, 10);
+const row = (
+  hour: number,
+  token: string,
+  action: CountRow["action"],
+  count: number,
+  extra: Partial<CountRow> = {},
+): CountRow => ({
+  hour,
+  token,
+  category: null,
+  verified: "unchecked",
+  action,
+  layer: "robots.txt",
+  count,
+  violations: 0,
+  ...extra,
+});
+
+describe("summarizeActivity", () => {
+  it("folds rows per crawler, per hour (zeros included), claimed vs verified", () => {
+    const summary = summarizeActivity(
+      [
+        row(H0, "GPTBot", "block", 3, { verified: "impostor", violations: 3, category: "ai-training" }),
+        row(H0 + 2 * HOUR, "GPTBot", "block", 1, { verified: "verified", violations: 1 }),
+        row(H0 + HOUR, "Googlebot", "pass", 5, { verified: "verified" }),
+        row(H0 - HOUR, "Googlebot", "pass", 99), // before the window
+      ],
+      [{ hour: H0 + HOUR, count: 7 }],
+      { fromHour: H0, toHour: H0 + 2 * HOUR },
+    );
+    expect(summary.hours).toEqual(["2026-11-23T10:00:00.000Z", "2026-11-23T11:00:00.000Z", "2026-11-23T12:00:00.000Z"]);
+    expect(summary.totals).toEqual({
+      crawlerRequests: 9,
+      humanRequests: 7,
+      pass: 5,
+      block: 4,
+      report: 0,
+      unavailable: 0,
+      rateLimited: 0,
+    });
+    expect(summary.crawlers.map((crawler) => crawler.token)).toEqual(["Googlebot", "GPTBot"]);
+    const gptbot = summary.crawlers[1];
+    expect(gptbot).toMatchObject({
+      category: "ai-training",
+      requests: 4,
+      verified: { verified: 1, impostor: 3, unchecked: 0 },
+      violations: 4,
+      layers: { "robots.txt": 4 },
+    });
+    expect(gptbot?.hourly.map((hour) => hour.block)).toEqual([3, 0, 1]);
+    // All crawlers together, hour by hour (the chart's "all crawlers").
+    expect(summary.hourly.map((hour) => [hour.hour.slice(11, 13), hour.pass, hour.block])).toEqual([
+      ["10", 0, 3],
+      ["11", 5, 0],
+      ["12", 0, 1],
+    ]);
+    expect(summary.humans).toEqual({
+      total: 7,
+      hourly: [
+        { hour: "2026-11-23T10:00:00.000Z", count: 0 },
+        { hour: "2026-11-23T11:00:00.000Z", count: 7 },
+        { hour: "2026-11-23T12:00:00.000Z", count: 0 },
+      ],
+    });
+  });
+});
+
+describe("summarizeActivity bounds its answer", () => {
+  it("carries hour-by-hour counts for the 25 busiest crawlers only; totals for all", () => {
+    const rows = Array.from({ length: 30 }, (_, i) => row(H0, `Bot${String(i).padStart(2, "0")}`, "pass", 100 - i));
+    const summary = summarizeActivity(rows, [], { fromHour: H0, toHour: H0 + HOUR });
+    expect(summary.crawlers).toHaveLength(30);
+    expect(summary.crawlers.map((crawler) => crawler.hourly.length)).toEqual([
+      ...Array(25).fill(2),
+      ...Array(5).fill(0),
+    ]);
+    expect(summary.crawlers[29]).toMatchObject({ token: "Bot29", requests: 71 });
+    expect(summary.hourly[0]?.pass).toBe(2565);
+  });
+});
+
+const SETTINGS: ReplaySettings = {
+  mode: "enforce",
+  failOpen: false,
+  blockStatus: 403,
+  verifyCrawlers: "unknown",
+  enforceRates: "honoured",
+  usageSignals: "enforce",
+};
+const side = (text: string) => ({
+  state: "ok" as const,
+  matcher: compileRobots(parseRobotsTxt(text)),
+  policy: undefined,
+});
+const request = (token: string, path: string, verified: "verified" | "impostor" | "unchecked" = "unchecked") => ({
+  time: NOON,
+  token,
+  tokens: [token],
+  verified,
+  method: "GET",
+  path,
+});
+
+describe("replay", () => {
+  it.each([
+    {
+      why: "a group for Googlebot opens /private/ to it, not to the impostor (judged under *)",
+      live: "User-agent: *\nDisallow: /private/\n",
+      draft: "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n",
+      requests: [request("Googlebot", "/private/a", "verified"), request("Googlebot", "/private/a", "impostor")],
+      changed: [["Googlebot", "/private/a", "block", "pass"]],
+    },
+    {
+      why: "a comment line added on top moves every line: no change",
+      live: "User-agent: *\nDisallow: /private/\n",
+      draft: "# new\nUser-agent: *\nDisallow: /private/\n",
+      requests: [request("Googlebot", "/private/a"), request("bingbot", "/x")],
+      changed: [],
+    },
+    {
+      why: "Content-Usage train-ai=n refuses an ai-training crawler's allowed path",
+      live: "User-agent: *\nAllow: /\n",
+      draft: "User-agent: *\nAllow: /\nContent-Usage: train-ai=n\n",
+      requests: [request("GPTBot", "/a"), request("Googlebot", "/a")],
+      changed: [["GPTBot", "/a", "pass", "block"]],
+    },
+    {
+      why: "AdsBot-Google ignores *: a * rule changes nothing for it",
+      live: "User-agent: *\nAllow: /\n",
+      draft: "User-agent: *\nDisallow: /\n",
+      requests: [request("AdsBot-Google", "/a"), request("FooBot", "/a")],
+      changed: [["FooBot", "/a", "pass", "block"]],
+    },
+  ])("$why", ({ live, draft, requests, changed }) => {
+    const result = replay(requests, { live: side(live), draft: side(draft) }, SETTINGS);
+    expect(result.requests).toBe(requests.length);
+    expect(result.changedCount).toBe(changed.length);
+    expect(
+      result.changed.map((change) => [change.token, change.path, change.live.action, change.draft.action]),
+    ).toEqual(changed);
+  });
+
+  it("lists at most `limit` changes but counts them all", () => {
+    const requests = Array.from({ length: 50 }, (_, i) => request("FooBot", `/p${i}`));
+    const result = replay(
+      requests,
+      { live: side("User-agent: *\nAllow: /\n"), draft: side("User-agent: *\nDisallow: /\n") },
+      SETTINGS,
+      10,
+    );
+    expect(result.changedCount).toBe(50);
+    expect(result.changed).toHaveLength(10);
+    expect(result.crawlers).toEqual([{ token: "FooBot", requests: 50, changed: 50 }]);
+  });
+});
