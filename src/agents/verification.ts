@@ -2,7 +2,8 @@
  * Is a request that claims to be a major crawler really from it? Pure: IP ranges come in as
  * data (the Worker's cron fetches the operators' published lists into KV; tests use
  * fixtures). Evidence, strongest first: Cloudflare's `request.cf.botManagement.verifiedBot`
- * when the zone has Bot Management; else the operator's published IP ranges.
+ * or `request.cf.verifiedBotCategory` when the zone has them; else the operator's published IP
+ * ranges; else forward-confirmed reverse DNS where the operator documents it.
  *
  * Runtime dependency: ipaddr.js — CIDR parsing and matching for IPv4 and IPv6, including
  * compressed and IPv4-mapped forms, is easy to get subtly wrong by hand.
@@ -11,7 +12,7 @@
 import ipaddr from "ipaddr.js";
 import { productToken } from "../core/product-token.ts";
 import type { AgentInfo } from "./classify.ts";
-import { KNOWN_CRAWLERS } from "./crawlers.ts";
+import { KNOWN_CRAWLERS, type CrawlerCategory } from "./crawlers.ts";
 
 /** Where an operator publishes its crawlers' IP ranges, and which tokens they cover. */
 export interface RangeSource {
@@ -82,8 +83,21 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
   },
   // Common Crawl's CCBot page (commoncrawl.org/ccbot) links this list.
   { name: "ccbot", url: "https://index.commoncrawl.org/ccbot.json", tokens: ["CCBot"] },
-  // DuckDuckGo's DuckDuckBot help page (duckduckgo.com/duckduckgo-help-pages/results/duckduckbot).
+  // DuckDuckGo's help pages (duckduckgo.com/duckduckgo-help-pages/results/duckduckbot and
+  // .../duckassistbot) list each crawler's addresses; these JSON copies sit beside them on
+  // duckduckgo.com (README, "Verified crawlers": the archived help page source names no JSON).
   { name: "duckduckbot", url: "https://duckduckgo.com/duckduckbot.json", tokens: ["DuckDuckBot"] },
+  { name: "duckassistbot", url: "https://duckduckgo.com/duckassistbot.json", tokens: ["DuckAssistBot"] },
+  // Mistral's crawler page (docs.mistral.ai/robots) links one list per crawler under "All
+  // published IP addresses"; MistralAI-Training has none.
+  { name: "mistralai-user", url: "https://mistral.ai/mistralai-user-ips.json", tokens: ["MistralAI-User"] },
+  { name: "mistralai-index", url: "https://mistral.ai/mistralai-index-ips.json", tokens: ["MistralAI-Index"] },
+  // Qwant's bot page (help.qwant.com/bot) prefers reverse DNS and offers this list "alternatively".
+  {
+    name: "qwantbot",
+    url: "https://help.qwant.com/wp-content/uploads/sites/2/2025/01/qwantbot.json",
+    tokens: ["Qwantbot", "Qwantbot-news"],
+  },
 ];
 
 /**
@@ -142,6 +156,20 @@ export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
     documentation: "https://www.baidu.com/search/spider.html",
     domains: ["baidu.com", "baidu.jp"],
     tokens: ["Baiduspider", "Baiduspider-image"],
+  },
+  {
+    // "crawl-5-102-173-71.mojeek.com", forward-confirmed: the operator's only documented method.
+    name: "mojeek",
+    documentation: "https://www.mojeek.com/bot.html",
+    domains: ["mojeek.com"],
+    tokens: ["MojeekBot"],
+  },
+  {
+    // "qwantbot-1-162-242-91.qwant.com"; Qwant calls this the preferred method (its list is above).
+    name: "qwant",
+    documentation: "https://help.qwant.com/bot",
+    domains: ["qwant.com"],
+    tokens: ["Qwantbot", "Qwantbot-news"],
   },
 ];
 
@@ -239,8 +267,10 @@ export type Verification = "verified" | "impostor" | "unverifiable" | "not-claim
 export interface VerificationInput {
   readonly agent: AgentInfo;
   readonly address: string | null;
-  /** request.cf.botManagement.verifiedBot, when the zone has Bot Management. */
+  /** Cloudflare's verdict when the zone has one (cloudflareBotOf). */
   readonly cfVerifiedBot: boolean | undefined;
+  /** Cloudflare's verified bot category, when it gave one: named as the evidence. */
+  readonly cfCategory?: string | undefined;
   /** Ranges loaded per source name. */
   readonly ranges: ReadonlyMap<string, RangeSet>;
 }
@@ -333,6 +363,10 @@ export interface VerificationResult {
   readonly operators: readonly string[];
   /** One line in English, e.g. "address in the googlebot list" or "PTR crawl-1.example.net not under googlebot.com". */
   readonly reason: string;
+  /** What verified it: the list names, the forward-confirmed host, Cloudflare's category. */
+  readonly evidence?: string | undefined;
+  /** Why it could not be checked (verification "unverifiable"). */
+  readonly why?: NotVerifiedWhy | undefined;
 }
 
 export interface DetailedVerificationInput extends VerificationInput {
@@ -353,13 +387,14 @@ export function verifyCrawlerDetailed(input: DetailedVerificationInput): Verific
     return { verification: "not-claimed", method: undefined, operators, reason: "claims no verifiable crawler" };
   }
   if (input.cfVerifiedBot !== undefined) {
+    const evidence = input.cfCategory ? `Cloudflare category ${input.cfCategory}` : "Cloudflare verified bot";
     return input.cfVerifiedBot
-      ? { verification: "verified", method: "cloudflare", operators, reason: "Cloudflare verified bot" }
+      ? { verification: "verified", method: "cloudflare", operators, reason: "Cloudflare verified bot", evidence }
       : { verification: "impostor", method: "cloudflare", operators, reason: "Cloudflare: not a verified bot" };
   }
   const listed = verifyByLists(plan.rangeSources, input.ranges, input.address);
   if (listed?.verification === "verified" || plan.reverseDns.length === 0) {
-    return { ...(listed ?? unverifiable("no list")), operators };
+    return { ...(listed ?? unverifiable("no list", "no-list")), operators };
   }
   const byName = verifyByReverseDns(plan.reverseDns, input.reverseDns);
   if (byName.verification === "unverifiable" && listed !== undefined) return { ...listed, operators };
@@ -375,8 +410,8 @@ export function needsReverseDns(input: VerificationInput): boolean {
 
 type Verdict = Omit<VerificationResult, "operators">;
 
-function unverifiable(why: string): Verdict {
-  return { verification: "unverifiable", method: undefined, reason: `cannot check: ${why}` };
+function unverifiable(text: string, why: NotVerifiedWhy): Verdict {
+  return { verification: "unverifiable", method: undefined, reason: `cannot check: ${text}`, why };
 }
 
 function verifyByLists(
@@ -391,12 +426,13 @@ function verifyByLists(
     return { verification: "impostor", method: "ip-list", reason: `address not in the ${refuted.source.name} list` };
   }
   const missing = verdicts.find(({ verdict }) => verdict === "unverifiable");
-  if (missing) return unverifiable(address ? `no ${missing.source.name} list loaded` : "no client address");
-  return {
-    verification: "verified",
-    method: "ip-list",
-    reason: `address in the ${sources.map((s) => s.name).join(", ")} list`,
-  };
+  if (missing) {
+    return address
+      ? unverifiable(`no ${missing.source.name} list loaded`, "no-list")
+      : unverifiable("no client address", "no-address");
+  }
+  const lists = sources.map((s) => s.name).join(", ");
+  return { verification: "verified", method: "ip-list", reason: `address in the ${lists} list`, evidence: lists };
 }
 
 function verifyByReverseDns(rules: readonly ReverseDnsRule[], result: ReverseDnsResult | undefined): Verdict {
@@ -404,11 +440,11 @@ function verifyByReverseDns(rules: readonly ReverseDnsRule[], result: ReverseDns
   const method = "reverse-dns";
   switch (result?.status) {
     case undefined:
-      return unverifiable("reverse DNS not looked up");
+      return unverifiable("reverse DNS not looked up", "not-looked-up");
     case "confirmed":
       // Several claims must all hold, as with lists: the one name must be under every claimed operator.
       if (rules.every((rule) => hostInDomains(result.host, rule.domains))) {
-        return { verification: "verified", method, reason: `forward-confirmed ${result.host}` };
+        return { verification: "verified", method, reason: `forward-confirmed ${result.host}`, evidence: result.host };
       }
       return { verification: "impostor", method, reason: `${result.host} not under ${domains.join(", ")}` };
     case "ptr-mismatch":
@@ -422,8 +458,93 @@ function verifyByReverseDns(rules: readonly ReverseDnsRule[], result: ReverseDns
     case "nxdomain":
       return { verification: "impostor", method, reason: "no PTR record for the address" };
     case "timeout":
-      return unverifiable("reverse DNS timed out");
+      return unverifiable("reverse DNS timed out", "lookup-failed");
     case "error":
-      return unverifiable(`reverse DNS failed (${result.message})`);
+      return unverifiable(`reverse DNS failed (${result.message})`, "lookup-failed");
   }
+}
+
+/** Why a crawler claim stands unverified: nothing to verify, switched off, or no way to check. */
+export type NotVerifiedWhy =
+  "not-claimed" | "verify-off" | "no-address" | "no-list" | "not-looked-up" | "lookup-failed" | "impostor";
+
+/** The evidence that verified (or refuted) a crawler: a signature, or a check of its address. */
+export type EvidenceMethod = "signature" | VerificationMethod;
+
+/**
+ * How a crawler was verified, or why not: the one value the decision log, explain, the
+ * operator page's tester and the CLI show (README, "Verified crawlers").
+ *   verified   method + evidence: the trusted signer, the list names, the host, Cloudflare's category
+ *   impostor   method + reason: how the claim was found false
+ *   unverified why: not a verifiable crawler, VERIFY_CRAWLERS=off, no address, no list, not
+ *              looked up (explain reads caches only), lookup failed — judged as claimed
+ */
+export interface VerificationOutcome {
+  readonly status: "verified" | "impostor" | "unverified";
+  readonly method: EvidenceMethod | null;
+  readonly evidence: string | null;
+  readonly why: NotVerifiedWhy | null;
+  readonly reason: string;
+}
+
+/** The outcome of an address check (verifyCrawlerDetailed) as the one shown value. */
+export function outcomeOfCheck(result: VerificationResult): VerificationOutcome {
+  const { reason } = result;
+  switch (result.verification) {
+    case "verified":
+      return {
+        status: "verified",
+        method: result.method ?? null,
+        evidence: result.evidence ?? null,
+        why: null,
+        reason,
+      };
+    case "impostor":
+      return { status: "impostor", method: result.method ?? null, evidence: null, why: "impostor", reason };
+    case "unverifiable":
+      return { status: "unverified", method: null, evidence: null, why: result.why ?? "lookup-failed", reason };
+    case "not-claimed":
+      return { status: "unverified", method: null, evidence: null, why: "not-claimed", reason };
+  }
+}
+
+/**
+ * Cloudflare's verdict on a request, when the zone has one: `botManagement.verifiedBot`
+ * (Bot Management) decides; else a non-empty `verifiedBotCategory` means Cloudflare verified
+ * the bot. An empty or missing category is no evidence either way: zones without a bot
+ * product never set it, so reading it as "not verified" would make every crawler an impostor.
+ */
+export function cloudflareBotOf(cf: unknown): { verified: boolean | undefined; category: string | undefined } {
+  const fields = typeof cf === "object" && cf !== null ? (cf as Record<string, unknown>) : {};
+  const management = fields["botManagement"];
+  const verifiedBot =
+    typeof management === "object" && management !== null
+      ? (management as Record<string, unknown>)["verifiedBot"]
+      : undefined;
+  const raw = fields["verifiedBotCategory"];
+  const category = typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined;
+  const verified = typeof verifiedBot === "boolean" ? verifiedBot : category !== undefined ? true : undefined;
+  return { verified, category };
+}
+
+/**
+ * Cloudflare's verified bot categories (developers.cloudflare.com/bots/concepts/bot/verified-bots/
+ * categories) that say the same as one of ours. Only these map: "Advertising & Marketing",
+ * "Aggregator", "Feed Fetcher", "Academic Research", "Security", "Accessibility", "Webhooks" and
+ * "Other" say nothing a policy or usage preference could rely on.
+ */
+const CLOUDFLARE_CATEGORIES: ReadonlyMap<string, CrawlerCategory> = new Map([
+  ["search engine crawler", "search-engine"],
+  ["ai crawler", "ai-training"], // "crawls websites for content that is used for training AI models"
+  ["ai assistant", "ai-assistant"], // "automated AI bot driven by user action"
+  ["ai search", "ai-search"],
+  ["search engine optimization", "seo-tool"],
+  ["page preview", "social-preview"],
+  ["monitoring & analytics", "monitoring"],
+  ["archiver", "archiver"],
+]);
+
+/** Our category for a Cloudflare verified bot category, where one says the same. */
+export function categoryOfCloudflare(category: string | undefined): CrawlerCategory | undefined {
+  return category === undefined ? undefined : CLOUDFLARE_CATEGORIES.get(category.toLowerCase());
 }

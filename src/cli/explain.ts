@@ -1,7 +1,10 @@
 /**
  * `robots-edge explain <robots.txt> "<User-Agent header>" <url> [--json]`: the same
  * explanation as the admin API and the operator page (policy/explain.ts), for a local file,
- * as the edge would act in MODE=enforce with BLOCK_STATUS=403. Exit 1 when the edge would block.
+ * as the edge would act in MODE=enforce with BLOCK_STATUS=403 and VERIFY_CRAWLERS=unknown. Exit 1
+ * when the edge would block. A file has no client address and no stored lists, so the answer
+ * says which verification the edge would make and judges the claim as made (as the edge does
+ * when it cannot check); `GET explain?ip=` on a deployed edge checks an address.
  */
 
 import { compileRobots, parseRobotsTxt } from "../core/index.ts";
@@ -31,9 +34,15 @@ export async function explain(args: readonly string[], io: Io): Promise<number> 
     state: "ok",
     matcher,
     paused: false,
+    facts: { verifyCrawlers: "unknown" },
   });
   await write(io.stdout, json ? `${JSON.stringify(explanation, null, 2)}\n` : describe(explanation));
   return explanation.action.action === "block" ? EXIT_NO : EXIT_OK;
+}
+
+function verificationText({ status, method, reason }: Explanation["verification"]): string {
+  if (status === "verified") return `yes, by ${method ?? "?"}: ${reason}`;
+  return `${status === "impostor" ? "impostor" : "no"}: ${reason}`;
 }
 
 function describe(explanation: Explanation): string {
@@ -51,6 +60,7 @@ function describe(explanation: Explanation): string {
           ? "(none: only * applies)"
           : "(none)",
     ],
+    ["verified", verificationText(explanation.verification)],
     ["group", group ? `${group.token} (user-agent line ${group.lines.join(", ")})` : "none"],
     ["rule", rule ? formatRule(rule) : explanation.reason],
     [

@@ -33,6 +33,8 @@
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
+import type { CrawlerCategory } from "../agents/crawlers.ts";
+import type { VerificationOutcome } from "../agents/verification.ts";
 import { canonicalizePath, resolveUsage, type RobotsMatcher } from "../core/index.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type RateLimits } from "./crawl-rate.ts";
 import { judge, type EntryState, type Verdict } from "./judge.ts";
@@ -79,6 +81,13 @@ export interface EdgeFacts {
   /** Whether the agent's claim needs checking (a verifiable crawler, VERIFY_CRAWLERS not off). */
   readonly needsVerification: boolean;
   readonly verification?: Verification | undefined;
+  /** How the address check came out, gathered with `verification` (verificationOf shows it). */
+  readonly claimCheck?: VerificationOutcome | undefined;
+  /**
+   * Our category for Cloudflare's `verifiedBotCategory` (agents/verification.ts
+   * categoryOfCloudflare): the category of a verified crawler our table does not know.
+   */
+  readonly cloudflareCategory?: CrawlerCategory | undefined;
   /** undefined: not gathered yet; null: no pause. */
   readonly pause?: { readonly retryAfter: number } | null | undefined;
   readonly robots?: RobotsFact | undefined;
@@ -189,10 +198,20 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   if (!facts.robots) return { kind: "gather", fact: "robots" };
   if (facts.isRobotsTxt) return { kind: "serve-robots-txt", retryAfter: facts.robots.retryAfter };
   if (facts.policy === undefined) return { kind: "gather", fact: "policy" };
-  return judged(facts, facts.robots, agent);
+  // Our table's category first (per product token, cited); Cloudflare's only for a crawler the
+  // table does not know, and never for a signer's agent or a failed claim.
+  const category = impostor ? undefined : (agent.known?.category ?? (signed ? undefined : facts.cloudflareCategory));
+  return judged(facts, facts.robots, { agent, category });
 }
 
-function judged(facts: EdgeFacts, robots: RobotsFact, agent: AgentInfo): EdgeAction {
+/** The agent a request is judged as, with the category its policies and usage rules use. */
+interface Judged {
+  readonly agent: AgentInfo;
+  readonly category: CrawlerCategory | undefined;
+}
+
+function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
+  const { agent } = who;
   const verdict = judge({
     mode: facts.mode,
     failOpen: facts.failOpen,
@@ -202,7 +221,7 @@ function judged(facts: EdgeFacts, robots: RobotsFact, agent: AgentInfo): EdgeAct
     obeysGlobalGroup: agent.obeysGlobalGroup,
     pathAndQuery: facts.pathAndQuery,
     policy: facts.policy ?? undefined,
-    category: agent.known?.category,
+    category: who.category,
   });
   switch (verdict.action) {
     case "block":
@@ -212,7 +231,7 @@ function judged(facts: EdgeFacts, robots: RobotsFact, agent: AgentInfo): EdgeAct
     case "unavailable":
       return { kind: "unavailable", status: 503, retryAfter: robots.retryAfter, why: "robots-unavailable", verdict };
     case "pass":
-      return usage(facts, agent, verdict);
+      return usage(facts, who, verdict);
   }
 }
 
@@ -220,14 +239,14 @@ function judged(facts: EdgeFacts, robots: RobotsFact, agent: AgentInfo): EdgeAct
  * The usage-signal layer, for a path robots.txt allows (policy/usage-signals.ts). Its own
  * switch, USAGE_SIGNALS; under MODE or a route's mode `report` a refusal is only marked.
  */
-function usage(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict): EdgeAction {
+function usage(facts: EdgeFacts, { agent, category }: Judged, verdict: Verdict): EdgeAction {
   const group = verdict.decision?.group;
   if (verdict.layer !== "robots.txt" || !group) return paced(facts, agent, verdict, undefined);
   const resolution = resolveUsage(group, verdict.judgedPath, { allowed: true });
   // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.
   const inForce = verdict.policy?.route.mode ?? facts.mode;
   const mode = facts.usageSignals === "off" ? "off" : inForce === "report" ? "report" : facts.usageSignals;
-  const signal = usageVerdict(resolution, { category: agent.known?.category, mode });
+  const signal = usageVerdict(resolution, { category, mode });
   if (signal.action === "refuse" && signal.refusal) {
     return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict, usage: signal.refusal };
   }
@@ -258,4 +277,53 @@ function paced(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict, contentUsag
 /** `/robots.txt` in any spelling that means it (`/%72obots.txt`: RFC 9309 §2.2.2 equivalence). */
 export function isRobotsTxtPath(pathname: string): boolean {
   return pathname === "/robots.txt" || canonicalizePath(pathname) === "/robots.txt";
+}
+
+/**
+ * How the request's crawler was verified, or why not, from the facts: a trusted signer's
+ * signature, a failed one, the address check (Cloudflare, a list, reverse DNS), or why nothing
+ * was checked. The one value the decision log, explain and the page's tester show.
+ */
+export function verificationOf(
+  facts: Pick<
+    EdgeFacts,
+    "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "claimCheck" | "verification"
+  >,
+): VerificationOutcome {
+  const { signature } = facts;
+  if (signature?.status === "verified") {
+    const token = signature.agent.tokens[0] ?? "its agent";
+    return {
+      status: "verified",
+      method: "signature",
+      evidence: signature.signer,
+      why: null,
+      reason: `Web Bot Auth signature of ${signature.signer}, a trusted signer standing for ${token}`,
+    };
+  }
+  if (signature?.status === "failed") {
+    const of = signature.signer ? ` of ${signature.signer}` : "";
+    return {
+      status: "impostor",
+      method: "signature",
+      evidence: null,
+      why: "impostor",
+      reason: `signature${of} failed: ${signature.why}`,
+    };
+  }
+  if (facts.verifyCrawlers === "off") {
+    return unverified("verify-off", "VERIFY_CRAWLERS=off: the User-Agent is believed");
+  }
+  if (!facts.needsVerification) {
+    return unverified("not-claimed", facts.agent.crawler ? "claims no crawler that can be verified" : "not a crawler");
+  }
+  if (facts.claimCheck) return facts.claimCheck;
+  if (facts.verification === "impostor") {
+    return { status: "impostor", method: null, evidence: null, why: "impostor", reason: "the claim was refuted" };
+  }
+  return unverified("not-looked-up", "the address was not checked");
+}
+
+function unverified(why: NonNullable<VerificationOutcome["why"]>, reason: string): VerificationOutcome {
+  return { status: "unverified", method: null, evidence: null, why, reason };
 }

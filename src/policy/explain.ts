@@ -3,12 +3,22 @@
  * operator page and `robots-edge explain`. It asks the edge's own decision
  * (edge-decision.ts) with the facts it is given, so it cannot disagree with the edge. Pure.
  * Two facts it cannot know are said as such: the rate state ("limited if faster than N s"),
- * and, unless the caller passes it, the verification of the client's address.
+ * and, unless the caller passes it, the verification of the client's address: then the
+ * answer names the methods the edge would use and judges the claim as made, as the edge does
+ * when it cannot check. A signature cannot be explained (there is no signed request).
  */
 
-import { classifyUserAgent } from "../agents/classify.ts";
+import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
+import { verificationPlan, type VerificationOutcome } from "../agents/verification.ts";
 import { pathAndQuery, type RobotsMatcher, type Rule } from "../core/index.ts";
-import { decideEdge, isRobotsTxtPath, type EdgeAction, type EdgeFacts, type Verification } from "./edge-decision.ts";
+import {
+  decideEdge,
+  isRobotsTxtPath,
+  verificationOf,
+  type EdgeAction,
+  type EdgeFacts,
+  type Verification,
+} from "./edge-decision.ts";
 import type { EntryState, Layer, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
@@ -60,6 +70,8 @@ export interface Explanation {
   readonly contentUsage: string | null;
   /** The policy route covering the path and the rule naming the crawler, if any. */
   readonly policy: { readonly route: string; readonly routeIndex: number; readonly rule: PolicyRule | null } | null;
+  /** How the crawler was verified, or why not (edge-decision.ts verificationOf). */
+  readonly verification: VerificationOutcome;
 }
 
 export interface ExplainInput {
@@ -88,7 +100,15 @@ export interface ExplainInput {
       | "now"
       | "originUnusable"
     >
-  > & { readonly verification?: Verification; readonly robotsRetryAfter?: number; readonly method?: string };
+  > & {
+    readonly verification?: Verification;
+    /** The address check, when the caller could make one (admin explain's `ip=`, from stored lists). */
+    readonly claimCheck?: VerificationOutcome;
+    /** Cloudflare's category, as our category (edge-decision.ts cloudflareCategory). */
+    readonly cloudflareCategory?: EdgeFacts["cloudflareCategory"];
+    readonly robotsRetryAfter?: number;
+    readonly method?: string;
+  };
 }
 
 export function explainRequest(input: ExplainInput): Explanation {
@@ -97,7 +117,9 @@ export function explainRequest(input: ExplainInput): Explanation {
   const facts = input.facts ?? {};
   const method = facts.method ?? "GET";
   const pause = input.paused === false ? null : { retryAfter: input.paused === true ? 0 : input.paused.retryAfter };
-  const action = decideEdge({
+  const verifyCrawlers = facts.verifyCrawlers ?? "off";
+  const claim = claimFacts(agent, verifyCrawlers, facts);
+  const decided: EdgeFacts = {
     originUnusable: facts.originUnusable ?? false,
     selfAddressed: false,
     mode: input.mode,
@@ -107,9 +129,9 @@ export function explainRequest(input: ExplainInput): Explanation {
     pathAndQuery: path,
     agent,
     signed: false,
-    verifyCrawlers: facts.verifyCrawlers ?? "off",
-    needsVerification: facts.verification !== undefined,
-    verification: facts.verification,
+    verifyCrawlers,
+    ...claim,
+    cloudflareCategory: facts.cloudflareCategory,
     pause,
     robots: { state: input.state, matcher: input.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },
     failOpen: input.failOpen,
@@ -121,7 +143,8 @@ export function explainRequest(input: ExplainInput): Explanation {
     rateLimiter: facts.rateLimiter ?? true,
     rate: "not-checked",
     now: facts.now ?? Date.now(),
-  });
+  };
+  const action = decideEdge(decided);
   const verdict = "verdict" in action ? action.verdict : undefined;
   const decision = verdict?.decision;
   const policy = verdict?.policy;
@@ -142,6 +165,35 @@ export function explainRequest(input: ExplainInput): Explanation {
     usage: usageOf(action) ?? null,
     contentUsage: action.kind === "pass" ? (action.contentUsage ?? null) : null,
     policy: policy ? { route: policy.route.pattern, routeIndex: policy.routeIndex, rule: policy.rule ?? null } : null,
+    verification: verificationOf(decided),
+  };
+}
+
+/**
+ * The verification facts explain can state: the caller's address check; else, for a claim the
+ * edge would check, that no address was given (judged as claimed, as the edge does without
+ * one) and which methods would apply; a bare `verification` verdict for callers that have one.
+ */
+function claimFacts(
+  agent: AgentInfo,
+  verifyCrawlers: EdgeFacts["verifyCrawlers"],
+  facts: NonNullable<ExplainInput["facts"]>,
+): Pick<EdgeFacts, "needsVerification" | "verification" | "claimCheck"> {
+  const { claimCheck, verification } = facts;
+  if (claimCheck) {
+    const refuted = claimCheck.status === "impostor";
+    return { needsVerification: true, verification: refuted ? "impostor" : "trusted", claimCheck };
+  }
+  if (verification !== undefined) return { needsVerification: true, verification };
+  const methods = verificationPlan(agent).methods;
+  if (verifyCrawlers === "off" || !agent.crawler || methods.length === 0) {
+    return { needsVerification: false, verification: undefined };
+  }
+  const reason = `no client address given; the edge would check by ${methods.join(", ")}`;
+  return {
+    needsVerification: true,
+    verification: "trusted",
+    claimCheck: { status: "unverified", method: null, evidence: null, why: "no-address", reason },
   };
 }
 

@@ -7,7 +7,9 @@
  *
  *   GET    status[?cursor=…&limit=…]  config problems, known origins (paged), fetch state, pause
  *   POST   refresh[?origin=…]     fetch robots.txt now; returns that origin's status
- *   GET    explain?ua=…&url=…     what the edge would do with such a request (stored copy only)
+ *   GET    explain?ua=…&url=…[&ip=…]  what the edge would do with such a request (stored copy
+ *                                 only); ip= checks a claimed crawler against the stored lists
+ *                                 and cached reverse DNS answers, never a lookup
  *   GET    robots[?origin=…]      the stored robots.txt text, groups, diagnostics (for the page)
  *   POST   test[?origin=…] {"ua", "urls", "draft"?}  decisions for URLs, live and under a draft
  *   DELETE origin?origin=…        forget an origin's stored robots.txt
@@ -27,6 +29,9 @@
  * is JSON `{ "error", "problems"? }`.
  */
 
+import ipaddr from "ipaddr.js";
+import { classifyUserAgent } from "../agents/classify.ts";
+import type { VerificationOutcome } from "../agents/verification.ts";
 import { compileRobots, parseRobotsTxt, type RobotsMatcher } from "../core/index.ts";
 import { explainRequest, type Explanation } from "../policy/explain.ts";
 import type { EntryState } from "../policy/judge.ts";
@@ -43,6 +48,7 @@ import { activePause, readPauseRequest, rememberPause, retryAfterOf, WARN_PAUSE_
 import { forgetRobots, refresh, robotsFor, storedRobots, type LoadedRobots } from "./robots-cache.ts";
 import { jsonResponse } from "./responses.ts";
 import { deletePause, listAuthorityPage, readEntry, readPause, writePause } from "./store.ts";
+import { checkClaimFromCache, needsVerification } from "./verify-crawler.ts";
 
 export interface AdminContext {
   readonly request: Request;
@@ -231,8 +237,12 @@ async function refreshNow(admin: AdminContext): Promise<Response> {
 async function explain(admin: AdminContext): Promise<Response> {
   const ua = admin.url.searchParams.get("ua");
   const target = admin.url.searchParams.get("url");
+  const ip = admin.url.searchParams.get("ip");
   if (ua === null || target === null) {
-    return adminError(400, "explain needs ?ua=<User-Agent header>&url=<URL or path>");
+    return adminError(400, "explain needs ?ua=<User-Agent header>&url=<URL or path>[&ip=<client address>]");
+  }
+  if (ip !== null && !ipaddr.isValid(ip)) {
+    return adminError(400, `ip must be an IPv4 or IPv6 address, got ${JSON.stringify(ip.slice(0, 64))}`);
   }
   const absolute = target.startsWith("/") ? undefined : originOf(target);
   if (absolute && !absolute.ok)
@@ -243,11 +253,19 @@ async function explain(admin: AdminContext): Promise<Response> {
   if (!robots)
     return adminError(404, `no robots.txt stored for ${origin.value} yet; POST refresh?origin=${origin.value} first`);
   const paused = (await activePause(admin.kv, admin.config)) !== undefined;
+  const claimCheck = ip === null ? undefined : await claimCheckOf(admin, ua, ip);
   const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   return jsonResponse({
     authority: origin.value,
-    ...explainWith({ ...admin, policy }, robots.entry.state, robots.matcher(), paused, ua, target),
+    ...explainWith({ ...admin, policy }, robots.entry.state, robots.matcher(), paused, ua, target, claimCheck),
   });
+}
+
+/** The stored evidence about a claimed crawler's address, when the edge would check the claim. */
+async function claimCheckOf(admin: AdminContext, ua: string, ip: string): Promise<VerificationOutcome | undefined> {
+  const agent = classifyUserAgent(ua);
+  if (!needsVerification({ config: admin.config }, agent)) return undefined;
+  return checkClaimFromCache(admin.kv, agent, ip);
 }
 
 /** The edge's decision for one URL; `policy` is the live policy in force (live-policy.ts). */
@@ -262,6 +280,7 @@ function explainWith(
   paused: boolean,
   userAgent: string,
   url: string,
+  claimCheck?: VerificationOutcome,
 ): Explanation {
   const configProblems = problems.length > 0;
   const { mode, failOpen, blockStatus } = config;
@@ -272,6 +291,8 @@ function explainWith(
     usageSignals: config.usageSignals,
     usageHeader: config.usageHeader,
     originUnusable: config.originUrlProblem,
+    verifyCrawlers: config.verifyCrawlers,
+    ...(claimCheck && { claimCheck }),
   };
   return explainRequest({
     userAgent,

@@ -5,6 +5,7 @@
  * out unless the operator sets LOG_QUERY=true.
  */
 
+import type { VerificationOutcome } from "../agents/verification.ts";
 import type { Mode } from "../policy/mode.ts";
 import type { Verdict } from "../policy/judge.ts";
 
@@ -29,6 +30,8 @@ export interface DecisionLog {
   readonly logQuery: boolean;
   /** The trusted Web Bot Auth signer that verified the request, if one did. */
   readonly signer?: string | undefined;
+  /** How the crawler was verified, or why not (policy/edge-decision.ts verificationOf). */
+  readonly verification?: VerificationOutcome | undefined;
 }
 
 /** At most MAX_LOGGED_CHARS characters, with a mark where the rest was cut. */
@@ -58,6 +61,7 @@ export function logDecision(entry: DecisionLog): void {
       userAgent: entry.userAgent === null ? null : bounded(entry.userAgent),
       tokens: entry.tokens.slice(0, 8).map(bounded),
       signer: entry.signer ?? null,
+      verification: entry.verification ? loggedVerification(entry.verification) : null,
       group: verdict.decision?.group?.token ?? null,
       reason: verdict.decision?.reason ?? null,
       rule: verdict.usage
@@ -68,6 +72,12 @@ export function logDecision(entry: DecisionLog): void {
       line: verdict.usage?.line ?? rule?.line ?? null,
     }),
   );
+}
+
+/** A signer or PTR name may come from the client's side: bounded like every client string. */
+function loggedVerification(outcome: VerificationOutcome): VerificationOutcome {
+  const evidence = outcome.evidence === null ? null : bounded(outcome.evidence);
+  return { ...outcome, evidence, reason: bounded(outcome.reason) };
 }
 
 export function logError(where: string, message: string): void {

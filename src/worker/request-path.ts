@@ -6,8 +6,15 @@
  */
 
 import { classifyUserAgent } from "../agents/classify.ts";
+import { categoryOfCloudflare, cloudflareBotOf } from "../agents/verification.ts";
 import { activityOf } from "../policy/activity.ts";
-import { decideEdge, isRobotsTxtPath, type EdgeAction, type EdgeFacts } from "../policy/edge-decision.ts";
+import {
+  decideEdge,
+  isRobotsTxtPath,
+  verificationOf,
+  type EdgeAction,
+  type EdgeFacts,
+} from "../policy/edge-decision.ts";
 import { recordActivity } from "./activity-recorder.ts";
 import { isServedAuthority } from "./authorities.ts";
 import type { EdgeContext } from "./edge-context.ts";
@@ -45,9 +52,11 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
       case "signature":
         facts = { ...facts, signature: await checkSignature(edge) };
         break;
-      case "verification":
-        facts = { ...facts, verification: await verifyClaim(edge, facts.agent) };
+      case "verification": {
+        const claimCheck = await verifyClaim(edge, facts.agent);
+        facts = { ...facts, verification: claimCheck.status === "impostor" ? "impostor" : "trusted", claimCheck };
         break;
+      }
       case "pause": {
         const pause = await activePause(edge.env.ROBOTS, edge.config);
         facts = { ...facts, pause: pause ? { retryAfter: retryAfterOf(pause, facts.now) } : null };
@@ -95,6 +104,9 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     signed: carriesSignature(request, config.verifyCrawlers),
     verifyCrawlers: config.verifyCrawlers,
     needsVerification: needsVerification(edge, agent),
+    // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
+    cloudflareCategory:
+      agent.crawler && !agent.known ? categoryOfCloudflare(cloudflareBotOf(request.cf).category) : undefined,
     failOpen: config.failOpen,
     blockStatus: config.blockStatus,
     enforceRates: config.enforceRates,
@@ -174,6 +186,7 @@ function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): vo
     mode: config.mode,
     logQuery: config.logQuery,
     signer: signed?.signer,
+    verification: verificationOf(facts),
   });
 }
 

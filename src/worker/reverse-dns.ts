@@ -130,10 +130,10 @@ export async function reverseDnsFor(
   rules: readonly ReverseDnsRule[],
   options: ReverseDnsOptions,
 ): Promise<ReverseDnsResult> {
-  const domains = [...new Set(rules.flatMap((rule) => rule.domains))].toSorted();
+  const domains = domainsOf(rules);
   // A client claiming no operator that documents reverse DNS never causes a lookup.
   if (domains.length === 0) return { status: "error", message: "no reverse DNS rule applies" };
-  const key = `${domains.join(",")} ${address}`;
+  const key = cacheKey(domains, address);
   const now = options.now ?? Date.now;
   const remembered = memory.get(key, now());
   if (remembered) return remembered;
@@ -142,6 +142,32 @@ export async function reverseDnsFor(
   const lookup = lookUp(key, address, domains, options, now).finally(() => inFlight.delete(key));
   inFlight.set(key, lookup);
   return lookup;
+}
+
+function domainsOf(rules: readonly ReverseDnsRule[]): string[] {
+  return [...new Set(rules.flatMap((rule) => rule.domains))].toSorted();
+}
+
+function cacheKey(domains: readonly string[], address: string): string {
+  return `${domains.join(",")} ${address}`;
+}
+
+/**
+ * The cached answer for `address`, from isolate memory or KV, without ever looking it up:
+ * admin explain (a GET) may read what the edge already learnt, never make it resolve anything.
+ */
+export async function cachedReverseDns(
+  address: string,
+  rules: readonly ReverseDnsRule[],
+  kv: KVNamespace,
+  now: number = Date.now(),
+): Promise<ReverseDnsResult | undefined> {
+  const domains = domainsOf(rules);
+  if (domains.length === 0) return undefined;
+  const key = cacheKey(domains, address);
+  const remembered = memory.get(key, now);
+  if (remembered) return remembered;
+  return (await kv.get<ReverseDnsResult>(KV_PREFIX + key, "json").catch(() => null)) ?? undefined;
 }
 
 async function lookUp(

@@ -6,11 +6,15 @@ import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import {
+  categoryOfCloudflare,
+  cloudflareBotOf,
   hostInDomains,
   needsReverseDns,
+  outcomeOfCheck,
   parseRangeList,
   rangeSourcesFor,
   RangeSet,
+  reverseDnsRulesFor,
   verificationPlan,
   verifyCrawler,
   verifyCrawlerDetailed,
@@ -525,5 +529,208 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
     },
   ])("needsReverseDns: $ua from $address -> $needed ($why)", ({ ua, address, cf, needed }) => {
     expect(needsReverseDns({ agent: classifyUserAgent(ua), address, cfVerifiedBot: cf, ranges })).toBe(needed);
+  });
+});
+
+// Issue #12: each operator's own page says what it publishes (README, "Verified crawlers").
+describe("the operators added from their own pages", () => {
+  it.each([
+    {
+      ua: "Mozilla/5.0 (compatible; Qwantbot/1.0_12345; +https://help.qwant.com/bot/)",
+      lists: ["qwantbot"],
+      dns: ["qwant"],
+    },
+    { ua: "Mozilla/5.0 (compatible; MojeekBot/0.11; +https://www.mojeek.com/bot.html)", lists: [], dns: ["mojeek"] },
+    {
+      ua: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)",
+      lists: ["mistralai-user"],
+      dns: [],
+    },
+    { ua: "DuckAssistBot/1.2; (+http://duckduckgo.com/duckassistbot.html)", lists: ["duckassistbot"], dns: [] },
+    { ua: "Mozilla/5.0 (compatible; MistralAI-Training/1.0)", lists: [], dns: [] },
+  ])("$ua -> lists $lists, reverse DNS $dns", ({ ua, lists, dns }) => {
+    const agent = classifyUserAgent(ua);
+    expect(rangeSourcesFor(agent).map((source) => source.name)).toEqual(lists);
+    expect(reverseDnsRulesFor(agent).map((rule) => rule.name)).toEqual(dns);
+  });
+});
+
+describe("outcomeOfCheck: the shown value says what verified it, or why not", () => {
+  const MOJEEK = "Mozilla/5.0 (compatible; MojeekBot/0.11; +https://www.mojeek.com/bot.html)";
+  it.each([
+    {
+      ua: GOOGLEBOT,
+      address: "66.249.64.1",
+      cf: undefined,
+      category: undefined,
+      dns: undefined,
+      status: "verified",
+      method: "ip-list",
+      evidence: "googlebot",
+      why: null,
+    },
+    {
+      ua: GOOGLEBOT,
+      address: "203.0.113.9",
+      cf: true,
+      category: "Search Engine Crawler",
+      dns: undefined,
+      status: "verified",
+      method: "cloudflare",
+      evidence: "Cloudflare category Search Engine Crawler",
+      why: null,
+    },
+    {
+      ua: MOJEEK,
+      address: "5.102.173.71",
+      cf: undefined,
+      category: undefined,
+      dns: { status: "confirmed", host: "crawl-5-102-173-71.mojeek.com" },
+      status: "verified",
+      method: "reverse-dns",
+      evidence: "crawl-5-102-173-71.mojeek.com",
+      why: null,
+    },
+    {
+      ua: MOJEEK,
+      address: "5.102.173.71",
+      cf: undefined,
+      category: undefined,
+      dns: { status: "ptr-mismatch", hosts: ["x.example.net"] },
+      status: "impostor",
+      method: "reverse-dns",
+      evidence: null,
+      why: "impostor",
+    },
+    {
+      ua: MOJEEK,
+      address: "5.102.173.71",
+      cf: undefined,
+      category: undefined,
+      dns: { status: "timeout" },
+      status: "unverified",
+      method: null,
+      evidence: null,
+      why: "lookup-failed",
+    },
+    {
+      ua: MOJEEK,
+      address: "5.102.173.71",
+      cf: undefined,
+      category: undefined,
+      dns: undefined,
+      status: "unverified",
+      method: null,
+      evidence: null,
+      why: "not-looked-up",
+    },
+    {
+      ua: GOOGLEBOT,
+      address: null,
+      cf: undefined,
+      category: undefined,
+      dns: undefined,
+      status: "unverified",
+      method: null,
+      evidence: null,
+      why: "no-address",
+    },
+    {
+      ua: "GPTBot/1.2",
+      address: "203.0.113.9",
+      cf: undefined,
+      category: undefined,
+      dns: undefined,
+      status: "unverified",
+      method: null,
+      evidence: null,
+      why: "no-list",
+    },
+    {
+      ua: "FooBot/1.0",
+      address: "203.0.113.9",
+      cf: undefined,
+      category: undefined,
+      dns: undefined,
+      status: "unverified",
+      method: null,
+      evidence: null,
+      why: "not-claimed",
+    },
+  ] as const)("$ua from $address -> $status $method $why", ({ ua, address, cf, category, dns, ...expected }) => {
+    const result = verifyCrawlerDetailed({
+      agent: classifyUserAgent(ua),
+      address,
+      cfVerifiedBot: cf,
+      cfCategory: category,
+      ranges,
+      ...(dns && { reverseDns: dns }),
+    });
+    expect(outcomeOfCheck(result)).toMatchObject(expected);
+  });
+});
+
+// Cloudflare's fields (developers.cloudflare.com/bots/concepts/bot/verified-bots/categories):
+// botManagement.verifiedBot decides; a non-empty verifiedBotCategory alone means verified; an
+// empty one is no evidence (zones without a bot product).
+describe("cloudflareBotOf", () => {
+  it.each([
+    { cf: undefined, verified: undefined, category: undefined, why: "no cf object (local runs)" },
+    { cf: {}, verified: undefined, category: undefined, why: "a zone without bot products" },
+    { cf: { verifiedBotCategory: "" }, verified: undefined, category: undefined, why: "empty: not evidence" },
+    {
+      cf: { verifiedBotCategory: "AI Crawler" },
+      verified: true,
+      category: "AI Crawler",
+      why: "the category says verified",
+    },
+    {
+      cf: { botManagement: { verifiedBot: false } },
+      verified: false,
+      category: undefined,
+      why: "Bot Management says no",
+    },
+    {
+      cf: { botManagement: { verifiedBot: true }, verifiedBotCategory: "Search Engine Crawler" },
+      verified: true,
+      category: "Search Engine Crawler",
+      why: "both",
+    },
+    {
+      cf: { botManagement: { verifiedBot: false }, verifiedBotCategory: "AI Crawler" },
+      verified: false,
+      category: "AI Crawler",
+      why: "verifiedBot decides",
+    },
+    {
+      cf: { botManagement: { verifiedBot: "yes" }, verifiedBotCategory: 7 },
+      verified: undefined,
+      category: undefined,
+      why: "wrong types are no evidence",
+    },
+  ])("$why", ({ cf, verified, category }) => {
+    expect(cloudflareBotOf(cf)).toEqual({ verified, category });
+  });
+});
+
+describe("categoryOfCloudflare: only categories that say the same as ours", () => {
+  it.each([
+    { cloudflare: "Search Engine Crawler", ours: "search-engine" },
+    { cloudflare: "AI Crawler", ours: "ai-training" },
+    { cloudflare: "AI Assistant", ours: "ai-assistant" },
+    { cloudflare: "AI Search", ours: "ai-search" },
+    { cloudflare: "Search Engine Optimization", ours: "seo-tool" },
+    { cloudflare: "Page Preview", ours: "social-preview" },
+    { cloudflare: "Monitoring & Analytics", ours: "monitoring" },
+    { cloudflare: "Archiver", ours: "archiver" },
+    { cloudflare: "ai crawler", ours: "ai-training" },
+    { cloudflare: "Advertising & Marketing", ours: undefined },
+    { cloudflare: "Aggregator", ours: undefined },
+    { cloudflare: "Feed Fetcher", ours: undefined },
+    { cloudflare: "Academic Research", ours: undefined },
+    { cloudflare: "Other", ours: undefined },
+    { cloudflare: undefined, ours: undefined },
+  ])("$cloudflare -> $ours", ({ cloudflare, ours }) => {
+    expect(categoryOfCloudflare(cloudflare)).toBe(ours);
   });
 });

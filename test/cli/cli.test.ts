@@ -174,6 +174,7 @@ describe("robots-edge explain", () => {
       [
         "agent:    crawler (known: Googlebot, search-engine)",
         "tokens:   Googlebot",
+        "verified: no: no client address given; the edge would check by ip-list, reverse-dns",
         "group:    * (user-agent line 1)",
         "rule:     disallow: /private/ (line 2)",
         "path:     /a/../private/r (judged as /private/r)",
@@ -202,6 +203,29 @@ describe("robots-edge explain", () => {
     const result = await run(["explain", paced, "Mozilla/5.0 (compatible; bingbot/2.0)", "/x"]);
     expect(result.stdout).toContain("rate:     would be limited (429) if faster than one request every 5 s\n");
     expect(result.code).toBe(0);
+  });
+
+  // A file has no address: the answer names the verification the edge would make, or why none.
+  it.each([
+    {
+      ua: "GPTBot/1.2",
+      verified: "verified: no: no client address given; the edge would check by ip-list",
+      why: "OpenAI publishes a list",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; Amazonbot/0.1)",
+      verified: "verified: no: no client address given; the edge would check by reverse-dns",
+      why: "Amazon documents reverse DNS only",
+    },
+    { ua: "FooBot/1.0", verified: "verified: no: claims no crawler that can be verified", why: "unknown bot" },
+    {
+      ua: "Mozilla/5.0 (Windows NT 10.0) Chrome/124.0",
+      verified: "verified: no: not a crawler",
+      why: "a browser is never checked",
+    },
+  ])("the verification line for $ua ($why)", async ({ ua, verified }) => {
+    const result = await run(["explain", file, ua, "/blog/"]);
+    expect(result.stdout).toContain(`${verified}\n`);
   });
 
   it("GPTBot gets its own group", async () => {

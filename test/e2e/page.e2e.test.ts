@@ -96,6 +96,8 @@ describe("operator page", () => {
       ["/private/press-kit/", "allowed", "pass", "*", "allow: /private/press-kit/ (line 4)"],
       ["/blog/", "allowed", "pass", "*", "no-matching-rule"],
     ]);
+    // How the tested crawler is verified, or why not (this edge runs with VERIFY_CRAWLERS=off).
+    expect(await page.textContent("#message")).toBe("Not verified: VERIFY_CRAWLERS=off: the User-Agent is believed");
     // Long cells wrap only where they would overflow, never mid-word otherwise (issue #11).
     expect(await page.evaluate("getComputedStyle(document.querySelector('#results td')).wordBreak")).toBe("normal");
     expect(await page.evaluate("getComputedStyle(document.querySelector('#results td')).overflowWrap")).toBe(

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import fixture from "../fixtures/googlebot-ranges.json";
-import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
+import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
 
 // Googlebot has a group of its own that allows /news/; everyone else may not fetch it.
 const ROBOTS = "User-agent: Googlebot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n";
@@ -98,6 +98,166 @@ describe("verified crawlers", () => {
   });
 });
 
+/** The `verification` of each decision log line the calls wrote. */
+function loggedVerifications(log: { mock: { calls: unknown[][] } }): Record<string, unknown>[] {
+  return log.mock.calls
+    .map(([line]) => JSON.parse(String(line)) as Record<string, unknown>)
+    .filter((line) => line["event"] === "robots-edge.decision")
+    .map((line) => line["verification"] as Record<string, unknown>);
+}
+
+// Issue #12: every decision line says how the crawler was verified, or why not.
+describe("the decision log says how a crawler was verified, or why not", () => {
+  it.each([
+    {
+      why: "an address in Google's list",
+      ua: GOOGLEBOT,
+      ip: GOOGLE_IP,
+      cf: undefined,
+      env: {},
+      expected: { status: "verified", method: "ip-list", evidence: "googlebot", why: null },
+    },
+    {
+      why: "an address outside it (the DNS fallback fails here): refuted by the list",
+      ua: GOOGLEBOT,
+      ip: OTHER_IP,
+      cf: undefined,
+      env: {},
+      expected: { status: "impostor", method: "ip-list", evidence: null, why: "impostor" },
+    },
+    {
+      why: "Cloudflare's botManagement.verifiedBot decides first",
+      ua: GOOGLEBOT,
+      ip: OTHER_IP,
+      cf: { botManagement: { verifiedBot: true } },
+      env: {},
+      expected: { status: "verified", method: "cloudflare", evidence: "Cloudflare verified bot", why: null },
+    },
+    {
+      why: "a verifiedBotCategory alone is Cloudflare's verification (zones without Bot Management)",
+      ua: GOOGLEBOT,
+      ip: OTHER_IP,
+      cf: { verifiedBotCategory: "Search Engine Crawler" },
+      env: {},
+      expected: {
+        status: "verified",
+        method: "cloudflare",
+        evidence: "Cloudflare category Search Engine Crawler",
+        why: null,
+      },
+    },
+    {
+      why: "an empty verifiedBotCategory is no evidence: the list decides",
+      ua: GOOGLEBOT,
+      ip: GOOGLE_IP,
+      cf: { verifiedBotCategory: "" },
+      env: {},
+      expected: { status: "verified", method: "ip-list", evidence: "googlebot", why: null },
+    },
+    {
+      why: "no client address",
+      ua: GOOGLEBOT,
+      ip: undefined,
+      cf: undefined,
+      env: {},
+      expected: { status: "unverified", method: null, evidence: null, why: "no-address" },
+    },
+    {
+      why: "VERIFY_CRAWLERS=off",
+      ua: GOOGLEBOT,
+      ip: OTHER_IP,
+      cf: undefined,
+      env: { VERIFY_CRAWLERS: "off" },
+      expected: { status: "unverified", method: null, evidence: null, why: "verify-off" },
+    },
+    {
+      why: "a bot no method can verify",
+      ua: "FooBot/1.0",
+      ip: OTHER_IP,
+      cf: undefined,
+      env: {},
+      expected: { status: "unverified", method: null, evidence: null, why: "not-claimed" },
+    },
+  ])("$why -> $expected.status $expected.method", async ({ ua, ip, cf, env: vars, expected }) => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/news/today", {
+      ua,
+      ...(ip && { headers: { "cf-connecting-ip": ip } }),
+      ...(cf && { cf }),
+      env: vars,
+    });
+    expect(loggedVerifications(log)).toEqual([expect.objectContaining(expected)]);
+  });
+
+  it("Cloudflare's category is the category of a crawler our table does not know (a policy blocks it)", async () => {
+    const policy = JSON.stringify({
+      routes: [{ pattern: "/", rules: [{ crawlers: ["category:ai-training"], action: "block" }] }],
+    });
+    const asFooBot = (cf: Record<string, unknown>) => call("/open", { ua: "FooBot/1.0", cf, env: { POLICY: policy } });
+    expect((await asFooBot({ verifiedBotCategory: "AI Crawler" })).status).toBe(403);
+    expect((await asFooBot({ verifiedBotCategory: "Search Engine Crawler" })).status).toBe(200);
+    expect((await asFooBot({})).status).toBe(200);
+  });
+});
+
+const explainAs = async (ua: string, ip: string, vars: Partial<Env> = {}) => {
+  const response = await admin(`explain?ua=${encodeURIComponent(ua)}&url=/news/today&ip=${encodeURIComponent(ip)}`, {
+    env: vars,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+// Admin explain's ip=: the stored lists and cached reverse DNS answers, never a lookup.
+describe("GET explain?ip= checks a claimed crawler's address from what is stored", () => {
+  beforeEach(async () => {
+    await admin("refresh", { method: "POST" });
+  });
+
+  it.each([
+    {
+      why: "an address in the stored list",
+      ip: GOOGLE_IP,
+      vars: {},
+      verification: { status: "verified", method: "ip-list", evidence: "googlebot" },
+      action: "pass",
+    },
+    {
+      why: "outside the list, no cached DNS answer: said so, judged as claimed",
+      ip: OTHER_IP,
+      vars: {},
+      verification: {
+        status: "unverified",
+        why: "not-looked-up",
+        reason:
+          "address not in the googlebot list; no cached reverse DNS answer for the address (explain reads the cache only; the edge would look it up)",
+      },
+      action: "pass",
+    },
+    {
+      why: "VERIFY_CRAWLERS=off: the address is not checked",
+      ip: OTHER_IP,
+      vars: { VERIFY_CRAWLERS: "off" },
+      verification: { status: "unverified", why: "verify-off" },
+      action: "pass",
+    },
+  ])("$why", async ({ ip, vars, verification, action }) => {
+    const fetches = vi.spyOn(globalThis, "fetch");
+    const before = fetches.mock.calls.length;
+    const { status, body } = await explainAs(GOOGLEBOT, ip, vars);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ verification, action: { action } });
+    expect(fetches.mock.calls.length).toBe(before); // a GET fetches nothing, DNS included
+  });
+
+  it.each([
+    { ip: "not-an-address", why: "not an address" },
+    { ip: "https://evil.example/", why: "a URL" },
+    { ip: "66.249.64.7.evil.example", why: "a host name" },
+  ])("ip= must be an address: $why -> 400", async ({ ip }) => {
+    expect((await explainAs(GOOGLEBOT, ip)).status).toBe(400);
+  });
+});
+
 describe("the cron refreshes the published ranges", () => {
   it("stores each source's list, and keeps the old one when a fetch fails", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
@@ -177,6 +337,29 @@ describe("reverse DNS at the edge", () => {
     const lookups = asked.length;
     await amazonbotRequest();
     expect(asked).toHaveLength(lookups); // the answer is cached for the address
+  });
+
+  it("the log names the confirmed host; explain?ip= then reads the cached answer without a lookup", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const asked = fakeDns("c1.crawl.amazonbot.amazon.", ADDRESS);
+    await amazonbotRequest();
+    expect(loggedVerifications(log)).toEqual([
+      expect.objectContaining({ status: "verified", method: "reverse-dns", evidence: "c1.crawl.amazonbot.amazon" }),
+    ]);
+    const lookups = asked.length;
+    const response = await admin(`explain?ua=${encodeURIComponent(AMAZONBOT)}&url=/news/today&ip=${ADDRESS}`, {
+      env: { VERIFY_CRAWLERS: "block" },
+    });
+    expect(await response.json()).toMatchObject({
+      verification: {
+        status: "verified",
+        method: "reverse-dns",
+        evidence: "c1.crawl.amazonbot.amazon",
+        reason: "forward-confirmed c1.crawl.amazonbot.amazon (reverse DNS from cache)",
+      },
+      action: { action: "pass" },
+    });
+    expect(asked).toHaveLength(lookups);
   });
 
   it("a client claiming no such operator causes no lookup", async () => {

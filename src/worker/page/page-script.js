@@ -161,6 +161,18 @@ function describe(result) {
   };
 }
 
+// How the tested User-Agent's crawler claim is verified, or why not (the same for every URL).
+function verificationText(verification) {
+  if (!verification || verification.why === "not-claimed") return "";
+  const how =
+    verification.status === "verified"
+      ? "Verified by " + verification.method + ": "
+      : verification.status === "impostor"
+        ? "Impostor: "
+        : "Not verified: ";
+  return how + verification.reason;
+}
+
 async function run() {
   const urls = $("urls")
     .value.split("\n")
@@ -216,7 +228,11 @@ async function run() {
   }
   const first = data.results.find((r) => r.live.rule);
   if (!draftMode) highlight(first && first.live.rule.line);
-  say(draftMode ? data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft." : "");
+  say(
+    draftMode
+      ? data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft."
+      : verificationText(data.results[0] && data.results[0].live.verification),
+  );
   if (draftMode) await replayDraft();
 }
 

@@ -1,0 +1,297 @@
+// How a crawler was verified, or why not (issue #12): one value from the facts
+// (edge-decision.ts verificationOf) that the decision log, explain, the CLI and the page's
+// tester all show; and Cloudflare's verified bot category where our table knows no crawler.
+import { describe, expect, it } from "vitest";
+import { classifyUserAgent } from "../../src/agents/classify.ts";
+import type { VerificationOutcome } from "../../src/agents/verification.ts";
+import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
+import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
+import { decideEdge, verificationOf, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { explainRequest } from "../../src/policy/explain.ts";
+import { parsePolicy } from "../../src/policy/operator-policy.ts";
+
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const AMAZONBOT = "Mozilla/5.0 (compatible; Amazonbot/0.1)";
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+const matcher = compileRobots(
+  parseRobotsTxt("User-agent: Googlebot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n"),
+);
+
+const IN_LIST: VerificationOutcome = {
+  status: "verified",
+  method: "ip-list",
+  evidence: "googlebot",
+  why: null,
+  reason: "address in the googlebot list",
+};
+const BY_DNS: VerificationOutcome = {
+  status: "verified",
+  method: "reverse-dns",
+  evidence: "crawl-1.googlebot.com",
+  why: null,
+  reason: "forward-confirmed crawl-1.googlebot.com",
+};
+const REFUTED: VerificationOutcome = {
+  status: "impostor",
+  method: "ip-list",
+  evidence: null,
+  why: "impostor",
+  reason: "address not in the googlebot list",
+};
+const TIMED_OUT: VerificationOutcome = {
+  status: "unverified",
+  method: null,
+  evidence: null,
+  why: "lookup-failed",
+  reason: "cannot check: reverse DNS timed out",
+};
+const SIGNER = "https://chatgpt.com";
+
+type Row = {
+  why: string;
+  ua: string;
+  over: Partial<EdgeFacts>;
+  expected: Pick<VerificationOutcome, "status" | "method" | "evidence" | "why">;
+};
+
+describe("verificationOf: how, or why not, from the facts", () => {
+  it.each([
+    {
+      why: "a trusted signer's valid signature, whatever the User-Agent",
+      ua: CHROME,
+      over: {
+        signature: {
+          status: "verified",
+          signer: SIGNER,
+          agent: agentOfSigner({ token: "ChatGPT-User", category: "ai-assistant" }, SIGNER),
+        },
+      },
+      expected: { status: "verified", method: "signature", evidence: SIGNER, why: null },
+    },
+    {
+      why: "a failed signature is a refuted claim",
+      ua: CHROME,
+      over: { signature: { status: "failed", why: "expired", signer: SIGNER } },
+      expected: { status: "impostor", method: "signature", evidence: null, why: "impostor" },
+    },
+    {
+      why: "VERIFY_CRAWLERS=off checks nothing",
+      ua: GOOGLEBOT,
+      over: { verifyCrawlers: "off" },
+      expected: { status: "unverified", method: null, evidence: null, why: "verify-off" },
+    },
+    {
+      why: "a browser claims no crawler",
+      ua: CHROME,
+      over: {},
+      expected: { status: "unverified", method: null, evidence: null, why: "not-claimed" },
+    },
+    {
+      why: "an unknown bot claims no crawler any method verifies",
+      ua: "FooBot/1.0",
+      over: {},
+      expected: { status: "unverified", method: null, evidence: null, why: "not-claimed" },
+    },
+    {
+      why: "the address check's outcome: in the list",
+      ua: GOOGLEBOT,
+      over: { needsVerification: true, verification: "trusted", claimCheck: IN_LIST },
+      expected: { status: "verified", method: "ip-list", evidence: "googlebot", why: null },
+    },
+    {
+      why: "the address check's outcome: forward-confirmed reverse DNS",
+      ua: GOOGLEBOT,
+      over: { needsVerification: true, verification: "trusted", claimCheck: BY_DNS },
+      expected: { status: "verified", method: "reverse-dns", evidence: "crawl-1.googlebot.com", why: null },
+    },
+    {
+      why: "the address check's outcome: refuted by the list",
+      ua: GOOGLEBOT,
+      over: { needsVerification: true, verification: "impostor", claimCheck: REFUTED },
+      expected: { status: "impostor", method: "ip-list", evidence: null, why: "impostor" },
+    },
+    {
+      why: "the address check's outcome: the lookup failed, judged as claimed",
+      ua: AMAZONBOT,
+      over: { needsVerification: true, verification: "trusted", claimCheck: TIMED_OUT },
+      expected: { status: "unverified", method: null, evidence: null, why: "lookup-failed" },
+    },
+    {
+      why: "a verdict without its detail (a replayed request) still says impostor",
+      ua: GOOGLEBOT,
+      over: { needsVerification: true, verification: "impostor" },
+      expected: { status: "impostor", method: null, evidence: null, why: "impostor" },
+    },
+  ] satisfies Row[])("$why -> $expected.status by $expected.method", ({ ua, over, expected }) => {
+    const outcome = verificationOf({
+      agent: classifyUserAgent(ua),
+      verifyCrawlers: "unknown",
+      needsVerification: false,
+      ...over,
+    });
+    expect(outcome).toMatchObject(expected);
+    expect(outcome.reason.length).toBeGreaterThan(0);
+  });
+});
+
+const explain = (ua: string, facts: Parameters<typeof explainRequest>[0]["facts"]) =>
+  explainRequest({
+    userAgent: ua,
+    url: "/news/today",
+    mode: "enforce",
+    failOpen: false,
+    blockStatus: 403,
+    state: "ok",
+    matcher,
+    paused: false,
+    facts: { now: 0, ...facts },
+  });
+
+describe("explain says how the claim was checked, and judges as the edge would", () => {
+  it.each([
+    {
+      why: "no address given: the methods the edge would use, judged as claimed",
+      ua: GOOGLEBOT,
+      facts: { verifyCrawlers: "unknown" },
+      verification: {
+        status: "unverified",
+        why: "no-address",
+        reason: "no client address given; the edge would check by ip-list, reverse-dns",
+      },
+      action: "pass",
+      group: "googlebot",
+    },
+    {
+      why: "Amazonbot: reverse DNS is the only method",
+      ua: AMAZONBOT,
+      facts: { verifyCrawlers: "block" },
+      verification: {
+        status: "unverified",
+        why: "no-address",
+        reason: "no client address given; the edge would check by reverse-dns",
+      },
+      action: "block",
+      group: "*",
+    },
+    {
+      why: "an address in the stored list",
+      ua: GOOGLEBOT,
+      facts: { verifyCrawlers: "unknown", claimCheck: IN_LIST },
+      verification: { status: "verified", why: null, reason: "address in the googlebot list" },
+      action: "pass",
+      group: "googlebot",
+    },
+    {
+      why: "refuted under VERIFY_CRAWLERS=unknown: judged under * as an anonymous bot",
+      ua: GOOGLEBOT,
+      facts: { verifyCrawlers: "unknown", claimCheck: REFUTED },
+      verification: { status: "impostor", why: "impostor", reason: "address not in the googlebot list" },
+      action: "block",
+      group: "*",
+    },
+    {
+      why: "refuted under VERIFY_CRAWLERS=block: 403 impostor",
+      ua: GOOGLEBOT,
+      facts: { verifyCrawlers: "block", claimCheck: REFUTED },
+      verification: { status: "impostor", why: "impostor", reason: "address not in the googlebot list" },
+      action: "impostor",
+      group: null,
+    },
+    {
+      why: "VERIFY_CRAWLERS=off (explain's default) believes the User-Agent",
+      ua: GOOGLEBOT,
+      facts: {},
+      verification: {
+        status: "unverified",
+        why: "verify-off",
+        reason: "VERIFY_CRAWLERS=off: the User-Agent is believed",
+      },
+      action: "pass",
+      group: "googlebot",
+    },
+    {
+      why: "a browser is never checked",
+      ua: CHROME,
+      facts: { verifyCrawlers: "block" },
+      verification: { status: "unverified", why: "not-claimed", reason: "not a crawler" },
+      action: "pass",
+      group: null,
+    },
+  ] as const)("$why", ({ ua, facts, verification, action, group }) => {
+    const explanation = explain(ua, facts);
+    expect(explanation.verification).toMatchObject(verification);
+    expect(explanation.action.action).toBe(action);
+    expect(explanation.group?.token ?? null).toBe(group);
+  });
+});
+
+// Cloudflare's category applies only to a crawler our table does not know (ours is per token
+// and cited), never to a refuted claim. The policy blocks the category ai-training.
+describe("Cloudflare's verified bot category as a fact", () => {
+  const policy = parsePolicy(
+    JSON.stringify({ routes: [{ pattern: "/", rules: [{ crawlers: ["category:ai-training"], action: "block" }] }] }),
+  );
+  if (!policy.ok) throw new TypeError(policy.problems.join("; "));
+  const base = (ua: string, over: Partial<EdgeFacts>): EdgeFacts => ({
+    originUnusable: false,
+    selfAddressed: false,
+    mode: "enforce",
+    configProblems: false,
+    served: true,
+    isRobotsTxt: false,
+    pathAndQuery: "/open",
+    agent: classifyUserAgent(ua),
+    signed: false,
+    verifyCrawlers: "unknown",
+    needsVerification: false,
+    pause: null,
+    robots: { state: "ok", matcher, retryAfter: 0 },
+    failOpen: false,
+    blockStatus: 403,
+    policy: policy.value,
+    enforceRates: "honoured",
+    usageSignals: "enforce",
+    usageHeader: true,
+    rateLimiter: false,
+    rate: "not-checked",
+    now: 0,
+    ...over,
+  });
+  it.each([
+    {
+      why: "an unknown crawler takes Cloudflare's category",
+      ua: "FooBot/1.0",
+      over: {},
+      layer: "policy",
+      kind: "block",
+    },
+    {
+      why: "no category from Cloudflare: the unknown crawler has none",
+      ua: "FooBot/1.0",
+      over: { cloudflareCategory: undefined },
+      layer: "robots.txt",
+      kind: "pass",
+    },
+    {
+      why: "our table's category wins for a known crawler (Googlebot is search-engine)",
+      ua: GOOGLEBOT,
+      over: {},
+      layer: "robots.txt",
+      kind: "pass",
+    },
+    {
+      why: "a refuted claim gets no category",
+      ua: "FooBot/1.0",
+      over: { needsVerification: true, verification: "impostor" },
+      layer: "robots.txt",
+      kind: "pass",
+    },
+  ] satisfies { why: string; ua: string; over: Partial<EdgeFacts>; layer: string; kind: string }[])(
+    "$why -> $kind by $layer",
+    ({ ua, over, layer, kind }) => {
+      const action = decideEdge(base(ua, { cloudflareCategory: "ai-training", ...over }));
+      expect(action.kind).toBe(kind);
+      expect("verdict" in action ? (action.verdict?.layer ?? "none") : "none").toBe(layer);
+    },
+  );
+});
