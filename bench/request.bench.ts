@@ -89,7 +89,7 @@ function decided(ua: string, path: string): { facts: EdgeFacts; action: ReturnTy
     robots: { state: "ok", matcher, retryAfter: 0 },
     failOpen: false,
     blockStatus: 403,
-    policy: undefined,
+    policy: null, // no policy (undefined would ask the decision to gather it)
     enforceRates: "off",
     usageSignals: "enforce",
     usageHeader: true,

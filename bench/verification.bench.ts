@@ -81,7 +81,7 @@ function baseFacts(agent: AgentInfo, verifyCrawlers: EdgeFacts["verifyCrawlers"]
     robots: { state: "ok", matcher, retryAfter: 0 },
     failOpen: false,
     blockStatus: 403,
-    policy: undefined,
+    policy: null, // no policy (undefined would ask the decision to gather it)
     enforceRates: "off",
     usageSignals: "enforce",
     usageHeader: true,

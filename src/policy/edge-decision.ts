@@ -17,7 +17,8 @@
  *      request is judged below as an anonymous bot under `*`
  *   6. crawl pause                                            -> 503 (robots.txt too)
  *   7. GET/HEAD /robots.txt                                   -> served by the edge
- *   8. policy layers (judge.ts): the route's mode (a route with mode `off` passes), its rule
+ *   8. policy layers (judge.ts; the operator's live policy is gathered only here): the
+ *      route's mode (a route with mode `off` passes), its rule
  *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN)
  *   9. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
  *      crawler's category -> block (enforce) or marked report; else a pass may carry the
@@ -92,7 +93,12 @@ export interface EdgeFacts {
   readonly robots?: RobotsFact | undefined;
   readonly failOpen: boolean;
   readonly blockStatus: number;
-  readonly policy: CompiledPolicy | undefined;
+  /**
+   * The operator's policy in force (the live policy, worker/live-policy.ts): undefined while
+   * not gathered, null for none. Asked for only once a crawler's request reaches the policy
+   * layers, so humans and robots.txt requests never wait for it.
+   */
+  readonly policy?: CompiledPolicy | null | undefined;
   readonly enforceRates: "honoured" | "all" | "off";
   /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
   readonly usageSignals: Mode;
@@ -118,7 +124,7 @@ export type ForwardReason = "mode-off" | "config-problems" | "not-served" | "hum
 export type EdgeAction =
   | {
       readonly kind: "gather";
-      readonly fact: "signature" | "verification" | "pause" | "robots" | "rate";
+      readonly fact: "signature" | "verification" | "pause" | "robots" | "policy" | "rate";
       readonly limits?: RateLimits;
       readonly group?: string;
     }
@@ -191,6 +197,7 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
 
   if (!facts.robots) return { kind: "gather", fact: "robots" };
   if (facts.isRobotsTxt) return { kind: "serve-robots-txt", retryAfter: facts.robots.retryAfter };
+  if (facts.policy === undefined) return { kind: "gather", fact: "policy" };
   // Our table's category first (per product token, cited); Cloudflare's only for a crawler the
   // table does not know, and never for a signer's agent or a failed claim.
   const category = impostor ? undefined : (agent.known?.category ?? (signed ? undefined : facts.cloudflareCategory));
@@ -213,7 +220,7 @@ function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
     tokens: agent.tokens,
     obeysGlobalGroup: agent.obeysGlobalGroup,
     pathAndQuery: facts.pathAndQuery,
-    policy: facts.policy,
+    policy: facts.policy ?? undefined,
     category: who.category,
   });
   switch (verdict.action) {

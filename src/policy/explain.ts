@@ -136,7 +136,7 @@ export function explainRequest(input: ExplainInput): Explanation {
     robots: { state: input.state, matcher: input.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },
     failOpen: input.failOpen,
     blockStatus: input.blockStatus,
-    policy: input.policy,
+    policy: input.policy ?? null,
     enforceRates: facts.enforceRates ?? "honoured",
     usageSignals: facts.usageSignals ?? "enforce",
     usageHeader: facts.usageHeader ?? true,

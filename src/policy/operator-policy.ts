@@ -57,9 +57,12 @@ const MODES: readonly Mode[] = ["enforce", "report", "off"];
 
 /** A policy ready to answer per request. */
 export class CompiledPolicy {
+  /** The policy as validated (the admin API shows it; version 0 of the live policy is this). */
+  readonly policy: OperatorPolicy;
   private readonly routes: { route: PolicyRoute; routeIndex: number; pattern: PathPattern }[];
 
   constructor(policy: OperatorPolicy) {
+    this.policy = policy;
     this.routes = policy.routes.map((route, routeIndex) => ({
       route,
       routeIndex,

@@ -119,7 +119,7 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     robots: { state: side.state, matcher: side.matcher, retryAfter: 0 },
     failOpen: settings.failOpen,
     blockStatus: settings.blockStatus,
-    policy: side.policy,
+    policy: side.policy ?? null, // null: no policy (undefined would ask to gather it)
     enforceRates: settings.enforceRates,
     usageSignals: settings.usageSignals,
     usageHeader: false,

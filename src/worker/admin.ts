@@ -17,6 +17,9 @@
  *                                 nothing until the API accepts the token it is given
  *   POST   pause  {"minutes", "retryAfter"?, "reason"?}    start a crawl pause
  *   DELETE pause                  end it (a PAUSE_UNTIL pause stays: it lives in the config)
+ *   GET    policy                 the live operator policy, its version and history (admin-policy.ts)
+ *   PUT    policy  <policy JSON>  a new version of it
+ *   POST   policy/rollback {"version"}  an earlier version back in force, as a new version
  *   GET    activity[?origin=…&hours=…&recent=…]   what the edge did, per crawler (admin-activity.ts)
  *   POST   replay[?origin=…] {"draft"?, "policy"?}  recent crawler requests judged under a draft
  *
@@ -36,6 +39,9 @@ import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { activityView, replayDraft } from "./admin-activity.ts";
 import { isExistingAuthority, isServedAuthority } from "./authorities.ts";
 import type { Config } from "./config.ts";
+import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
+import { policyInForce } from "./live-policy.ts";
+import type { CompiledPolicy } from "../policy/operator-policy.ts";
 import { adminPageResponse } from "./page.ts";
 import { accessWarning, fromBase64, modelOf } from "./robots-entry.ts";
 import { activePause, readPauseRequest, rememberPause, retryAfterOf, WARN_PAUSE_MINUTES } from "./pause.ts";
@@ -91,6 +97,12 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
       return deleteOrigin(admin);
     case "DELETE pause":
       return endPause(admin);
+    case "GET policy":
+      return getPolicy(admin);
+    case "PUT policy":
+      return putPolicy(admin);
+    case "POST policy/rollback":
+      return rollbackPolicy(admin);
     case "GET activity":
     case "POST replay":
       return activityRoute(admin, route);
@@ -104,7 +116,7 @@ async function activityRoute(admin: AdminContext, route: "GET activity" | "POST 
   const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!origin.ok) return originProblem(origin);
   if (route === "GET activity") return activityView(admin, origin.value);
-  return replayDraft(admin, origin.value, admin.config.policy);
+  return replayDraft(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
 }
 
 async function bearerMatches(request: Request, token: string): Promise<boolean> {
@@ -242,9 +254,10 @@ async function explain(admin: AdminContext): Promise<Response> {
     return adminError(404, `no robots.txt stored for ${origin.value} yet; POST refresh?origin=${origin.value} first`);
   const paused = (await activePause(admin.kv, admin.config)) !== undefined;
   const claimCheck = ip === null ? undefined : await claimCheckOf(admin, ua, ip);
+  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   return jsonResponse({
     authority: origin.value,
-    ...explainWith(admin, robots.entry.state, robots.matcher(), paused, ua, target, claimCheck),
+    ...explainWith({ ...admin, policy }, robots.entry.state, robots.matcher(), paused, ua, target, claimCheck),
   });
 }
 
@@ -255,8 +268,13 @@ async function claimCheckOf(admin: AdminContext, ua: string, ip: string): Promis
   return checkClaimFromCache(admin.kv, agent, ip);
 }
 
+/** The edge's decision for one URL; `policy` is the live policy in force (live-policy.ts). */
 function explainWith(
-  { config, configProblems: problems }: Pick<AdminContext, "config" | "configProblems">,
+  {
+    config,
+    configProblems: problems,
+    policy,
+  }: Pick<AdminContext, "config" | "configProblems"> & { readonly policy: CompiledPolicy | undefined },
   state: EntryState,
   matcher: RobotsMatcher | undefined,
   paused: boolean,
@@ -285,7 +303,7 @@ function explainWith(
     state,
     matcher,
     paused,
-    policy: config.policy,
+    policy,
     facts,
   });
 }
@@ -327,12 +345,13 @@ async function testUrls(admin: AdminContext): Promise<Response> {
   const origin = param.value;
   const robots = await robotsFor(origin, admin.kv, admin.config, admin.ctx);
   const paused = (await activePause(admin.kv, admin.config)) !== undefined;
+  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   const { ua, urls, draft: draftText } = body.value;
   const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
   const results = urls.map((url) => {
-    const live = explainWith(admin, robots.entry.state, robots.matcher(), paused, ua, url);
+    const live = explainWith({ ...admin, policy }, robots.entry.state, robots.matcher(), paused, ua, url);
     if (!draft) return { url, live };
-    const drafted = explainWith(admin, "ok", draft, paused, ua, url);
+    const drafted = explainWith({ ...admin, policy }, "ok", draft, paused, ua, url);
     const differs = live.allowed !== drafted.allowed || live.action.action !== drafted.action.action;
     return { url, live, draft: drafted, differs };
   });

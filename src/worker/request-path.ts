@@ -1,8 +1,8 @@
 /**
  * One request, from facts to a response. The Worker's side of the one decision
  * (policy/edge-decision.ts): gather the facts it asks for (config, verification, pause,
- * the stored robots.txt, rate state — I/O only when the decision reaches them), then perform
- * the action it returns. Nothing here decides what happens to a request.
+ * the stored robots.txt, the live operator policy, rate state — I/O only when the decision
+ * reaches them), then perform the action it returns. Nothing here decides what happens to a request.
  */
 
 import { classifyUserAgent } from "../agents/classify.ts";
@@ -19,6 +19,7 @@ import { recordActivity } from "./activity-recorder.ts";
 import { isServedAuthority } from "./authorities.ts";
 import type { EdgeContext } from "./edge-context.ts";
 import { forward } from "./forward.ts";
+import { policyInForce } from "./live-policy.ts";
 import { logDecision, type LoggedOutcome } from "./log.ts";
 import { checkCrawlRate } from "./pacing.ts";
 import { activePause, retryAfterOf } from "./pause.ts";
@@ -65,6 +66,9 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         robots = await robotsFor(edge.authority, edge.env.ROBOTS, edge.config, edge.ctx);
         facts = { ...facts, robots: robotsFact(robots, Date.now()) };
         break;
+      case "policy":
+        facts = { ...facts, policy: (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? null };
+        break;
       case "rate": {
         const pacing = { group: fact.group ?? "*", limits: fact.limits ?? { minIntervalMs: 0, rates: [] } };
         const rate = await checkCrawlRate(
@@ -105,7 +109,6 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
       agent.crawler && !agent.known ? categoryOfCloudflare(cloudflareBotOf(request.cf).category) : undefined,
     failOpen: config.failOpen,
     blockStatus: config.blockStatus,
-    policy: config.policy,
     enforceRates: config.enforceRates,
     usageSignals: config.usageSignals,
     usageHeader: config.usageHeader,

@@ -7,6 +7,7 @@
  *                                     cron and status can page through keys without a read each
  *              pause               -> Pause (JSON)
  *              cron-cursor         -> where the last cron run stopped listing robots: keys
+ *              policy              -> the live operator policy and its last versions (live-policy.ts)
  */
 
 import type { RobotsEntry } from "./robots-entry.ts";
@@ -123,4 +124,40 @@ export async function readSignatureDirectory(
 
 export async function writeSignatureDirectory(kv: KVNamespace, directory: StoredSignatureDirectory): Promise<void> {
   await kv.put(SIGNATURE_DIRECTORY_PREFIX + directory.origin, JSON.stringify(directory));
+}
+
+const POLICY_KEY = "policy";
+
+/** One saved version of the operator policy (live-policy.ts says what each field means). */
+export interface StoredPolicyVersion {
+  readonly version: number;
+  readonly savedAt: number;
+  /** The policy JSON as submitted; null: no policy (a rollback to an empty POLICY var). */
+  readonly text: string | null;
+  readonly via: "put" | "rollback";
+  /** For a rollback: the version whose policy was put back. */
+  readonly from?: number;
+  /** Random per save: a read-back tells whether another save overwrote this one. */
+  readonly saveId: string;
+}
+
+/** The live policy: its versions, newest (the one in force) first; written whole in one put. */
+export interface StoredPolicy {
+  readonly versions: readonly StoredPolicyVersion[];
+}
+
+/**
+ * The stored policy record. `cacheTtl` (seconds, at least 30) lets KV serve it from the
+ * location's cache that long; the request path passes it, the admin API reads fresh.
+ */
+export async function readPolicy(
+  kv: KVNamespace,
+  options: { readonly cacheTtl?: number } = {},
+): Promise<StoredPolicy | undefined> {
+  const value = await kv.get<StoredPolicy>(POLICY_KEY, { type: "json", ...options });
+  return value ?? undefined;
+}
+
+export async function writePolicy(kv: KVNamespace, policy: StoredPolicy): Promise<void> {
+  await kv.put(POLICY_KEY, JSON.stringify(policy));
 }

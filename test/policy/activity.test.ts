@@ -31,7 +31,7 @@ function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
     robots: { state: "ok", matcher, retryAfter: 300 },
     failOpen: false,
     blockStatus: 403,
-    policy: undefined,
+    policy: null, // no policy (undefined would ask the decision to gather it)
     enforceRates: "honoured",
     usageSignals: "enforce",
     usageHeader: true,

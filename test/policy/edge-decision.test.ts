@@ -36,7 +36,7 @@ function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
     robots: { state: "ok", matcher, retryAfter: 300 },
     failOpen: false,
     blockStatus: 403,
-    policy: undefined,
+    policy: null,
     enforceRates: "honoured",
     usageSignals: "enforce",
     usageHeader: true,
@@ -144,7 +144,7 @@ const precedence: [Mode, string, string, boolean, string][] = [
 describe("precedence: MODE × route mode × layer × pause (README: How decisions are made)", () => {
   it.each(precedence)("MODE=%s route=%s layer=%s paused=%s -> %s", (mode, route, layer, paused, expected) => {
     const pause = paused ? { retryAfter: 600 } : null;
-    expect(summary(decideEdge(facts({ mode, policy: policyFor(route, layer), pause })))).toBe(expected);
+    expect(summary(decideEdge(facts({ mode, policy: policyFor(route, layer) ?? null, pause })))).toBe(expected);
   });
 });
 
@@ -219,6 +219,34 @@ describe("the facts around the policy layers", () => {
       expected: "forward human",
     },
     { why: "verification is asked for first", over: { needsVerification: true }, expected: "gather verification" },
+    // Issue #13: the live policy costs a KV read (at most one per isolate per 10 s); only a
+    // crawler whose request reaches the policy layers asks for it.
+    { why: "a crawler's request asks for the policy", over: { policy: undefined }, expected: "gather policy" },
+    {
+      why: "the policy is asked for after robots.txt",
+      over: { policy: undefined, robots: undefined },
+      expected: "gather robots",
+    },
+    {
+      why: "humans never wait for the policy",
+      over: { agent: classifyUserAgent(CHROME), policy: undefined },
+      expected: "forward human",
+    },
+    {
+      why: "robots.txt is served without the policy",
+      over: { isRobotsTxt: true, pathAndQuery: "/robots.txt", policy: undefined },
+      expected: "serve-robots-txt retry 300",
+    },
+    {
+      why: "a pause answers before the policy is asked for",
+      over: { pause: { retryAfter: 60 }, policy: undefined },
+      expected: "unavailable 503 paused",
+    },
+    {
+      why: "no policy (null) leaves robots.txt to decide",
+      over: { policy: null },
+      expected: "block 403 robots.txt",
+    },
     {
       why: "VERIFY_CRAWLERS=block: an impostor gets 403, before the pause",
       over: { needsVerification: true, verification: "impostor", verifyCrawlers: "block", pause: { retryAfter: 60 } },

@@ -63,6 +63,7 @@ async function start() {
   if (status.origins.length === 0 && status.proxy) select.append(el("option", status.proxy));
   showPause(status.pause);
   await showOrigin();
+  await loadPolicy();
 }
 
 function showPause(pause) {
@@ -484,6 +485,162 @@ async function replayDraft() {
   }
 }
 
+// ---- The operator policy editor (issue #13): GET/PUT policy, POST policy/rollback, replay. ----
+
+/** The version the editor was loaded from: saves send it as If-Match, so none undoes another's. */
+let policyVersion = 0;
+
+/**
+ * An admin call whose error answers the caller reads itself (problems with lines, 404, 412).
+ * @param {string} method
+ * @param {string} path
+ * @param {string | undefined} body the body as sent, byte for byte (the policy's lines matter)
+ * @param {Record<string, string>} [headers]
+ */
+async function policyCall(method, path, body, headers) {
+  const init = {
+    method,
+    headers: { authorization: "Bearer " + sessionStorage.getItem(KEY), ...headers },
+    body,
+  };
+  if (body !== undefined) init.headers["content-type"] = "application/json";
+  const response = await fetch(PREFIX + path, init);
+  if (response.status === 401) {
+    signOut("That token was not accepted.");
+    throw new Error("unauthorised");
+  }
+  return { status: response.status, data: await response.json().catch(() => ({})) };
+}
+
+async function loadPolicy() {
+  const { status, data } = await policyCall("GET", "policy", undefined);
+  if (status !== 200) throw new Error(data.error || "HTTP " + status);
+  policyVersion = data.version;
+  $("policy-text").value = data.text || "";
+  $("policy-state").textContent =
+    "Version " +
+    data.version +
+    " in force" +
+    (data.savedAt ? ", saved " + data.savedAt : data.policy ? " (the POLICY var)" : " (no policy)") +
+    ". Other isolates apply a new version within about 10 s, other locations when KV's cache there renews (README, Live policy).";
+  showPolicyProblems([]);
+  showPolicyHistory(data.history, data.version);
+}
+
+function showPolicyHistory(history, inForce) {
+  const body = /** @type {HTMLTableElement} */ (document.getElementById("policy-history")).tBodies[0];
+  body.replaceChildren();
+  for (const entry of history) {
+    const row = el("tr");
+    if (entry.version === inForce) row.classList.add("in-force");
+    const how = entry.via === "rollback" ? "rollback to " + entry.from : entry.via === "put" ? "saved" : entry.via;
+    row.append(el("td", String(entry.version)), el("td", entry.savedAt || "—"), el("td", how));
+    const cell = el("td");
+    if (entry.version !== inForce) {
+      const button = el("button", "Roll back to " + entry.version, "secondary");
+      button.type = "button";
+      button.addEventListener(
+        "click",
+        guard(() => rollbackPolicy(entry.version)),
+      );
+      cell.append(button);
+    } else cell.append(el("span", "in force", "muted"));
+    row.append(cell);
+    body.append(row);
+  }
+}
+
+/**
+ * The edited text with each problem on its line (as the robots.txt view shows diagnostics).
+ * @param {{ line: number, problem: string }[]} at
+ */
+function showPolicyProblems(at) {
+  const list = $("policy-lines");
+  list.replaceChildren();
+  list.classList.toggle("hidden", at.length === 0);
+  $("policy-problems-note").textContent =
+    at.length === 0 ? "" : at.length + " problem(s), shown on their lines below; nothing was saved.";
+  if (at.length === 0) return;
+  const byLine = new Map();
+  for (const entry of at) byLine.set(entry.line, [...(byLine.get(entry.line) || []), entry.problem]);
+  $("policy-text")
+    .value.split(/\r\n|\r|\n/)
+    .forEach((text, index) => {
+      const item = el("li", text);
+      item.id = "P" + (index + 1);
+      const problems = byLine.get(index + 1) || [];
+      if (problems.length > 0) item.classList.add("error");
+      for (const problem of problems) item.append(el("span", "error: " + problem, "diag"));
+      list.append(item);
+    });
+}
+
+async function savePolicy() {
+  const { status, data } = await policyCall("PUT", "policy", $("policy-text").value, {
+    "if-match": '"' + policyVersion + '"',
+  });
+  if (status === 400 && data.at) {
+    showPolicyProblems(data.at);
+    say(data.error);
+    return;
+  }
+  if (status !== 200) throw new Error(data.error || "HTTP " + status);
+  await loadPolicy();
+  say("Saved as version " + data.version + ".");
+}
+
+async function rollbackPolicy(version) {
+  const { status, data } = await policyCall("POST", "policy/rollback", JSON.stringify({ version }), {
+    "if-match": '"' + policyVersion + '"',
+  });
+  if (status !== 200) throw new Error(data.error || "HTTP " + status);
+  await loadPolicy();
+  say("Version " + version + "'s policy is in force again, as version " + data.version + ".");
+}
+
+/** A replayed decision: its action and deciding line. */
+function replayed(side) {
+  if (!side) return "—";
+  return side.action + (side.line ? " (line " + side.line + ")" : side.rule ? " (" + side.rule + ")" : "");
+}
+
+/** "What would this policy change?": the lead's POST replay, on recent crawler requests. */
+async function replayPolicy() {
+  let policy;
+  try {
+    policy = JSON.parse($("policy-text").value);
+  } catch {
+    say("The policy is not JSON; save it to see its problems on their lines.");
+    return;
+  }
+  const origin = $("origin").value;
+  const path = "replay" + (origin ? "?origin=" + encodeURIComponent(origin) : "");
+  const { status, data } = await policyCall("POST", path, JSON.stringify({ policy }));
+  $("policy-replay-box").classList.remove("hidden");
+  const body = /** @type {HTMLTableElement} */ (document.getElementById("policy-replay-table")).tBodies[0];
+  body.replaceChildren();
+  if (status === 404 && String(data.error || "").startsWith("no admin route")) {
+    $("policy-replay-summary").textContent = "Replay not available on this edge yet.";
+    return;
+  }
+  if (status !== 200) {
+    $("policy-replay-summary").textContent = "Replay failed: " + (data.error || "HTTP " + status);
+    return;
+  }
+  $("policy-replay-summary").textContent =
+    "This policy would change " + data.changedCount + " of the last " + data.requests + " crawler requests.";
+  for (const change of (data.changed || []).slice(0, 20)) {
+    const row = el("tr");
+    row.append(
+      el("td", change.token || "—"),
+      el("td", change.method + " " + change.path),
+      el("td", replayed(change.live)),
+      el("td", replayed(change.draft)),
+    );
+    body.append(row);
+  }
+}
+
 function guard(action) {
   return () =>
     action().catch((error) => {
@@ -528,6 +685,9 @@ $("pause-end").addEventListener(
   }),
 );
 $("run").addEventListener("click", guard(run));
+$("policy-save").addEventListener("click", guard(savePolicy));
+$("policy-replay").addEventListener("click", guard(replayPolicy));
+$("policy-reload").addEventListener("click", guard(loadPolicy));
 $("activity-hours").addEventListener("change", guard(showActivity));
 $("activity-reload").addEventListener("click", guard(showActivity));
 $("activity-crawler").addEventListener("change", () => activityData && drawChart());
