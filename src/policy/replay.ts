@@ -13,7 +13,7 @@
 import { agentForTokens } from "../agents/classify.ts";
 import type { RobotsMatcher } from "../core/index.ts";
 import { outcomeOf, type CrawlerEvent, type Outcome } from "./activity.ts";
-import { decideEdge, type EdgeFacts } from "./edge-decision.ts";
+import { decideEdge, isRobotsTxtPath, type EdgeFacts } from "./edge-decision.ts";
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
@@ -108,7 +108,8 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     mode: settings.mode,
     configProblems: false,
     served: true,
-    isRobotsTxt: false,
+    // The edge serves /robots.txt itself to every crawler: a draft never blocks it.
+    isRobotsTxt: (request.method === "GET" || request.method === "HEAD") && isRobotsTxtPath(request.path),
     pathAndQuery: request.path,
     agent: agentForTokens(request.tokens),
     signed: false,

@@ -325,6 +325,16 @@ describe("replay", () => {
     ).toEqual(changed);
   });
 
+  it("a recorded /robots.txt fetch is served under any draft, never blocked", () => {
+    const requests = [request("FooBot", "/robots.txt"), request("FooBot", "/%72obots.txt"), request("FooBot", "/x")];
+    const result = replay(
+      requests,
+      { live: side("User-agent: *\nAllow: /\n"), draft: side("User-agent: *\nDisallow: /\n") },
+      SETTINGS,
+    );
+    expect(result.changed.map((change) => change.path)).toEqual(["/x"]);
+  });
+
   it("lists at most `limit` changes but counts them all", () => {
     const requests = Array.from({ length: 50 }, (_, i) => request("FooBot", `/p${i}`));
     const result = replay(
