@@ -7,6 +7,7 @@ import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { activityOf, recordedPath } from "../../src/policy/activity.ts";
 import { summarizeActivity, type CountRow } from "../../src/policy/activity-summary.ts";
 import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { parsePolicy } from "../../src/policy/operator-policy.ts";
 import { replay, type ReplaySettings } from "../../src/policy/replay.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -325,13 +326,12 @@ describe("replay", () => {
     ).toEqual(changed);
   });
 
-  it("a recorded /robots.txt fetch is served under any draft, never blocked", () => {
+  it("a recorded /robots.txt fetch is served under any draft, never blocked (a policy route / included)", () => {
     const requests = [request("FooBot", "/robots.txt"), request("FooBot", "/%72obots.txt"), request("FooBot", "/x")];
-    const result = replay(
-      requests,
-      { live: side("User-agent: *\nAllow: /\n"), draft: side("User-agent: *\nDisallow: /\n") },
-      SETTINGS,
-    );
+    const blockAll = parsePolicy('{"routes":[{"pattern":"/","rules":[{"crawlers":["FooBot"],"action":"block"}]}]}');
+    if (!blockAll.ok) throw new Error(blockAll.problems.join("; "));
+    const open = side("User-agent: *\nAllow: /\n");
+    const result = replay(requests, { live: open, draft: { ...open, policy: blockAll.value } }, SETTINGS);
     expect(result.changed.map((change) => change.path)).toEqual(["/x"]);
   });
 
