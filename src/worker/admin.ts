@@ -167,7 +167,14 @@ async function status(admin: AdminContext): Promise<Response> {
     pause: pause ? { ...pause, retryAfter: retryAfterOf(pause, now) } : null,
     // The activity view records only with RECORD_ACTIVITY and the ACTIVITY binding (GET activity).
     activity: { recording: admin.config.recordActivity && Boolean(admin.env.ACTIVITY) },
+    policy: await policyStatus(admin),
   });
+}
+
+/** The live policy's version in force on this isolate (GET policy has the text and history). */
+async function policyStatus(admin: AdminContext) {
+  const live = await policyInForce(admin.kv, admin.config);
+  return { version: live.version, source: live.source, stale: live.stale };
 }
 
 function originStatus(robots: LoadedRobots, now: number) {
