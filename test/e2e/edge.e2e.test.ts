@@ -344,6 +344,11 @@ describe("bypass attempts with re-spelled paths", () => {
     { path: "/private;%2F../", crawler: 403, why: "servlet reading: ;… stripped to the next raw /" },
     { path: "/private;jsessionid=x%2F..%2F/report", crawler: 403, why: "servlet reading" },
     { path: "//evil.test/private/report", crawler: 403, why: "network-path reading of //host/…" },
+    { path: "/a/%2e%2e/private/", crawler: 403, why: "an encoded dot-segment is a dot-segment (RFC 3986 §2.3)" },
+    { path: "/a/%2E./private/", crawler: 403, why: "half encoded" },
+    { path: "/%2e%2e/private/", crawler: 403, why: "above the root" },
+    { path: "/\\private/", crawler: 403, why: "a backslash is a slash to URL parsers" },
+    { path: "/private/%00", crawler: 403, why: "an encoded NUL is just an octet under /private/" },
   ])("$path -> crawler $crawler, human not blocked", async ({ path, crawler }) => {
     expect((await get(path, GOOGLEBOT)).status).toBe(crawler);
     expect([403, 503]).not.toContain((await get(path, CHROME)).status);
@@ -355,6 +360,23 @@ describe("bypass attempts with re-spelled paths", () => {
 // The demo origin resolves its request target as a URL reference (as many Node frameworks do)
 // and serves `//host/private/report` as its own /private/report, so the edge must judge
 // that reading too.
+// Request targets in absolute-form (RFC 9112 §3.2.2), as a proxy-minded client sends them:
+// the edge judges the path it forwards, whatever the authority in the target says.
+describe("absolute-form request targets", () => {
+  it("are judged by their path, for the edge's own host and for another", async () => {
+    const { host } = new URL(edge.url);
+    const rows = [
+      { target: `http://${host}/private/report`, crawler: 403 },
+      { target: `http://${host}/blog/`, crawler: 200 },
+      { target: "http://evil.test/private/report", crawler: 403 },
+    ];
+    for (const { target, crawler } of rows) {
+      expect((await get(target, GOOGLEBOT)).status, target).toBe(crawler);
+      expect([403, 503], target).not.toContain((await get(target, CHROME)).status);
+    }
+  });
+});
+
 describe("the request never leaves the origin's host", () => {
   it("escapes are judged as the origin reads them and reach only the origin", async () => {
     const elsewhere = await startDemoOrigin();
