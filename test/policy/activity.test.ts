@@ -9,6 +9,7 @@ import { summarizeActivity, type CountRow } from "../../src/policy/activity-summ
 import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
 import { replay, type ReplaySettings } from "../../src/policy/replay.ts";
+import { gatheredFacts } from "./edge-facts.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
@@ -17,31 +18,13 @@ const matcher = compileRobots(parseRobotsTxt(ROBOTS));
 const NOON = Date.UTC(2026, 10, 23, 12, 34, 56);
 
 function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
-  return {
-    originUnusable: false,
-    selfAddressed: false,
-    mode: "enforce",
-    configProblems: false,
-    served: true,
-    isRobotsTxt: false,
+  return gatheredFacts({
     pathAndQuery: "/private/x?token=abc",
     agent: classifyUserAgent(GOOGLEBOT),
-    verifyCrawlers: "unknown",
-    needsVerification: false,
-    pause: null,
     robots: { state: "ok", matcher, retryAfter: 300 },
-    failOpen: false,
-    blockStatus: 403,
-    policy: null, // no policy (undefined would ask the decision to gather it)
-    enforceRates: "honoured",
-    usageSignals: "enforce",
-    usageHeader: true,
-    signed: false,
-    rateLimiter: true,
-    rate: { allowed: true },
     now: NOON,
     ...overrides,
-  };
+  });
 }
 
 const recorded = (overrides: Partial<EdgeFacts>, method = "GET") => {

@@ -9,6 +9,7 @@ import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge, type EdgeAction, type EdgeFacts } from "../../src/policy/edge-decision.ts";
 import type { Mode } from "../../src/policy/mode.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
+import { gatheredFacts } from "./edge-facts.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
@@ -21,31 +22,13 @@ const matcher = compileRobots(
 const NOON = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
-  return {
-    originUnusable: false,
-    selfAddressed: false,
-    mode: "enforce",
-    configProblems: false,
-    served: true,
-    isRobotsTxt: false,
+  return gatheredFacts({
     pathAndQuery: "/private/x",
     agent: classifyUserAgent(GOOGLEBOT),
-    verifyCrawlers: "unknown",
-    needsVerification: false,
-    pause: null,
     robots: { state: "ok", matcher, retryAfter: 300 },
-    failOpen: false,
-    blockStatus: 403,
-    policy: null,
-    enforceRates: "honoured",
-    usageSignals: "enforce",
-    usageHeader: true,
-    signed: false,
-    rateLimiter: true,
-    rate: { allowed: true },
     now: NOON,
     ...overrides,
-  };
+  });
 }
 
 /** An action in a few words: kind, status, and what decided or why. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { gatheredFacts } from "./edge-facts.ts";
 
 const CHATGPT_USER =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
@@ -15,31 +16,16 @@ const FEEDFETCHER = "FeedFetcher-Google; (+http://www.google.com/feedfetcher.htm
 const FACEBOOK = "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)";
 
 function facts(robots: string, ua: string, overrides: Partial<EdgeFacts> = {}): EdgeFacts {
-  return {
-    originUnusable: false,
-    selfAddressed: false,
-    mode: "enforce",
-    configProblems: false,
-    served: true,
-    isRobotsTxt: false,
+  return gatheredFacts({
     pathAndQuery: "/article",
     agent: classifyUserAgent(ua),
-    verifyCrawlers: "unknown",
+    robots: { state: "ok", matcher: compileRobots(parseRobotsTxt(robots)), retryAfter: 0 },
+    now: Date.UTC(2026, 10, 23),
     needsVerification: true,
     verification: "trusted",
-    pause: null,
-    robots: { state: "ok", matcher: compileRobots(parseRobotsTxt(robots)), retryAfter: 0 },
-    failOpen: false,
-    blockStatus: 403,
-    policy: null,
-    enforceRates: "honoured",
-    usageSignals: "enforce",
-    usageHeader: true,
-    signed: false,
     rateLimiter: false,
-    now: Date.UTC(2026, 10, 23),
     ...overrides,
-  } as EdgeFacts;
+  });
 }
 
 const summary = (input: EdgeFacts): string => {

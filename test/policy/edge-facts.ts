@@ -1,0 +1,30 @@
+// The facts of one request with everything already gathered, for tables that call decideEdge
+// directly: a served origin, MODE=enforce, no pause, no policy, the rate limiter present and
+// allowing. Each table passes what it is about (the agent, the path, robots.txt) and what it varies.
+import type { EdgeFacts } from "../../src/policy/edge-decision.ts";
+
+export function gatheredFacts(
+  facts: Pick<EdgeFacts, "agent" | "pathAndQuery" | "robots" | "now"> & Partial<EdgeFacts>,
+): EdgeFacts {
+  return {
+    originUnusable: false,
+    selfAddressed: false,
+    mode: "enforce",
+    configProblems: false,
+    served: true,
+    isRobotsTxt: false,
+    verifyCrawlers: "unknown",
+    needsVerification: false,
+    pause: null,
+    failOpen: false,
+    blockStatus: 403,
+    policy: null,
+    enforceRates: "honoured",
+    usageSignals: "enforce",
+    usageHeader: true,
+    signed: false,
+    rateLimiter: true,
+    rate: { allowed: true },
+    ...facts,
+  };
+}
