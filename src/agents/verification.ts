@@ -85,7 +85,7 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
   { name: "ccbot", url: "https://index.commoncrawl.org/ccbot.json", tokens: ["CCBot"] },
   // DuckDuckGo's help pages (duckduckgo.com/duckduckgo-help-pages/results/duckduckbot and
   // .../duckassistbot) list each crawler's addresses; these JSON copies sit beside them on
-  // duckduckgo.com (README, "Verified crawlers": the archived help page source names no JSON).
+  // duckduckgo.com (docs/decisions.md, "Verified crawlers": the archived help page source names no JSON).
   { name: "duckduckbot", url: "https://duckduckgo.com/duckduckbot.json", tokens: ["DuckDuckBot"] },
   { name: "duckassistbot", url: "https://duckduckgo.com/duckassistbot.json", tokens: ["DuckAssistBot"] },
   // Mistral's crawler page (docs.mistral.ai/robots) links one list per crawler under "All
@@ -473,7 +473,7 @@ export type EvidenceMethod = "signature" | VerificationMethod;
 
 /**
  * How a crawler was verified, or why not: the one value the decision log, explain, the
- * operator page's tester and the CLI show (README, "Verified crawlers").
+ * operator page's tester and the CLI show (docs/decisions.md, "Verified crawlers").
  *   verified   method + evidence: the trusted signer, the list names, the host, Cloudflare's category
  *   impostor   method + reason: how the claim was found false
  *   unverified why: not a verifiable crawler, VERIFY_CRAWLERS=off, no address, no list, not

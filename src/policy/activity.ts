@@ -2,7 +2,7 @@
  * What the operator's activity view records of one decision (issue #13): pure, no I/O. The
  * Worker turns each request's facts and action into at most one activity event; the recorder
  * (worker/activity-recorder.ts) buckets them per hour and keeps the most recent crawler
- * requests. What is kept, and what is not (README "Activity"):
+ * requests. What is kept, and what is not (docs/operating.md "Activity"):
  *   - crawlers: hour, product token, category, verified state, action, deciding layer, and
  *     for the recent list the method, the path WITHOUT its query, and the deciding line;
  *   - people: one number per hour, nothing else;

@@ -4,7 +4,7 @@
  * operator page's tester and `robots-edge explain` call this same function (through
  * explain.ts), so they cannot disagree with the edge.
  *
- * Precedence, top to bottom (README, "How decisions are made"):
+ * Precedence, top to bottom (docs/decisions.md, "Precedence"):
  *   0. nowhere to send the request: an unusable ORIGIN_URL -> 502; route mode addressed to
  *      the Worker itself (a loop)                           -> 508
  *   1. kill switch: MODE=off, or any configuration problem  -> forward, unjudged
@@ -65,7 +65,7 @@ export interface EdgeFacts {
   /** Route mode, and the request is addressed to the Worker itself (e.g. plain `wrangler dev`). */
   readonly selfAddressed: boolean;
   readonly mode: Mode;
-  /** Any configuration problem: the edge runs as with MODE=off (README, Configuration). */
+  /** Any configuration problem: the edge runs as with MODE=off (docs/operating.md, "Configuration"). */
   readonly configProblems: boolean;
   /** The request's authority is one the edge protects (AUTHORITIES; always in proxy mode). */
   readonly served: boolean;

@@ -7,7 +7,7 @@
  *                "rules": [{"crawlers": ["category:ai-training"], "action": "block"},
  *                          {"crawlers": ["PartnerBot"], "action": "allow"}]}]}
  *
- * Choices (README "Per-route policies"):
+ * Choices (docs/decisions.md "Per-route policies"):
  *   - the most specific route wins, as in robots.txt: the longest matching pattern;
  *   - within a route, rules apply in the order written; the first naming the crawler
  *     (by product token, compared as robots.txt compares them, or by `category:NAME`)

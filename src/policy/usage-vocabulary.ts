@@ -18,7 +18,7 @@
 import type { CrawlerCategory } from "../agents/crawlers.ts";
 import type { UsageFormat } from "../core/index.ts";
 
-/** The drafts this table follows, named in explain output and the README. */
+/** The drafts this table follows, named in explain output and docs/decisions.md. */
 export const USAGE_VOCABULARY_SOURCES: Readonly<Record<UsageFormat, string>> = {
   "content-usage": "draft-ietf-aipref-vocab-07 / draft-ietf-aipref-attach-05",
   "content-signal": "contentsignals.org (Content Signals Policy)",

@@ -107,7 +107,7 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
     case "POST replay":
       return activityRoute(admin, route);
     default:
-      return adminError(404, `no admin route ${JSON.stringify(route)}; see the README for the admin API`);
+      return adminError(404, `no admin route ${JSON.stringify(route)}; see docs/operating.md, "Admin API"`);
   }
 }
 

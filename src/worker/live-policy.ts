@@ -5,7 +5,7 @@
  * last MAX_KEPT_VERSIONS versions, newest first, and is written whole in one put, so a reader
  * sees one record or the next, never a mix.
  *
- * Propagation (README "Live policy"): the isolate that saves a version applies it at once;
+ * Propagation (docs/operating.md "Live policy"): the isolate that saves a version applies it at once;
  * every other isolate re-reads KV at most every RECHECK_MS, and its reads may be served from
  * the KV cache of its location for KV_CACHE_TTL_SECONDS (KV's minimum). Other isolates of the
  * saving location see the new version within RECHECK_MS; other locations within

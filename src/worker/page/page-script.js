@@ -522,7 +522,7 @@ async function loadPolicy() {
     data.version +
     " in force" +
     (data.savedAt ? ", saved " + data.savedAt : data.policy ? " (the POLICY var)" : " (no policy)") +
-    ". Other isolates apply a new version within about 10 s, other locations when KV's cache there renews (README, Live policy).";
+    ". Other isolates apply a new version within about 10 s, other locations when KV's cache there renews (docs/operating.md, Live policy).";
   showPolicyProblems([]);
   showPolicyHistory(data.history, data.version);
 }
