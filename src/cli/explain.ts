@@ -40,9 +40,10 @@ export async function explain(args: readonly string[], io: Io): Promise<number> 
   return explanation.action.action === "block" ? EXIT_NO : EXIT_OK;
 }
 
-function verificationText({ status, method, reason }: Explanation["verification"]): string {
+function verificationText({ status, method, why, reason }: Explanation["verification"]): string {
   if (status === "verified") return `yes, by ${method ?? "?"}: ${reason}`;
-  return `${status === "impostor" ? "impostor" : "no"}: ${reason}`;
+  if (why === "not-claimed") return `no: ${reason}`;
+  return `${status}: ${reason}`;
 }
 
 function describe(explanation: Explanation): string {
