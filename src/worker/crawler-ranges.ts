@@ -52,10 +52,10 @@ export async function refreshCrawlerRanges(kv: KVNamespace, timeoutMs: number): 
           headers: { accept: "application/json", "user-agent": ROBOTS_FETCH_USER_AGENT },
           signal: AbortSignal.timeout(timeoutMs),
         });
-        const cidrs = response.ok ? parseRangeList(await response.json()) : undefined;
+        const json: unknown = response.ok ? await response.json().catch(() => NOT_JSON) : undefined;
+        const cidrs = parseRangeList(json);
         if (cidrs) sources[source.name] = { fetchedAt: at, cidrs };
-        const error = !response.ok ? `HTTP ${response.status}` : cidrs ? null : "no valid prefixes in the answer";
-        attempts[source.name] = { at, error };
+        attempts[source.name] = { at, error: cidrs ? null : fetchError(response, json) };
       } catch (error) {
         // Keep the previous list: an outage at the operator must not unverify its crawlers.
         attempts[source.name] = { at, error: error instanceof Error ? error.message : String(error) };
@@ -64,4 +64,11 @@ export async function refreshCrawlerRanges(kv: KVNamespace, timeoutMs: number): 
   );
   await writeRanges(kv, { sources, attempts });
   memory.clear();
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+function fetchError(response: Response, json: unknown): string {
+  if (!response.ok) return `HTTP ${response.status}`;
+  return json === NOT_JSON ? "the answer is not JSON" : "no valid prefixes in the answer";
 }
