@@ -143,3 +143,31 @@ export async function runCron(envOverride?: Partial<Env>): Promise<void> {
 export function robotsFetches(origin: FakeOrigin): number {
   return origin.requests.filter((url) => url.endsWith("/robots.txt")).length;
 }
+
+/**
+ * Addresses inside the published lists the tests store (storeCrawlerLists): a request from one
+ * of them is a verified claim, as a crawler's real request would be. Without a list or an address,
+ * a claim is unverifiable and judged under its group and `*` (policy/claim.ts).
+ */
+export const CRAWLER_ADDRESSES = {
+  googlebot: "66.249.64.7",
+  "google-special": "66.249.90.7",
+  bingbot: "157.55.39.7",
+  gptbot: "20.171.206.7",
+} as const;
+
+/** Store a published list for each source in CRAWLER_ADDRESSES, as the cron would. */
+export async function storeCrawlerLists(): Promise<void> {
+  const sources = Object.fromEntries(
+    Object.entries(CRAWLER_ADDRESSES).map(([name, address]) => [
+      name,
+      { fetchedAt: Date.now(), cidrs: [`${address.split(".").slice(0, 3).join(".")}.0/24`] },
+    ]),
+  );
+  await env.ROBOTS.put("crawler-ranges", JSON.stringify({ sources }));
+}
+
+/** The headers of a request from the named source's crawler address. */
+export function fromCrawler(source: keyof typeof CRAWLER_ADDRESSES): Record<string, string> {
+  return { "cf-connecting-ip": CRAWLER_ADDRESSES[source] };
+}
