@@ -197,8 +197,8 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   // table does not know, and never for a signer's agent.
   const category = claimant.known?.category ?? (signed ? undefined : facts.cloudflareCategory);
   const { robots } = facts;
-  return judgeClaim(standing, { agent: claimant, category }, (who, paced) =>
-    judged(paced ? facts : { ...facts, rate: "not-checked" }, robots, who),
+  return judgeClaim(standing, { agent: claimant, category }, (who, withRate) =>
+    judged(withRate ? facts : { ...facts, rate: "not-checked" }, robots, who),
   );
 }
 

@@ -729,7 +729,7 @@ describe("evidence must name the identity it proves", () => {
     const cloudflare = cloudflareBotOf(cf);
     const result = verifyCrawlerDetailed({
       agent: classifyUserAgent(ua),
-      address: "address" in row ? row.address : "34.96.10.1",
+      address: "address" in row ? (row.address ?? null) : "34.96.10.1",
       cfVerifiedBot: cloudflare.verified,
       cfCategory: cloudflare.category,
       ranges: lists,

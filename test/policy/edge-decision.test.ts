@@ -374,6 +374,9 @@ describe("usage preferences: a layer after robots.txt, before pacing (USAGE_SIGN
   });
 });
 
+/** The facts of a claim whose address check came out as given. */
+const claim = (verification: EdgeFacts["verification"]) => ({ needsVerification: true, verification });
+
 // Rule 1, "a claim grants nothing it cannot prove" (policy/claim.ts). robots.txt refuses /private/
 // to `*` and /nogoogle/ to Googlebot's own group; Googlebot's group allows /private/. An
 // unverifiable claim is judged under its group AND under `*`: refused if either refuses, with a
@@ -395,7 +398,6 @@ describe("Rule 1: an unverifiable claim is judged under its group and under `*`"
     JSON.stringify({ routes: [{ pattern: "/open/", rules: [{ crawlers: ["Googlebot"], action: "block" }] }] }),
   );
   if (!allowGooglebot.ok || !blockGooglebot.ok) throw new TypeError("test policies are invalid");
-  const claim = (verification: EdgeFacts["verification"]) => ({ needsVerification: true, verification });
   const partnersRobots = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /partners/\n"));
   it.each([
     { why: "verified Googlebot: its group", over: { ...claim(VERIFIED) }, expected: "pass robots.txt" },
