@@ -38,13 +38,19 @@ export interface IdentityHealth {
   readonly cloudflare: { readonly lastSeenAt: number | null; readonly lastCheckedAt: number | null };
 }
 
-let health: IdentityHealth = {
+const NOTHING_SEEN: IdentityHealth = {
   reverseDns: { lastAt: null, lastErrorAt: null, lastError: null },
   cloudflare: { lastSeenAt: null, lastCheckedAt: null },
 };
 
+let health = NOTHING_SEEN;
+
 export function identityHealth(): IdentityHealth {
   return health;
+}
+
+export function clearIdentityHealth(): void {
+  health = NOTHING_SEEN;
 }
 
 function noteReverseDns(result: ReverseDnsResult, now: number): void {

@@ -9,6 +9,7 @@ import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
 import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
 import { clearSignatureDirectoryMemory } from "../../src/worker/signature-directory.ts";
 import { clearReverseDnsMemory } from "../../src/worker/reverse-dns.ts";
+import { clearIdentityHealth } from "../../src/worker/verify-crawler.ts";
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 import { clearActivityMemory, flushSettings } from "../../src/worker/activity-recorder.ts";
 
@@ -78,6 +79,7 @@ export async function freshState(): Promise<void> {
   clearRangesMemory();
   clearSignatureDirectoryMemory();
   clearReverseDnsMemory();
+  clearIdentityHealth();
   clearPolicyMemory();
   clearActivityMemory();
   // Activity is flushed within each call's waitUntil work, so a test reads it right after.

@@ -410,10 +410,14 @@ describe("reverse DNS at the edge", () => {
   // claim unverifiable: Amazonbot's group allows /news/, * does not, so the answer is 503, even
   // under VERIFY_CRAWLERS=block, and the failure is not cached (the next request asks again).
   it.each([
-    { why: "SERVFAIL", answer: () => Promise.resolve(Response.json({ Status: 2 })) },
-    { why: "the resolver answers 500", answer: () => Promise.resolve(new Response("error", { status: 500 })) },
-    { why: "a timeout", answer: () => new Promise<Response>(() => undefined) },
-  ])("reverse DNS fails ($why): unverifiable, 503 where only * refuses", async ({ answer }) => {
+    { why: "SERVFAIL", answer: () => Promise.resolve(Response.json({ Status: 2 })), error: "resolver status 2" },
+    {
+      why: "the resolver answers 500",
+      answer: () => Promise.resolve(new Response("error", { status: 500 })),
+      error: "resolver answered 500",
+    },
+    { why: "a timeout", answer: () => new Promise<Response>(() => undefined), error: "timed out" },
+  ])("reverse DNS fails ($why): unverifiable, 503 where only * refuses", async ({ answer, error }) => {
     vi.spyOn(console, "log").mockImplementation(() => undefined);
     const asked: string[] = [];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
@@ -434,6 +438,9 @@ describe("reverse DNS at the edge", () => {
     expect(response.status).toBe(503);
     expect(response.headers.get("x-robots-edge")).toBe("unproven-claim");
     expect(asked).toEqual(["PTR"]);
+    // GET status shows the resolver's last error (seen by this isolate).
+    const status = (await (await admin("status")).json()) as { identity: { reverseDns: { lastError: string } } };
+    expect(status.identity.reverseDns.lastError).toBe(error);
   });
 
   it("the log names the confirmed host; explain?ip= then reads the cached answer without a lookup", async () => {
