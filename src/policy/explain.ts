@@ -4,8 +4,9 @@
  * (edge-decision.ts) with the facts it is given, so it cannot disagree with the edge. Pure.
  * Two facts it cannot know are said as such: the rate state ("limited if faster than N s"),
  * and, unless the caller passes it, the verification of the client's address: then the
- * answer names the methods the edge would use and judges the claim as made, as the edge does
- * when it cannot check. A signature cannot be explained (there is no signed request).
+ * answer names the methods the edge would use and judges the claim as unverifiable, as the
+ * edge does when it cannot check (policy/claim.ts). A signature cannot be explained (there is
+ * no signed request).
  */
 
 import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";

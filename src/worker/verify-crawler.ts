@@ -114,7 +114,7 @@ export async function verifyClaim(edge: EdgeContext, agent: AgentInfo): Promise<
 /**
  * Admin explain's check of a claimed crawler's address (`ip=`): the stored lists and reverse
  * DNS answers already cached, never a lookup — a GET never makes the edge fetch anything. A
- * reverse DNS answer not in the cache is said as such, and the claim judged as made.
+ * reverse DNS answer not in the cache is said as such, and the claim judged as unverifiable.
  */
 export async function checkClaimFromCache(
   kv: KVNamespace,
