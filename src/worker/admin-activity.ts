@@ -18,6 +18,7 @@ import { KEEP_HOURS, KEEP_RECENT } from "./activity-object.ts";
 import type { AdminContext } from "./admin.ts";
 import { jsonResponse } from "./responses.ts";
 import { storedRobots } from "./robots-cache.ts";
+import { compileServed, draftLoaded, servedRobots } from "./purposes-served.ts";
 
 const DEFAULT_HOURS = 24;
 const DEFAULT_RECENT = 100;
@@ -132,16 +133,21 @@ export async function replayDraft(
     );
   const body = readReplayBody(json.value);
   if (!body.ok) return problem(400, body.problems.join("; "), body.problems);
-  const robots = await storedRobots(origin, admin.kv);
+  const stored = await storedRobots(origin, admin.kv);
+  // Each side's robots.txt is the one it would serve and enforce: its origin file with its purposes.
+  const robots = stored && servedRobots(stored, livePolicy);
   const live: ReplaySide = {
     state: robots?.entry.state ?? "none",
     matcher: robots?.matcher(),
     policy: livePolicy,
   };
+  const draftPolicy = body.value.policyGiven ? body.value.policy : livePolicy;
+  const draftOrigin = body.value.robots === undefined ? stored : draftLoaded(stored, body.value.robots, Date.now());
+  const draftRobots = draftOrigin && compileServed(draftOrigin, draftPolicy);
   const draft: ReplaySide = {
-    state: body.value.robots === undefined ? live.state : "ok",
-    matcher: body.value.robots === undefined ? live.matcher : compileRobots(parseRobotsTxt(body.value.robots)),
-    policy: body.value.policyGiven ? body.value.policy : livePolicy,
+    state: draftRobots?.entry.state ?? "none",
+    matcher: draftRobots?.matcher(),
+    policy: draftPolicy,
   };
   const namespace = admin.env.ACTIVITY;
   const requests = namespace ? await namespace.get(namespace.idFromName(origin)).recentRequests(KEEP_RECENT) : [];

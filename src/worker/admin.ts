@@ -42,6 +42,7 @@ import { isExistingAuthority, isServedAuthority } from "./authorities.ts";
 import type { Config } from "./config.ts";
 import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
 import { policyInForce } from "./live-policy.ts";
+import { servedRobots } from "./purposes-served.ts";
 import type { CompiledPolicy } from "../policy/operator-policy.ts";
 import { adminPageResponse } from "./page.ts";
 import { accessWarning, fromBase64, modelOf } from "./robots-entry.ts";
@@ -266,9 +267,10 @@ async function explain(admin: AdminContext): Promise<Response> {
   const paused = (await activePause(admin.kv, admin.config)) !== undefined;
   const claimCheck = ip === null ? undefined : await claimCheckOf(admin, ua, ip);
   const policy = (await policyInForce(admin.kv, admin.config)).compiled;
+  const served = servedRobots(robots, policy);
   return jsonResponse({
     authority: origin.value,
-    ...explainWith({ ...admin, policy }, robots.entry.state, robots.matcher(), paused, ua, target, claimCheck),
+    ...explainWith({ ...admin, policy }, served.entry.state, served.matcher(), paused, ua, target, claimCheck),
   });
 }
 
@@ -354,9 +356,9 @@ async function testUrls(admin: AdminContext): Promise<Response> {
   const param = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!param.ok) return originProblem(param);
   const origin = param.value;
-  const robots = await robotsFor(origin, admin.kv, admin.config, admin.ctx);
   const paused = (await activePause(admin.kv, admin.config)) !== undefined;
   const policy = (await policyInForce(admin.kv, admin.config)).compiled;
+  const robots = servedRobots(await robotsFor(origin, admin.kv, admin.config, admin.ctx), policy);
   const { ua, urls, draft: draftText } = body.value;
   const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
   const results = urls.map((url) => {
