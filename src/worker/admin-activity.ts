@@ -8,7 +8,6 @@
  *        requests judged under what is live and under the draft; the decisions that change
  */
 
-import { compileRobots, parseRobotsTxt } from "../core/index.ts";
 import { hourOf } from "../policy/activity.ts";
 import { summarizeActivity } from "../policy/activity-summary.ts";
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
