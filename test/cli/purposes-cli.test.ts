@@ -82,6 +82,6 @@ describe("robots-edge lint --purposes <setting.json> [robots.txt]", () => {
     expect(result.stdout).toContain("\nUser-agent: Google-Extended\n");
     expect(result.stdout).not.toContain("User-agent: GPTBot\n");
     expect(result.stdout).toContain("setting2.json: info: Googlebot fetches for search and, through Google-Extended");
-    expect(result.stderr).toBe("" + `${join(dir, "setting2.json")}: 1 warning(s), 3 note(s)\n`);
+    expect(result.stderr).toBe(`${join(dir, "setting2.json")}: 1 warning(s), 3 note(s)\n`);
   });
 });
