@@ -168,13 +168,14 @@ function ifMatchVersion(request: Request): number | undefined | "bad" {
   return match?.[1] === undefined ? "bad" : Number(match[1]);
 }
 
-type BodyText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly response: Response };
+export type BodyText =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly response: Response };
 
 /**
  * The request body as UTF-8 text, read no further than `max` bytes: a Content-Length over
  * the bound is refused before reading, a body without one is cut off as soon as it passes it.
  */
-async function boundedText(request: Request, max: number): Promise<BodyText> {
+export async function boundedText(request: Request, max: number): Promise<BodyText> {
   const tooLarge = (): BodyText => ({
     ok: false,
     response: policyError(413, `the body must be at most ${max} bytes`),

@@ -43,6 +43,7 @@ import type { Config } from "./config.ts";
 import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
 import { policyInForce } from "./live-policy.ts";
 import { servedRobots } from "./purposes-served.ts";
+import { previewPurposes } from "./admin-purposes.ts";
 import type { CompiledPolicy } from "../policy/operator-policy.ts";
 import { adminPageResponse } from "./page.ts";
 import { accessWarning, fromBase64, modelOf } from "./robots-entry.ts";
@@ -109,9 +110,18 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
     case "GET activity":
     case "POST replay":
       return activityRoute(admin, route);
+    case "POST purposes/preview":
+      return purposesPreview(admin);
     default:
       return adminError(404, `no admin route ${JSON.stringify(route)}; see docs/operating.md, "Admin API"`);
   }
+}
+
+/** What a purposes setting generates for an existing origin's file (admin-purposes.ts). */
+async function purposesPreview(admin: AdminContext): Promise<Response> {
+  const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+  if (!origin.ok) return originProblem(origin);
+  return previewPurposes(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
 }
 
 /** Activity and replay, for an existing origin (admin-activity.ts). */
