@@ -661,8 +661,8 @@ function purposesOfPolicyText() {
 /** One editable row; keys the table has no column for (other categories, named crawlers) ride along. */
 function purposesRow(entry) {
   const row = el("tr");
-  const { path, ...said } = entry;
-  const kept = Object.fromEntries(Object.entries(said).filter(([key]) => !PURPOSE_CATEGORIES.includes(key)));
+  const { path, ...stated } = entry;
+  const kept = Object.fromEntries(Object.entries(stated).filter(([key]) => !PURPOSE_CATEGORIES.includes(key)));
   row.dataset.kept = JSON.stringify(kept);
   const pathCell = el("td");
   const input = /** @type {HTMLInputElement} */ (el("input"));
@@ -681,7 +681,7 @@ function purposesRow(entry) {
       option.value = value;
       select.append(option);
     }
-    select.value = said[category] === "allow" || said[category] === "block" ? said[category] : "";
+    select.value = stated[category] === "allow" || stated[category] === "block" ? stated[category] : "";
     cell.append(select);
     row.append(cell);
   }
