@@ -135,3 +135,46 @@ describe("draft replay with purposes", () => {
     );
   });
 });
+
+describe("POST purposes/preview: the page's view of a setting, saving nothing", () => {
+  it.each([
+    {
+      why: "a draft: its generated lines next to the stored copy",
+      body: { purposes: [{ path: "/", "ai-training": "block" }] },
+      status: 200,
+      generated: "\nUser-agent: GPTBot\n",
+    },
+    { why: "no draft: the purposes in force (none)", body: {}, status: 200, generated: "" },
+    {
+      why: "a draft with a wildcard path",
+      body: { purposes: [{ path: "/a*", "ai-training": "block" }] },
+      status: 400,
+      error: 'purposes[0].path must be a path prefix starting with "/"',
+    },
+    { why: "not an object", body: [1], status: 400, error: 'the body must be a JSON object {"purposes"?: […]}' },
+  ])("$why -> $status", async ({ body, status, generated, error }) => {
+    await call("/robots.txt", { ua: CHROME, env: OFF }); // stores the origin's copy
+    const response = await admin("purposes/preview", { method: "POST", body, env: OFF });
+    expect(response.status).toBe(status);
+    const answer = (await response.json()) as { originText?: string; generated?: string; error?: string };
+    if (generated === undefined) {
+      expect(answer.error).toContain(error);
+      return;
+    }
+    expect(answer.originText).toBe(ORIGIN_ROBOTS);
+    if (generated === "") expect(answer.generated).toBe("");
+    else expect(answer.generated).toContain(generated);
+    expect((await admin("policy", { env: OFF }).then((r) => r.json())) as { version: number }).toMatchObject({
+      version: 0,
+    });
+  });
+
+  it("a body past the policy bound is refused unread (413)", async () => {
+    const response = await admin("purposes/preview", {
+      method: "POST",
+      body: { purposes: [], pad: "x".repeat(70_000) },
+      env: OFF,
+    });
+    expect(response.status).toBe(413);
+  });
+});
