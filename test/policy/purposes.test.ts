@@ -438,6 +438,28 @@ describe("purposes in the policy document: validation with problems on lines", (
       problem: 'purposes[1].path "/a/" repeats purposes[0]',
       line: 7,
     },
+    {
+      json: { purposes: [{ path: "/a\nUser-agent: *\nDisallow: /", "ai-training": "block" }] },
+      problem: 'purposes[0].path must be a path prefix starting with "/"',
+      line: 4,
+    },
+    {
+      json: { purposes: [{ path: "/", "GPTBot\nDisallow: /": "block" }] },
+      problem: "is neither a crawler category",
+      line: 3,
+    },
+    {
+      json: { purposes: Array.from({ length: 33 }, (_, i) => ({ path: `/p${i}/` })) },
+      problem: "purposes has 33 entries; at most 32",
+      line: 2,
+    },
+    {
+      json: {
+        purposes: [{ path: "/", ...Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`Bot${i}`, "block"])) }],
+      },
+      problem: "purposes[0] names 17 crawlers; at most 16",
+      line: 3,
+    },
   ])("$problem", ({ json, problem, line }) => {
     const text = JSON.stringify(json, null, 2);
     const parsed = parsePolicy(text);
