@@ -7,7 +7,10 @@
  *
  * What is generated (docs/decisions.md "Purposes"):
  *   - a `User-agent: *` group holding only Content-Usage / Content-Signal lines for the paths
- *     (merged by every reader into the origin's `*` group; it adds no rule);
+ *     (merged by every reader into the origin's `*` group; it adds no rule). They are stated
+ *     there once: a generated named group restates the origin's own usage lines only, since a
+ *     copy in every group would multiply the file and its lint's cost (usage lines are checked
+ *     against every rule of their group);
  *   - for each crawler a purpose blocks somewhere, a group naming its token that restates the
  *     group it obeyed in the origin's file (its `*` group, or the group of the token it falls
  *     back to), so naming it never opens what that group closed, then `Disallow:` for each
@@ -87,22 +90,38 @@ export function compilePurposes(
   const subjects = subjectsOf(purposes, crawlers, switches);
   const notes: PurposesNote[] = [];
   const usage = usageLines(purposes);
-  const groups = generatedGroups(subjects, purposes, originMatcher, usage, notes);
+  const tooLarge = (size: string): ServedRobots => ({
+    body: originBytes,
+    generated: "",
+    applied: false,
+    notes: [
+      ...notes,
+      {
+        severity: "warning",
+        message: `the served file would be ${size} bytes, more than a crawler reads (${MAX_ROBOTS_BYTES}); the origin's file is served alone and the purposes are not applied`,
+      },
+    ],
+  });
+  let groups: GeneratedGroup[];
+  try {
+    groups = generatedGroups(subjects, purposes, originMatcher, notes, MAX_ROBOTS_BYTES - originBytes.length);
+  } catch (error) {
+    if (error instanceof TooLarge) return tooLarge("over " + MAX_ROBOTS_BYTES);
+    throw error;
+  }
   notes.push(...switchNotes(purposes, switches));
   const generated = generatedText(groups, usage);
   const encoded = new TextEncoder().encode(generated);
-  if (encoded.length + originBytes.length > MAX_ROBOTS_BYTES) {
-    notes.push({
-      severity: "warning",
-      message: `the served file would be ${encoded.length + originBytes.length} bytes, more than a crawler reads (${MAX_ROBOTS_BYTES}); the origin's file is served alone and the purposes are not applied`,
-    });
-    return { body: originBytes, generated: "", applied: false, notes };
-  }
+  if (encoded.length + originBytes.length > MAX_ROBOTS_BYTES)
+    return tooLarge(String(encoded.length + originBytes.length));
   const body = new Uint8Array(encoded.length + originBytes.length);
   body.set(encoded);
   body.set(originBytes, encoded.length);
   return { body, generated, applied: true, notes };
 }
+
+/** The restated lines passed what a crawler reads: stop early, the setting cannot be applied. */
+class TooLarge extends Error {}
 
 function withoutBom(bytes: Uint8Array): Uint8Array {
   return UTF8_BOM.every((byte, i) => bytes[i] === byte) ? bytes.subarray(3) : bytes;
@@ -146,11 +165,12 @@ function generatedGroups(
   subjects: readonly Subject[],
   purposes: Purposes,
   originMatcher: RobotsMatcher,
-  usage: readonly string[],
   notes: PurposesNote[],
+  budget: number,
 ): GeneratedGroup[] {
   const ownerNamed = (token: string) => originMatcher.groupFor([token], { obeysGlobalGroup: false }) !== undefined;
-  const bodies = new Map<string, { lines: readonly string[]; why: string }>();
+  const lines = linesMemo(budget);
+  const bodies: Bodies = new Map();
   for (const subject of subjects) {
     const blocked = blockedPrefixes(purposes, subject.token, subject.category);
     if (blocked.length === 0) continue;
@@ -164,14 +184,40 @@ function generatedGroups(
         message: `${subject.token}: "allow" on ${path} cannot re-open ${under}, blocked for ${subject.category}; it stays blocked`,
       });
     }
-    const baseline = baselineOf(subject, originMatcher);
-    bodies.set(subject.token, {
-      lines: blockingLines(baseline, blocked, usage),
+    bodies.set(productToken(subject.token), {
+      token: subject.token,
+      lines: lines(baselineOf(subject, originMatcher), blocked),
       why: whyBlocked(subject, purposes, blocked),
     });
   }
-  addShields(subjects, originMatcher, ownerNamed, usage, bodies);
+  addShields(subjects, originMatcher, ownerNamed, lines, bodies);
   return groupByLines(subjects, bodies);
+}
+
+/** Generated bodies by product token: the token as written, its lines, why it exists. */
+type Bodies = Map<string, { readonly token: string; readonly lines: readonly string[]; readonly why: string }>;
+type LinesOf = (baseline: AppliedGroup | undefined, blocked: readonly string[]) => readonly string[];
+
+/**
+ * blockingLines, computed once per (baseline group, blocked prefixes): most crawlers share
+ * both, and a large `*` group restated for each of them would cost a table's worth of copies.
+ */
+function linesMemo(budget: number): LinesOf {
+  const memo = new Map<AppliedGroup | undefined, Map<string, readonly string[]>>();
+  let spent = 0;
+  return (baseline, blocked) => {
+    const byBlocked = memo.get(baseline) ?? new Map<string, readonly string[]>();
+    memo.set(baseline, byBlocked);
+    const key = blocked.join("\n");
+    const known = byBlocked.get(key);
+    if (known) return known;
+    const computed = blockingLines(baseline, blocked);
+    // Each distinct body is written at least once: past the budget, stop restating.
+    spent += computed.reduce((sum, line) => sum + line.length + 1, 0);
+    if (spent > budget) throw new TooLarge();
+    byBlocked.set(key, computed);
+    return computed;
+  };
 }
 
 /**
@@ -183,21 +229,21 @@ function addShields(
   subjects: readonly Subject[],
   originMatcher: RobotsMatcher,
   ownerNamed: (token: string) => boolean,
-  usage: readonly string[],
-  bodies: Map<string, { lines: readonly string[]; why: string }>,
+  lines: LinesOf,
+  bodies: Bodies,
 ): void {
-  const generatedKey = (token: string) => [...bodies.keys()].find((key) => productToken(key) === productToken(token));
+  const generated = (token: string) => bodies.get(productToken(token))?.token;
   let changed = true;
   while (changed) {
     changed = false;
     for (const subject of subjects) {
-      if (generatedKey(subject.token) !== undefined || ownerNamed(subject.token)) continue;
-      const first = subject.chain.find((token) => ownerNamed(token) || generatedKey(token) !== undefined);
-      const through = first === undefined ? undefined : generatedKey(first);
+      if (generated(subject.token) !== undefined || ownerNamed(subject.token)) continue;
+      const first = subject.chain.find((token) => ownerNamed(token) || generated(token) !== undefined);
+      const through = first === undefined ? undefined : generated(first);
       if (through === undefined) continue;
-      const baseline = baselineOf(subject, originMatcher);
-      bodies.set(subject.token, {
-        lines: blockingLines(baseline, [], usage),
+      bodies.set(productToken(subject.token), {
+        token: subject.token,
+        lines: lines(baselineOf(subject, originMatcher), []),
         why: `${subject.token} would otherwise follow the generated ${through} group; it keeps the rules it had`,
       });
       changed = true;
@@ -205,20 +251,24 @@ function addShields(
   }
 }
 
-function groupByLines(
-  subjects: readonly Subject[],
-  bodies: ReadonlyMap<string, { lines: readonly string[]; why: string }>,
-): GeneratedGroup[] {
-  const groups = new Map<string, GeneratedGroup>();
+/** Crawlers whose lines (the same memoised array) and reason agree share one group. */
+function groupByLines(subjects: readonly Subject[], bodies: Bodies): GeneratedGroup[] {
+  const groups = new Map<readonly string[], Map<string, GeneratedGroup>>();
+  const all: GeneratedGroup[] = [];
   for (const subject of subjects) {
-    const body = bodies.get(subject.token);
+    const body = bodies.get(productToken(subject.token));
     if (!body) continue;
-    const key = `${body.why}\n${body.lines.join("\n")}`;
-    const group = groups.get(key);
+    const byWhy = groups.get(body.lines) ?? new Map<string, GeneratedGroup>();
+    groups.set(body.lines, byWhy);
+    const group = byWhy.get(body.why);
     if (group) group.tokens.push(subject.token);
-    else groups.set(key, { tokens: [subject.token], why: body.why, lines: body.lines });
+    else {
+      const created = { tokens: [subject.token], why: body.why, lines: body.lines };
+      byWhy.set(body.why, created);
+      all.push(created);
+    }
   }
-  return [...groups.values()];
+  return all;
 }
 
 /** The group a crawler obeyed in the origin's file: its fallback's, or `*`, or none. */
@@ -233,11 +283,7 @@ function baselineOf(subject: Subject, originMatcher: RobotsMatcher): AppliedGrou
  * by padding the Disallow with trailing `*`, which changes no match but counts in a rule's
  * length (RFC 9309 §2.2.2: the longest match wins; Google counts `*` too).
  */
-function blockingLines(
-  baseline: AppliedGroup | undefined,
-  blocked: readonly string[],
-  usage: readonly string[],
-): string[] {
+function blockingLines(baseline: AppliedGroup | undefined, blocked: readonly string[]): string[] {
   const inside = (rule: Rule) => blocked.some((prefix) => literalPrefix(rule.pattern).startsWith(prefix));
   const kept = (baseline?.rules ?? []).filter((rule) => !inside(rule));
   const lines: string[] = [];
@@ -248,8 +294,6 @@ function blockingLines(
   lines.push(...kept.map(writeRule));
   for (const prefix of blocked) lines.push(writeRule({ kind: "disallow", pattern: padded(prefix, kept) }));
   if (baseline) lines.push(...writeRateLines(baseline.extensions), ...baseline.extensions.usage.map(writeUsageLine));
-  // Preferences say nothing for a path the group disallows (attach-05 §3.1): skip them when all is.
-  if (!blocked.includes("/")) lines.push(...usage);
   // A group with no rule would join the next group's user-agent lines: an empty Disallow
   // (allows everything, RFC 9309 §2.2.2) ends it.
   if (!lines.some((line) => line.startsWith("Disallow:") || line.startsWith("Allow:"))) lines.push("Disallow:");
@@ -368,7 +412,7 @@ function generatedText(groups: readonly GeneratedGroup[], usage: readonly string
   if (groups.length === 0 && usage.length === 0) return "";
   const out = [GENERATED_HEADER, ""];
   if (usage.length > 0) {
-    out.push("# usage preferences for every crawler (merged into the origin's User-agent: * group)");
+    out.push("# usage preferences, merged into the origin's User-agent: * group (named groups do not inherit them)");
     out.push("User-agent: *", ...usage, "Disallow:", "");
   }
   for (const group of groups) {
