@@ -16,7 +16,8 @@
  * with usage signals (Content-Signal ai-input=no).
  *
  * Tokens with no User-Agent of their own (Google-Extended, Applebot-Extended) are policy
- * switches, not clients, so they are not here: no request ever carries them.
+ * switches, not clients, so they are not in this table (no request ever carries them); PURPOSE_SWITCHES,
+ * at the end, lists them for the purposes setting.
  * Only tokens we can cite are listed; anything else is classified generically (classify.ts).
  * Keep `docs` pointing at the operator's own page, or say why there is none.
  */
