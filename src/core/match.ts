@@ -3,7 +3,9 @@
  *
  * RFC 9309 §2.2.1: a crawler obeys one group, the one naming its product token
  * (case-insensitive); groups naming the same token are merged; `*` applies only when no
- * group names the crawler, and is never merged into a specific group.
+ * group names the crawler, and is never merged into a specific group. A user-agent line
+ * names its whole token and Google's reading of it (product-token.ts), so Googlebot obeys
+ * `User-agent: Googlebot2` as Google's parser does, and MJ12bot still has its own group.
  * Tokens come in priority order (["googlebot-image", "googlebot"]): the first token that
  * has a group decides, as Google documents for its crawlers with a fallback name.
  * RFC 9309 §2.2.2: the longest matching pattern wins, allow wins a tie, nothing matching
@@ -15,7 +17,7 @@
  * groups no request asks about.
  */
 
-import { productToken, userAgentToken } from "./product-token.ts";
+import { productToken, userAgentNames } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, pathAndQuery } from "./path.ts";
 import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
@@ -26,7 +28,7 @@ export type DecisionReason = "rule" | "no-matching-rule" | "no-group" | "robots-
 
 /** The group a crawler obeys: all groups naming one token, merged. */
 export interface AppliedGroup {
-  /** The product token the group names, or `*`. */
+  /** The product token the group names (a line's whole name or Google's reading), or `*`. */
   readonly token: string;
   /** Line numbers of the user-agent lines naming that token. */
   readonly agentLines: readonly number[];
@@ -161,9 +163,9 @@ function agentLinesNaming(lines: readonly { value: string; line: number }[], tok
 }
 
 // The parser's rule (product-token.ts), so a line is listed exactly where it was grouped:
-// `*foo` names no group, not the `*` group.
+// `*foo` names no group, not the `*` group; `MJ12bot` is listed under mj12bot and mj.
 function sameToken(value: string, token: string): boolean {
-  return userAgentToken(value) === token;
+  return userAgentNames(value).includes(token);
 }
 
 /** First value wins for single-valued records, lists concatenate (Google: first crawl-delay). */
