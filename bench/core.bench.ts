@@ -102,11 +102,9 @@ function verdict(ok: boolean): string {
   return ok ? "PASS" : "MISS";
 }
 
-function median(values: number[]): number {
-  return quantile(
-    values.toSorted((a, b) => a - b),
-    0.5,
-  );
+/** Nanoseconds as microseconds for the report. */
+function us(ns: number | undefined): string {
+  return `${((ns ?? NaN) / 1000).toFixed(3)} us`;
 }
 
 function benchDecisions(cases: Case[]): void {
@@ -135,7 +133,6 @@ function benchDecisions(cases: Case[]): void {
   const ratio = quantile(theirsNs, 0.5) / medianNs;
   const ruled = cases.map((item, i) => ({ item, i })).filter(({ item }) => item.rules >= 10);
   const slowest = ruled.reduce((a, b) => (ratioOf(b.i) < ratioOf(a.i) ? b : a));
-  const us = (ns: number | undefined) => `${((ns ?? NaN) / 1000).toFixed(3)} us`;
   console.log(
     `decision, ${cases.length} corpus files x ~${URLS_PER_FILE} URLs, 4 crawler tokens, fastest of ${SAMPLES} samples`,
   );

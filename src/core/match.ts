@@ -153,7 +153,7 @@ export function compileRobots(robots: RobotsTxt, options?: MatcherOptions): Robo
 }
 
 function isRobotsTxt(path: string): boolean {
-  return path.startsWith("/robots.txt") && (path.length === 11 || path.charCodeAt(11) === 0x3f) /* ? */;
+  return path.startsWith("/robots.txt") && (path.length === 11 || path[11] === "?");
 }
 
 /** Google: `allow: /dir/index.htm…` also allows `/dir/$`. */
