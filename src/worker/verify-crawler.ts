@@ -41,7 +41,7 @@ export async function verifyClaim(edge: EdgeContext, agent: AgentInfo): Promise<
   const reverseDns =
     address && needsReverseDns(input)
       ? await reverseDnsFor(address, verificationPlan(agent).reverseDns, {
-          kv: edge.env.ROBOTS,
+          cache: caches.default,
           resolve: dohResolver(config.dohResolver),
           timeoutMs: config.fetchTimeoutMs,
         })
@@ -71,7 +71,9 @@ export async function checkClaimFromCache(
 ): Promise<VerificationOutcome> {
   const input = { agent, address, cfVerifiedBot: undefined, ranges: await crawlerRanges(kv) };
   const wantsDns = needsReverseDns(input);
-  const reverseDns = wantsDns ? await cachedReverseDns(address, verificationPlan(agent).reverseDns, kv) : undefined;
+  const reverseDns = wantsDns
+    ? await cachedReverseDns(address, verificationPlan(agent).reverseDns, caches.default)
+    : undefined;
   const result = verifyCrawlerDetailed({ ...input, ...(reverseDns && { reverseDns }) });
   if (!wantsDns || reverseDns) {
     const outcome = outcomeOfCheck(result);

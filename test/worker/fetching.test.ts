@@ -379,3 +379,58 @@ describe("a refresh never writes an older copy over a newer one another isolate 
     expect(stored?.copy && new TextDecoder().decode(fromBase64(stored.copy.bodyBase64))).toBe(newer);
   });
 });
+
+// A refresh whose KV write fails (KV down, or Workers Free's 1,000 writes a day spent) must not
+// be retried on every crawler request: the fetched entry answers from isolate memory for its
+// lifetime, as a stored one would.
+describe("a robots.txt that cannot be stored is not fetched again per request", () => {
+  function failingRobotsWrites(): void {
+    const put = env.ROBOTS.put.bind(env.ROBOTS);
+    vi.spyOn(env.ROBOTS, "put").mockImplementation((key, ...rest) =>
+      String(key).startsWith("robots:")
+        ? Promise.reject(new Error("KV put() limit exceeded for the day."))
+        : put(key, ...rest),
+    );
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+  }
+
+  it("first fetch unstored: 30 crawler requests over 30 minutes make one fetch, and the copy is obeyed", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=3600" } });
+    failingRobotsWrites();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const statuses = [];
+    for (let i = 0; i < 30; i++) {
+      statuses.push((await call(`/private/${i}`, { ua: GOOGLEBOT })).status);
+      vi.setSystemTime(Date.now() + 60_000);
+    }
+    expect(new Set(statuses)).toEqual(new Set([403]));
+    expect(robotsFetches(origin)).toBe(1);
+  });
+
+  it("an expired stored copy whose refresh cannot be stored: one fetch, not one per request", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=3600" } });
+    await call("/private/a", { ua: GOOGLEBOT });
+    origin.robots = { body: "User-agent: *\nDisallow: /other/\n", headers: { "cache-control": "max-age=3600" } };
+    failingRobotsWrites();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 3_601_000);
+    for (let i = 0; i < 20; i++) {
+      await call(`/page/${i}`, { ua: GOOGLEBOT });
+      vi.setSystemTime(Date.now() + 30_000);
+    }
+    expect(robotsFetches(origin)).toBe(2);
+    expect((await call("/other/x", { ua: GOOGLEBOT })).status).toBe(403); // the new copy is in force
+    expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(200);
+  });
+
+  it("once its lifetime is over, it is fetched again", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=600" } });
+    failingRobotsWrites();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await call("/private/a", { ua: GOOGLEBOT });
+    vi.setSystemTime(Date.now() + 601_000);
+    await call("/private/b", { ua: GOOGLEBOT });
+    await call("/private/c", { ua: GOOGLEBOT });
+    expect(robotsFetches(origin)).toBe(2);
+  });
+});
