@@ -383,17 +383,18 @@ describe("a refresh never writes an older copy over a newer one another isolate 
 // A refresh whose KV write fails (KV down, or Workers Free's 1,000 writes a day spent) must not
 // be retried on every crawler request: the fetched entry answers from isolate memory for its
 // lifetime, as a stored one would.
-describe("a robots.txt that cannot be stored is not fetched again per request", () => {
-  function failingRobotsWrites(): void {
-    const put = env.ROBOTS.put.bind(env.ROBOTS);
-    vi.spyOn(env.ROBOTS, "put").mockImplementation((key, ...rest) =>
-      String(key).startsWith("robots:")
-        ? Promise.reject(new Error("KV put() limit exceeded for the day."))
-        : put(key, ...rest),
-    );
-    vi.spyOn(console, "warn").mockImplementation(() => undefined);
-  }
+/** KV refuses every robots.txt entry write, as when the day's writes are spent. */
+function failingRobotsWrites(): void {
+  const put = env.ROBOTS.put.bind(env.ROBOTS);
+  vi.spyOn(env.ROBOTS, "put").mockImplementation((key, ...rest) =>
+    String(key).startsWith("robots:")
+      ? Promise.reject(new Error("KV put() limit exceeded for the day."))
+      : put(key, ...rest),
+  );
+  vi.spyOn(console, "warn").mockImplementation(() => undefined);
+}
 
+describe("a robots.txt that cannot be stored is not fetched again per request", () => {
   it("first fetch unstored: 30 crawler requests over 30 minutes make one fetch, and the copy is obeyed", async () => {
     const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=3600" } });
     failingRobotsWrites();

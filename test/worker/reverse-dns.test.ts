@@ -171,6 +171,23 @@ describe("reverseDnsFor", () => {
   });
 });
 
+/** A Cache API cache counting what is put into it; `failing` rejects every put. */
+async function countingCache(failing = false): Promise<Cache & { puts: string[] }> {
+  const cache = await freshCache();
+  const puts: string[] = [];
+  return Object.assign(Object.create(cache) as Cache, {
+    puts,
+    match: (request: RequestInfo | URL) => cache.match(request),
+    put: (request: RequestInfo | URL, response: Response) => {
+      puts.push(decodeURIComponent(new Request(request).url));
+      return failing ? Promise.reject(new Error("cache put failed")) : cache.put(request, response);
+    },
+  });
+}
+
+const addressesOf64 = (count: number) =>
+  Array.from({ length: count }, (_, n) => `2001:db8:1:2::${(n + 1).toString(16)}`);
+
 // What a client can make reverse DNS cost: it chooses its address, and an IPv6 /64 holds 2^64
 // of them. Each new address once cost a KV write (1,000 a day on Workers Free) and one or two
 // DoH subrequests. Now a refuted answer holds for its whole network, answers are kept in
@@ -189,23 +206,6 @@ describe("the budget a client's addresses can spend", () => {
   ])("networkOf($address) = $network", ({ address, network }) => {
     expect(networkOf(address)).toBe(network);
   });
-
-  /** A Cache API cache counting what is put into it; `failing` rejects every put. */
-  async function countingCache(failing = false): Promise<Cache & { puts: string[] }> {
-    const cache = await freshCache();
-    const puts: string[] = [];
-    return Object.assign(Object.create(cache) as Cache, {
-      puts,
-      match: (request: RequestInfo | URL) => cache.match(request),
-      put: (request: RequestInfo | URL, response: Response) => {
-        puts.push(decodeURIComponent(new Request(request).url));
-        return failing ? Promise.reject(new Error("cache put failed")) : cache.put(request, response);
-      },
-    });
-  }
-
-  const addressesOf64 = (count: number) =>
-    Array.from({ length: count }, (_, n) => `2001:db8:1:2::${(n + 1).toString(16)}`);
 
   it("50 addresses of one IPv6 /64 cost one lookup: the first is refuted, the rest are not looked up", async () => {
     const resolve = tableResolver({});
