@@ -38,7 +38,7 @@ import type { EntryState } from "../policy/judge.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { activityView, replayDraft } from "./admin-activity.ts";
 import { readBodyJson } from "./admin-body.ts";
-import { isExistingAuthority, isServedAuthority } from "./authorities.ts";
+import { authorityOf, isExistingAuthority, isServedAuthority } from "./authorities.ts";
 import type { Config } from "./config.ts";
 import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
 import { policyInForce } from "./live-policy.ts";
@@ -227,7 +227,7 @@ function originOf(text: string): Validated<string> {
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
     return invalid([`expected an absolute http(s) URL such as https://example.com, got ${JSON.stringify(text)}`]);
   }
-  return valid(url.origin);
+  return valid(authorityOf(url));
 }
 
 function originProblem(origin: { ok: false; problems: string[]; status?: number }): Response {
