@@ -8,10 +8,20 @@
 // words `a1bot a2bot …` (35 KB) took ~900 ms: the tokens were deduplicated pairwise. Every call is a
 // memo miss: each shape comes in 1,024 variants (twice the memo's size) that differ in their
 // first characters, so the memo, cleared when full, never holds the one asked about.
+//
+// Reverse DNS: what 10,000 addresses of one IPv6 /64 (and of one IPv4 /24) claiming Amazonbot
+// cost, counted: lookups (each one or two DoH subrequests) and KV writes. Target: one lookup
+// per network and hour, no KV write (reverse-dns.ts keeps answers in memory and the Cache API).
+//
+// Admin bodies: 8 MiB offered as a stream with no length to each route's bound; bytes read
+// counted. Target: never more than the bound plus one chunk (admin-body.ts).
 import { Bench } from "tinybench";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CLASSIFIED_LENGTH, classifyUserAgent } from "../src/agents/classify.ts";
+import { REVERSE_DNS_RULES } from "../src/agents/verification.ts";
+import { readBodyText } from "../src/worker/admin-body.ts";
+import { clearReverseDnsMemory, reverseDnsFor, type DnsResolver } from "../src/worker/reverse-dns.ts";
 
 const SIZE = 64 * 1024;
 const fill = (unit: (n: number) => string): string => {
@@ -61,4 +71,60 @@ for (const task of bench.tasks) {
   console.log(
     `  ${task.name.padEnd(66)} p50 ${p50.toFixed(2)} us (target <= ${TARGET_US} us: ${verdict})   p99 ${p99.toFixed(2)} us`,
   );
+}
+
+// --- Reverse DNS: the budget of a network ------------------------------------------------
+const amazon = REVERSE_DNS_RULES.filter((rule) => rule.name === "amazonbot");
+async function reverseDnsCost(addresses: readonly string[]): Promise<{ lookups: number; kvWrites: number }> {
+  clearReverseDnsMemory();
+  let lookups = 0;
+  const resolve: DnsResolver = async (_name, type) => {
+    if (type === "PTR") lookups++;
+    return { status: "nxdomain" };
+  };
+  // No KV is given to reverse DNS at all: the count is 0 by construction, printed so the row says it.
+  for (const address of addresses) await reverseDnsFor(address, amazon, { cache: undefined, resolve, timeoutMs: 1000 });
+  return { lookups, kvWrites: 0 };
+}
+const ADDRESSES = 10_000;
+const ipv6 = Array.from({ length: ADDRESSES }, (_, n) => `2001:db8:1:2::${(n + 1).toString(16)}`);
+const ipv4 = Array.from({ length: ADDRESSES }, (_, n) => `198.51.100.${n % 256}`);
+console.log("bounds: reverse DNS, addresses claiming Amazonbot (target: 1 lookup per network and hour, 0 KV writes)");
+for (const [name, addresses] of [
+  [`${ADDRESSES} addresses of one IPv6 /64`, ipv6],
+  [`${ADDRESSES} requests from one IPv4 /24`, ipv4],
+] as const) {
+  const { lookups, kvWrites } = await reverseDnsCost(addresses);
+  console.log(`  ${name.padEnd(66)} lookups ${lookups}   KV writes ${kvWrites}   ${lookups <= 1 ? "ok" : "OVER"}`);
+}
+
+// --- Admin bodies: read no further than the bound ------------------------------------------
+const BODY_CHUNK = 16 * 1024;
+async function bytesRead(max: number): Promise<{ read: number; status: number | undefined }> {
+  let read = 0;
+  const offered = 8 * 1024 * 1024;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (read >= offered) return controller.close();
+      read += BODY_CHUNK;
+      controller.enqueue(new Uint8Array(BODY_CHUNK).fill(0x20));
+    },
+  });
+  const request = new Request("https://edge.test/__robots/x", {
+    method: "POST",
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  const body = await readBodyText(request, max);
+  return { read, status: body.ok ? undefined : body.status };
+}
+console.log("bounds: admin bodies, 8 MiB offered without a length (target: read <= bound + one 16 KiB chunk)");
+for (const [route, max] of [
+  ["POST pause", 16_384],
+  ["PUT policy", 65_536],
+  ["POST replay, POST test", 1_048_576],
+] as const) {
+  const { read, status } = await bytesRead(max);
+  const verdict = read <= max + BODY_CHUNK && status === 413 ? "ok" : "OVER";
+  console.log(`  ${`${route} (bound ${max} bytes)`.padEnd(66)} read ${read} bytes, answer ${status}   ${verdict}`);
 }
