@@ -130,9 +130,15 @@ export function clearReverseDnsMemory(): void {
   inFlight.clear();
 }
 
+/** The part of the Cache API used here: caches.default in the Worker (its data centre's isolates share it). */
+export interface AnswerCache {
+  match(request: Request): Promise<Response | undefined>;
+  put(request: Request, response: Response): Promise<void>;
+}
+
 export interface ReverseDnsOptions {
-  /** The Cache API's cache (caches.default in the Worker); undefined: isolate memory only. */
-  readonly cache: Cache | undefined;
+  /** Where answers are shared beyond this isolate; undefined: isolate memory only. */
+  readonly cache: AnswerCache | undefined;
   readonly resolve: DnsResolver;
   readonly timeoutMs: number;
   /** Injectable clock for tests. */
@@ -190,7 +196,7 @@ function cacheRequest(key: string): Request {
 }
 
 /** A kept answer from the Cache API; a miss, a broken entry or a failing cache is undefined. */
-async function fromCache<T>(cache: Cache | undefined, key: string): Promise<T | undefined> {
+async function fromCache<T>(cache: AnswerCache | undefined, key: string): Promise<T | undefined> {
   if (!cache) return undefined;
   try {
     const response = await cache.match(cacheRequest(key));
@@ -201,7 +207,7 @@ async function fromCache<T>(cache: Cache | undefined, key: string): Promise<T | 
 }
 
 /** Keep an answer in the Cache API for REVERSE_DNS_TTL_SECONDS; a failing cache costs a repeat lookup, never the request. */
-async function toCache(cache: Cache | undefined, key: string, value: unknown): Promise<void> {
+async function toCache(cache: AnswerCache | undefined, key: string, value: unknown): Promise<void> {
   if (!cache) return;
   const response = Response.json(value, { headers: { "cache-control": `max-age=${REVERSE_DNS_TTL_SECONDS}` } });
   await cache.put(cacheRequest(key), response).catch(() => undefined);
@@ -214,7 +220,7 @@ async function toCache(cache: Cache | undefined, key: string, value: unknown): P
 export async function cachedReverseDns(
   address: string,
   rules: readonly ReverseDnsRule[],
-  cache: Cache | undefined,
+  cache: AnswerCache | undefined,
   now: number = Date.now(),
 ): Promise<ReverseDnsResult | undefined> {
   const domains = domainsOf(rules);
