@@ -177,6 +177,9 @@ describe("which requests share a limiter (crawlRateKey)", () => {
   });
 });
 
+const bing = (path: string, address?: string) =>
+  call(path, { ua: BINGBOT, headers: address ? { "cf-connecting-ip": address } : {} });
+
 // A spoofed claim cannot spend the real crawler's pace. SeznamBot (Crawl-delay documented,
 // no address list or reverse DNS to check it by) is unverifiable: each network keeps its own
 // pace. bingbot is verified by Microsoft's list: the real one is never paced with an impostor.
@@ -184,11 +187,11 @@ describe("a spoofed crawler cannot put the real one on 429", () => {
   const SEZNAMBOT =
     "Mozilla/5.0 (compatible; SeznamBot/4.0; +https://o-seznam.cz/napoveda/vyhledavani/en/seznambot-crawler/)";
   const SPOOFER = "203.0.113.9";
+  const seznam = (path: string, address: string) =>
+    call(path, { ua: SEZNAMBOT, headers: { "cf-connecting-ip": address } });
 
   it("SeznamBot: a request per Crawl-delay from another network leaves the real one its pace", async () => {
     fakeOrigin({ body: "User-agent: SeznamBot\nCrawl-delay: 10\n" });
-    const seznam = (path: string, address: string) =>
-      call(path, { ua: SEZNAMBOT, headers: { "cf-connecting-ip": address } });
     expect((await seznam("/s1", SPOOFER)).status).toBe(200);
     advance(1);
     expect((await seznam("/real1", "77.75.77.10")).status).toBe(200);
@@ -203,8 +206,6 @@ describe("a spoofed crawler cannot put the real one on 429", () => {
       "crawler-ranges",
       JSON.stringify({ sources: { bingbot: { fetchedAt: Date.now(), cidrs: ["157.55.39.0/24"] } } }),
     );
-    const bing = (path: string, address?: string) =>
-      call(path, { ua: BINGBOT, headers: address ? { "cf-connecting-ip": address } : {} });
     expect((await bing("/impostor", SPOOFER)).status).toBe(200);
     expect((await bing("/no-address")).status).toBe(200);
     advance(1);
