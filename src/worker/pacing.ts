@@ -18,11 +18,11 @@ export async function checkCrawlRate(
 ): Promise<RateFact> {
   const limiter = edge.env.CRAWL_RATE;
   if (!limiter) return { allowed: true };
-  // An impostor is limited with the anonymous clients of its network, never as the crawler it
-  // claims; an unproven claim with the others making it from its network (crawlRateKey).
-  const impostor = pacing.verification.status === "impostor";
+  // A refuted claim is limited with the anonymous clients of its network, never as the crawler
+  // it claims; an unverifiable one with the others making it from its network (crawlRateKey).
+  const refuted = pacing.verification.status === "refuted";
   const subject = {
-    knownToken: impostor ? undefined : pacing.agent.known?.token,
+    knownToken: refuted ? undefined : pacing.agent.known?.token,
     proven: pacing.verification.status === "verified",
     address: edge.request.headers.get("cf-connecting-ip"),
   };

@@ -251,7 +251,7 @@ async function lookUp(
     const refuted = refutedNetworks.get(networkKey, now()) ?? (await fromCache<string>(options.cache, networkKey));
     if (refuted !== undefined) {
       refutedNetworks.set(networkKey, refuted, now());
-      return { status: "error", message: `not looked up: ${refuted} in ${network} was refuted within the hour` };
+      return { status: "skipped", reason: `${refuted} in ${network} was refuted within the hour` };
     }
   }
   const result = await withTimeout(options.timeoutMs, (signal) =>
