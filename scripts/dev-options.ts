@@ -6,11 +6,13 @@ export interface DevOptions {
   readonly port: number;
   /** Your own site to put the edge in front of; undefined: the embedded demo origin. */
   readonly origin?: string;
+  /** Vars and secrets from this file instead of .dev.vars (wrangler's --env-file). */
+  readonly envFile?: string;
 }
 
 export const DEFAULT_DEV_PORT = 8787;
 
-const USAGE = "usage: npm run dev -- [--port N] [--origin http://localhost:3000]";
+const USAGE = "usage: npm run dev -- [--port N] [--origin http://localhost:3000] [--env-file FILE]";
 
 /** The options, or an Error whose message says what to fix. */
 export function parseDevOptions(
@@ -19,6 +21,7 @@ export function parseDevOptions(
 ): DevOptions | Error {
   let port: string | undefined = env["PORT"];
   let origin: string | undefined;
+  let envFile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     if (arg === "--port" || arg === "-p") {
@@ -30,14 +33,19 @@ export function parseDevOptions(
       if (origin === undefined)
         return new Error("--origin needs your site's URL: npm run dev -- --origin http://localhost:3000");
     } else if (arg.startsWith("--origin=")) origin = arg.slice("--origin=".length);
+    else if (arg === "--env-file") {
+      envFile = argv[++i];
+      if (envFile === undefined) return new Error("--env-file needs a file: npm run dev -- --env-file .dev.vars.site");
+    } else if (arg.startsWith("--env-file=")) envFile = arg.slice("--env-file=".length);
     else return new Error(`unknown argument ${JSON.stringify(arg)}; ${USAGE}`);
   }
   const portNumber = parsePort(port);
   if (portNumber instanceof Error) return portNumber;
-  if (origin === undefined) return { port: portNumber };
+  const options = { port: portNumber, ...(envFile !== undefined && { envFile }) };
+  if (origin === undefined) return options;
   const originUrl = parseOrigin(origin);
   if (originUrl instanceof Error) return originUrl;
-  return { port: portNumber, origin: originUrl };
+  return { ...options, origin: originUrl };
 }
 
 function parsePort(port: string | undefined): number | Error {

@@ -1,4 +1,4 @@
-// `npm run dev [-- --port N] [--origin URL]`: the Worker under `wrangler dev` (workerd, local KV)
+// `npm run dev [-- --port N] [--origin URL] [--env-file FILE]`: the Worker under `wrangler dev` (workerd, local KV)
 // in proxy mode, in front of your own site (--origin) or of the embedded demo origin, with an
 // admin token for the local admin API and the operator page. Ctrl-C stops both.
 //
@@ -76,6 +76,7 @@ const wrangler = spawn(
     `ADMIN_TOKEN:${ADMIN_TOKEN}`,
     "--var",
     "VERIFY_CRAWLERS:off",
+    ...(options.envFile === undefined ? [] : ["--env-file", options.envFile]),
   ],
   {
     stdio: "inherit",

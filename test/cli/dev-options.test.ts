@@ -17,7 +17,8 @@ describe("parseDevOptions", () => {
     {
       argv: ["9000"],
       env: {},
-      expected: 'unknown argument "9000"; usage: npm run dev -- [--port N] [--origin http://localhost:3000]',
+      expected:
+        'unknown argument "9000"; usage: npm run dev -- [--port N] [--origin http://localhost:3000] [--env-file FILE]',
     },
     { argv: ["--origin", "http://localhost:3000"], env: {}, expected: { port: 8787, origin: "http://localhost:3000" } },
     {
@@ -30,6 +31,13 @@ describe("parseDevOptions", () => {
       env: {},
       expected: { port: 9005, origin: "http://127.0.0.1:3000" },
     },
+    { argv: ["--env-file", "/tmp/empty"], env: {}, expected: { port: 8787, envFile: "/tmp/empty" } },
+    {
+      argv: ["--env-file=.dev.vars.site", "--origin", "http://[::1]:3000"],
+      env: {},
+      expected: { port: 8787, envFile: ".dev.vars.site", origin: "http://[::1]:3000" },
+    },
+    { argv: ["--env-file"], env: {}, expected: "--env-file needs a file: npm run dev -- --env-file .dev.vars.site" },
     {
       argv: ["--origin"],
       env: {},
