@@ -185,7 +185,10 @@ async function listFailure(kv: KVNamespace, cursor: string | undefined, error: E
     () => false,
   );
   if (!withoutCursor) return kvFailed();
-  return adminError(400, `cursor must be the \`next\` value of an earlier status answer (KV refused it: ${error.message})`);
+  return adminError(
+    400,
+    `cursor must be the \`next\` value of an earlier status answer (KV refused it: ${error.message})`,
+  );
 }
 
 function asError(error: unknown): Error {

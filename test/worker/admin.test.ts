@@ -322,14 +322,16 @@ describe("status", () => {
       query: "status",
       fails: () => true,
       status: 503,
-      error: "the list of known origins could not be read from KV (KV list failed: 500 Internal Server Error); try again shortly",
+      error:
+        "the list of known origins could not be read from KV (KV list failed: 500 Internal Server Error); try again shortly",
     },
     {
       name: "KV down, with a cursor",
       query: "status?cursor=abc",
       fails: () => true,
       status: 503,
-      error: "the list of known origins could not be read from KV (KV list failed: 500 Internal Server Error); try again shortly",
+      error:
+        "the list of known origins could not be read from KV (KV list failed: 500 Internal Server Error); try again shortly",
     },
     {
       name: "a cursor KV refuses while KV works",
