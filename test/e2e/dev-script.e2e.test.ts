@@ -59,21 +59,22 @@ describe("npm run dev -- --origin <a site on this machine>", () => {
   });
 });
 
+async function adminStatus(url: string) {
+  const response = await fetch(`${url}/__robots/status`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return { code: response.status, body: (await response.json()) as { origins?: { authority: string }[] } };
+}
+
 describe("two npm run dev instances on different ports", () => {
   it("keep their own state: starting a second leaves the first one's admin API working", async () => {
-    const status = async (url: string) => {
-      const response = await fetch(`${url}/__robots/status`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      return { code: response.status, body: (await response.json()) as { origins?: { authority: string }[] } };
-    };
     const authority = site.url;
-    expect((await status(edge.url)).body.origins?.map((origin) => origin.authority)).toEqual([authority]);
+    expect((await adminStatus(edge.url)).body.origins?.map((origin) => origin.authority)).toEqual([authority]);
     const second = await startDevScript([]);
     try {
-      const first = await status(edge.url);
+      const first = await adminStatus(edge.url);
       expect(first.code).toBe(200);
       expect(first.body.origins?.map((origin) => origin.authority)).toEqual([authority]);
       expect((await rawRequest(edge.url, "/blog/hello-world", { ua: GOOGLEBOT })).status).toBe(403);
-      expect((await status(second.url)).code).toBe(200);
+      expect((await adminStatus(second.url)).code).toBe(200);
     } finally {
       await second.stop();
     }

@@ -270,6 +270,17 @@ describe("DELETE origin", () => {
   });
 });
 
+// A KV whose list fails as told; everything else is the real local KV.
+const failingList = (fails: (options: KVNamespaceListOptions | undefined) => boolean) => {
+  const kv = env.ROBOTS;
+  const list = (options?: KVNamespaceListOptions) =>
+    fails(options) ? Promise.reject(new Error("KV list failed: 500 Internal Server Error")) : kv.list(options);
+  const robots = new Proxy(kv, {
+    get: (target, name) => (name === "list" ? list : (Reflect.get(target, name) as () => unknown).bind(target)),
+  });
+  return { ROBOTS: robots };
+};
+
 describe("status", () => {
   it("shows config problems to the operator, never to the public", async () => {
     const bad = { MODE: "bogus", BLOCK_STATUS: "200" };
@@ -304,17 +315,6 @@ describe("status", () => {
     expect(seen.toSorted()).toEqual(hosts);
     expect(pages).toBe(3);
   });
-
-  // A KV whose list fails as told; everything else is the real local KV.
-  const failingList = (fails: (options: KVNamespaceListOptions | undefined) => boolean) => {
-    const kv = env.ROBOTS;
-    const list = (options?: KVNamespaceListOptions) =>
-      fails(options) ? Promise.reject(new Error("KV list failed: 500 Internal Server Error")) : kv.list(options);
-    const robots = new Proxy(kv, {
-      get: (target, name) => (name === "list" ? list : (Reflect.get(target, name) as () => unknown).bind(target)),
-    });
-    return { ROBOTS: robots };
-  };
 
   it.each([
     {
