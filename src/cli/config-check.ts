@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
 import { parseConfig } from "../worker/config.ts";
-import { CliError, EXIT_NO, EXIT_OK, write, type Io } from "./io.ts";
+import { CliError, EXIT_NO, EXIT_OK, inputName, readAllStdin, STDIN, write, type Io } from "./io.ts";
 
 export type Severity = "error" | "warning" | "note";
 
@@ -262,37 +262,51 @@ export function installedWorkerdDate(): string | undefined {
   }
 }
 
-/** `config check [file] [--env NAME]`. */
+/** `config check [file|-] [--env NAME] [--json]`. */
 export async function configCommand(args: readonly string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== "check")
-    throw new CliError('the only config command is "check": robots-edge config check [wrangler.toml] [--env NAME]');
+    throw new CliError(
+      'the only config command is "check": robots-edge config check [wrangler.toml] [--env NAME] [--json]',
+    );
   let file: string | undefined;
   let env: string | undefined;
+  let json = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
     if (arg === "--env") {
       env = rest[++i];
       if (env === undefined || env.startsWith("-")) throw new CliError("--env needs a name: --env production");
     } else if (arg.startsWith("--env=")) env = arg.slice("--env=".length);
-    else if (arg.startsWith("-")) throw new CliError(`unknown option ${JSON.stringify(arg)}`);
+    else if (arg === "--json") json = true;
+    else if (arg.startsWith("-") && arg !== STDIN) throw new CliError(`unknown option ${JSON.stringify(arg)}`);
     else if (file === undefined) file = arg;
     else throw new CliError(`unexpected argument ${JSON.stringify(arg)} (one file per call)`);
   }
   file ??= "wrangler.toml";
+  const name = inputName(file);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = file === STDIN ? await readStdinText(io) : await readFile(file, "utf8");
   } catch (error) {
     throw new CliError(`cannot read ${JSON.stringify(file)}: ${error instanceof Error ? error.message : error}`);
   }
   const findings = checkWranglerToml(text, { env, workerdDate: installedWorkerdDate() });
-  await write(io.stdout, findings.map((finding) => `${file}: ${finding.severity}: ${finding.message}\n`).join(""));
   const count = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length;
   const errors = count("error");
-  await write(
-    io.stderr,
-    `${file}${env ? ` (env ${env})` : ""}: ${errors} error(s), ${count("warning")} warning(s)${errors > 0 ? "; fix them before deploying" : ""}\n`,
-  );
+  if (json) {
+    const report = { file: name, env: env ?? null, errors, warnings: count("warning"), findings };
+    await write(io.stdout, `${JSON.stringify(report)}\n`);
+  } else {
+    await write(io.stdout, findings.map((finding) => `${name}: ${finding.severity}: ${finding.message}\n`).join(""));
+    await write(
+      io.stderr,
+      `${name}${env ? ` (env ${env})` : ""}: ${errors} error(s), ${count("warning")} warning(s)${errors > 0 ? "; fix them before deploying" : ""}\n`,
+    );
+  }
   return errors > 0 ? EXIT_NO : EXIT_OK;
+}
+
+async function readStdinText(io: Io): Promise<string> {
+  return new TextDecoder().decode(await readAllStdin(io));
 }
