@@ -49,8 +49,9 @@ export function documentedCommands(file: string, markdown: string): DocumentedCo
  * Whether `actual` output lines are the documented ones: equal line by line (trailing spaces
  * aside), where a documented "..." line matches any number of lines, none included.
  */
+const trim = (line: string) => line.trimEnd();
+
 export function matchesDocumented(expected: readonly string[], actual: readonly string[]): boolean {
-  const trim = (line: string) => line.trimEnd();
   const match = (e: number, a: number): boolean => {
     if (e === expected.length) return a === actual.length;
     if (trim(expected[e] ?? "") === ANY_LINES) {
