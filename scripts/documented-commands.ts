@@ -45,12 +45,12 @@ export function documentedCommands(file: string, markdown: string): DocumentedCo
   return commands;
 }
 
+const trim = (line: string) => line.trimEnd();
+
 /**
  * Whether `actual` output lines are the documented ones: equal line by line (trailing spaces
  * aside), where a documented "..." line matches any number of lines, none included.
  */
-const trim = (line: string) => line.trimEnd();
-
 export function matchesDocumented(expected: readonly string[], actual: readonly string[]): boolean {
   const match = (e: number, a: number): boolean => {
     if (e === expected.length) return a === actual.length;
