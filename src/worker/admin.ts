@@ -148,8 +148,8 @@ async function status(admin: AdminContext): Promise<Response> {
   }
   const now = Date.now();
   const cursor = admin.url.searchParams.get("cursor") ?? undefined;
-  const page = await listAuthorityPage(admin.kv, { limit, cursor }).catch(() => undefined);
-  if (!page) return adminError(400, "cursor must be the `next` value of an earlier status answer");
+  const page = await listAuthorityPage(admin.kv, { limit, cursor }).catch((error: unknown) => asError(error));
+  if (page instanceof Error) return listFailure(admin.kv, cursor, page);
   const origins = [];
   for (const { authority } of page.authorities) {
     const entry = await readEntry(admin.kv, authority);
@@ -174,6 +174,30 @@ async function status(admin: AdminContext): Promise<Response> {
     // Each source of identity evidence with its age and last error; a missing or stale list warns.
     identity: await identitySources(admin.kv, admin.config, now),
   });
+}
+
+/**
+ * A failed KV list, said as what it is. Only a cursor the client sent can be its fault, and KV
+ * does not say which failure it had: when the same list without the cursor works, the cursor
+ * was refused (400); otherwise KV itself failed (503, with KV's own message), whatever the cursor.
+ */
+async function listFailure(kv: KVNamespace, cursor: string | undefined, error: Error): Promise<Response> {
+  const kvFailed = () =>
+    adminError(503, `the list of known origins could not be read from KV (${error.message}); try again shortly`);
+  if (cursor === undefined) return kvFailed();
+  const withoutCursor = await listAuthorityPage(kv, { limit: 1 }).then(
+    () => true,
+    () => false,
+  );
+  if (!withoutCursor) return kvFailed();
+  return adminError(
+    400,
+    `cursor must be the \`next\` value of an earlier status answer (KV refused it: ${error.message})`,
+  );
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** The live policy's version in force on this isolate (GET policy has the text and history). */
