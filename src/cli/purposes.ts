@@ -8,7 +8,6 @@
  * The setting is a policy document ({"purposes": […]}, as PUT policy takes) or the bare list.
  */
 
-import { readFile } from "node:fs/promises";
 import { parsePolicy } from "../policy/operator-policy.ts";
 import { compilePurposes, type ServedRobots } from "../policy/purposes-robots.ts";
 import type { Purposes } from "../policy/purposes.ts";
@@ -16,43 +15,63 @@ import { splitOptions } from "./args.ts";
 import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
 
 export async function purposes(args: readonly string[], io: Io): Promise<number> {
-  const served = await compileFromArgs("purposes", args, []);
-  await write(io.stdout, new TextDecoder().decode(served.result.body));
-  await writeNotes(io.stderr, served.setting, served.result);
-  return served.result.applied ? EXIT_OK : EXIT_NO;
+  const served = await compileFromArgs("purposes", args, [], io);
+  const { result } = served;
+  const text = new TextDecoder().decode(result.body);
+  if (served.json) {
+    await write(io.stdout, `${JSON.stringify({ served: text, applied: result.applied, notes: result.notes })}\n`);
+  } else {
+    await write(io.stdout, text);
+    await writeNotes(io.stderr, served.setting, result);
+  }
+  return result.applied ? EXIT_OK : EXIT_NO;
 }
 
 export async function lintPurposes(args: readonly string[], io: Io): Promise<number> {
-  const served = await compileFromArgs("lint", args, ["--purposes"]);
-  await write(io.stdout, served.result.generated);
-  await writeNotes(io.stdout, served.setting, served.result);
-  const warnings = served.result.notes.filter((note) => note.severity === "warning").length;
-  await write(io.stderr, `${served.setting}: ${warnings} warning(s), ${served.result.notes.length} note(s)\n`);
-  return served.result.applied ? EXIT_OK : EXIT_NO;
+  const served = await compileFromArgs("lint", args, ["--purposes"], io);
+  const { result } = served;
+  const warnings = result.notes.filter((note) => note.severity === "warning").length;
+  if (served.json) {
+    const answer = {
+      setting: served.setting,
+      generated: result.generated,
+      applied: result.applied,
+      notes: result.notes,
+    };
+    await write(io.stdout, `${JSON.stringify(answer)}\n`);
+  } else {
+    await write(io.stdout, result.generated);
+    await writeNotes(io.stdout, served.setting, result);
+    await write(io.stderr, `${served.setting}: ${warnings} warning(s), ${result.notes.length} note(s)\n`);
+  }
+  return result.applied ? EXIT_OK : EXIT_NO;
 }
 
 async function compileFromArgs(
   command: string,
   args: readonly string[],
   known: readonly string[],
-): Promise<{ setting: string; result: ServedRobots }> {
-  const [setting, robots, extra] = splitOptions(command, args, known).operands;
+  io: Io,
+): Promise<{ setting: string; result: ServedRobots; json: boolean }> {
+  const { operands, options } = splitOptions(command, args, [...known, "--json"]);
+  const [setting, robots, extra] = operands;
   if (setting === undefined) {
     throw new CliError(
       `${command} needs a purposes setting: robots-edge ${[command, ...known].join(" ")} setting.json [robots.txt]`,
     );
   }
   if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)}`);
-  const list = await readSetting(setting);
-  const origin = robots === undefined ? undefined : await readRobotsFile(robots);
-  return { setting, result: compilePurposes(origin, list) };
+  if (setting === "-" && robots === "-") throw new CliError("only one of the setting and robots.txt can be stdin (-)");
+  const list = await readSetting(setting, io);
+  const origin = robots === undefined ? undefined : await readRobotsFile(robots, io);
+  return { setting, result: compilePurposes(origin, list), json: options.has("--json") };
 }
 
 /** The setting's purposes, validated as PUT policy validates them. */
-async function readSetting(path: string): Promise<Purposes> {
+async function readSetting(path: string, io: Io): Promise<Purposes> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = new TextDecoder().decode(await readRobotsFile(path, io)); // the same reader: a file, or - for stdin
   } catch (error) {
     throw new CliError(
       `cannot read purposes setting ${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`,

@@ -11,7 +11,8 @@ import type { CompiledPolicy } from "../policy/operator-policy.ts";
 import { parsePolicy } from "../policy/operator-policy.ts";
 import { compilePurposes } from "../policy/purposes-robots.ts";
 import type { AdminContext } from "./admin.ts";
-import { boundedText, MAX_POLICY_BYTES } from "./admin-policy.ts";
+import { readBodyText } from "./admin-body.ts";
+import { MAX_POLICY_BYTES } from "./admin-policy.ts";
 import { jsonResponse } from "./responses.ts";
 import { storedRobots } from "./robots-cache.ts";
 import { fromBase64 } from "./robots-entry.ts";
@@ -21,8 +22,8 @@ export async function previewPurposes(
   origin: string,
   live: CompiledPolicy | undefined,
 ): Promise<Response> {
-  const body = await boundedText(admin.request, MAX_POLICY_BYTES);
-  if (!body.ok) return body.response;
+  const body = await readBodyText(admin.request, MAX_POLICY_BYTES);
+  if (!body.ok) return jsonResponse({ error: body.error }, body.status);
   const draft = draftPurposes(body.text);
   if (!draft.ok) return jsonResponse({ error: draft.problems[0], problems: draft.problems }, 400);
   const purposes = draft.purposes ?? live?.policy.purposes ?? [];

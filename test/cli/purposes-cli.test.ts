@@ -16,11 +16,12 @@ function file(name: string, text: string): string {
   return path;
 }
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], (error, stdout, stderr) => {
       done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
+    child.stdin?.end(stdin);
   });
 }
 
@@ -72,6 +73,17 @@ describe("robots-edge purposes <setting.json> [robots.txt]", () => {
     const result = await run(named);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe("--json and stdin", () => {
+  it("purposes --json: one object with the served file, whether it applied, and the notes; the setting from stdin", async () => {
+    const result = await run(["purposes", "-", file("robots3.txt", ORIGIN), "--json"], SETTING);
+    expect(result.code).toBe(0);
+    const answer = JSON.parse(result.stdout) as { served: string; applied: boolean; notes: { severity: string }[] };
+    expect(answer.applied).toBe(true);
+    expect(answer.served.endsWith(ORIGIN)).toBe(true);
+    expect(answer.notes.map((note) => note.severity)).toEqual(["warning", "info", "info"]);
   });
 });
 
