@@ -74,7 +74,7 @@ export type ActivityEvent =
 
 /**
  * The activity event of one request, or undefined when nothing is recorded: requests the
- * edge did not judge (MODE=off, config problems, hosts it does not protect, no origin).
+ * edge did not judge (MODE=off, hosts it does not protect, no origin).
  */
 export function activityOf(facts: EdgeFacts, action: EdgeAction, method: string): ActivityEvent | undefined {
   if (action.kind === "forward") return action.why === "human" ? { kind: "human", time: facts.now } : undefined;

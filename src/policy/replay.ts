@@ -17,6 +17,7 @@ import { decideEdge, isRobotsTxtPath, type EdgeFacts } from "./edge-decision.ts"
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
 /** One side of the comparison: a robots.txt and a policy. */
 export interface ReplaySide {
@@ -30,8 +31,8 @@ export interface ReplaySettings {
   readonly mode: Mode;
   readonly failOpen: boolean;
   readonly blockStatus: number;
-  readonly verifyCrawlers: "off" | "unknown" | "block";
-  readonly enforceRates: "honoured" | "all" | "off";
+  readonly verifyCrawlers: VerifyCrawlers;
+  readonly enforceRates: EnforceRates;
   readonly usageSignals: Mode;
 }
 
@@ -106,7 +107,6 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     originUnusable: false,
     selfAddressed: false,
     mode: settings.mode,
-    configProblems: false,
     served: true,
     // The edge serves /robots.txt itself to every crawler: a draft never blocks it.
     isRobotsTxt: (request.method === "GET" || request.method === "HEAD") && isRobotsTxtPath(request.path),

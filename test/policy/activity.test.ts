@@ -140,7 +140,6 @@ describe("activityOf: one decision, one event", () => {
       expected: { kind: "human", time: NOON },
     },
     { why: "MODE=off", overrides: { mode: "off" as const }, expected: undefined },
-    { why: "config problems", overrides: { configProblems: true }, expected: undefined },
     { why: "a host the edge does not protect", overrides: { served: false }, expected: undefined },
     { why: "no origin", overrides: { originUnusable: true }, expected: undefined },
   ])("$why -> $expected", ({ overrides, expected }) => {
