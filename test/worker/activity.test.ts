@@ -4,7 +4,7 @@
 // must have produced.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ActivityLog } from "../../src/worker/activity-object.ts";
 import { admin, BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, ORIGIN } from "./helpers.ts";
 
@@ -211,7 +211,6 @@ describe("recording crawler decisions", () => {
 
   it.each([
     { why: "MODE=off judges nothing", vars: { ...OFF, MODE: "off" } },
-    { why: "a config problem judges nothing", vars: { ...OFF, MODE: "enforse" } },
     { why: "RECORD_ACTIVITY=false records nothing", vars: { ...OFF, RECORD_ACTIVITY: "false" } },
   ])("nothing recorded: $why", async ({ vars }) => {
     await call("/private/x", { ua: GOOGLEBOT, env: vars });
@@ -220,6 +219,12 @@ describe("recording crawler decisions", () => {
     expect(answer.totals["crawlerRequests"]).toBe(0);
     expect(answer.humans.total).toBe(0);
     expect(answer.recent).toEqual([]);
+  });
+
+  it("a typo in MODE enforces its default, and activity records the block the edge made", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect((await call("/private/x", { ua: GOOGLEBOT, env: { ...OFF, MODE: "enforse" } })).status).toBe(403);
+    expect(crawler(await activity(), "Googlebot")?.total).toMatchObject({ pass: 0, block: 1 });
   });
 
   it("GET status says whether activity is recorded", async () => {
