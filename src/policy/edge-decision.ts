@@ -8,7 +8,7 @@
  *   0. nowhere to send the request: an unusable ORIGIN_URL -> 502; route mode addressed to
  *      the Worker itself (a loop)                           -> 508
  *   1. MODE=off                                              -> forward, unjudged
- *      (a var with a bad value is not a kill switch: its default stands in, read-config.ts)
+ *      (a var with a bad value is not a kill switch: its default stands in, src/config/read-config.ts)
  *   2. an authority the edge does not protect (AUTHORITIES)   -> forward, unjudged
  *   3. a Web Bot Auth signature (Signature-Input present, VERIFY_CRAWLERS not off): verified
  *      from a trusted signer -> the request IS the crawler the signer stands for, whatever its

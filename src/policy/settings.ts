@@ -1,7 +1,7 @@
 /**
  * Every var the Worker reads, declared once: its name, the values it takes when they are a
- * list, its default as written in wrangler.toml, and what it does. The Worker's reader
- * (read-config.ts) takes its defaults and lists from here, and so can the CLI's
+ * list, its default as written in wrangler.toml, and what it does. The reader
+ * (src/config/read-config.ts) takes its defaults and lists from here, and so can the CLI's
  * `config check`, without importing the Worker. Pure.
  */
 

@@ -7,7 +7,7 @@
  * list, already stored; a client never makes the edge fetch a host it chose.
  */
 
-import type { Config } from "../policy/read-config.ts";
+import type { Config } from "../config/read-config.ts";
 import { readEntry } from "./store.ts";
 
 /** Does the edge protect this authority (fetch, store, enforce its robots.txt)? */

@@ -1,6 +1,6 @@
-/** The Worker's configuration, read once per isolate (policy/read-config.ts validates it). */
+/** The Worker's configuration, read once per isolate (config/read-config.ts validates it). */
 
-import { parseConfig, type ConfigResult } from "../policy/read-config.ts";
+import { parseConfig, type ConfigResult } from "../config/read-config.ts";
 
 const cache = new WeakMap<object, ConfigResult>();
 

@@ -1,6 +1,6 @@
 /** One request's context at the edge, passed whole instead of 4–6 positional arguments. */
 
-import type { Config } from "../policy/read-config.ts";
+import type { Config } from "../config/read-config.ts";
 
 export interface EdgeContext {
   readonly request: Request;

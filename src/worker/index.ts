@@ -6,7 +6,7 @@
  */
 
 import { handleAdmin } from "./admin.ts";
-import { MIN_ADMIN_TOKEN_LENGTH } from "../policy/read-config.ts";
+import { MIN_ADMIN_TOKEN_LENGTH } from "../config/read-config.ts";
 import { loadConfig } from "./config.ts";
 import { handleScheduled } from "./cron.ts";
 import type { EdgeContext } from "./edge-context.ts";

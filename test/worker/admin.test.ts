@@ -181,14 +181,14 @@ describe("explain", () => {
   });
 });
 
-describe("explain for every mode", () => {
-  const explainIn = async (vars: Partial<Env>, url: string) => {
-    const response = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=${encodeURIComponent(url)}`, {
-      env: vars,
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+const explainIn = async (vars: Partial<Env>, url: string) => {
+  const response = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=${encodeURIComponent(url)}`, {
+    env: vars,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
 
+describe("explain for every mode", () => {
   it("MODE=off with no robots.txt stored: pass, never 404 'no robots.txt stored'", async () => {
     const answer = await explainIn({ MODE: "off" }, "/private/x");
     expect(answer).toMatchObject({

@@ -2,8 +2,8 @@
 // only it: the rest of the configuration stands); parsing never throws; secrets never appear
 // in messages.
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/policy/read-config.ts";
-import { SETTING_NAMES, SETTINGS } from "../../src/policy/settings.ts";
+import { parseConfig } from "../../src/config/read-config.ts";
+import { SETTING_NAMES, SETTINGS, type SettingDeclaration } from "../../src/policy/settings.ts";
 import { loadConfig } from "../../src/worker/config.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
@@ -260,7 +260,7 @@ describe("the declared settings (settings.ts)", () => {
 
   it("every value a list declares is accepted by the reader", () => {
     for (const name of SETTING_NAMES) {
-      const declared: { values?: readonly string[] } = SETTINGS[name];
+      const declared: SettingDeclaration = SETTINGS[name];
       for (const value of declared.values ?? []) {
         expect(parseConfig({ [name]: value }, { now: NOW }).problems, `${name}=${value}`).toEqual([]);
       }

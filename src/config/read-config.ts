@@ -15,8 +15,8 @@ import {
   trustedSignatureAgents,
   type SignatureAgent,
 } from "../agents/web-bot-auth/signature-agents.ts";
-import { MODES, type Mode } from "./mode.ts";
-import { parsePolicy, type CompiledPolicy } from "./operator-policy.ts";
+import { MODES, type Mode } from "../policy/mode.ts";
+import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import {
   ENFORCE_RATES_WORDS,
   LOG_DECISIONS,
@@ -28,8 +28,8 @@ import {
   type SettingName,
   type SettingSource,
   type VerifyCrawlers,
-} from "./settings.ts";
-import { invalid, valid, type Validated } from "./validated.ts";
+} from "../policy/settings.ts";
+import { invalid, valid, type Validated } from "../policy/validated.ts";
 
 /** Cloudflare's public resolver, RFC 8484 JSON API: the default for reverse DNS verification. */
 export const DEFAULT_DOH_RESOLVER = SETTINGS.DOH_RESOLVER.default;

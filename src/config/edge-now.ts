@@ -5,10 +5,10 @@
  * end, and every configuration problem and warning. Pure: the Worker gathers, this words it.
  */
 
-import type { Mode } from "./mode.ts";
-import type { CompiledPolicy } from "./operator-policy.ts";
+import type { Mode } from "../policy/mode.ts";
+import type { CompiledPolicy } from "../policy/operator-policy.ts";
 import type { ConfigResult } from "./read-config.ts";
-import type { SettingSource } from "./settings.ts";
+import type { SettingSource } from "../policy/settings.ts";
 
 export interface ModeNow {
   /** The mode for every path no policy route with a mode covers. */
