@@ -364,3 +364,82 @@ describe("operator page: the policy editor", () => {
     await shot("11-policy-history");
   });
 });
+
+// What the edge does now, at the top of the page: a typo in MODE is a problem banner, the mode
+// in force (its default) says why, and during a pause the tester says 503, never "allowed".
+describe("operator page: problems and what the edge does now", () => {
+  let troubled: EdgeProcess;
+  let view: Page;
+
+  beforeAll(async () => {
+    troubled = await startEdge({
+      vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off", MODE: "enforse" },
+    });
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    await fetch(`${troubled.url}/__robots/refresh`, { method: "POST", headers: auth });
+    await fetch(`${troubled.url}/__robots/pause`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ minutes: 30, retryAfter: 600, reason: "migration" }),
+    });
+    view = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await view?.close();
+    await troubled?.stop();
+  });
+
+  it("shows the problem as a banner above everything, and the mode in force with why", async () => {
+    await view.goto(`${troubled.url}/__robots/`);
+    await view.fill("#token", TOKEN);
+    await view.press("#token", "Enter");
+    await view.waitForSelector("#problems:not(.hidden)");
+    expect(await view.getAttribute("#problems", "role")).toBe("alert");
+    expect(await view.textContent("#problems-list")).toBe('MODE must be one of enforce, report, off, got "enforse"');
+    // The banner is the first thing of the signed-in page.
+    expect(await view.evaluate("document.querySelector('#app').firstElementChild.id")).toBe("problems");
+    const now = await view.$$eval("#edge-now dt, #edge-now dd", (nodes) => nodes.map((node) => node.textContent));
+    expect(now.slice(0, 2)).toEqual([
+      "Mode",
+      'enforce — MODE was refused, so its default "enforce" applies (see problems)',
+    ]);
+    expect(now[3]).toMatch(/^until \d{4}-\d\d-\d\dT[\d:.]+Z \(migration\): crawlers get 503$/);
+    // The edge enforces all the same: the typo did not switch enforcement off.
+    expect((await rawRequest(troubled.url, "/private/report", { ua: GOOGLEBOT })).status).toBe(503);
+  });
+
+  it("during the pause the tester says 503 paused, live and draft, and what the draft changes after it", async () => {
+    await view.fill("#ua", GOOGLEBOT);
+    await view.fill("#urls", "/blog/\n/private/report");
+    await view.click("#run");
+    await view.waitForSelector("#results tbody tr:nth-child(2)");
+    const rows = await view.$$eval("#results tbody tr", (trs) =>
+      trs.map((tr) => [...tr.children].slice(0, 3).map((td) => [td.textContent, td.className])),
+    );
+    expect(rows).toEqual([
+      [
+        ["/blog/", ""],
+        ["503 paused", "held"],
+        ["paused 503", ""],
+      ],
+      [
+        ["/private/report", ""],
+        ["503 paused", "held"],
+        ["paused 503", ""],
+      ],
+    ]);
+    await view.check("#draft-mode");
+    await view.fill("#draft", "User-agent: *\nDisallow: /blog/\n");
+    await view.click("#run");
+    await expect
+      .poll(() => view.textContent("#message"))
+      .toBe(
+        "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, 2 URL(s) would be decided differently by the draft.",
+      );
+    await view.uncheck("#draft-mode");
+    await view.click("#run");
+    await view.waitForSelector("#results tbody tr td.held");
+    await view.screenshot({ path: resolve(SHOTS, "12-problem-banner.png"), fullPage: true });
+  });
+});

@@ -61,9 +61,49 @@ async function start() {
   select.replaceChildren();
   for (const origin of status.origins) select.append(el("option", origin.authority));
   if (status.origins.length === 0 && status.proxy) select.append(el("option", status.proxy));
-  showPause(status.pause);
+  showEdgeNow(status.edge);
+  showPause(status.edge.pause);
   await showOrigin();
   await loadPolicy();
+}
+
+/** A banner's list: shown with its items, hidden when there are none. */
+function showBanner(id, items) {
+  const list = $(id + "-list");
+  list.replaceChildren(...items.map((item) => el("li", item)));
+  $(id).classList.toggle("hidden", items.length === 0);
+}
+
+/** What the edge does now: the mode and why, the pause, every problem and warning. */
+function showEdgeNow(now) {
+  showBanner("problems", now.problems);
+  showBanner("warnings", now.warnings);
+  const facts = [
+    ["Mode", now.mode.mode + " — " + now.mode.why],
+    [
+      "Crawl pause",
+      now.pause
+        ? "until " + now.pause.until + (now.pause.reason ? " (" + now.pause.reason + ")" : "") + ": crawlers get 503"
+        : "none",
+    ],
+  ];
+  if (!now.forwarding) facts.push(["Forwarding", "none: ORIGIN_URL is unusable, every request gets 502"]);
+  for (const source of now.identitySources || [])
+    facts.push([
+      source.name,
+      (source.ageSeconds === null ? "never read" : "read " + source.ageSeconds + " s ago") +
+        (source.lastError ? "; last error: " + source.lastError : ""),
+    ]);
+  const list = $("edge-now");
+  list.replaceChildren();
+  for (const [name, value] of facts) list.append(el("dt", name), el("dd", value));
+}
+
+/** After a change (a pause): what the edge does now, read back from the edge rather than assumed. */
+async function refreshEdgeNow() {
+  const status = await api("GET", "status?limit=1");
+  showEdgeNow(status.edge);
+  showPause(status.edge.pause);
 }
 
 function showPause(pause) {
@@ -153,12 +193,24 @@ function describe(result) {
     result.action.action +
     (result.action.status ? " " + result.action.status : "") +
     (result.action.rateLimit ? " (" + result.action.rateLimit + ")" : "");
+  const answer = verdictOf(result);
   return {
-    decision: result.allowed ? "allowed" : "disallowed",
+    decision: answer.text,
+    className: answer.className,
     action,
     group: result.group ? result.group.token : "none",
     where,
   };
+}
+
+/** Actions the edge answers with a 503 or 429 now, whatever the rules allow (a pause, Visit-time, a rate). */
+const HELD = ["paused", "unavailable", "visit-time", "rate-limited", "no-origin", "self-loop"];
+
+/** The decision in a word, as the edge answers it: during a pause "503 paused", never a green "allowed". */
+function verdictOf(result) {
+  if (HELD.includes(result.action.action))
+    return { text: result.action.status + " " + result.action.action, className: "held" };
+  return result.allowed ? { text: "allowed", className: "allowed" } : { text: "disallowed", className: "disallowed" };
 }
 
 // How the tested User-Agent's crawler claim is verified, or why not (the same for every URL).
@@ -196,27 +248,11 @@ async function run() {
     row.append(el("td", result.url));
     if (draftMode) {
       const draft = describe(result.draft);
-      row.append(
-        el(
-          "td",
-          live.decision + ", " + live.action + " — " + live.where,
-          result.live.allowed ? "allowed" : "disallowed",
-        ),
-      );
-      row.append(
-        el(
-          "td",
-          draft.decision + ", " + draft.action + " — " + draft.where,
-          result.draft.allowed ? "allowed" : "disallowed",
-        ),
-      );
+      row.append(el("td", live.decision + ", " + live.action + " — " + live.where, live.className));
+      row.append(el("td", draft.decision + ", " + draft.action + " — " + draft.where, draft.className));
       if (result.differs) row.classList.add("differs");
     } else {
-      row.append(
-        el("td", live.decision, result.live.allowed ? "allowed" : "disallowed"),
-        el("td", live.action),
-        el("td", live.group),
-      );
+      row.append(el("td", live.decision, live.className), el("td", live.action), el("td", live.group));
       const cell = el("td");
       const button = el("button", live.where, "secondary");
       button.type = "button";
@@ -228,10 +264,16 @@ async function run() {
   }
   const first = data.results.find((r) => r.live.rule);
   if (!draftMode) highlight(first && first.live.rule.line);
+  const differing = data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft.";
+  const afterPause = data.results.filter((r) => r.differsAfterPause).length;
   say(
-    draftMode
-      ? data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft."
-      : verificationText(data.results[0] && data.results[0].live.verification),
+    !draftMode
+      ? verificationText(data.results[0] && data.results[0].live.verification)
+      : data.paused
+        ? "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, " +
+          afterPause +
+          " URL(s) would be decided differently by the draft."
+        : differing,
   );
   if (draftMode) await replayDraft();
 }
@@ -672,7 +714,7 @@ $("pause-start").addEventListener(
   "click",
   guard(async () => {
     const data = await api("POST", "pause", { minutes: Number($("pause-minutes").value) });
-    showPause(data.pause);
+    await refreshEdgeNow();
     say(data.warning || "Pause started.");
   }),
 );
@@ -680,7 +722,7 @@ $("pause-end").addEventListener(
   "click",
   guard(async () => {
     await api("DELETE", "pause");
-    showPause(null);
+    await refreshEdgeNow();
     say("Pause ended.");
   }),
 );
