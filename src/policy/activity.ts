@@ -21,17 +21,19 @@ export const VERIFIED_STATES = ["verified", "impostor", "unchecked"] as const;
 export type VerifiedState = (typeof VERIFIED_STATES)[number];
 
 /** What decided: the layers of the decision, and the answers that come before them. */
-export type RecordedLayer =
-  | "robots.txt"
-  | "policy"
-  | "usage-signal"
-  | "verification"
-  | "pause"
-  | "visit-time"
-  | "rate"
-  | "robots-unavailable"
-  | "robots.txt-file"
-  | "none";
+export const RECORDED_LAYERS = [
+  "robots.txt",
+  "policy",
+  "usage-signal",
+  "verification",
+  "pause",
+  "visit-time",
+  "rate",
+  "robots-unavailable",
+  "robots.txt-file",
+  "none",
+] as const;
+export type RecordedLayer = (typeof RECORDED_LAYERS)[number];
 
 /** The name recorded for a crawler that gives no product token (an anonymous bot). */
 export const UNNAMED = "(unnamed)";
