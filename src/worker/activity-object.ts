@@ -2,9 +2,12 @@
  * One Durable Object per origin (idFromName(authority)) holds that origin's activity in its
  * SQLite storage (activity-store.ts says what and how it stays bounded). The Worker's
  * isolates send batches (activity-recorder.ts); the object merges them in memory and writes
- * them at most every WRITE_EVERY_MS (an alarm), or at once before a read, so SQLite rows are
- * written per flush, not per request. Counts merged but not yet written are lost if the
- * object is evicted first: the activity view is an account, never a reason to slow a request.
+ * them when they have waited MAX_PENDING_MS, when IDLE_WRITE_MS pass without a batch, or at
+ * once before a read, so SQLite rows are written per flush, not per request. A timer rather
+ * than an alarm: a pending timer keeps the object in memory (an alarm does not), and the idle
+ * write comes before the runtime evicts an idle object. Counts not yet written are lost if
+ * the object restarts first (a deploy): the activity view is an account, never a reason to
+ * slow a request.
  * The admin API reads here. A Durable Object rather than Workers Analytics Engine: the
  * operator page must read it back, under `wrangler dev` too, and Analytics Engine cannot be
  * queried locally.
@@ -16,7 +19,7 @@ import type { CrawlerEvent } from "../policy/activity.ts";
 import { migrateActivityTables } from "./activity-migration.ts";
 import {
   ActivityStore,
-  WRITE_EVERY_MS,
+  IDLE_WRITE_MS,
   type ActivityRead,
   type ActivityWindow,
   type SqlRunner,
@@ -26,6 +29,7 @@ export type { ActivityBatch, ActivityRead };
 
 export class ActivityLog extends DurableObject {
   private storeOf: ActivityStore | undefined;
+  private idleWrite: ReturnType<typeof setTimeout> | undefined;
 
   private get store(): ActivityStore {
     if (!this.storeOf) {
@@ -40,14 +44,13 @@ export class ActivityLog extends DurableObject {
     return this.storeOf;
   }
 
-  /** Merge a batch; it is written within WRITE_EVERY_MS. `now` is the Worker's clock (tests control it). */
-  async record(batch: ActivityBatch, now: number): Promise<void> {
-    if (this.store.add(batch)) this.store.write(now);
-    else if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + WRITE_EVERY_MS);
-  }
-
-  override alarm(): void {
-    if (this.store.hasPending) this.store.write(Date.now());
+  /** Merge a batch, written later (see above). `now` is the Worker's clock (tests control it). */
+  record(batch: ActivityBatch, now: number): void {
+    if (this.store.add(batch, now)) this.store.write(now);
+    if (this.idleWrite !== undefined) clearTimeout(this.idleWrite);
+    this.idleWrite = setTimeout(() => {
+      if (this.store.hasPending) this.store.write(Date.now());
+    }, IDLE_WRITE_MS);
   }
 
   /** The activity of the window, with the newest `recentLimit` requests. */

@@ -5,7 +5,8 @@
  *
  * Bounded by construction, whatever clients invent:
  *   - writes per flush, not per request: batches from the isolates are merged in memory
- *     (PendingActivity) and written at most every WRITE_EVERY_MS, or at once before a read;
+ *     (PendingActivity) and written when they have waited MAX_PENDING_MS, when MAX_PENDING_ROWS
+ *     counts wait, when the object goes idle (activity-object.ts), or at once before a read;
  *     one row per hourly count touched, per hour of people, and per crawler history touched;
  *   - hours: KEEP_HOURS of hourly counts. One hour holds at most MAX_UNKNOWN_TOKENS_PER_HOUR
  *     names that are neither in our crawler table nor verified; later ones count as
@@ -38,8 +39,19 @@ export const OTHER_TOKEN = "(other)";
 export const SHOWN_UNKNOWN = 50;
 /** Crawlers whose series the answer carries (the busiest shown). */
 export const SERIES_CRAWLERS = 25;
-/** How long counts wait in the object's memory before they are written (a read writes them at once). */
-export const WRITE_EVERY_MS = 60_000;
+/**
+ * Counts wait in the object's memory at most this long while batches keep coming (a read
+ * writes them at once): an hourly count row is written once per this period, not per batch.
+ */
+export const MAX_PENDING_MS = 600_000;
+/** A write as soon as this many distinct counts wait (a flood of names: memory stays bounded). */
+export const MAX_PENDING_ROWS = 5_000;
+/**
+ * With no new batch for this long, what waits is written: an idle object is evicted after
+ * 70 to 140 s (Cloudflare's Durable Object lifecycle), and a pending timer keeps it from
+ * hibernating until then.
+ */
+export const IDLE_WRITE_MS = 50_000;
 /** Series per hour up to this many hours, per day beyond. */
 export const HOURLY_SERIES_MAX_HOURS = 48;
 
@@ -83,7 +95,8 @@ class PendingActivity {
   readonly hourly = new Map<string, { -readonly [K in keyof HourlyCount]: HourlyCount[K] }>();
   readonly humans = new Map<number, number>();
   readonly histories = new Map<string, CrawlerEvent[]>();
-  events = 0;
+  /** When the oldest pending batch came (undefined: nothing pending). */
+  since: number | undefined;
 
   add(batch: ActivityBatch): void {
     for (const row of batch.hourly) {
@@ -93,7 +106,6 @@ class PendingActivity {
         counts.count += row.count;
         counts.violations += row.violations;
       } else this.hourly.set(key, { ...row });
-      this.events += row.count;
     }
     for (const { hour, count } of batch.humans) this.humans.set(hour, (this.humans.get(hour) ?? 0) + count);
     for (const event of batch.recent) {
@@ -137,10 +149,11 @@ export class ActivityStore {
     this.ready();
   }
 
-  /** Merge a batch in memory; true when it should be written now (else within WRITE_EVERY_MS). */
-  add(batch: ActivityBatch): boolean {
+  /** Merge a batch in memory; true when what waits should be written now (MAX_PENDING_MS, MAX_PENDING_ROWS). */
+  add(batch: ActivityBatch, now: number): boolean {
     this.pending.add(batch);
-    return this.pending.events >= 50_000;
+    this.pending.since ??= now;
+    return now - this.pending.since >= MAX_PENDING_MS || this.pending.hourly.size >= MAX_PENDING_ROWS;
   }
 
   get hasPending(): boolean {
@@ -152,14 +165,12 @@ export class ActivityStore {
     this.ready();
     const { hourly, humans, histories } = this.pending;
     this.sql.transaction(() => {
-      const unknownByHour = new Map<number, Set<string>>();
-      for (const row of hourly.values()) {
-        const token = isInventable(row) ? this.boundedToken(row.hour, row.token, unknownByHour) : row.token;
+      for (const row of this.foldedHourly(hourly.values())) {
         this.sql.exec(
           `INSERT INTO hourly_counts VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT DO UPDATE SET count = count + excluded.count, violations = violations + excluded.violations`,
           row.hour,
-          token,
+          row.token,
           row.category ?? "",
           row.verified,
           row.action,
@@ -190,7 +201,23 @@ export class ActivityStore {
     hourly.clear();
     humans.clear();
     histories.clear();
-    this.pending.events = 0;
+    this.pending.since = undefined;
+  }
+
+  /** Pending counts with names past an hour's cap folded into OTHER_TOKEN: one row written per stored row. */
+  private foldedHourly(rows: Iterable<HourlyCount>): HourlyCount[] {
+    const unknownByHour = new Map<number, Set<string>>();
+    const folded = new Map<string, { -readonly [K in keyof HourlyCount]: HourlyCount[K] }>();
+    for (const row of rows) {
+      const token = isInventable(row) ? this.boundedToken(row.hour, row.token, unknownByHour) : row.token;
+      const key = `${row.hour}\n${token}\n${row.category}\n${row.verified}\n${row.action}\n${row.layer}`;
+      const entry = folded.get(key);
+      if (entry) {
+        entry.count += row.count;
+        entry.violations += row.violations;
+      } else folded.set(key, { ...row, token });
+    }
+    return [...folded.values()];
   }
 
   /** An inventable name as stored for its hour: itself, or OTHER_TOKEN once the hour holds enough. */
@@ -217,54 +244,43 @@ export class ActivityStore {
     const since = window.fromHour;
     const bucketMs = bucketMsFor(window);
     const problems: string[] = [];
-    const shown = this.shownTokens(since);
-    const shownJson = JSON.stringify(shown);
+    const { shown, inventableNames, shownInventable } = this.shownTokens(since);
     const counts = this.sql
       .exec<Record<string, SqlValue>>(
         `SELECT token, category, verified, action, layer, SUM(count) AS count, SUM(violations) AS violations
          FROM hourly_counts WHERE hour >= ? AND token IN (SELECT value FROM json_each(?))
          GROUP BY token, category, verified, action, layer`,
         since,
-        shownJson,
+        JSON.stringify(shown),
       )
       .flatMap((row) => countRow(row, problems));
-    const others = this.sql.exec<Record<string, SqlValue>>(
-      `SELECT '${OTHER_TOKEN}' AS token, '' AS category, verified, action, layer, SUM(count) AS count,
-              SUM(violations) AS violations
-       FROM hourly_counts WHERE hour >= ? AND token NOT IN (SELECT value FROM json_each(?))
-       GROUP BY verified, action, layer`,
-      since,
-      shownJson,
-    );
-    counts.push(...others.flatMap((row) => countRow(row, problems)));
-    const otherNames =
-      others.length === 0
-        ? 0
-        : Number(
-            this.sql.exec<{ names: number }>(
-              `SELECT COUNT(DISTINCT token) AS names FROM hourly_counts
-               WHERE hour >= ? AND token NOT IN (SELECT value FROM json_each(?))`,
-              since,
-              shownJson,
-            )[0]?.names ?? 0,
-          );
+    // One pass over the window: every crawler's counts per bucket, verified state, action and
+    // layer; the chart's "all crawlers" and, less the shown ones, the other names' entry.
+    const all = this.sql
+      .exec<Record<string, SqlValue>>(
+        `SELECT NULL AS token, hour - hour % ? AS bucket, '' AS category, verified, action, layer,
+                SUM(count) AS count, SUM(violations) AS violations
+         FROM hourly_counts WHERE hour >= ? GROUP BY bucket, verified, action, layer`,
+        bucketMs,
+        since,
+      )
+      .flatMap((row) => bucketedCountRow(row, problems));
+    counts.push(...otherCounts(all, counts));
     const seriesTokens = JSON.stringify(busiest(counts, SERIES_CRAWLERS));
     const series = [
-      ...this.sql.exec<Record<string, SqlValue>>(
-        `SELECT NULL AS token, hour - hour % ? AS bucket, action, SUM(count) AS count
-         FROM hourly_counts WHERE hour >= ? GROUP BY bucket, action`,
-        bucketMs,
-        since,
-      ),
-      ...this.sql.exec<Record<string, SqlValue>>(
-        `SELECT token, hour - hour % ? AS bucket, action, SUM(count) AS count
-         FROM hourly_counts WHERE hour >= ? AND token IN (SELECT value FROM json_each(?))
-         GROUP BY token, bucket, action`,
-        bucketMs,
-        since,
-        seriesTokens,
-      ),
-    ].flatMap((row) => seriesRow(row, problems));
+      ...all.map(({ bucket, action, count }) => ({ token: null, bucket, action, count })),
+      ...this.sql
+        .exec<Record<string, SqlValue>>(
+          `SELECT token, hour - hour % ? AS bucket, action, SUM(count) AS count
+           FROM hourly_counts WHERE hour >= ? AND token IN (SELECT value FROM json_each(?))
+           GROUP BY token, bucket, action`,
+          bucketMs,
+          since,
+          seriesTokens,
+        )
+        .flatMap((row) => seriesRow(row, problems)),
+    ];
+    const otherNames = inventableNames - shownInventable;
     const humans = this.sql
       .exec<{ bucket: number; count: number }>(
         "SELECT hour - hour % ? AS bucket, SUM(count) AS count FROM human_counts WHERE hour >= ? GROUP BY bucket",
@@ -293,21 +309,31 @@ export class ActivityStore {
     return this.allRecent([]).slice(0, limit).toReversed();
   }
 
-  /** The known and verified crawlers of the window, and the busiest SHOWN_UNKNOWN other names. */
-  private shownTokens(since: number): string[] {
+  /**
+   * The known and verified crawlers of the window, and the busiest SHOWN_UNKNOWN other names;
+   * with how many other names there are in all (counted in the same pass).
+   */
+  private shownTokens(since: number): { shown: string[]; inventableNames: number; shownInventable: number } {
     const named = this.sql.exec<{ token: string }>(
       `SELECT DISTINCT token FROM hourly_counts WHERE hour >= ? AND NOT (${INVENTABLE_SQL})`,
       since,
     );
-    const busiestOthers = this.sql.exec<{ token: string }>(
-      `SELECT token, SUM(count) AS requests FROM hourly_counts
-       WHERE hour >= ? AND ${INVENTABLE_SQL} AND token != ?
-       GROUP BY token ORDER BY requests DESC, token LIMIT ?`,
+    const busiestOthers = this.sql.exec<{ token: string; names: number }>(
+      `SELECT token, COUNT(*) OVER () AS names FROM (
+         SELECT token, SUM(count) AS requests FROM hourly_counts
+         WHERE hour >= ? AND ${INVENTABLE_SQL} AND token != ? GROUP BY token)
+       ORDER BY requests DESC, token LIMIT ?`,
       since,
       OTHER_TOKEN,
       SHOWN_UNKNOWN,
     );
-    return [...new Set([...named, ...busiestOthers].map((row) => String(row.token)))];
+    const namedTokens = new Set(named.map((row) => String(row.token)));
+    const others = busiestOthers.map((row) => String(row.token)).filter((token) => !namedTokens.has(token));
+    return {
+      shown: [...namedTokens, ...others],
+      inventableNames: Number(busiestOthers[0]?.names ?? 0),
+      shownInventable: busiestOthers.length,
+    };
   }
 
   /** Every kept request, newest first. */
@@ -400,6 +426,30 @@ function countRow(row: Record<string, SqlValue>, problems: string[]): CountRow[]
   return [
     { token, category, verified, action, layer, count: Number(row["count"]), violations: Number(row["violations"]) },
   ];
+}
+
+/** A count row of every crawler in one bucket (the window's single pass). */
+interface BucketedCount extends CountRow {
+  readonly bucket: number;
+}
+
+function bucketedCountRow(row: Record<string, SqlValue>, problems: string[]): BucketedCount[] {
+  return countRow({ ...row, token: "" }, problems).map((count) => ({ ...count, bucket: Number(row["bucket"]) }));
+}
+
+/** All crawlers' counts less the shown ones': the other names, as one OTHER_TOKEN entry. */
+function otherCounts(all: readonly BucketedCount[], shown: readonly CountRow[]): CountRow[] {
+  const rest = new Map<string, { -readonly [K in keyof CountRow]: CountRow[K] }>();
+  const add = (row: CountRow, sign: number) => {
+    const key = `${row.verified}\n${row.action}\n${row.layer}`;
+    const entry = rest.get(key) ?? { ...row, token: OTHER_TOKEN, category: null, count: 0, violations: 0 };
+    entry.count += sign * row.count;
+    entry.violations += sign * row.violations;
+    rest.set(key, entry);
+  };
+  for (const row of all) add(row, 1);
+  for (const row of shown) add(row, -1);
+  return [...rest.values()].filter((row) => row.count > 0);
 }
 
 function seriesRow(row: Record<string, SqlValue>, problems: string[]): SeriesRow[] {
