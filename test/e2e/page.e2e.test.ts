@@ -220,11 +220,26 @@ describe("operator page: activity (issue #13)", () => {
       "disallow: /private/ (line 2)",
     ]);
     expect(await page.content()).not.toContain("session=secret");
-    // Choosing one crawler redraws the chart with its requests only: GPTBot's single block.
+    // Choosing one crawler filters the whole section: GPTBot's single block, in the chart and every table.
     await page.selectOption("#activity-crawler", "GPTBot");
     expect(await page.locator("#activity-svg rect.bar").count()).toBe(1);
     expect(await page.getAttribute("#activity-svg rect.bar", "data-count")).toBe("1");
+    expect((await cells("#activity-table tbody tr")).map((row) => row[0])).toEqual(["GPTBot"]);
+    expect((await cells("#activity-recent tbody tr")).map((row) => row.slice(1, 4))).toEqual([
+      ["GPTBot", "unchecked", "GET /articles/1"],
+    ]);
+    expect(await page.textContent("#activity-blocked")).toBe("/articles/1 — 1");
+    expect(await page.textContent("#activity-summary")).toMatch(/^GPTBot: 1 crawler requests \(0 passed, 1 blocked/);
     await page.selectOption("#activity-crawler", "");
+    expect((await cells("#activity-table tbody tr")).length).toBeGreaterThan(2);
+    // 30 days: a bar per day, labelled by date, rather than 720 one-pixel hours.
+    await page.selectOption("#activity-hours", "720");
+    await expect.poll(() => page.textContent("#activity-chart-caption")).toContain("per day");
+    const labels = await page.$$eval("#activity-svg text", (nodes) => nodes.map((node) => node.textContent));
+    expect(labels.filter((label) => /^\d\d-\d\d$/.test(label ?? "")).length).toBeGreaterThanOrEqual(2);
+    expect(await page.locator("#activity-svg rect.bar").count()).toBeLessThanOrEqual(31 * 5);
+    await page.selectOption("#activity-hours", "24");
+    await expect.poll(() => page.textContent("#activity-chart-caption")).toContain("per hour");
     await page.locator("#activity").screenshot({ path: resolve(SHOTS, "7-activity.png") });
   });
 

@@ -318,9 +318,9 @@ function svg(tag, attributes) {
   return node;
 }
 
-/** "2026-11-23T10:00:00.000Z" -> "11-23 10:00". */
-function shortHour(iso) {
-  return iso.slice(5, 10) + " " + iso.slice(11, 16);
+/** "2026-11-23T10:00:00.000Z" -> "11-23 10:00" for an hour, "11-23" for a day. */
+function shortStart(iso) {
+  return activityData && activityData.bucket === "day" ? iso.slice(5, 10) : iso.slice(5, 10) + " " + iso.slice(11, 16);
 }
 
 async function showActivity() {
@@ -334,12 +334,28 @@ async function showActivity() {
   const chosen = select.value;
   select.replaceChildren(el("option", "All crawlers"));
   /** @type {HTMLOptionElement} */ (select.firstChild).value = "";
-  for (const crawler of activityData.crawlers.filter((c) => c.hourly.length > 0))
-    select.append(el("option", crawler.token));
+  for (const crawler of activityData.crawlers) select.append(el("option", crawler.token));
   select.value = activityData.crawlers.some((c) => c.token === chosen) ? chosen : "";
-  const t = activityData.totals;
+  showActivitySection();
+}
+
+/** The chosen crawler's entry, or undefined for all crawlers. */
+function chosenCrawler() {
+  const chosen = $("activity-crawler").value;
+  return chosen ? activityData.crawlers.find((c) => c.token === chosen) : undefined;
+}
+
+/** Everything in the Activity section, for all crawlers or the one chosen. */
+function showActivitySection() {
+  const crawler = chosenCrawler();
+  const t = crawler
+    ? { ...crawler.total, crawlerRequests: crawler.requests, humanRequests: activityData.totals.humanRequests }
+    : activityData.totals;
+  const problems = (activityData.problems || []).map((problem) => "Stored data problem: " + problem + ". ").join("");
   $("activity-summary").textContent =
+    problems +
     (activityData.recording ? "" : (activityData.warning || "Not recording") + ". ") +
+    (crawler ? crawler.token + ": " : "") +
     t.crawlerRequests +
     " crawler requests (" +
     t.pass +
@@ -363,14 +379,17 @@ async function showActivity() {
   fillRecent();
 }
 
-/** Requests per hour, stacked by action: all crawlers, or the one chosen. */
+/** Requests per hour (a day beyond 48 hours), stacked by action: all crawlers, or the one chosen. */
 function drawChart() {
-  const chosen = $("activity-crawler").value;
-  const crawler = activityData.crawlers.find((c) => c.token === chosen);
-  // One crawler's hours (the answer carries them for the busiest 25), or all crawlers together.
-  const hourly = crawler && crawler.hourly.length > 0 ? crawler.hourly : activityData.hourly;
-  const hours = activityData.hours;
-  const stacks = hourly.map((counts) => ({ hour: counts.hour, counts }));
+  const crawler = chosenCrawler();
+  // One crawler's series (the answer carries them for the 25 busiest), or all crawlers together.
+  const series = crawler ? crawler.series : activityData.series;
+  const hours = activityData.buckets;
+  $("activity-chart-caption").textContent =
+    crawler && series.length === 0
+      ? crawler.token + ": no chart (series are kept for the 25 busiest crawlers); the table below has its numbers."
+      : "Crawler requests per " + activityData.bucket + ", stacked by action. The table below holds the same numbers.";
+  const stacks = series.map((counts) => ({ hour: counts.start, counts }));
   const highest = Math.max(1, ...stacks.map((s) => ACTIONS.reduce((sum, a) => sum + s.counts[a], 0)));
   // Drawn at the width it is shown at, so its text stays readable on a phone.
   const width = Math.round(Math.min(960, Math.max(300, chartElement().clientWidth || 720)));
@@ -406,7 +425,7 @@ function drawChart() {
         "data-count": count,
       });
       const title = svg("title", {});
-      title.textContent = shortHour(stack.hour) + " UTC: " + count + " " + ACTION_NAMES[action];
+      title.textContent = shortStart(stack.hour) + " UTC: " + count + " " + ACTION_NAMES[action];
       bar.append(title);
       chart.append(bar);
     }
@@ -423,7 +442,7 @@ function drawChart() {
       "font-size": 11,
       fill: "#444",
     });
-    label.textContent = shortHour(hour);
+    label.textContent = shortStart(hour);
     chart.append(label);
   });
   const legend = $("activity-legend");
@@ -451,11 +470,17 @@ function tableBody(id) {
   return body;
 }
 
+/** Rows of the chosen crawler only, or all. */
+function forChosen(rows) {
+  const crawler = chosenCrawler();
+  return crawler ? rows.filter((row) => row.token === crawler.token) : rows;
+}
+
 function fillActivityTable() {
   const body = tableBody("activity-table");
-  for (const c of activityData.crawlers) {
+  for (const c of forChosen(activityData.crawlers)) {
     const row = tableRow([
-      c.token,
+      c.names ? c.token + " (" + c.names + " names)" : c.token,
       c.category || "unknown",
       c.requests,
       ...ACTIONS.map((action) => c.total[action]),
@@ -473,19 +498,26 @@ function fillActivityTable() {
 function fillBlockedPaths() {
   const list = $("activity-blocked");
   list.replaceChildren();
-  for (const entry of activityData.topBlockedPaths) list.append(el("li", entry.path + " — " + entry.count));
-  if (activityData.topBlockedPaths.length === 0) list.append(el("li", "None blocked."));
+  // Per crawler and path in the answer; for all crawlers, per path.
+  const byPath = new Map();
+  for (const entry of forChosen(activityData.topBlockedPaths))
+    byPath.set(entry.path, (byPath.get(entry.path) || 0) + entry.count);
+  const paths = [...byPath].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
+  for (const [path, count] of paths) list.append(el("li", path + " — " + count));
+  if (paths.length === 0) list.append(el("li", "None blocked."));
 }
 
 function fillViolations() {
   const body = tableBody("activity-violations");
-  for (const v of activityData.violations) body.append(tableRow([v.token, v.verified, v.path, v.count]));
-  if (activityData.violations.length === 0) body.append(tableRow(["None."]));
+  const violations = forChosen(activityData.violations);
+  for (const v of violations) body.append(tableRow([v.token, v.verified, v.path, v.count]));
+  if (violations.length === 0) body.append(tableRow(["None."]));
 }
 
 function fillRecent() {
   const body = tableBody("activity-recent");
-  for (const r of activityData.recent) {
+  const recent = forChosen(activityData.recent);
+  for (const r of recent) {
     body.append(
       tableRow([
         r.time.slice(5, 19).replace("T", " "),
@@ -497,7 +529,7 @@ function fillRecent() {
       ]),
     );
   }
-  if (activityData.recent.length === 0) body.append(tableRow(["No crawler requests recorded yet."]));
+  if (recent.length === 0) body.append(tableRow(["No crawler requests recorded yet."]));
 }
 
 /** A replayed outcome in a few words: "Block (line 7)". */
@@ -732,7 +764,7 @@ $("policy-replay").addEventListener("click", guard(replayPolicy));
 $("policy-reload").addEventListener("click", guard(loadPolicy));
 $("activity-hours").addEventListener("change", guard(showActivity));
 $("activity-reload").addEventListener("click", guard(showActivity));
-$("activity-crawler").addEventListener("change", () => activityData && drawChart());
+$("activity-crawler").addEventListener("change", () => activityData && showActivitySection());
 $("draft-mode").addEventListener("change", () => $("draft-box").classList.toggle("hidden", !$("draft-mode").checked));
 if (sessionStorage.getItem(KEY)) guard(start)();
 else $("token").focus();
