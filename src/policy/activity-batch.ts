@@ -37,8 +37,8 @@ export interface ActivityBatch {
 
 /**
  * The newest requests one batch carries. Counts stay exact; the recent list is a sample
- * when one isolate sees more than this between two flushes (a busy site: the object's last
- * 10,000 then span seconds anyway), which keeps each batch's writes small.
+ * when one isolate sees more than this between two flushes (a busy site: the object's 500
+ * per crawler then span seconds anyway), which keeps each batch small.
  */
 export const MAX_RECENT_PER_BATCH = 200;
 
