@@ -76,7 +76,7 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
   { name: "perplexity-user", url: "https://www.perplexity.ai/perplexity-user.json", tokens: ["Perplexity-User"] },
   { name: "applebot", url: "https://search.developer.apple.com/applebot.json", tokens: ["Applebot"] },
   {
-    // Named by Anthropic's crawler help page (privacy.claude.com, article 8896518) and by issue #12.
+    // Named by Anthropic's crawler help page (privacy.claude.com, article 8896518).
     name: "anthropic",
     url: "https://claude.com/crawling/bots.json",
     tokens: ["ClaudeBot", "Claude-User", "Claude-SearchBot"],
@@ -182,7 +182,7 @@ const FALLBACKS_OF_TOKEN = new Map(
 
 /**
  * Every range source a request must be verified against: one per operator whose crawler's
- * group any of its tokens could select (issue #9). Not only the exact known name: an unlisted
+ * group any of its tokens could select (an unchecked claim must never reach a group). Not only the exact known name: an unlisted
  * variant (`Googlebot-Foo`, `Googlebot-Image-X`) carries a verifiable crawler's token as a
  * fallback, and would otherwise get that crawler's group unchecked. A token that a
  * verifiable crawler earlier in the list documents as its own fallback (Applebot -> Googlebot)

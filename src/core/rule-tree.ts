@@ -16,7 +16,7 @@ import { SegmentAutomaton, type Candidate } from "./segment-automaton.ts";
 /**
  * Above this many (wildcard rule × path character) steps, wildcard rules are matched together
  * in one pass instead of one by one. One by one is faster for the files and paths seen in
- * practice (a few rules to try, short paths); one pass bounds the worst case (issue #9).
+ * practice (a few rules to try, short paths); one pass bounds the worst case (a hostile file's).
  */
 const ONE_BY_ONE_LIMIT = 50_000;
 

@@ -9,7 +9,7 @@
 
 import type { RobotsTxt } from "./model.ts";
 
-/** 2: groups carry typed usage lines (Content-Usage, Content-Signal; issue #14). */
+/** 2: groups carry typed usage lines (Content-Usage, Content-Signal). */
 export const ROBOTS_SCHEMA_VERSION = 2;
 
 interface Envelope {

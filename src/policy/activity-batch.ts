@@ -1,5 +1,5 @@
 /**
- * An isolate's activity between two flushes (issue #13): per origin, exact hourly counts
+ * An isolate's activity between two flushes: per origin, exact hourly counts
  * (token × category × verified state × action × layer), people as a count per hour, and the
  * newest crawler requests. Pure data: the Worker's recorder (worker/activity-recorder.ts)
  * holds one, adds each request's event, and sends `take()`'s batches to the origins'

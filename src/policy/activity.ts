@@ -1,5 +1,5 @@
 /**
- * What the operator's activity view records of one decision (issue #13): pure, no I/O. The
+ * What the operator's activity view records of one decision: pure, no I/O. The
  * Worker turns each request's facts and action into at most one activity event; the recorder
  * (worker/activity-recorder.ts) buckets them per hour and keeps the most recent crawler
  * requests. What is kept, and what is not (docs/operating.md "Activity"):

@@ -1,5 +1,5 @@
 /**
- * "What will this edit break?" answered with real traffic (issue #13): the recent crawler
+ * "What will this edit break?" answered with real traffic: the recent crawler
  * requests, judged again by the one decision (edge-decision.ts) under what is live and under
  * a draft (a robots.txt text, a policy, or both), and the decisions that would change (the
  * action differs; each side's deciding line is shown). Pure.

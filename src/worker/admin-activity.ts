@@ -1,5 +1,5 @@
 /**
- * The admin API's activity routes (issue #13), for an origin admin.ts has already checked:
+ * The admin API's activity routes, for an origin admin.ts has already checked:
  *
  *   GET  activity[?origin=…&hours=…&recent=…]  counts per crawler token (per action, verified
  *        state, layer; per hour and in total), people as one count, the top blocked paths,

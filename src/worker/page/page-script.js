@@ -559,7 +559,7 @@ async function replayDraft() {
   }
 }
 
-// ---- The operator policy editor (issue #13): GET/PUT policy, POST policy/rollback, replay. ----
+// ---- The operator policy editor: GET/PUT policy, POST policy/rollback, replay. ----
 
 /** The version the editor was loaded from: saves send it as If-Match, so none undoes another's. */
 let policyVersion = 0;
