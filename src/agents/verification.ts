@@ -202,11 +202,6 @@ export function rangeSourcesFor(agent: AgentInfo): RangeSource[] {
   return sources;
 }
 
-/** The first range source a request must be verified against (see rangeSourcesFor), if any. */
-export function rangeSourceFor(agent: AgentInfo): RangeSource | undefined {
-  return rangeSourcesFor(agent)[0];
-}
-
 /** The JAFAR major version we read (draft-illyes-webbotauth-jafar-00, "Handling Format Versioning"). */
 const JAFAR_MAJOR_VERSION = 1;
 
