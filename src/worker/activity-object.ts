@@ -25,8 +25,6 @@ import {
   type SqlRunner,
 } from "./activity-store.ts";
 
-export type { ActivityBatch, ActivityRead };
-
 export class ActivityLog extends DurableObject {
   private storeOf: ActivityStore | undefined;
   private idleWrite: ReturnType<typeof setTimeout> | undefined;
