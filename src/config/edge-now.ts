@@ -3,6 +3,8 @@
  * the operator page): the mode in force and why (its var, its default, or its default
  * because the var was refused), the routes whose own mode replaces it, the pause and its
  * end, and every configuration problem and warning. Pure: the Worker gathers, this words it.
+ * The identity sources (lists, reverse DNS, Cloudflare's fields) are GET status's `identity`
+ * (worker/identity-sources.ts), shown beside this on the page.
  */
 
 import type { Mode } from "../policy/mode.ts";
@@ -37,18 +39,6 @@ export interface EdgeNow {
   /** Errors: a var was refused and its default stands in (or nowhere to forward). The page's banner. */
   readonly problems: readonly string[];
   readonly warnings: readonly string[];
-  /**
-   * The identity sources the verification relies on (crawler IP lists, reverse DNS, Web Bot
-   * Auth signers), with their age and last error: absent until the Worker gathers them.
-   */
-  readonly identitySources?: readonly IdentitySourceNow[];
-}
-
-export interface IdentitySourceNow {
-  readonly name: string;
-  /** Seconds since it was last read successfully; null if never. */
-  readonly ageSeconds: number | null;
-  readonly lastError: string | null;
 }
 
 export function edgeNow(

@@ -13,7 +13,7 @@
  *     OTHER_TOKEN. Known and verified crawlers are never folded (their names are a bounded
  *     set: our table, and what a signer or an address list can prove);
  *   - recent requests: KEEP_PER_HISTORY per history (historyOf): one per known or verified
- *     crawler, one for impostors, one for unknown names, so a flood under one name never
+ *     crawler, one for refuted claims, one for unknown names, so a flood under one name never
  *     evicts another crawler's requests;
  *   - reads aggregate in SQL: totals for the shown crawlers (the known and verified ones, and
  *     the busiest SHOWN_UNKNOWN others; the rest as one OTHER_TOKEN entry), series for the
@@ -25,6 +25,7 @@ import type { AggregatedActivity, CountRow, SeriesRow } from "../policy/activity
 import {
   hourOf,
   RECORDED_ACTIONS,
+  LEGACY_VERIFIED_STATES,
   RECORDED_LAYERS,
   VERIFIED_STATES,
   type CrawlerEvent,
@@ -79,7 +80,7 @@ export const ACTIVITY_SCHEMA = [
 
 /** Which history a request is kept in (see the file comment). */
 export function historyOf(event: Pick<CrawlerEvent, "token" | "category" | "verified">): string {
-  if (event.verified === "impostor") return "(impostors)";
+  if (event.verified === "refuted") return "(refuted claims)";
   if (event.category !== null || event.verified === "verified") return event.token;
   return "(unknown names)";
 }
@@ -416,8 +417,14 @@ function known<T extends string>(list: readonly T[], value: unknown, what: strin
   return undefined;
 }
 
+/** A stored verified state; an earlier version's name is read as the state it stood for. */
+function storedVerified(value: unknown, problems: string[]): VerifiedState | undefined {
+  const legacy = typeof value === "string" ? LEGACY_VERIFIED_STATES[value] : undefined;
+  return legacy ?? known(VERIFIED_STATES, value, "verified state", problems);
+}
+
 function countRow(row: Record<string, SqlValue>, problems: string[]): CountRow[] {
-  const verified = known(VERIFIED_STATES, row["verified"], "verified state", problems);
+  const verified = storedVerified(row["verified"], problems);
   const action = known(RECORDED_ACTIONS, row["action"], "action", problems);
   const layer = known(RECORDED_LAYERS, row["layer"], "layer", problems);
   if (!verified || !action || !layer) return [];
@@ -461,7 +468,7 @@ function seriesRow(row: Record<string, SqlValue>, problems: string[]): SeriesRow
 
 function storedEvent(value: unknown, problems: string[]): CrawlerEvent[] {
   const event = value as Record<string, unknown>;
-  const verified = known(VERIFIED_STATES, event["verified"], "verified state", problems);
+  const verified = storedVerified(event["verified"], problems);
   const action = known(RECORDED_ACTIONS, event["action"], "action", problems);
   const layer = known(RECORDED_LAYERS, event["layer"], "layer", problems);
   if (!verified || !action || !layer) return [];

@@ -61,7 +61,7 @@ async function start() {
   select.replaceChildren();
   for (const origin of status.origins) select.append(el("option", origin.authority));
   if (status.origins.length === 0 && status.proxy) select.append(el("option", status.proxy));
-  showEdgeNow(status.edge);
+  showEdgeNow(status.edge, status.identity);
   showPause(status.edge.pause);
   await showOrigin();
   await loadPolicy();
@@ -74,10 +74,13 @@ function showBanner(id, items) {
   $(id).classList.toggle("hidden", items.length === 0);
 }
 
-/** What the edge does now: the mode and why, the pause, every problem and warning. */
-function showEdgeNow(now) {
+/**
+ * What the edge does now: the mode and why, the pause, every problem and warning, and the
+ * identity sources (each published list's age and last error, reverse DNS, Cloudflare).
+ */
+function showEdgeNow(now, identity) {
   showBanner("problems", now.problems);
-  showBanner("warnings", now.warnings);
+  showBanner("warnings", [...now.warnings, ...((identity && identity.warnings) || [])]);
   const facts = [
     ["Mode", now.mode.mode + " — " + now.mode.why],
     [
@@ -88,11 +91,17 @@ function showEdgeNow(now) {
     ],
   ];
   if (!now.forwarding) facts.push(["Forwarding", "none: ORIGIN_URL is unusable, every request gets 502"]);
-  for (const source of now.identitySources || [])
+  for (const list of (identity && identity.lists) || [])
     facts.push([
-      source.name,
-      (source.ageSeconds === null ? "never read" : "read " + source.ageSeconds + " s ago") +
-        (source.lastError ? "; last error: " + source.lastError : ""),
+      "List " + list.name,
+      (list.ageSeconds === null ? "not loaded" : "fetched " + Math.round(list.ageSeconds / 60) + " min ago") +
+        (list.lastError ? "; last error: " + list.lastError : ""),
+    ]);
+  if (identity && identity.reverseDns)
+    facts.push([
+      "Reverse DNS",
+      identity.reverseDns.resolver +
+        (identity.reverseDns.lastError ? "; last error: " + identity.reverseDns.lastError : ""),
     ]);
   const list = $("edge-now");
   list.replaceChildren();
@@ -102,7 +111,7 @@ function showEdgeNow(now) {
 /** After a change (a pause): what the edge does now, read back from the edge rather than assumed. */
 async function refreshEdgeNow() {
   const status = await api("GET", "status?limit=1");
-  showEdgeNow(status.edge);
+  showEdgeNow(status.edge, status.identity);
   showPause(status.edge.pause);
 }
 
@@ -219,9 +228,9 @@ function verificationText(verification) {
   const how =
     verification.status === "verified"
       ? "Verified by " + verification.method + ": "
-      : verification.status === "impostor"
-        ? "Impostor: "
-        : "Not verified: ";
+      : verification.status === "refuted"
+        ? "Refuted (impostor): "
+        : "Unverifiable: ";
   return how + verification.reason;
 }
 
@@ -298,6 +307,7 @@ const LAYER_NAMES = {
   "visit-time": "outside Visit-time",
   rate: "crawl rate",
   "robots-unavailable": "robots.txt unavailable",
+  "unproven-claim": "claim not verifiable, * refuses",
   "robots.txt-file": "robots.txt served",
   none: "no robots.txt",
 };
@@ -485,11 +495,12 @@ function fillActivityTable() {
       c.requests,
       ...ACTIONS.map((action) => c.total[action]),
       c.verified.verified,
-      c.verified.impostor,
+      c.verified.refuted,
+      c.verified.unverifiable,
       c.verified.unchecked,
       c.violations,
     ]);
-    if (c.verified.impostor > 0) row.children[9].classList.add("impostor");
+    if (c.verified.refuted > 0) row.children[9].classList.add("impostor");
     body.append(row);
   }
   if (activityData.crawlers.length === 0) body.append(tableRow(["No crawler requests in this period."]));
