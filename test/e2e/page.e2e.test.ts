@@ -229,7 +229,7 @@ describe("operator page: activity (issue #13)", () => {
     expect(await page.getAttribute("#activity-svg rect.bar", "data-count")).toBe("1");
     expect((await cells("#activity-table tbody tr")).map((row) => row[0])).toEqual(["GPTBot"]);
     expect((await cells("#activity-recent tbody tr")).map((row) => row.slice(1, 4))).toEqual([
-      ["GPTBot", "unchecked", "GET /articles/1"],
+      ["GPTBot", "unverifiable", "GET /articles/1"],
     ]);
     expect(await page.textContent("#activity-blocked")).toBe("/articles/1 — 1");
     expect(await page.textContent("#activity-summary")).toMatch(/^GPTBot: 1 crawler requests \(0 passed, 1 blocked/);

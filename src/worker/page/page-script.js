@@ -91,12 +91,22 @@ function showEdgeNow(now, identity) {
     ],
   ];
   if (!now.forwarding) facts.push(["Forwarding", "none: ORIGIN_URL is unusable, every request gets 502"]);
-  for (const list of (identity && identity.lists) || [])
+  // The published crawler lists in one line; a list whose last fetch failed gets its own.
+  const lists = (identity && identity.lists) || [];
+  const loaded = lists.filter((list) => list.ageSeconds !== null);
+  if (lists.length > 0) {
+    const oldest = Math.max(0, ...loaded.map((list) => list.ageSeconds));
     facts.push([
-      "List " + list.name,
-      (list.ageSeconds === null ? "not loaded" : "fetched " + Math.round(list.ageSeconds / 60) + " min ago") +
-        (list.lastError ? "; last error: " + list.lastError : ""),
+      "Crawler lists",
+      loaded.length +
+        " of " +
+        lists.length +
+        " loaded" +
+        (loaded.length ? ", oldest " + Math.round(oldest / 60) + " min" : ""),
     ]);
+  }
+  for (const list of lists.filter((entry) => entry.lastError))
+    facts.push(["List " + list.name, "last fetch failed: " + list.lastError]);
   if (identity && identity.reverseDns)
     facts.push([
       "Reverse DNS",
