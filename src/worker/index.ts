@@ -6,6 +6,7 @@
  */
 
 import { handleAdmin } from "./admin.ts";
+import { authorityOf } from "./authorities.ts";
 import { MIN_ADMIN_TOKEN_LENGTH } from "../config/read-config.ts";
 import { loadConfig } from "./config.ts";
 import { handleScheduled } from "./cron.ts";
@@ -56,6 +57,6 @@ function edgeContext(request: Request, env: Env, ctx: ExecutionContext): EdgeCon
   const { config, problems, warnings } = loadConfig(env);
   logConfigProblems(problems, Date.now());
   const url = new URL(request.url);
-  const authority = config.originUrl?.origin ?? url.origin;
+  const authority = config.originUrl?.origin ?? authorityOf(url);
   return { request, url, config, configProblems: problems, configWarnings: warnings, env, ctx, authority };
 }
