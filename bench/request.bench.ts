@@ -63,7 +63,6 @@ function decided(ua: string, path: string): { facts: EdgeFacts; action: ReturnTy
     originUnusable: false,
     selfAddressed: false,
     mode: "enforce",
-    configProblems: false,
     served: true,
     isRobotsTxt: false,
     pathAndQuery: path,

@@ -68,7 +68,6 @@ function baseFacts(agent: AgentInfo, verifyCrawlers: EdgeFacts["verifyCrawlers"]
     originUnusable: false,
     selfAddressed: false,
     mode: "enforce",
-    configProblems: false,
     served: true,
     isRobotsTxt: false,
     pathAndQuery: "/news/today",

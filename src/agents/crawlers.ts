@@ -55,7 +55,8 @@ export interface KnownCrawler {
    * True when the operator documents that the crawler honours Crawl-delay (and so rate and
    * visit-time lines are meant for it); false when it documents the opposite (Google,
    * Yandex since 2018, Amazon) or says nothing. The shell binds rate lines by default only
-   * to crawlers for which this is true, or that a group names (issue #9).
+   * to crawlers for which this is true, or that a group names (a crawler held to lines it
+   * ignores reads the 429s as overload).
    */
   readonly honoursRateLimits: boolean;
   /** Where the operator says so, or why we say false. */

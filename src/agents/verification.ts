@@ -77,7 +77,7 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
   { name: "perplexity-user", url: "https://www.perplexity.ai/perplexity-user.json", tokens: ["Perplexity-User"] },
   { name: "applebot", url: "https://search.developer.apple.com/applebot.json", tokens: ["Applebot"] },
   {
-    // Named by Anthropic's crawler help page (privacy.claude.com, article 8896518) and by issue #12.
+    // Named by Anthropic's crawler help page (privacy.claude.com, article 8896518).
     name: "anthropic",
     url: "https://claude.com/crawling/bots.json",
     tokens: ["ClaudeBot", "Claude-User", "Claude-SearchBot"],

@@ -7,7 +7,8 @@
  * Precedence, top to bottom (docs/decisions.md, "Precedence"):
  *   0. nowhere to send the request: an unusable ORIGIN_URL -> 502; route mode addressed to
  *      the Worker itself (a loop)                           -> 508
- *   1. kill switch: MODE=off, or any configuration problem  -> forward, unjudged
+ *   1. MODE=off                                              -> forward, unjudged
+ *      (a var with a bad value is not a kill switch: its default stands in, src/config/read-config.ts)
  *   2. an authority the edge does not protect (AUTHORITIES)   -> forward, unjudged
  *   3. a Web Bot Auth signature (Signature-Input present, VERIFY_CRAWLERS not off): verified
  *      from a trusted signer -> the request IS the crawler the signer stands for, whatever its
@@ -43,6 +44,7 @@ import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type Rat
 import { judge, type EntryState, type Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 import { usageGroup, usageVerdict, type UsageRefusalReason } from "./usage-signals.ts";
 
 /**
@@ -65,8 +67,6 @@ export interface EdgeFacts {
   /** Route mode, and the request is addressed to the Worker itself (e.g. plain `wrangler dev`). */
   readonly selfAddressed: boolean;
   readonly mode: Mode;
-  /** Any configuration problem: the edge runs as with MODE=off (docs/operating.md, "Configuration"). */
-  readonly configProblems: boolean;
   /** The request's authority is one the edge protects (AUTHORITIES; always in proxy mode). */
   readonly served: boolean;
   /** GET or HEAD of /robots.txt, in any spelling that means it. */
@@ -77,7 +77,7 @@ export interface EdgeFacts {
   /** The request carries a Web Bot Auth signature to check (Signature-Input; VERIFY_CRAWLERS not off). */
   readonly signed: boolean;
   readonly signature?: SignatureFact | undefined;
-  readonly verifyCrawlers: "off" | "unknown" | "block";
+  readonly verifyCrawlers: VerifyCrawlers;
   /** Whether the agent's claim needs checking (a verifiable crawler, VERIFY_CRAWLERS not off). */
   readonly needsVerification: boolean;
   /** How the address check came out (verified, refuted, unverifiable), once gathered. */
@@ -98,7 +98,7 @@ export interface EdgeFacts {
    * layers, so humans and robots.txt requests never wait for it.
    */
   readonly policy?: CompiledPolicy | null | undefined;
-  readonly enforceRates: "honoured" | "all" | "off";
+  readonly enforceRates: EnforceRates;
   /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
   readonly usageSignals: Mode;
   /** USAGE_HEADER: whether a passed crawler response carries the path's `Content-Usage`. */
@@ -117,7 +117,7 @@ export interface RobotsFact {
 }
 
 /** Why a request goes on unjudged. */
-export type ForwardReason = "mode-off" | "config-problems" | "not-served" | "human";
+export type ForwardReason = "mode-off" | "not-served" | "human";
 
 /** What the edge does. The Worker turns each kind into exactly one response. */
 export type EdgeAction =
@@ -168,7 +168,6 @@ export interface Pacing {
 export function decideEdge(facts: EdgeFacts): EdgeAction {
   if (facts.originUnusable) return { kind: "no-origin", status: 502 };
   if (facts.selfAddressed) return { kind: "self-loop", status: 508 };
-  if (facts.configProblems) return { kind: "forward", why: "config-problems" };
   if (facts.mode === "off") return { kind: "forward", why: "mode-off" };
   if (!facts.served) return { kind: "forward", why: "not-served" };
 

@@ -37,13 +37,14 @@ export interface Explanation {
   readonly tokens: readonly string[];
   readonly known: { readonly token: string; readonly category: string } | null;
   readonly obeysGlobalGroup: boolean;
-  readonly robotsState: EntryState;
+  /** The stored robots.txt's state; null when none is stored (a decision that did not need it). */
+  readonly robotsState: EntryState | null;
   readonly group: { readonly token: string; readonly lines: readonly number[] } | null;
   readonly rule: Rule | null;
   /**
    * "rule", "no-matching-rule", "no-group", "robots-txt" (robots.txt decided); "policy-rule"
    * or "policy-route-off" (the operator's policy decided); otherwise why nothing was judged:
-   * "mode-off", "config-problems", "not-served", "human", "paused", "impostor",
+   * "mode-off", "not-served", "human", "paused", "impostor",
    * "unproven-claim" (only `*` refuses a claim that could not be verified), or the
    * robots.txt state ("none", "unavailable").
    */
@@ -82,11 +83,10 @@ export interface ExplainInput {
   /** A pause in force: true, or its Retry-After seconds. */
   readonly paused: boolean | { readonly retryAfter: number };
   readonly policy?: CompiledPolicy | undefined;
-  /** The remaining facts the edge gathers; defaults: no config problems, served, no verification. */
+  /** The remaining facts the edge gathers; defaults: served, no verification. */
   readonly facts?: Partial<
     Pick<
       EdgeFacts,
-      | "configProblems"
       | "served"
       | "verifyCrawlers"
       | "enforceRates"
@@ -107,6 +107,27 @@ export interface ExplainInput {
 }
 
 export function explainRequest(input: ExplainInput): Explanation {
+  const explanation = explainWith(input, { state: input.state, matcher: input.matcher });
+  if (!explanation) throw new TypeError("explain was given robots.txt yet the decision asks for it");
+  return explanation;
+}
+
+/**
+ * The same, when no copy of robots.txt may be stored (`robots` undefined): the answer for
+ * every request the edge decides without one (MODE=off, a person, a host it does not
+ * protect, a pause), or undefined when the decision needs the copy.
+ */
+export function explainIfDecidable(
+  input: Omit<ExplainInput, "state" | "matcher">,
+  robots: Pick<ExplainInput, "state" | "matcher"> | undefined,
+): Explanation | undefined {
+  return explainWith(input, robots);
+}
+
+function explainWith(
+  input: Omit<ExplainInput, "state" | "matcher">,
+  robots: Pick<ExplainInput, "state" | "matcher"> | undefined,
+): Explanation | undefined {
   const agent = classifyUserAgent(input.userAgent);
   const path = pathAndQuery(input.url);
   const facts = input.facts ?? {};
@@ -118,7 +139,6 @@ export function explainRequest(input: ExplainInput): Explanation {
     originUnusable: facts.originUnusable ?? false,
     selfAddressed: false,
     mode: input.mode,
-    configProblems: facts.configProblems ?? false,
     served: facts.served ?? true,
     isRobotsTxt: (method === "GET" || method === "HEAD") && isRobotsTxtPath(path.split("?")[0] ?? path),
     pathAndQuery: path,
@@ -128,7 +148,7 @@ export function explainRequest(input: ExplainInput): Explanation {
     ...claim,
     cloudflareCategory: facts.cloudflareCategory,
     pause,
-    robots: { state: input.state, matcher: input.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },
+    robots: robots && { state: robots.state, matcher: robots.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },
     failOpen: input.failOpen,
     blockStatus: input.blockStatus,
     policy: input.policy ?? null,
@@ -140,6 +160,7 @@ export function explainRequest(input: ExplainInput): Explanation {
     now: facts.now ?? Date.now(),
   };
   const action = decideEdge(decided);
+  if (action.kind === "gather" && action.fact === "robots") return undefined;
   const verdict = "verdict" in action ? action.verdict : undefined;
   const decision = verdict?.decision;
   const policy = verdict?.policy;
@@ -149,10 +170,10 @@ export function explainRequest(input: ExplainInput): Explanation {
     tokens: agent.tokens,
     known: agent.known ? { token: agent.known.token, category: agent.known.category } : null,
     obeysGlobalGroup: agent.obeysGlobalGroup,
-    robotsState: input.state,
+    robotsState: robots?.state ?? null,
     group: decision?.group ? { token: decision.group.token, lines: decision.group.agentLines } : null,
     rule: decision?.rule ?? null,
-    reason: reasonOf(action, verdict, input.state),
+    reason: reasonOf(action, verdict, robots?.state ?? "not-stored"),
     judgedPath: verdict?.judgedPath ?? path,
     allowed: allowedBy(action, verdict),
     action: explainedAction(action),
@@ -201,7 +222,7 @@ function allowedBy(action: EdgeAction, verdict: Verdict | undefined): boolean {
   return verdict.action !== "unavailable";
 }
 
-function reasonOf(action: EdgeAction, verdict: Verdict | undefined, state: EntryState): string {
+function reasonOf(action: EdgeAction, verdict: Verdict | undefined, state: EntryState | "not-stored"): string {
   if (action.kind === "forward") return action.why;
   if (action.kind === "impostor") return "impostor";
   if (action.kind === "unavailable" && action.why === "paused") return "paused";

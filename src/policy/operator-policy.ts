@@ -16,7 +16,7 @@
  */
 
 import { canonicalizePath, compilePathPattern, productToken, type PathPattern } from "../core/index.ts";
-import type { Mode } from "./mode.ts";
+import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory } from "../agents/crawlers.ts";
 
@@ -52,8 +52,6 @@ export interface PolicyMatch {
   readonly rule: PolicyRule | undefined;
   readonly ruleIndex: number;
 }
-
-const MODES: readonly Mode[] = ["enforce", "report", "off"];
 
 /** A policy ready to answer per request. */
 export class CompiledPolicy {
@@ -119,7 +117,7 @@ function readRoute(value: unknown, where: string, problems: string[]): PolicyRou
   if (typeof pattern !== "string" || !(pattern.startsWith("/") || pattern.startsWith("*"))) {
     problems.push(`${where}.pattern must be a path pattern starting with "/" or "*", got ${JSON.stringify(pattern)}`);
   }
-  if (mode !== undefined && !MODES.includes(mode as Mode)) {
+  if (mode !== undefined && !(MODES as readonly unknown[]).includes(mode)) {
     problems.push(`${where}.mode must be one of ${MODES.join(", ")}, got ${JSON.stringify(mode)}`);
   }
   if (

@@ -1,5 +1,5 @@
 /**
- * "What will this edit break?" answered with real traffic (issue #13): the recent crawler
+ * "What will this edit break?" answered with real traffic: the recent crawler
  * requests, judged again by the one decision (edge-decision.ts) under what is live and under
  * a draft (a robots.txt text, a policy, or both), and the decisions that would change (the
  * action differs; each side's deciding line is shown). Pure.
@@ -18,6 +18,7 @@ import { decideEdge, isRobotsTxtPath, type EdgeFacts } from "./edge-decision.ts"
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
 /** One side of the comparison: a robots.txt and a policy. */
 export interface ReplaySide {
@@ -31,8 +32,8 @@ export interface ReplaySettings {
   readonly mode: Mode;
   readonly failOpen: boolean;
   readonly blockStatus: number;
-  readonly verifyCrawlers: "off" | "unknown" | "block";
-  readonly enforceRates: "honoured" | "all" | "off";
+  readonly verifyCrawlers: VerifyCrawlers;
+  readonly enforceRates: EnforceRates;
   readonly usageSignals: Mode;
 }
 
@@ -113,7 +114,6 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     originUnusable: false,
     selfAddressed: false,
     mode: settings.mode,
-    configProblems: false,
     served: true,
     // The edge serves /robots.txt itself to every crawler: a draft never blocks it.
     isRobotsTxt: (request.method === "GET" || request.method === "HEAD") && isRobotsTxtPath(request.path),

@@ -1,5 +1,5 @@
 /**
- * The admin API's activity routes (issue #13), for an origin admin.ts has already checked:
+ * The admin API's activity routes, for an origin admin.ts has already checked:
  *
  *   GET  activity[?origin=…&hours=…&recent=…]  counts per crawler token (per action, verified
  *        state, layer; per hour and in total), people as one count, the top blocked paths,
@@ -14,7 +14,7 @@ import { summarizeActivity } from "../policy/activity-summary.ts";
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import { replay, type ReplaySide } from "../policy/replay.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
-import { KEEP_HOURS, KEEP_RECENT } from "./activity-object.ts";
+import { bucketMsFor, KEEP_HOURS, OTHER_TOKEN } from "./activity-store.ts";
 import type { AdminContext } from "./admin.ts";
 import { readBodyJson } from "./admin-body.ts";
 import { jsonResponse } from "./responses.ts";
@@ -23,6 +23,8 @@ import { storedRobots } from "./robots-cache.ts";
 const DEFAULT_HOURS = 24;
 const DEFAULT_RECENT = 100;
 const MAX_RECENT_SHOWN = 1_000;
+/** The kept requests replay judges again, newest first (every history's, merged by time). */
+const MAX_REPLAYED = 10_000;
 /** A draft is a robots.txt (Google reads 500 KiB) and a policy: more than this is not a draft. */
 const MAX_REPLAY_BODY = 1_048_576;
 
@@ -55,8 +57,12 @@ export async function activityView(admin: AdminContext, origin: string): Promise
   const fromHour = toHour - (hours.value - 1) * 3_600_000;
   const namespace = admin.env.ACTIVITY;
   const recording = admin.config.recordActivity && Boolean(namespace);
-  const read = namespace ? await namespace.get(namespace.idFromName(origin)).read(fromHour, recent.value) : undefined;
-  const summary = summarizeActivity(read?.hourly ?? [], read?.humans ?? [], { fromHour, toHour });
+  const window = { fromHour, toHour };
+  const read = namespace
+    ? await namespace.get(namespace.idFromName(origin)).read(window, recent.value, now)
+    : undefined;
+  const empty = { bucketMs: bucketMsFor(window), counts: [], otherNames: 0, series: [], humans: [] };
+  const summary = summarizeActivity(read ?? empty, window, OTHER_TOKEN);
   return jsonResponse({
     origin,
     recording,
@@ -67,6 +73,8 @@ export async function activityView(admin: AdminContext, origin: string): Promise
     }),
     from: new Date(fromHour).toISOString(),
     to: new Date(now).toISOString(),
+    // Stored values this version does not know: shown, never read as another value.
+    problems: read?.problems ?? [],
     ...summary,
     topBlockedPaths: read?.topBlockedPaths ?? [],
     violations: (read?.violations ?? []).map((row) => ({ ...row, lastTime: new Date(row.lastTime).toISOString() })),
@@ -104,7 +112,7 @@ function readReplayBody(body: unknown): Validated<ReplayDraft> {
 }
 
 /**
- * Judge the last KEEP_RECENT crawler requests again under the live robots.txt and policy and
+ * Judge the last MAX_REPLAYED kept crawler requests again under the live robots.txt and policy and
  * under the draft. `livePolicy` is the policy in force (the caller knows where it lives).
  */
 export async function replayDraft(
@@ -129,7 +137,9 @@ export async function replayDraft(
     policy: body.value.policyGiven ? body.value.policy : livePolicy,
   };
   const namespace = admin.env.ACTIVITY;
-  const requests = namespace ? await namespace.get(namespace.idFromName(origin)).recentRequests(KEEP_RECENT) : [];
+  const requests = namespace
+    ? await namespace.get(namespace.idFromName(origin)).recentRequests(MAX_REPLAYED, Date.now())
+    : [];
   const { config } = admin;
   const result = replay(
     requests,

@@ -7,7 +7,7 @@
  */
 
 import { RANGE_SOURCES, REVERSE_DNS_RULES } from "../agents/verification.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
 import { readRanges } from "./store.ts";
 import { identityHealth } from "./verify-crawler.ts";
 

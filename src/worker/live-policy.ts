@@ -25,7 +25,7 @@
  */
 
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
 import { logError } from "./log.ts";
 import { readPolicy, writePolicy, type StoredPolicy, type StoredPolicyVersion } from "./store.ts";
 

@@ -94,7 +94,6 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     originUnusable: config.originUrlProblem,
     selfAddressed: !config.originUrl && isLoopbackHost(url.hostname),
     mode: config.mode,
-    configProblems: edge.configProblems.length > 0,
     served: isServedAuthority(config, edge.authority),
     isRobotsTxt: readsRobots && isRobotsTxtPath(url.pathname),
     pathAndQuery: url.pathname + url.search,

@@ -10,7 +10,7 @@
  *              policy              -> the live operator policy and its last versions (live-policy.ts)
  */
 
-import type { RobotsEntry } from "./robots-entry.ts";
+import { ENTRY_VERSION, type RobotsEntry } from "./robots-entry.ts";
 
 const ROBOTS_PREFIX = "robots:";
 const PAUSE_KEY = "pause";
@@ -25,7 +25,9 @@ export interface Pause {
 
 export async function readEntry(kv: KVNamespace, authority: string): Promise<RobotsEntry | undefined> {
   const value = await kv.get<RobotsEntry>(ROBOTS_PREFIX + authority, "json");
-  return value ?? undefined;
+  // An entry written in another format is not guessed at: it reads as none, so the edge
+  // fetches robots.txt again and writes it anew.
+  return value?.version === ENTRY_VERSION ? value : undefined;
 }
 
 /** What the key listing tells of an entry without reading it (older entries carry none). */

@@ -9,12 +9,13 @@ import { agentOfSigner } from "../agents/web-bot-auth/signed-agent.ts";
 import { signerIdentity } from "../agents/web-bot-auth/signature-agents.ts";
 import { verifyWebBotAuth } from "../agents/web-bot-auth/verify.ts";
 import type { SignatureFact } from "../policy/edge-decision.ts";
+import type { VerifyCrawlers } from "../policy/settings.ts";
 import type { EdgeContext } from "./edge-context.ts";
 import { logImpostor, logUntrustedSignature } from "./log.ts";
 import { signatureDirectory, signatureKeyLookup, type DirectoryOptions } from "./signature-directory.ts";
 
 /** Whether a request carries a signature to check: one header lookup, nothing for a browser. */
-export function carriesSignature(request: Request, verifyCrawlers: "off" | "unknown" | "block"): boolean {
+export function carriesSignature(request: Request, verifyCrawlers: VerifyCrawlers): boolean {
   return verifyCrawlers !== "off" && request.headers.has("signature-input");
 }
 

@@ -148,7 +148,6 @@ describe("the facts around the policy layers", () => {
       expected: "no-origin 502",
     },
     { why: "route mode addressed to itself", over: { selfAddressed: true }, expected: "self-loop 508" },
-    { why: "config problems run as MODE=off", over: { configProblems: true }, expected: "forward config-problems" },
     {
       why: "kill switch before the pause",
       over: { mode: "off", pause: { retryAfter: 60 } },

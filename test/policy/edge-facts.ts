@@ -10,7 +10,6 @@ export function gatheredFacts(
     originUnusable: false,
     selfAddressed: false,
     mode: "enforce",
-    configProblems: false,
     served: true,
     isRobotsTxt: false,
     verifyCrawlers: "unknown",

@@ -236,7 +236,6 @@ describe("Cloudflare's verified bot category as a fact", () => {
     originUnusable: false,
     selfAddressed: false,
     mode: "enforce",
-    configProblems: false,
     served: true,
     isRobotsTxt: false,
     pathAndQuery: "/open",

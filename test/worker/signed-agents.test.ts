@@ -151,7 +151,7 @@ describe("signatures we do not check", () => {
     expect(fetched).toEqual([`https://origin.test/agent-private/x`]);
   });
 
-  it("an invalid SIGNATURE_AGENTS is a configuration problem: the edge runs as with MODE=off", async () => {
+  it("an invalid SIGNATURE_AGENTS is a configuration problem: its signers are not trusted, evil.test never fetched", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const headers = await signed("/agent-private/x", dictionary);
     const response = await call("/agent-private/x", {
