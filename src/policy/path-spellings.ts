@@ -33,7 +33,16 @@
 import { canonicalizePath } from "../core/index.ts";
 
 /** The spellings to judge, canonical one first, without repeats; one when there is no ambiguity. */
-export function enforcementSpellings(pathAndQuery: string): string[] {
+export function enforcementSpellings(pathAndQuery: string): readonly string[] {
+  // One decision asks several times for the same path (each fact it gathers, each side of a
+  // replay): the last answer is kept, so a long path is canonicalised and read once.
+  if (last?.pathAndQuery !== pathAndQuery) last = { pathAndQuery, spellings: spellingsOf(pathAndQuery) };
+  return last.spellings;
+}
+
+let last: { readonly pathAndQuery: string; readonly spellings: readonly string[] } | undefined;
+
+function spellingsOf(pathAndQuery: string): readonly string[] {
   const canonical = canonicalizePath(pathAndQuery);
   const queryAt = canonical.indexOf("?");
   const path = queryAt < 0 ? canonical : canonical.slice(0, queryAt);
