@@ -15,8 +15,9 @@
  * recorded requests it judged. Work is counted, not timed (a Worker's clock does not move
  * while it computes): a judgment costs, per spelling of its path, the spelling's length plus
  * the routes, rules and usage lines the path may be tried against on each side (route and
- * rule lookups are indexed, so that is their worst case); a request judged before (same
- * tokens, claim, method, path) is answered again for one unit. bench/request.bench.ts shows
+ * rule lookups are indexed, so that is their worst case), plus 100 for the two decisions
+ * themselves; a request judged before (same tokens, claim, method, path) is answered again
+ * for one unit. bench/request.bench.ts shows
  * a full budget's time for a 64 KiB draft of wildcard routes.
  */
 
@@ -78,10 +79,10 @@ export const REPLAY_CHANGES_SHOWN = 200;
 /**
  * Work units one replay may spend (see the file comment for what a unit is). Sized with
  * bench/request.bench.ts so that a full budget of the costliest kind (a 64 KiB draft of
- * wildcard routes, 512-character re-spelled paths) is about 50 ms of CPU; ordinary traffic
- * (paths of ~50 characters, no wildcard routes) costs ~100 units a distinct request.
+ * wildcard routes, 512-character re-spelled paths) or of the cheapest (short distinct paths)
+ * is at most about 50 ms of CPU: some 2,300 distinct ordinary requests, or ~120 costly ones.
  */
-export const REPLAY_WORK_BUDGET = 400_000;
+export const REPLAY_WORK_BUDGET = 300_000;
 
 /** Judge the requests (oldest first, as recorded) under `live` and `draft`, newest first, within the budget. */
 export function replay(
@@ -138,8 +139,11 @@ export function replay(
   return { requests: judged, recorded: requests.length, partial, changedCount, changed, crawlers };
 }
 
+/** What two decisions cost whatever the path (facts, agent, outcome), in units: measured, ~100 characters' worth. */
+const PER_REQUEST = 100;
+
 /**
- * The work units judging one request on both sides costs: per spelling of its path (computed
+ * The work units judging one request on both sides costs: PER_REQUEST, and per spelling of its path (computed
  * here once; the decision asks path-spellings.ts for the same path and gets them again), its
  * length on each side, plus every candidate that is tried one by one: wildcard routes and
  * wildcard rules (plain ones are found by walking the path, already counted) and usage lines.
@@ -147,7 +151,7 @@ export function replay(
 function workOf(request: RecordedRequest, sides: { live: ReplaySide; draft: ReplaySide }, routes: number): number {
   const candidates =
     routes + triedLines(sides.live.matcher, request.tokens) + triedLines(sides.draft.matcher, request.tokens);
-  let work = 0;
+  let work = PER_REQUEST;
   for (const spelling of enforcementSpellings(request.path)) work += 2 * spelling.length + candidates;
   return work;
 }
