@@ -6,6 +6,7 @@ export type * from "./model.ts";
 export { parseRobotsTxt, MAX_LINE_LENGTH } from "./parse.ts";
 export { canonicalizePath, pathAndQuery } from "./path.ts";
 export { compilePathPattern, type PathPattern } from "./pattern.ts";
+export { indexPathPatterns, type PathPatternIndex } from "./pattern-index.ts";
 export { reviveRobots, serializeRobots, ROBOTS_SCHEMA_VERSION } from "./serialize.ts";
 export { MAX_ROBOTS_BYTES } from "./text.ts";
 export { resolveUsage, type EffectivePreference, type UsageResolution } from "./usage-resolve.ts";

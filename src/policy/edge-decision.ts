@@ -22,7 +22,9 @@
  *   7. GET/HEAD /robots.txt                                   -> served by the edge
  *   8. policy layers (judge.ts; the operator's live policy is gathered only here): the
  *      route's mode (a route with mode `off` passes), its rule
- *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN)
+ *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN).
+ *      Steps 8 to 11 run on every spelling of the path (path-spellings.ts judgeEverySpelling)
+ *      and the strictest outcome stands: a pass counts only if every spelling passes
  *   9. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
  *      crawler's category -> block (enforce) or marked report; else a pass may carry the
  *      path's `Content-Usage` header
@@ -41,7 +43,8 @@ import type { VerificationOutcome } from "../agents/verification.ts";
 import { ANONYMOUS_BOT, claimStanding, judgeClaim, type Judged } from "./claim.ts";
 import { canonicalizePath, resolveUsage, type RobotsMatcher } from "../core/index.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type RateLimits } from "./crawl-rate.ts";
-import { judge, type EntryState, type Verdict } from "./judge.ts";
+import { judgeSpelling, type EntryState, type Verdict } from "./judge.ts";
+import { judgeEverySpelling } from "./path-spellings.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
@@ -201,19 +204,35 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   );
 }
 
+/**
+ * The path layers — policy and robots.txt (judge.ts), usage preferences, pacing — on every
+ * spelling of the path, the strictest outcome standing (judgeEverySpelling: a pass counts
+ * only if every spelling passes every layer).
+ */
 function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
+  return judgeEverySpelling(
+    facts.pathAndQuery,
+    (spelling) => judgedSpelling(facts, robots, who, spelling),
+    actionStrictness,
+  );
+}
+
+function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spelling: string): EdgeAction {
   const { agent } = who;
-  const verdict = judge({
-    mode: facts.mode,
-    failOpen: facts.failOpen,
-    state: robots.state,
-    matcher: robots.matcher,
-    tokens: agent.tokens,
-    obeysGlobalGroup: agent.obeysGlobalGroup,
-    pathAndQuery: facts.pathAndQuery,
-    policy: facts.policy ?? undefined,
-    category: who.category,
-  });
+  const verdict = judgeSpelling(
+    {
+      mode: facts.mode,
+      failOpen: facts.failOpen,
+      state: robots.state,
+      matcher: robots.matcher,
+      tokens: agent.tokens,
+      obeysGlobalGroup: agent.obeysGlobalGroup,
+      pathAndQuery: facts.pathAndQuery,
+      policy: facts.policy ?? undefined,
+      category: who.category,
+    },
+    spelling,
+  );
   switch (verdict.action) {
     case "block":
       return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict };
@@ -223,6 +242,30 @@ function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
       return { kind: "unavailable", status: 503, retryAfter: robots.retryAfter, why: "robots-unavailable", verdict };
     case "pass":
       return usage(facts, who, verdict);
+  }
+}
+
+/**
+ * How strict one spelling's outcome is: a refusal (block, then 503, then 429) over a fact still
+ * to gather (a pass may yet be limited) over a report over a pass; a pass held to a rate over
+ * one that is not, so re-spelling a path into a route in `report` or `off` cannot shed pacing.
+ */
+function actionStrictness(action: EdgeAction): number {
+  switch (action.kind) {
+    case "block":
+      return 6;
+    case "unavailable":
+      return 5;
+    case "rate-limited":
+      return 4;
+    case "gather":
+      return 3;
+    case "report":
+      return 2;
+    case "pass":
+      return action.pacing ? 1 : 0;
+    default:
+      return 0;
   }
 }
 

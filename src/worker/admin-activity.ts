@@ -5,7 +5,9 @@
  *        state, layer; per hour and in total), people as one count, the top blocked paths,
  *        robots.txt violations and the newest crawler requests
  *   POST replay[?origin=…] {"draft"?: "<robots.txt>", "policy"?: {…}}  the recent crawler
- *        requests judged under what is live and under the draft; the decisions that change
+ *        requests judged under what is live and under the draft; the decisions that change.
+ *        The draft policy is held to PUT policy's 64 KiB cap; replay judges the newest requests
+ *        first within a work budget and says `partial` (with a `note`) when it stopped early.
  */
 
 import { compileRobots, parseRobotsTxt } from "../core/index.ts";
@@ -17,6 +19,7 @@ import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { bucketMsFor, KEEP_HOURS, OTHER_TOKEN } from "./activity-store.ts";
 import type { AdminContext } from "./admin.ts";
 import { readBodyJson } from "./admin-body.ts";
+import { MAX_POLICY_BYTES } from "./admin-policy.ts";
 import { jsonResponse } from "./responses.ts";
 import { storedRobots } from "./robots-cache.ts";
 
@@ -99,7 +102,7 @@ function readReplayBody(body: unknown): Validated<ReplayDraft> {
   if (draft === undefined && policy === undefined) problems.push('give "draft" (robots.txt text), "policy", or both');
   let compiled: CompiledPolicy | undefined;
   if (policy !== undefined && policy !== null) {
-    const parsed = typeof policy === "object" ? parsePolicy(JSON.stringify(policy)) : invalid(["must be an object"]);
+    const parsed = typeof policy === "object" ? draftPolicy(policy) : invalid(["must be an object"]);
     if (parsed.ok) compiled = parsed.value;
     else problems.push(...parsed.problems.map((text) => `policy: ${text}`));
   }
@@ -109,6 +112,19 @@ function readReplayBody(body: unknown): Validated<ReplayDraft> {
     policy: compiled,
     policyGiven: policy !== undefined,
   });
+}
+
+/**
+ * A draft policy, held to the live policy's size cap: a draft that could never be saved is
+ * not one, and its routes are what replay's work grows with.
+ */
+function draftPolicy(policy: object): Validated<CompiledPolicy> {
+  const json = JSON.stringify(policy);
+  const bytes = new TextEncoder().encode(json).byteLength;
+  if (bytes > MAX_POLICY_BYTES) {
+    return invalid([`is ${bytes} bytes as JSON; a policy may be at most ${MAX_POLICY_BYTES} (PUT policy's cap)`]);
+  }
+  return parsePolicy(json);
 }
 
 /**
@@ -156,6 +172,9 @@ export async function replayDraft(
   return jsonResponse({
     origin,
     ...result,
+    ...(result.partial && {
+      note: `judged the newest ${result.requests} of ${result.recorded} recorded requests: replay stops at its work budget (docs/operating.md, "Limits")`,
+    }),
     changed: result.changed.map((change) => ({ ...change, time: new Date(change.time).toISOString() })),
   });
 }

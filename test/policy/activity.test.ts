@@ -338,6 +338,7 @@ const request = (token: string, path: string, verified: VerifiedState = "uncheck
   path,
 });
 
+// Changes are listed newest first (replay judges the newest requests first, within its budget).
 describe("replay", () => {
   it.each([
     {
@@ -351,8 +352,8 @@ describe("replay", () => {
       ],
       // An unverifiable claim is still refused by `*`, now only because it is unproven (503).
       changed: [
-        ["Googlebot", "/private/a", "block", "pass"],
         ["Googlebot", "/private/a", "block", "unavailable"],
+        ["Googlebot", "/private/a", "block", "pass"],
       ],
     },
     {
@@ -380,8 +381,8 @@ describe("replay", () => {
       ],
       // Only a verified AdsBot-Google is exempt from `*`.
       changed: [
-        ["AdsBot-Google", "/b", "pass", "unavailable"],
         ["FooBot", "/a", "pass", "block"],
+        ["AdsBot-Google", "/b", "pass", "unavailable"],
       ],
     },
   ])("$why", ({ live, draft, requests, changed }) => {

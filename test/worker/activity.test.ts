@@ -481,17 +481,12 @@ describe("POST replay", () => {
       crawlers: { token: string; requests: number; changed: number }[];
     };
     expect(answer.requests).toBe(4);
+    expect(answer).toMatchObject({ recorded: 4, partial: false });
+    expect(answer).not.toHaveProperty("note");
     // GPTBot and bingbot are blocked as before, by lines that moved: not a change.
     expect(answer.changedCount).toBe(2);
+    // Newest first: replay judges the newest requests first, so a partial answer is the latest.
     expect(answer.changed).toEqual([
-      {
-        time: expect.any(String),
-        token: "Googlebot",
-        method: "GET",
-        path: "/private/a",
-        live: { action: "block", layer: "robots.txt", line: 2, rule: "disallow: /private/" },
-        draft: { action: "pass", layer: "robots.txt", line: null, rule: null },
-      },
       {
         time: expect.any(String),
         token: "Googlebot",
@@ -499,6 +494,14 @@ describe("POST replay", () => {
         path: "/public",
         live: { action: "pass", layer: "robots.txt", line: null, rule: null },
         draft: { action: "block", layer: "robots.txt", line: 3, rule: "disallow: /public" },
+      },
+      {
+        time: expect.any(String),
+        token: "Googlebot",
+        method: "GET",
+        path: "/private/a",
+        live: { action: "block", layer: "robots.txt", line: 2, rule: "disallow: /private/" },
+        draft: { action: "pass", layer: "robots.txt", line: null, rule: null },
       },
     ]);
     expect(answer.crawlers).toEqual([
@@ -548,6 +551,14 @@ describe("POST replay", () => {
       body: '{"policy": {"routes": [{"pattern": "nope", "rules": []}]}}',
       status: 400,
       error: "policy: ",
+    },
+    {
+      why: "a draft policy over the live policy's 64 KiB cap",
+      body: JSON.stringify({
+        policy: { routes: Array.from({ length: 1600 }, (_, n) => ({ pattern: `*/s${n}*.pdf$`, mode: "report" })) },
+      }),
+      status: 400,
+      error: "bytes as JSON; a policy may be at most 65536",
     },
     {
       why: "a body over 1 MiB",

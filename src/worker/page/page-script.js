@@ -564,7 +564,12 @@ async function replayDraft() {
     draft: $("draft").value,
   });
   $("replay-summary").textContent =
-    "Published, this draft would change " + data.changedCount + " of the last " + data.requests + " crawler requests.";
+    "Published, this draft would change " +
+    data.changedCount +
+    " of the last " +
+    data.requests +
+    " crawler requests." +
+    (data.partial ? " Only the newest " + data.requests + " of " + data.recorded + " were judged (work budget)." : "");
   const table = /** @type {HTMLTableElement} */ (document.getElementById("replay-changes"));
   const head = table.tHead;
   head.replaceChildren();
@@ -723,7 +728,12 @@ async function replayPolicy() {
     return;
   }
   $("policy-replay-summary").textContent =
-    "This policy would change " + data.changedCount + " of the last " + data.requests + " crawler requests.";
+    "This policy would change " +
+    data.changedCount +
+    " of the last " +
+    data.requests +
+    " crawler requests." +
+    (data.partial ? " Only the newest " + data.requests + " of " + data.recorded + " were judged (work budget)." : "");
   for (const change of (data.changed || []).slice(0, 20)) {
     const row = el("tr");
     row.append(
