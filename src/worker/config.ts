@@ -73,6 +73,8 @@ export interface Config {
   readonly dohResolver: string;
   /** Trusted Web Bot Auth signers by directory origin: the built-in table plus SIGNATURE_AGENTS. */
   readonly signatureAgents: ReadonlyMap<string, SignatureAgent>;
+  /** SIGNATURE_MAX_WINDOW: the longest Web Bot Auth signature window (expires - created) and oldest `created`, seconds. */
+  readonly signatureMaxWindowSeconds: number;
 }
 
 /** The outcome of reading the vars: a config that is always usable, and what was wrong. */
@@ -134,6 +136,7 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     usageHeader: read.field("USAGE_HEADER", readBoolean, true),
     dohResolver: read.field("DOH_RESOLVER", readHttpsUrl, DEFAULT_DOH_RESOLVER),
     signatureAgents: read.field("SIGNATURE_AGENTS", readSignatureAgents, trustedSignatureAgents([])),
+    signatureMaxWindowSeconds: read.field("SIGNATURE_MAX_WINDOW", integerIn(1, 86_400), 300),
   };
   if (vars["routes"] !== undefined) {
     read.problems.push(

@@ -27,6 +27,7 @@ export async function checkSignature(edge: EdgeContext): Promise<SignatureFact> 
   const options = directoryOptions(edge);
   const outcome = await verifyWebBotAuth(request, {
     now: Date.now(),
+    maxWindowSeconds: config.signatureMaxWindowSeconds,
     isTrusted: (origin) => config.signatureAgents.has(origin),
     lookupKey: signatureKeyLookup(options),
   });

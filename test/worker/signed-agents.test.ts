@@ -15,17 +15,20 @@ const ROBOTS = "User-agent: ExampleAgent\nDisallow: /agent-private/\n\nUser-agen
 
 let signer: TestSigner;
 let fetched: string[];
+/** Signature Agent Card members the directory carries besides its keys. */
+let card: Record<string, unknown>;
 
 beforeEach(async () => {
   await freshState();
   signer = await newSigner();
   fetched = [];
+  card = {};
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input, init);
     fetched.push(request.url);
     const url = new URL(request.url);
     if (url.pathname === DIRECTORY) {
-      return new Response(JSON.stringify({ keys: [signer.publicJwk] }), {
+      return new Response(JSON.stringify({ keys: [signer.publicJwk], ...card }), {
         headers: { "content-type": "application/http-message-signatures-directory+json" },
       });
     }
@@ -117,12 +120,61 @@ describe("a failed signature verifies nothing: a failed claim", () => {
       ...(created && { created }),
       ...(expires && { expires }),
     });
-    if (tamper) headers["signature"] = headers["signature"]?.replace(/[A-Za-z]/, (c) => (c === "A" ? "B" : "A")) ?? "";
+    if (tamper) headers["signature"] = headers["signature"]?.replace(/:./, (c) => (c === ":A" ? ":B" : ":A")) ?? "";
     const env = { SIGNATURE_AGENTS, VERIFY_CRAWLERS: verify };
     const response = await call("/private/x", { ua: CHROME, headers, env });
     expect(response.status).toBe(status);
     expect(response.headers.get("x-robots-edge")?.split(";")[0]).toBe(marker);
     // Never the signer's group: its own group would allow /private/x.
+  });
+});
+
+// Findings of the second adversarial review: a window without bound, junk headers from a
+// person's browser, and a card naming another operator's crawler.
+describe("signatures that prove less than they claim", () => {
+  it("expires 10 years ahead: refused (longer than SIGNATURE_MAX_WINDOW), so judged under * not its own group", async () => {
+    const headers = await signed("/private/x", dictionary, { expires: now() + 10 * 365 * 86_400 });
+    const response = await call("/private/x", { ua: CHROME, headers, env: { SIGNATURE_AGENTS } });
+    expect(response.status).toBe(403);
+  });
+
+  it("SIGNATURE_MAX_WINDOW raised to an hour accepts a 30-minute window", async () => {
+    const headers = await signed("/private/x", dictionary, { expires: now() + 1_800 });
+    const env = { SIGNATURE_AGENTS, SIGNATURE_MAX_WINDOW: "3600" };
+    expect((await call("/private/x", { ua: CHROME, headers, env })).status).toBe(200);
+  });
+
+  it.each<{ why: string; headers: Record<string, string> }>([
+    {
+      why: "unparsable Signature-Input",
+      headers: { "signature-input": 'sig1=("@authority"', signature: "sig1=:AAAA:" },
+    },
+    { why: "Signature-Input with no web-bot-auth member", headers: { "signature-input": "x=?1" } },
+    {
+      why: "web-bot-auth input without a Signature",
+      headers: { "signature-input": 'sig1=("@authority");created=1;expires=2;keyid="k";tag="web-bot-auth"' },
+    },
+  ])("a browser with $why is a person, not a failed signer (VERIFY_CRAWLERS=block)", async ({ headers }) => {
+    const env = { SIGNATURE_AGENTS, VERIFY_CRAWLERS: "block" };
+    const response = await call("/private/x", { ua: CHROME, headers, env });
+    expect(response.status).toBe(200);
+    expect(fetched.some((url) => url.endsWith(DIRECTORY))).toBe(false);
+  });
+
+  it("a trusted signer listed without a token whose card names AdsBot-Google does not skip *", async () => {
+    card = { web_bot_auth: { "rfc9309-product-token": "AdsBot-Google", purpose: "search" } };
+    const env = { SIGNATURE_AGENTS: JSON.stringify({ [AGENT]: {} }) };
+    const headers = await signed("/private/x", dictionary);
+    const response = await call("/private/x", { ua: "ExampleFetcher/1.0 (+https://agent.test/bot)", headers, env });
+    expect(response.status).toBe(403);
+  });
+
+  it("the same signer whose card names a token of its own is judged by that token's group", async () => {
+    card = { web_bot_auth: { "rfc9309-product-token": "ExampleAgent" } };
+    const env = { SIGNATURE_AGENTS: JSON.stringify({ [AGENT]: {} }) };
+    const headers = await signed("/agent-private/x", dictionary);
+    const response = await call("/agent-private/x", { ua: CHROME, headers, env });
+    expect(response.status).toBe(403);
   });
 });
 

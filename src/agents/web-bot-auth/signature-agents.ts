@@ -12,7 +12,8 @@
  * http is accepted only for a loopback origin listed there (local runs and tests).
  */
 
-import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../crawlers.ts";
+import { productToken } from "../../core/product-token.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, KNOWN_CRAWLERS, type CrawlerCategory } from "../crawlers.ts";
 import type { AgentCard } from "./directory.ts";
 import { parseUrl } from "./url.ts";
 
@@ -130,16 +131,34 @@ export function trustedSignatureAgents(operator: readonly SignatureAgent[]): Rea
   return new Map([...KNOWN_SIGNATURE_AGENTS, ...operator].map((agent) => [agent.origin, agent]));
 }
 
-/** What a verified, trusted signer stands for; `undefined` when neither the table nor its card names a token. */
+/** Product tokens of the crawler table: each belongs to the operator that documents it. */
+const TABLE_TOKENS = new Set(KNOWN_CRAWLERS.map((crawler) => productToken(crawler.token)));
+
+/**
+ * What a verified, trusted signer stands for; `undefined` when neither the table nor its card
+ * names a token it may stand for. The operator's own row (SIGNATURE_AGENTS) may name any
+ * token: the operator decides. A card is the signer speaking for itself, so it may not claim
+ * a token of the crawler table (AdsBot-Google, Googlebot…) that belongs to another operator:
+ * only a token the built-in trust table, citing that operator, gives this very signer.
+ */
 export function signerIdentity(
   agent: SignatureAgent,
   card: AgentCard,
 ): { readonly token: string; readonly category: CrawlerCategory } | undefined {
-  const cardToken =
-    card.productToken !== undefined && PRODUCT_TOKEN.test(card.productToken) ? card.productToken : undefined;
-  const token = agent.token ?? cardToken;
+  const token = agent.token ?? cardToken(agent, card);
   if (token === undefined) return undefined;
   return { token, category: agent.category ?? categoryOfPurpose(card.purpose) };
+}
+
+function cardToken(agent: SignatureAgent, card: AgentCard): string | undefined {
+  const claimed = card.productToken;
+  if (claimed === undefined || !PRODUCT_TOKEN.test(claimed)) return undefined;
+  if (!TABLE_TOKENS.has(productToken(claimed))) return claimed;
+  const documented = KNOWN_SIGNATURE_AGENTS.some(
+    (known) =>
+      known.origin === agent.origin && known.token !== undefined && productToken(known.token) === productToken(claimed),
+  );
+  return documented ? claimed : undefined;
 }
 
 /**

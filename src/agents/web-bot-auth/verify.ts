@@ -5,6 +5,9 @@
  *
  * A request is verified when one signature labelled `tag="web-bot-auth"`:
  * - states `created`, `expires` and `keyid` (RFC 9421 §2.3), and is within them (±MAX_SKEW_SECONDS);
+ * - spans no more than the configured window (`maxWindowSeconds`, SIGNATURE_MAX_WINDOW, default
+ *   300 s) and was created no longer ago than that: a signature is a bearer token until it
+ *   expires (httpsig-protocol §4.1), so a window of years would replay on any path for years;
  * - covers `@authority` or `@target-uri`, so it cannot be replayed against another site;
  * - covers Signature-Agent whenever the request carries one, in either form: the dictionary
  *   form of the drafts (`sig1="https://agent.example"`, covered as `"signature-agent";key="sig1"`)
@@ -13,7 +16,11 @@
  * - and verifies with that key (Ed25519, or RSA-PSS-SHA512) over the signature base we rebuild.
  *
  * Choices where the drafts leave room:
- * - Signatures without the web-bot-auth tag are other protocols' business: `absent`, not failed.
+ * - Only a parseable web-bot-auth signature is a claim: a Signature-Input that is no
+ *   structured dictionary, has no member tagged web-bot-auth, or a Signature with no byte
+ *   sequence under that label is `absent`, not failed. A client could as well have left the
+ *   headers out, so treating it as absent grants nothing, while calling it a failed signer
+ *   would turn a person whose browser sends junk headers into a refused bot.
  * - With several web-bot-auth labels, the first decides (the drafts send one).
  * - A signature made for another authority is indistinguishable from a tampered one: the
  *   authority is covered, not transmitted, so both fail as `bad-signature`.
@@ -29,6 +36,8 @@ import { importPublicKey, verifySignatureBytes, type CryptoKeyHandle } from "./w
 
 /** Clock difference tolerated on `created` and `expires`, in seconds. */
 export const MAX_SKEW_SECONDS = 60;
+/** The default longest signature window (expires - created), and oldest `created`, in seconds. */
+export const DEFAULT_MAX_WINDOW_SECONDS = 300;
 export const WEB_BOT_AUTH_TAG = "web-bot-auth";
 
 /** Why a signature verified nothing. */
@@ -37,6 +46,7 @@ export type SignatureFailure =
   | "missing-component"
   | "expired"
   | "future"
+  | "window-too-long"
   | "untrusted-signer"
   | "unknown-key"
   | "unsupported-algorithm"
@@ -58,6 +68,8 @@ export interface SignedRequest {
 export interface VerifyOptions {
   /** Now, in milliseconds since the epoch. */
   readonly now: number;
+  /** Longest accepted `expires - created`, and oldest accepted `created`, in seconds (default 300). */
+  readonly maxWindowSeconds?: number;
   /** Is this directory origin in the trust table? Asked before any key lookup. */
   readonly isTrusted: (origin: string) => boolean;
   /** The trusted signer's key with this thumbprint, from its (cached) directory. */
@@ -95,15 +107,10 @@ async function verifyFields(
   inputField: string,
   options: VerifyOptions,
 ): Promise<SignatureOutcome> {
-  const inputs = parseField(inputField, "Signature-Input");
-  const label = [...inputs.keys()].find((name) => tagOf(inputs.get(name)) === WEB_BOT_AUTH_TAG);
-  if (label === undefined) return { status: "absent" };
-  const input = inputs.get(label) as InnerList;
-  const signature = parseField(signatureField, "Signature").get(label);
-  if (signature === undefined || !(signature[0] instanceof ArrayBuffer)) {
-    throw new Failure("malformed", `Signature has no byte sequence for label ${label}`);
-  }
-  const params = signatureParams(input[1], options.now);
+  const claim = webBotAuthClaim(signatureField, inputField);
+  if (claim === undefined) return { status: "absent" };
+  const { input, signature } = claim;
+  const params = signatureParams(input[1], options.now, options.maxWindowSeconds ?? DEFAULT_MAX_WINDOW_SECONDS);
   const components = input[0];
   const signer = signerOrigin(request, components);
   if (!options.isTrusted(signer)) throw new Failure("untrusted-signer", `${signer} is not a trusted signer`, signer);
@@ -114,11 +121,36 @@ async function verifyFields(
   const valid = await verifySignatureBytes(
     key.algorithm,
     await importedKey(key),
-    new Uint8Array(signature[0]),
+    new Uint8Array(signature),
     new TextEncoder().encode(base),
   );
   if (!valid) throw new Failure("bad-signature", "the signature does not match this request", signer);
   return { status: "verified", signer, keyid: params.keyid };
+}
+
+/**
+ * The web-bot-auth signature the request carries, or undefined when it carries none we can
+ * read: Signature-Input a dictionary with a member tagged web-bot-auth (the first decides),
+ * and Signature a dictionary holding a byte sequence under the same label.
+ */
+function webBotAuthClaim(
+  signatureField: string,
+  inputField: string,
+): { readonly input: InnerList; readonly signature: ArrayBuffer } | undefined {
+  const inputs = parseQuietly(inputField);
+  const label = inputs && [...inputs.keys()].find((name) => tagOf(inputs.get(name)) === WEB_BOT_AUTH_TAG);
+  if (inputs === undefined || label === undefined) return undefined;
+  const bytes = parseQuietly(signatureField)?.get(label)?.[0];
+  if (!(bytes instanceof ArrayBuffer)) return undefined;
+  return { input: inputs.get(label) as InnerList, signature: bytes };
+}
+
+function parseQuietly(value: string): Dictionary | undefined {
+  try {
+    return parseDictionary(value);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseField(value: string, name: string): Dictionary {
@@ -138,7 +170,7 @@ interface SignatureParams {
   readonly alg: unknown;
 }
 
-function signatureParams(params: Parameters, now: number): SignatureParams {
+function signatureParams(params: Parameters, now: number, maxWindowSeconds: number): SignatureParams {
   const created = params.get("created");
   const expires = params.get("expires");
   const keyid = params.get("keyid");
@@ -146,9 +178,15 @@ function signatureParams(params: Parameters, now: number): SignatureParams {
   if (typeof expires !== "number" || !Number.isInteger(expires)) throw new Failure("malformed", "no integer expires");
   if (typeof keyid !== "string" || keyid === "") throw new Failure("malformed", "no keyid");
   if (expires <= created) throw new Failure("malformed", "expires is not after created");
+  if (expires - created > maxWindowSeconds) {
+    throw new Failure("window-too-long", `window of ${expires - created} s exceeds ${maxWindowSeconds} s`);
+  }
   const nowSeconds = now / 1000;
   if (created > nowSeconds + MAX_SKEW_SECONDS) throw new Failure("future", `created ${created} is in the future`);
   if (expires < nowSeconds - MAX_SKEW_SECONDS) throw new Failure("expired", `expired at ${expires}`);
+  if (created < nowSeconds - maxWindowSeconds - MAX_SKEW_SECONDS) {
+    throw new Failure("expired", `created ${created} is older than ${maxWindowSeconds} s`);
+  }
   return { keyid, alg: params.get("alg") };
 }
 

@@ -128,6 +128,37 @@ describe("signerIdentity", () => {
       identity: undefined,
     },
     { why: "no token anywhere", agent: bare, card: {}, identity: undefined },
+    // A card may not claim a token of the crawler table that belongs to another operator.
+    {
+      why: "a card naming itself AdsBot-Google (Google's, exempt from *)",
+      agent: bare,
+      card: { productToken: "AdsBot-Google" },
+      identity: undefined,
+    },
+    {
+      why: "a card naming itself googlebot, any case",
+      agent: bare,
+      card: { productToken: "googlebot" },
+      identity: undefined,
+    },
+    {
+      why: "a card naming ChatGPT-User from a signer that is not chatgpt.com",
+      agent: bare,
+      card: { productToken: "ChatGPT-User", purpose: "ai-assistant" },
+      identity: undefined,
+    },
+    {
+      why: "chatgpt.com's own card may name the token its operator documents for it",
+      agent: { origin: "https://chatgpt.com", docs: "SIGNATURE_AGENTS" },
+      card: { productToken: "ChatGPT-User" },
+      identity: { token: "ChatGPT-User", category: "other" },
+    },
+    {
+      why: "the operator's own row may name a table token: the operator decides",
+      agent: { ...bare, token: "AdsBot-Google" },
+      card: {},
+      identity: { token: "AdsBot-Google", category: "other" },
+    },
   ])("$why", ({ agent, card, identity }) => {
     expect(signerIdentity(agent, card)).toEqual(identity);
   });
