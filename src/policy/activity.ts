@@ -148,6 +148,8 @@ export function outcomeOf(action: EdgeAction): Outcome | undefined {
     }
     case "impostor":
       return { action: "block", layer: "verification", line: null, rule: null };
+    case "signature-reused":
+      return { action: "rateLimited", layer: "verification", line: null, rule: null };
     case "serve-robots-txt":
       return { action: "pass", layer: "robots.txt-file", line: null, rule: null };
     default:

@@ -52,6 +52,8 @@ export type Verification = "trusted" | "impostor";
  */
 export type SignatureFact =
   | { readonly status: "verified"; readonly signer: string; readonly agent: AgentInfo }
+  /** Verified, but this isolate saw the same signature (or nonce) before, within its window. */
+  | { readonly status: "reused"; readonly signer: string }
   | { readonly status: "failed"; readonly why: string; readonly signer?: string | undefined }
   | { readonly status: "untrusted"; readonly signer?: string | undefined };
 
@@ -141,6 +143,8 @@ export type EdgeAction =
       readonly verdict?: Verdict;
     }
   | { readonly kind: "rate-limited"; readonly status: 429; readonly retryAfter: number; readonly verdict: Verdict }
+  /** Web Bot Auth: a reused signature (429), or a route asking for one (403 with Accept-Signature). */
+  | { readonly kind: "signature-reused"; readonly status: 429; readonly retryAfter: number }
   | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
   | { readonly kind: "report"; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
   | {
@@ -177,6 +181,8 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   if (!facts.served) return { kind: "forward", why: "not-served" };
 
   if (facts.signed && facts.signature === undefined) return { kind: "gather", fact: "signature" };
+  const signatureAnswer = reusedSignature(facts);
+  if (signatureAnswer) return signatureAnswer;
   const signed = facts.signature?.status === "verified" ? facts.signature.agent : undefined;
   // A request that signs is an automated client even when its signature fails (a browser never
   // signs): the failed claim is judged below, never passed as a human's.
@@ -202,6 +208,16 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   // table does not know, and never for a signer's agent or a failed claim.
   const category = impostor ? undefined : (agent.known?.category ?? (signed ? undefined : facts.cloudflareCategory));
   return judged(facts, facts.robots, { agent, category });
+}
+
+/**
+ * httpsig-protocol-01 §4.4: a signature (or nonce) used more often than policy permits may be
+ * answered 429, asking for a fresh one. Our policy: once. Retry-After 1: a new signature is
+ * all it takes.
+ */
+function reusedSignature(facts: EdgeFacts): EdgeAction | undefined {
+  if (facts.signature?.status !== "reused") return undefined;
+  return { kind: "signature-reused", status: 429, retryAfter: 1 };
 }
 
 /** The agent a request is judged as, with the category its policies and usage rules use. */

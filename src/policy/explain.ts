@@ -238,6 +238,7 @@ function explainedAction(action: EdgeAction): Explanation["action"] {
       return { ...none, action: name, status: 503, retryAfter: action.retryAfter };
     }
     case "rate-limited":
+    case "signature-reused":
       return { ...none, action: "rate-limited", status: 429, retryAfter: action.retryAfter };
     case "serve-robots-txt":
       return { ...none, action: "serve-robots-txt" };

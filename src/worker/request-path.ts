@@ -30,6 +30,7 @@ import {
   rateLimitedResponse,
   ruleHeader,
   selfLoopResponse,
+  signatureReusedResponse,
   unavailableResponse,
   usageBlockedResponse,
   usageHeader,
@@ -149,6 +150,8 @@ async function perform(edge: EdgeContext, action: EdgeAction, robots: LoadedRobo
       return blockedResponse(action.verdict, action.status);
     case "rate-limited":
       return rateLimitedResponse(action.retryAfter);
+    case "signature-reused":
+      return signatureReusedResponse(action.retryAfter);
     case "unavailable":
       return unavailableResponse(action.retryAfter, UNAVAILABLE_WHY[action.why], action.why);
     case "gather":
@@ -173,7 +176,8 @@ function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): vo
   const { config, request, url } = edge;
   const signed = facts.signature?.status === "verified" ? facts.signature : undefined;
   const agent = signed?.agent ?? facts.agent;
-  if (config.logDecisions === "none" || !(agent.crawler || facts.signature?.status === "failed")) return;
+  const signatureClaim = facts.signature?.status === "failed" || facts.signature?.status === "reused";
+  if (config.logDecisions === "none" || !(agent.crawler || signatureClaim)) return;
   const outcome = loggedOutcome(action, facts.pathAndQuery);
   if (!outcome || (config.logDecisions === "blocked" && outcome.action === "pass")) return;
   logDecision({
@@ -208,6 +212,8 @@ function loggedOutcome(action: EdgeAction, pathAndQuery: string): LoggedOutcome 
       return { ...(action.verdict ?? none), action: action.why === "robots-unavailable" ? "unavailable" : action.why };
     case "impostor":
       return { ...none, action: "impostor" };
+    case "signature-reused":
+      return { ...none, action: "rate-limited" };
     default:
       return undefined;
   }

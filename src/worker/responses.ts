@@ -107,6 +107,22 @@ export function rateLimitedResponse(retryAfterSeconds: number): Response {
   );
 }
 
+/**
+ * A Web Bot Auth signature this isolate already saw (httpsig-protocol-01 §4.4): a new
+ * signature is all it takes, so Retry-After is short.
+ */
+export function signatureReusedResponse(retryAfterSeconds: number): Response {
+  return new Response("Too many requests: this signature was already used; sign this request anew.\n", {
+    status: 429,
+    headers: {
+      "content-type": TEXT,
+      "cache-control": "private, no-store",
+      "retry-after": String(retryAfterSeconds),
+      "x-robots-edge": "signature-reused",
+    },
+  });
+}
+
 /** Route mode addressed to the Worker itself: say how to run it instead of looping. */
 export function selfLoopResponse(): Response {
   return errorResponse(

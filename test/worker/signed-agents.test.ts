@@ -8,6 +8,8 @@ import { call, CHROME, freshState, SITE } from "./helpers.ts";
 
 const AGENT = "https://agent.test";
 const STRANGER = "https://stranger.test";
+/** httpsig-protocol-01: a signer naming its JWK Set directly. */
+const JWKS = "https://keys.test/bots/example.jwks";
 const DIRECTORY = "/.well-known/http-message-signatures-directory";
 const SIGNATURE_AGENTS = JSON.stringify({ [AGENT]: { token: "ExampleAgent", category: "ai-assistant" } });
 // ExampleAgent has a group of its own; everyone else falls to `*`.
@@ -27,7 +29,7 @@ beforeEach(async () => {
     const request = new Request(input, init);
     fetched.push(request.url);
     const url = new URL(request.url);
-    if (url.pathname === DIRECTORY) {
+    if (url.pathname === DIRECTORY || request.url === JWKS) {
       return new Response(JSON.stringify({ keys: [signer.publicJwk], ...card }), {
         headers: { "content-type": "application/http-message-signatures-directory+json" },
       });
@@ -64,7 +66,7 @@ describe("a verified signature: judged as the signer's crawler, whatever the Use
     expect(response.status).toBe(status);
     const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
     expect(lines).toContainEqual(
-      expect.objectContaining({ event: "robots-edge.decision", group: "exampleagent", signer: AGENT }),
+      expect.objectContaining({ event: "robots-edge.decision", group: "exampleagent", signer: `${AGENT}${DIRECTORY}` }),
     );
   });
 
@@ -73,6 +75,73 @@ describe("a verified signature: judged as the signer's crawler, whatever the Use
       await call(path, { ua: CHROME, headers: await signed(path, dictionary), env: { SIGNATURE_AGENTS } });
     }
     expect(fetched.filter((url) => url === `${AGENT}${DIRECTORY}`)).toHaveLength(1);
+  });
+});
+
+describe("-01: a Signature-Agent naming its JWK Set directly", () => {
+  it("trusted by its URL: the key set is fetched from that URL and the signer's group applies", async () => {
+    const env = { SIGNATURE_AGENTS: JSON.stringify({ [JWKS]: { token: "ExampleAgent" } }) };
+    const headers = await signed("/agent-private/x", { form: "dictionary", key: "sig1", origin: JWKS });
+    expect((await call("/agent-private/x", { ua: CHROME, headers, env })).status).toBe(403);
+    expect(fetched).toContain(JWKS);
+    expect(fetched.some((url) => url.endsWith(DIRECTORY))).toBe(false);
+  });
+
+  it("a JWK Set URL on a host whose origin is trusted is not trusted by that: nothing fetched, the User-Agent decides", async () => {
+    const headers = await signed("/agent-private/x", {
+      form: "dictionary",
+      key: "sig1",
+      origin: `${AGENT}/other.jwks`,
+    });
+    expect((await call("/agent-private/x", { ua: CHROME, headers, env: { SIGNATURE_AGENTS } })).status).toBe(200);
+    expect(fetched.some((url) => url.startsWith(AGENT))).toBe(false);
+  });
+});
+
+describe("a signature used twice: 429, asking for a fresh one", () => {
+  it("the same signed request replayed is answered 429 with Retry-After; a fresh signature passes", async () => {
+    const headers = await signed("/private/x", dictionary);
+    const env = { SIGNATURE_AGENTS };
+    expect((await call("/private/x", { ua: CHROME, headers, env })).status).toBe(200);
+    const replay = await call("/private/x", { ua: CHROME, headers, env });
+    expect(replay.status).toBe(429);
+    expect(replay.headers.get("retry-after")).toBe("1");
+    expect(replay.headers.get("x-robots-edge")).toBe("signature-reused");
+    // Ed25519 is deterministic: a fresh signature differs by its created time (or a nonce).
+    const fresh = await signed("/private/x", dictionary, { created: now() - 30 });
+    expect((await call("/private/x", { ua: CHROME, headers: fresh, env })).status).toBe(200);
+  });
+
+  it("without a nonce, the same @authority-only signature on another path is not a replay of that request", async () => {
+    // An honest agent signing @authority alone sends these very bytes for every request in
+    // the same second. Only the same request again is a reuse.
+    const headers = await signed("/a", dictionary);
+    const env = { SIGNATURE_AGENTS };
+    expect((await call("/a", { ua: CHROME, headers, env })).status).toBe(200);
+    expect((await call("/b", { ua: CHROME, headers, env })).status).toBe(200);
+    expect((await call("/a", { ua: CHROME, headers, env })).status).toBe(429);
+  });
+
+  it("the same nonce under a new signature is a reuse too", async () => {
+    const env = { SIGNATURE_AGENTS };
+    const first = await signRequest(signer, {
+      url: `${SITE}/a`,
+      agent: dictionary,
+      created: now() - 5,
+      expires: now() + 60,
+      nonce: "one-use-only",
+      components: ["@authority", "@path"],
+    });
+    const second = await signRequest(signer, {
+      url: `${SITE}/b`,
+      agent: dictionary,
+      created: now() - 5,
+      expires: now() + 60,
+      nonce: "one-use-only",
+      components: ["@authority", "@path"],
+    });
+    expect((await call("/a", { ua: CHROME, headers: first, env })).status).toBe(200);
+    expect((await call("/b", { ua: CHROME, headers: second, env })).status).toBe(429);
   });
 });
 
