@@ -145,6 +145,7 @@ export type EdgeAction =
   | { readonly kind: "rate-limited"; readonly status: 429; readonly retryAfter: number; readonly verdict: Verdict }
   /** Web Bot Auth: a reused signature (429), or a route asking for one (403 with Accept-Signature). */
   | { readonly kind: "signature-reused"; readonly status: 429; readonly retryAfter: number }
+  | { readonly kind: "signature-required"; readonly status: 403; readonly verdict: Verdict }
   | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
   | { readonly kind: "report"; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
   | {
@@ -220,6 +221,19 @@ function reusedSignature(facts: EdgeFacts): EdgeAction | undefined {
   return { kind: "signature-reused", status: 429, retryAfter: 1 };
 }
 
+/**
+ * A policy rule asking for a signature (`"signature": "required"`) names this crawler, and it
+ * has no verified one: 403 with Accept-Signature (httpsig-protocol-01 §4.4, RFC 9421 §5.1),
+ * so an honest agent can sign and retry. Under MODE or the route's mode `report`, only marked.
+ */
+function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeAction | undefined {
+  if (verdict.policy?.rule?.signature !== "required" || facts.signature?.status === "verified") return undefined;
+  const mode = verdict.policy.route.mode ?? facts.mode;
+  if (mode === "off") return undefined;
+  if (mode === "report") return { kind: "report", verdict: { ...verdict, action: "report" } };
+  return { kind: "signature-required", status: 403, verdict: { ...verdict, action: "block" } };
+}
+
 /** The agent a request is judged as, with the category its policies and usage rules use. */
 interface Judged {
   readonly agent: AgentInfo;
@@ -239,6 +253,8 @@ function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
     policy: facts.policy ?? undefined,
     category: who.category,
   });
+  const unsigned = signatureRequired(facts, verdict);
+  if (unsigned) return unsigned;
   switch (verdict.action) {
     case "block":
       return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict };

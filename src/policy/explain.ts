@@ -230,6 +230,7 @@ function explainedAction(action: EdgeAction): Explanation["action"] {
     case "report":
       return { ...none, action: "report" };
     case "block":
+    case "signature-required":
       return { ...none, action: "block", status: action.status };
     case "impostor":
       return { ...none, action: "impostor", status: 403 };

@@ -30,6 +30,7 @@ import {
   rateLimitedResponse,
   ruleHeader,
   selfLoopResponse,
+  signatureRequiredResponse,
   signatureReusedResponse,
   unavailableResponse,
   usageBlockedResponse,
@@ -152,6 +153,8 @@ async function perform(edge: EdgeContext, action: EdgeAction, robots: LoadedRobo
       return rateLimitedResponse(action.retryAfter);
     case "signature-reused":
       return signatureReusedResponse(action.retryAfter);
+    case "signature-required":
+      return signatureRequiredResponse(action.verdict);
     case "unavailable":
       return unavailableResponse(action.retryAfter, UNAVAILABLE_WHY[action.why], action.why);
     case "gather":
@@ -214,6 +217,8 @@ function loggedOutcome(action: EdgeAction, pathAndQuery: string): LoggedOutcome 
       return { ...none, action: "impostor" };
     case "signature-reused":
       return { ...none, action: "rate-limited" };
+    case "signature-required":
+      return { ...action.verdict, action: "block" };
     default:
       return undefined;
   }

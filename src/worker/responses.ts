@@ -123,6 +123,29 @@ export function signatureReusedResponse(retryAfterSeconds: number): Response {
   });
 }
 
+/**
+ * What we accept, as RFC 9421 §5.1 asks for it: the components and parameters a Web Bot Auth
+ * signature must have (httpsig-protocol-01 §4.1), under the label the agent is to use.
+ */
+export const ACCEPT_SIGNATURE = 'sig1=("@authority" "signature-agent";key="sig1");created;expires;tag="web-bot-auth"';
+
+/** A route that asks this crawler to sign (a policy rule with `"signature": "required"`). */
+export function signatureRequiredResponse(verdict: Verdict): Response {
+  const { route, routeIndex } = verdict.policy ?? { route: { pattern: "?" }, routeIndex: -1 };
+  return new Response(
+    `This site asks for a Web Bot Auth signature here ("${route.pattern}", route ${routeIndex + 1}); sign the request (Accept-Signature) and retry.\n`,
+    {
+      status: 403,
+      headers: {
+        "content-type": TEXT,
+        "cache-control": "private, no-store",
+        "accept-signature": ACCEPT_SIGNATURE,
+        "x-robots-edge": `${ruleHeader("blocked", verdict)}; signature=required`,
+      },
+    },
+  );
+}
+
 /** Route mode addressed to the Worker itself: say how to run it instead of looping. */
 export function selfLoopResponse(): Response {
   return errorResponse(

@@ -145,6 +145,40 @@ describe("a signature used twice: 429, asking for a fresh one", () => {
   });
 });
 
+describe('a route that asks for a signature (policy rule "signature": "required")', () => {
+  const POLICY = JSON.stringify({
+    routes: [
+      { pattern: "/agent-private/", rules: [{ crawlers: ["ExampleAgent"], action: "allow", signature: "required" }] },
+    ],
+  });
+
+  it("an unsigned ExampleAgent: 403 with Accept-Signature naming what we accept", async () => {
+    const response = await call("/agent-private/x", { ua: "ExampleAgent/1.0", env: { SIGNATURE_AGENTS, POLICY } });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("accept-signature")).toBe(
+      'sig1=("@authority" "signature-agent";key="sig1");created;expires;tag="web-bot-auth"',
+    );
+    expect(response.headers.get("x-robots-edge")).toMatch(
+      /^blocked; policy="\/agent-private\/".*; signature=required$/,
+    );
+  });
+
+  it("the same agent, signed as asked: its rule applies (allow)", async () => {
+    const headers = await signed("/agent-private/x", dictionary);
+    const response = await call("/agent-private/x", {
+      ua: "ExampleAgent/1.0",
+      headers,
+      env: { SIGNATURE_AGENTS, POLICY },
+    });
+    // robots.txt alone refuses ExampleAgent here; the rule, for a signed request, allows it.
+    expect(response.status).toBe(200);
+  });
+
+  it("a person on that route is never asked to sign", async () => {
+    expect((await call("/agent-private/x", { ua: CHROME, env: { SIGNATURE_AGENTS, POLICY } })).status).toBe(200);
+  });
+});
+
 describe("a failed signature verifies nothing: a failed claim", () => {
   it.each([
     {
