@@ -50,6 +50,10 @@ beforeAll(async () => {
       // Address checks cannot work on loopback (every client is 127.0.0.1), but signatures can:
       // with no ranges stored a User-Agent claim is trusted, and signatures are checked.
       VERIFY_CRAWLERS: "unknown",
+      // A route asking SignMe to sign; no other crawler is named, so the rows above are untouched.
+      POLICY: JSON.stringify({
+        routes: [{ pattern: "/blog/", rules: [{ crawlers: ["SignMe"], action: "allow", signature: "required" }] }],
+      }),
       SIGNATURE_AGENTS: JSON.stringify({
         [agentOrigin]: { token: "LoopAgent", category: "ai-assistant" },
         [`${agentOrigin}${JWKS_PATH}`]: { token: "LoopAgent", category: "ai-assistant" },
@@ -106,6 +110,14 @@ describe("a signing agent on loopback", () => {
     const replay = await rawRequest(edge.url, "/blog/", { ua: CHROME, headers });
     expect(replay.status).toBe(429);
     expect(replay.headers["retry-after"]).toBe("1");
+  });
+
+  it("an unsigned crawler on a route that requires a signature: 403 with Accept-Signature", async () => {
+    const response = await rawRequest(edge.url, "/blog/", { ua: "SignMe/1.0 (+https://signme.example/bot)" });
+    expect(response.status).toBe(403);
+    expect(response.headers["accept-signature"]).toBe(
+      'sig1=("@authority" "signature-agent";key="sig1");created;expires;tag="web-bot-auth"',
+    );
   });
 
   it("each key set was fetched once for all of these requests, from the URL the signer named", () => {
