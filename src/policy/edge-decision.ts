@@ -278,7 +278,7 @@ function usage(facts: EdgeFacts, { agent, category }: Judged, verdict: Verdict):
   // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.
   const inForce = verdict.policy?.route.mode ?? facts.mode;
   const mode = facts.usageSignals === "off" ? "off" : inForce === "report" ? "report" : facts.usageSignals;
-  const signal = usageVerdict(resolution, { category, mode });
+  const signal = usageVerdict(resolution, { category, mode, tokens: agent.tokens });
   if (signal.action === "refuse" && signal.refusal) {
     return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict, usage: signal.refusal };
   }
