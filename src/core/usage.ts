@@ -214,13 +214,13 @@ function readContentSignal(statement: string, line: number, report: Report): Sta
         `Content-Signal ${key}=${value}: the value is yes or no; this one is unknown`,
       );
     } else if (key === "use") {
-      const known = CONTENT_SIGNAL_USES.find((use) => use === answer);
+      const use = CONTENT_SIGNAL_USES.find((name) => name === answer);
       report(
         line,
-        known ? "usage-content-use" : "usage-invalid-value",
-        known ? "info" : "warning",
-        known
-          ? `Content-Signal use=${known}: how far a fetcher may use this content (${CONTENT_SIGNAL_USES.join(" < ")}); enforced only for crawlers whose operator documents their use (usage-vocabulary.ts)`
+        use ? "usage-content-use" : "usage-invalid-value",
+        use ? "info" : "warning",
+        use
+          ? `Content-Signal use=${use}: how far a fetcher may use this content (${CONTENT_SIGNAL_USES.join(" < ")}); enforced only for crawlers whose operator documents their use (usage-vocabulary.ts)`
           : `Content-Signal use=${value}: the value is one of ${CONTENT_SIGNAL_USES.join(", ")}; this one is unknown`,
       );
     } else if (!CONTENT_SIGNAL_OTHER_KEYS.has(key)) {

@@ -360,23 +360,23 @@ describe("vocab-08: ai-use and the search override", () => {
 });
 
 // Content-Signal use=immediate|reference|full (Cloudflare's managed robots.txt writes use=reference).
-describe("Content-Signal use=", () => {
-  const USE_REFERENCE = "User-Agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\nAllow: /\n";
-  function useVerdict(robots: string, ua: keyof typeof UA, documentedUses: readonly DocumentedContentUse[]) {
-    const agent = classifyUserAgent(UA[ua]);
-    const decision = compileRobots(parseRobotsTxt(robots)).decide(agent.tokens, "/a");
-    const result = usageVerdict(resolveUsage(decision.group, "/a", decision), {
-      category: agent.known?.category,
-      mode: "enforce",
-      tokens: agent.tokens,
-      documentedUses,
-    });
-    return { action: result.action, key: result.refusal?.key ?? null };
-  }
-  const documented = (token: string, use: "immediate" | "reference" | "full") => [
-    { token, use, source: "a test row: no operator documents one" },
-  ];
+const USE_REFERENCE = "User-Agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\nAllow: /\n";
+function useVerdict(robots: string, ua: keyof typeof UA, documentedUses: readonly DocumentedContentUse[]) {
+  const agent = classifyUserAgent(UA[ua]);
+  const decision = compileRobots(parseRobotsTxt(robots)).decide(agent.tokens, "/a");
+  const result = usageVerdict(resolveUsage(decision.group, "/a", decision), {
+    category: agent.known?.category,
+    mode: "enforce",
+    tokens: agent.tokens,
+    documentedUses,
+  });
+  return { action: result.action, key: result.refusal?.key ?? null };
+}
+const documented = (token: string, use: "immediate" | "reference" | "full") => [
+  { token, use, source: "a test row: no operator documents one" },
+];
 
+describe("Content-Signal use=", () => {
   it("no operator documents its use: the built-in table is empty, so use= refuses nobody", () => {
     expect(DOCUMENTED_CONTENT_USES).toEqual([]);
     expect(useVerdict(USE_REFERENCE, "ChatGPTUser", DOCUMENTED_CONTENT_USES)).toEqual({ action: "pass", key: null });
