@@ -212,7 +212,7 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
 }
 
 /**
- * httpsig-protocol-01 §4.4: a signature (or nonce) used more often than policy permits may be
+ * httpsig-protocol-01 ("Requesting a Message Signature"): a signature (or nonce) used more often than policy permits may be
  * answered 429, asking for a fresh one. Our policy: once. Retry-After 1: a new signature is
  * all it takes.
  */
@@ -223,7 +223,7 @@ function reusedSignature(facts: EdgeFacts): EdgeAction | undefined {
 
 /**
  * A policy rule asking for a signature (`"signature": "required"`) names this crawler, and it
- * has no verified one: 403 with Accept-Signature (httpsig-protocol-01 §4.4, RFC 9421 §5.1),
+ * has no verified one: 403 with Accept-Signature (httpsig-protocol-01 "Requesting a Message Signature", RFC 9421 §5.1),
  * so an honest agent can sign and retry. Under MODE or the route's mode `report`, only marked.
  */
 function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeAction | undefined {

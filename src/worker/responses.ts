@@ -108,7 +108,7 @@ export function rateLimitedResponse(retryAfterSeconds: number): Response {
 }
 
 /**
- * A Web Bot Auth signature this isolate already saw (httpsig-protocol-01 §4.4): a new
+ * A Web Bot Auth signature this isolate already saw (httpsig-protocol-01, "Requesting a Message Signature"): a new
  * signature is all it takes, so Retry-After is short.
  */
 export function signatureReusedResponse(retryAfterSeconds: number): Response {
@@ -125,7 +125,7 @@ export function signatureReusedResponse(retryAfterSeconds: number): Response {
 
 /**
  * What we accept, as RFC 9421 §5.1 asks for it: the components and parameters a Web Bot Auth
- * signature must have (httpsig-protocol-01 §4.1), under the label the agent is to use.
+ * signature must have (httpsig-protocol-01, "Generating HTTP Message Signature"), under the label the agent is to use.
  */
 export const ACCEPT_SIGNATURE = 'sig1=("@authority" "signature-agent";key="sig1");created;expires;tag="web-bot-auth"';
 

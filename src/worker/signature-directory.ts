@@ -1,5 +1,5 @@
 /**
- * Web Bot Auth key sets (draft-ietf-webbotauth-httpsig-protocol-01 §5.3): the JWK Set at each
+ * Web Bot Auth key sets (draft-ietf-webbotauth-httpsig-protocol-01, "Key Distribution and Discovery"): the JWK Set at each
  * trusted signer's URL (its well-known directory for a bare origin), fetched from trusted
  * signers only, kept in KV and isolate memory by signer URL, refreshed by the cron.
  *

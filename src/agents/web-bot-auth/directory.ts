@@ -1,8 +1,8 @@
 /**
- * A signer's key set (draft-ietf-webbotauth-httpsig-protocol-01 §5.3.1): a JWK Set, at the URL
+ * A signer's key set (draft-ietf-webbotauth-httpsig-protocol-01, "Directory Format"): a JWK Set, at the URL
  * its Signature-Agent names, or at `/.well-known/http-message-signatures-directory` on its
  * origin (media type `application/http-message-signatures-directory+json`). At most
- * MAX_DIRECTORY_KEYS keys are read (§7.7 "Key count"). Each key is named by its
+ * MAX_DIRECTORY_KEYS keys are read (its SSRF considerations, "Key count"). Each key is named by its
  * JWK SHA-256 thumbprint (RFC 7638; for OKP keys RFC 8037 §2), which is what `keyid` carries
  * in Signature-Input. We compute the thumbprint ourselves and ignore any `kid` a key states:
  * a directory cannot make one key answer to another key's id.

@@ -12,7 +12,7 @@
  *                     "https://keys.example/bot/jwks.json": {"token": "KeyBot"}}'
  * A bare origin (the form every earlier draft used, kept for compatibility) trusts that
  * origin's well-known directory only, not any path on the host: on a shared host an arbitrary
- * path does not name the host's operator (httpsig-protocol-01 §5.3). A full URL trusts exactly
+ * path does not name the host's operator (httpsig-protocol-01, "Key Distribution and Discovery"). A full URL trusts exactly
  * that JWK Set. `token` may be left out when the signer's card states `rfc9309-product-token`.
  * http is accepted only for a loopback host listed there (local runs and tests).
  */

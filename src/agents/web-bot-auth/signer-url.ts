@@ -1,6 +1,6 @@
 /**
  * A signer's identifier: the URL of the JWK Set its `Signature-Agent` names
- * (draft-ietf-webbotauth-httpsig-protocol-01 §4.3 and §5.3). Since -01 every member value is a
+ * (draft-ietf-webbotauth-httpsig-protocol-01, "Signature-Agent" and "Key Distribution and Discovery"). Since -01 every member value is a
  * direct JWK Set URL; a bare origin (what agents still send, and what -00 and the earlier
  * drafts meant) stands for its well-known directory, the one URL that also binds a domain.
  *

@@ -7,13 +7,13 @@
  * - states `created`, `expires` and `keyid` (RFC 9421 §2.3), and is within them (±MAX_SKEW_SECONDS);
  * - spans no more than the configured window (`maxWindowSeconds`, SIGNATURE_MAX_WINDOW, default
  *   300 s) and was created no longer ago than that: a signature is a bearer token until it
- *   expires (httpsig-protocol §4.1), so a window of years would replay on any path for years;
+ *   expires (httpsig-protocol-01, "Static Signatures"), so a window of years would replay on any path for years;
  * - covers `@authority` or `@target-uri`, so it cannot be replayed against another site;
  * - covers Signature-Agent whenever the request carries one, in either form: the dictionary
  *   form of the drafts (`sig1="https://agent.example"`, covered as `"signature-agent";key="sig1"`)
  *   or the legacy string (`"https://chatgpt.com"`, covered as `"signature-agent"`);
  * - names a signer URL the trust table holds (signer-url.ts), whose key set has the key
- *   `keyid`: keys are looked up by the pair (URL, keyid), never by keyid alone (-01 §5.2);
+ *   `keyid`: keys are looked up by the pair (URL, keyid), never by keyid alone (-01, "Validating Message Signature");
  * - and verifies with that key (Ed25519, or RSA-PSS-SHA512) over the signature base we rebuild.
  *
  * Choices where the drafts leave room:
@@ -241,7 +241,7 @@ function checkKey(key: DirectoryKey, params: SignatureParams, nowSeconds: number
 
 /**
  * The signer URL the signature names, through the Signature-Agent member it covers
- * (signer-url.ts). httpsig-protocol-01 §4.3: members carry no parameters, and a verifier
+ * (signer-url.ts). httpsig-protocol-01 ("Signature-Agent"): members carry no parameters, and a verifier
  * ignores a member that does; `type=directory` on a bare origin is still accepted, since -00
  * signers send it and it names the same well-known directory. A member we ignore, or a value
  * that is no https URL, names no signer we can resolve: `untrusted-signer`, and no policy is
@@ -262,7 +262,11 @@ function signerUrl(request: SignedRequest, components: readonly Item[]): string 
   const signer = signerUrlOf(value);
   if ("problem" in signer) throw new Failure("untrusted-signer", `Signature-Agent ${signer.problem}`);
   if (!onlyLegacyDirectoryType(memberParams, value)) {
-    throw new Failure("untrusted-signer", "Signature-Agent member carries parameters: ignored (-01 §4.3)", signer.url);
+    throw new Failure(
+      "untrusted-signer",
+      "Signature-Agent member carries parameters: ignored (httpsig-protocol-01)",
+      signer.url,
+    );
   }
   return signer.url;
 }
