@@ -363,6 +363,12 @@ describe("parseDirectory", () => {
     expect(directory?.problems).toEqual(problems);
   });
 
+  it("reads at most MAX_DIRECTORY_KEYS keys, and says so", async () => {
+    const directory = await parseDirectory({ keys: Array.from({ length: 40 }, () => ({ kty: "EC" })) });
+    expect(directory?.problems[0]).toBe("40 keys: only the first 32 are read");
+    expect(directory?.problems).toHaveLength(1 + 32);
+  });
+
   it.each([{ json: null }, { json: [] }, { json: { keys: "x" } }, { json: "keys" }])(
     "is not a directory: $json",
     async ({ json }) => {
