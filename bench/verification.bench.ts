@@ -107,8 +107,8 @@ async function request(ua: string, address: string, verifyCrawlers: EdgeFacts["v
     const reverseDns = needsReverseDns(input)
       ? await reverseDnsFor(address, verificationPlan(agent).reverseDns, dnsOptions)
       : undefined;
-    const claimCheck = outcomeOfCheck(verifyCrawlerDetailed({ ...input, ...(reverseDns && { reverseDns }) }));
-    facts = { ...facts, verification: claimCheck.status === "impostor" ? "impostor" : "trusted", claimCheck };
+    const verification = outcomeOfCheck(verifyCrawlerDetailed({ ...input, ...(reverseDns && { reverseDns }) }));
+    facts = { ...facts, verification };
     action = decideEdge(facts);
   }
   return agent.crawler ? `${action.kind} ${verificationOf(facts).status}` : action.kind;

@@ -1,9 +1,10 @@
 /**
  * Is a request that claims to be a major crawler really from it? Pure: IP ranges come in as
  * data (the Worker's cron fetches the operators' published lists into KV; tests use
- * fixtures). Evidence, strongest first: Cloudflare's `request.cf.botManagement.verifiedBot`
- * or `request.cf.verifiedBotCategory` when the zone has them; else the operator's published IP
- * ranges; else forward-confirmed reverse DNS where the operator documents it.
+ * fixtures). Evidence must name the identity it proves: the operator's published list for
+ * that crawler decides once loaded; without a loaded list, Cloudflare's verified category
+ * when it is the claimed crawler's own, or a forward-confirmed host name of the class the
+ * operator documents for that crawler. Cloudflare's `verifiedBot: false` vetoes any claim.
  *
  * Runtime dependency: ipaddr.js — CIDR parsing and matching for IPv4 and IPv6, including
  * compressed and IPv4-mapped forms, is easy to get subtly wrong by hand.
@@ -101,31 +102,51 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
 ];
 
 /**
- * Operators that document forward-confirmed reverse DNS: the address's PTR name must end in
- * one of `domains`, and that name must resolve back to the address. For operators that also
- * publish a list it is the fallback when the list does not confirm (Google documents both).
+ * Operators that document forward-confirmed reverse DNS: the address's PTR name must match one
+ * of `domains`, and that name must resolve back to the address. A rule covers one class of an
+ * operator's crawlers with the host names the operator documents for THAT class, so a name
+ * proves the identity it names and no other. Where the operator also publishes a list, the
+ * list decides once loaded; a name may only confirm while no list is loaded, never refute
+ * what only the list can decide (verifyCrawlerDetailed).
  */
 export interface ReverseDnsRule {
   readonly name: string;
   /** Where the operator documents its host names. */
   readonly documentation: string;
+  /**
+   * Host patterns (hostInDomains): `example.com` is that name or any name under it;
+   * `prefix-*.example.com` is one label starting with `prefix-`, directly under example.com.
+   */
   readonly domains: readonly string[];
   readonly tokens: readonly string[];
 }
 
-const GOOGLE_TOKENS = RANGE_SOURCES.filter((source) => source.name.startsWith("google")).flatMap(
-  (source) => source.tokens,
-);
+function tokensOfSources(...names: string[]): readonly string[] {
+  return RANGE_SOURCES.filter((source) => names.includes(source.name)).flatMap((source) => source.tokens);
+}
 
 export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
+  // Google documents one host name mask per class of its crawlers; each proves only its class.
+  // Not `*.gae.googleusercontent.com`, though Google lists it for user-triggered fetchers:
+  // those names are Google Cloud customers' App Engine hosts (their code, their User-Agent),
+  // so such a name proves no Google identity at all.
   {
-    // crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com, rate-limited-proxy-*.google.com;
-    // user-triggered fetchers: *.gae.googleusercontent.com or google-proxy-*.google.com. Not all of googleusercontent.com:
-    // that is Google Cloud customers' hosts too.
-    name: "google",
-    documentation: "https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot",
-    domains: ["googlebot.com", "google.com", "gae.googleusercontent.com"],
-    tokens: GOOGLE_TOKENS,
+    name: "google-common",
+    documentation: "https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers",
+    domains: ["crawl-*.googlebot.com", "geo-crawl-*.geo.googlebot.com"],
+    tokens: tokensOfSources("googlebot"),
+  },
+  {
+    name: "google-special",
+    documentation: "https://developers.google.com/crawling/docs/crawlers-fetchers/google-special-case-crawlers",
+    domains: ["rate-limited-proxy-*.google.com"],
+    tokens: tokensOfSources("google-special"),
+  },
+  {
+    name: "google-user-triggered",
+    documentation: "https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers",
+    domains: ["google-proxy-*.google.com"],
+    tokens: tokensOfSources("google-user-triggered", "google-agent"),
   },
   {
     name: "bing",
@@ -179,16 +200,17 @@ const SOURCE_OF_TOKEN = new Map(
 const FALLBACKS_OF_TOKEN = new Map(
   KNOWN_CRAWLERS.map((crawler) => [productToken(crawler.token), crawler.fallbacks.map(productToken)] as const),
 );
+const KNOWN_OF_TOKEN = new Map(KNOWN_CRAWLERS.map((crawler) => [productToken(crawler.token), crawler] as const));
 
 /**
  * Every range source a request must be verified against: one per operator whose crawler's
- * group any of its tokens could select (issue #9). Not only the exact known name: an unlisted
- * variant (`Googlebot-Foo`, `Googlebot-Image-X`) carries a verifiable crawler's token as a
- * fallback, and would otherwise get that crawler's group unchecked. A token that a
- * verifiable crawler earlier in the list documents as its own fallback (Applebot -> Googlebot)
- * is vouched for by that crawler's verification, so it adds no source of its own. Names that
- * only resemble a crawler's (`Googlebot2`) are other product tokens (core/product-token.ts)
- * and select no crawler's group, so they need no check. Best first, without repeats.
+ * group any of its tokens could select. Not only the exact known name: an unlisted variant
+ * (`Googlebot-Foo`, `Googlebot-Image-X`) carries a verifiable crawler's token as a fallback,
+ * and would otherwise get that crawler's group unchecked. A token that a verifiable crawler
+ * earlier in the list documents as its own fallback (Applebot -> Googlebot) is vouched for by
+ * that crawler's verification, so it adds no source of its own. Names that only resemble a
+ * crawler's (`Googlebot2`) are other product tokens (core/product-token.ts) and select no
+ * crawler's group, so they need no check. Best first, without repeats.
  */
 export function rangeSourcesFor(agent: AgentInfo): RangeSource[] {
   const sources: RangeSource[] = [];
@@ -200,11 +222,6 @@ export function rangeSourcesFor(agent: AgentInfo): RangeSource[] {
     for (const fallback of FALLBACKS_OF_TOKEN.get(token) ?? []) vouched.add(fallback);
   }
   return sources;
-}
-
-/** The first range source a request must be verified against (see rangeSourcesFor), if any. */
-export function rangeSourceFor(agent: AgentInfo): RangeSource | undefined {
-  return rangeSourcesFor(agent)[0];
 }
 
 /** The JAFAR major version we read (draft-illyes-webbotauth-jafar-00, "Handling Format Versioning"). */
@@ -262,36 +279,37 @@ export class RangeSet {
   }
 }
 
-export type Verification = "verified" | "impostor" | "unverifiable" | "not-claimed";
+/**
+ * What checking a claim can come out as: the one vocabulary of a claim's truth, used by the
+ * decision, its log line, activity, explain and the tester alike.
+ *   verified      evidence that names the claimed identity: a trusted signature, the address
+ *                 in the operator's list, a forward-confirmed host name of that crawler's class,
+ *                 Cloudflare's verified category equal to the claimed crawler's
+ *   refuted       the claim is false (an impostor): not in a loaded list, a failed signature,
+ *                 Cloudflare's `verifiedBot: false`, a host name of someone else
+ *   unverifiable  nothing proves or refutes it: no list loaded yet, the lookup failed or timed
+ *                 out, no client address, VERIFY_CRAWLERS=off, evidence that names no identity
+ *                 of this crawler. Never treated as verified (policy/claim.ts).
+ */
+export const VERIFICATION_STATUSES = ["verified", "refuted", "unverifiable"] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** How a claim can be checked by the client's address. */
+export const VERIFICATION_METHODS = ["cloudflare", "ip-list", "reverse-dns"] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 export interface VerificationInput {
   readonly agent: AgentInfo;
   readonly address: string | null;
-  /** Cloudflare's verdict when the zone has one (cloudflareBotOf). */
+  /**
+   * Cloudflare's verdict when the zone has one (cloudflareBotOf): `false` is a veto (an
+   * impostor); `true` alone names no crawler, so it proves nothing.
+   */
   readonly cfVerifiedBot: boolean | undefined;
-  /** Cloudflare's verified bot category, when it gave one: named as the evidence. */
+  /** Cloudflare's verified bot category: evidence only when it is the claimed crawler's own. */
   readonly cfCategory?: string | undefined;
   /** Ranges loaded per source name. */
   readonly ranges: ReadonlyMap<string, RangeSet>;
-}
-
-/**
- * Whether the crawlers a request's tokens claim (rangeSourcesFor) are confirmed, refuted, or
- * cannot be checked. Several claims must all hold: one refuted claim makes an impostor, since
- * no address is two operators' crawler.
- */
-export function verifyCrawler(input: VerificationInput): Verification {
-  const sources = rangeSourcesFor(input.agent);
-  if (sources.length === 0) return "not-claimed";
-  if (input.cfVerifiedBot !== undefined) return input.cfVerifiedBot ? "verified" : "impostor";
-  const verdicts = sources.map((source) => verifyAgainst(input.ranges.get(source.name), input.address));
-  if (verdicts.includes("impostor")) return "impostor";
-  return verdicts.includes("unverifiable") ? "unverifiable" : "verified";
-}
-
-function verifyAgainst(ranges: RangeSet | undefined, address: string | null): Verification {
-  if (!ranges || !address) return "unverifiable";
-  return ranges.contains(address) ? "verified" : "impostor";
 }
 
 const REVERSE_DNS_RULE_OF_TOKEN = new Map(
@@ -310,9 +328,6 @@ export function reverseDnsRulesFor(agent: AgentInfo): ReverseDnsRule[] {
   }
   return rules;
 }
-
-/** How a claim can be checked: Cloudflare's verdict decides first when the zone has one. */
-export type VerificationMethod = "cloudflare" | "ip-list" | "reverse-dns";
 
 export interface VerificationPlan {
   /** Methods that apply, strongest first; empty when the request claims no verifiable crawler. */
@@ -348,15 +363,26 @@ export type ReverseDnsResult =
   | { readonly status: "timeout" }
   | { readonly status: "error"; readonly message: string };
 
-/** Whether `host` is one of `domains` or a name under one (labels compared case-insensitively). */
-export function hostInDomains(host: string, domains: readonly string[]): boolean {
+/** Whether `host` matches one of the host patterns (ReverseDnsRule.domains), case-insensitively. */
+export function hostInDomains(host: string, patterns: readonly string[]): boolean {
   const name = host.toLowerCase().replace(/\.$/, "");
-  return domains.some((domain) => name === domain || name.endsWith(`.${domain}`));
+  return patterns.some((pattern) => hostMatches(name, pattern.toLowerCase()));
+}
+
+function hostMatches(name: string, pattern: string): boolean {
+  const star = pattern.indexOf("*");
+  if (star < 0) return name === pattern || name.endsWith(`.${pattern}`);
+  // `prefix-*.parent`: exactly one label, starting with the prefix, right under the parent.
+  const prefix = pattern.slice(0, star);
+  const parent = pattern.slice(pattern.indexOf(".", star) + 1);
+  if (!name.endsWith(`.${parent}`)) return false;
+  const label = name.slice(0, name.length - parent.length - 1);
+  return label.length > prefix.length && label.startsWith(prefix) && !label.includes(".");
 }
 
 /** How a crawler was verified, or why not: what explain, the tester and the log show. */
 export interface VerificationResult {
-  readonly verification: Verification;
+  readonly status: VerificationStatus;
   /** The evidence that decided; undefined when nothing was claimed or nothing could be checked. */
   readonly method: VerificationMethod | undefined;
   /** The operators checked (range source or reverse DNS rule names). */
@@ -365,7 +391,7 @@ export interface VerificationResult {
   readonly reason: string;
   /** What verified it: the list names, the forward-confirmed host, Cloudflare's category. */
   readonly evidence?: string | undefined;
-  /** Why it could not be checked (verification "unverifiable"). */
+  /** Why it is not verified (refuted, or why it could not be checked). */
   readonly why?: NotVerifiedWhy | undefined;
 }
 
@@ -375,88 +401,164 @@ export interface DetailedVerificationInput extends VerificationInput {
 }
 
 /**
- * verifyCrawler with the method and the reason. A published list decides when it confirms the
- * address; when it does not (or is missing), an operator documenting reverse DNS gets that
- * check: a confirmed name in its domains verifies, a name that resolves elsewhere or no name
- * refutes, a timeout or resolver error leaves the list's verdict (or "unverifiable").
+ * One identity a request claims: a class of one operator's crawlers (a range source, else a
+ * reverse DNS rule), with what it would be granted if proven.
+ */
+interface IdentityClaim {
+  readonly source: RangeSource | undefined;
+  readonly rule: ReverseDnsRule | undefined;
+  /** The claimed crawler's category, when every token of this claim has the same one. */
+  readonly category: CrawlerCategory | undefined;
+  /** Some token of this claim skips `User-agent: *` (crawlers.ts obeysGlobalGroup). */
+  readonly exempt: boolean;
+}
+
+/** The identities a request's tokens claim, vouched as rangeSourcesFor does. */
+function identityClaims(agent: AgentInfo): IdentityClaim[] {
+  const claims = new Map<string, IdentityClaim>();
+  const vouched = new Set<string>();
+  for (const token of agent.tokens.map(productToken)) {
+    const source = SOURCE_OF_TOKEN.get(token);
+    const rule = REVERSE_DNS_RULE_OF_TOKEN.get(token);
+    if ((source === undefined && rule === undefined) || vouched.has(token)) continue;
+    const key = source?.name ?? rule?.name ?? token;
+    const known = KNOWN_OF_TOKEN.get(token);
+    const before = claims.get(key);
+    const category = before && before.category !== known?.category ? undefined : known?.category;
+    const exempt = (before?.exempt ?? false) || known?.obeysGlobalGroup === false;
+    claims.set(key, { source, rule, category, exempt });
+    for (const fallback of FALLBACKS_OF_TOKEN.get(token) ?? []) vouched.add(fallback);
+  }
+  return [...claims.values()];
+}
+
+/**
+ * Whether the crawlers a request's tokens claim are proven, refuted, or cannot be checked,
+ * with the method and the reason. Several claims must all hold: one refuted claim makes an
+ * impostor, since no address is two operators' crawler. Per claimed identity:
+ *   - Cloudflare's `verifiedBot: false` vetoes every claim;
+ *   - a loaded list of the operator decides: in it is verified, outside it refuted;
+ *   - with no list loaded (the operator publishes none, or ours is not fetched yet), Cloudflare's
+ *     verified category may confirm when it is the claimed crawler's own and the crawler is not
+ *     exempt from `*`; else a forward-confirmed host name of that crawler's class confirms. A
+ *     name that does not confirm refutes only where the operator publishes no list; where it
+ *     does, only the list may refute, so the claim stays unverifiable.
  */
 export function verifyCrawlerDetailed(input: DetailedVerificationInput): VerificationResult {
   const plan = verificationPlan(input.agent, input.cfVerifiedBot);
   const operators = [...new Set([...plan.rangeSources, ...plan.reverseDns].map((claim) => claim.name))];
-  if (plan.methods.length === 0) {
-    return { verification: "not-claimed", method: undefined, operators, reason: "claims no verifiable crawler" };
+  const claims = identityClaims(input.agent);
+  if (claims.length === 0) {
+    return { ...unverifiable("claims no verifiable crawler", "not-claimed"), operators };
   }
-  if (input.cfVerifiedBot !== undefined) {
-    const evidence = input.cfCategory ? `Cloudflare category ${input.cfCategory}` : "Cloudflare verified bot";
-    return input.cfVerifiedBot
-      ? { verification: "verified", method: "cloudflare", operators, reason: "Cloudflare verified bot", evidence }
-      : { verification: "impostor", method: "cloudflare", operators, reason: "Cloudflare: not a verified bot" };
+  if (input.cfVerifiedBot === false) {
+    return {
+      status: "refuted",
+      method: "cloudflare",
+      operators,
+      reason: "Cloudflare: not a verified bot",
+      why: "refuted",
+    };
   }
-  const listed = verifyByLists(plan.rangeSources, input.ranges, input.address);
-  if (listed?.verification === "verified" || plan.reverseDns.length === 0) {
-    return { ...(listed ?? unverifiable("no list", "no-list")), operators };
+  const verdicts = claims.map((claim) => verifyIdentity(claim, input));
+  const deciding =
+    verdicts.find(({ status }) => status === "refuted") ??
+    verdicts.find(({ status }) => status === "unverifiable") ??
+    combined(verdicts);
+  return { ...deciding, operators };
+}
+
+/** Several verified claims as one verdict: the lists named together, else every reason. */
+function combined(verdicts: readonly Verdict[]): Verdict {
+  const [first] = verdicts;
+  if (verdicts.length === 1 && first) return first;
+  if (verdicts.every(({ method }) => method === "ip-list")) {
+    const lists = verdicts.map(({ evidence }) => evidence).join(", ");
+    return { status: "verified", method: "ip-list", reason: `address in the ${lists} list`, evidence: lists };
   }
-  const byName = verifyByReverseDns(plan.reverseDns, input.reverseDns);
-  if (byName.verification === "unverifiable" && listed !== undefined) return { ...listed, operators };
-  return { ...byName, operators };
+  return {
+    status: "verified",
+    method: first?.method,
+    reason: verdicts.map(({ reason }) => reason).join("; "),
+    evidence: verdicts.map(({ evidence }) => evidence).join(", "),
+  };
+}
+
+function verifyIdentity(claim: IdentityClaim, input: DetailedVerificationInput): Verdict {
+  const { address, source } = { address: input.address, source: claim.source };
+  const list = source ? input.ranges.get(source.name) : undefined;
+  if (source && list) {
+    if (!address) return unverifiable("no client address", "no-address");
+    return list.contains(address)
+      ? { status: "verified", method: "ip-list", reason: `address in the ${source.name} list`, evidence: source.name }
+      : { status: "refuted", method: "ip-list", reason: `address not in the ${source.name} list`, why: "refuted" };
+  }
+  const byCloudflare = cloudflareEvidence(claim, input.cfCategory);
+  if (byCloudflare) return byCloudflare;
+  const noList = source ? `no ${source.name} list loaded` : undefined;
+  if (!address) return unverifiable("no client address", "no-address");
+  if (!claim.rule) return unverifiable(noList ?? "no method", "no-list");
+  return byReverseDns(claim.rule, input.reverseDns, noList);
+}
+
+/**
+ * Cloudflare's verified bot category as evidence: only when it is the claimed crawler's own
+ * category (Cloudflare's flag says that SOME verified bot sent the request, not which), and
+ * never for a crawler exempt from `*` (a category cannot tell AdsBot from any other ad bot).
+ */
+function cloudflareEvidence(claim: IdentityClaim, cfCategory: string | undefined): Verdict | undefined {
+  const category = categoryOfCloudflare(cfCategory);
+  if (category === undefined || claim.exempt || claim.category !== category) return undefined;
+  return {
+    status: "verified",
+    method: "cloudflare",
+    reason: `Cloudflare verified bot of the claimed crawler's category (${cfCategory ?? category})`,
+    evidence: `Cloudflare category ${cfCategory ?? category}`,
+  };
 }
 
 /** Whether the Worker should look the address up by reverse DNS before judging (see verifyCrawlerDetailed). */
 export function needsReverseDns(input: VerificationInput): boolean {
-  const plan = verificationPlan(input.agent, input.cfVerifiedBot);
-  if (plan.reverseDns.length === 0 || input.cfVerifiedBot !== undefined || !input.address) return false;
-  return verifyByLists(plan.rangeSources, input.ranges, input.address)?.verification !== "verified";
+  if (!input.address || input.cfVerifiedBot === false) return false;
+  const verdicts = identityClaims(input.agent).map((claim) => verifyIdentity(claim, input));
+  return !verdicts.some(({ status }) => status === "refuted") && verdicts.some(({ why }) => why === "not-looked-up");
 }
 
 type Verdict = Omit<VerificationResult, "operators">;
 
 function unverifiable(text: string, why: NotVerifiedWhy): Verdict {
-  return { verification: "unverifiable", method: undefined, reason: `cannot check: ${text}`, why };
+  const reason = why === "not-claimed" ? text : `cannot check: ${text}`;
+  return { status: "unverifiable", method: undefined, reason, why };
 }
 
-function verifyByLists(
-  sources: readonly RangeSource[],
-  ranges: ReadonlyMap<string, RangeSet>,
-  address: string | null,
-): Verdict | undefined {
-  if (sources.length === 0) return undefined;
-  const verdicts = sources.map((source) => ({ source, verdict: verifyAgainst(ranges.get(source.name), address) }));
-  const refuted = verdicts.find(({ verdict }) => verdict === "impostor");
-  if (refuted) {
-    return { verification: "impostor", method: "ip-list", reason: `address not in the ${refuted.source.name} list` };
-  }
-  const missing = verdicts.find(({ verdict }) => verdict === "unverifiable");
-  if (missing) {
-    return address
-      ? unverifiable(`no ${missing.source.name} list loaded`, "no-list")
-      : unverifiable("no client address", "no-address");
-  }
-  const lists = sources.map((s) => s.name).join(", ");
-  return { verification: "verified", method: "ip-list", reason: `address in the ${lists} list`, evidence: lists };
-}
-
-function verifyByReverseDns(rules: readonly ReverseDnsRule[], result: ReverseDnsResult | undefined): Verdict {
-  const domains = rules.flatMap((rule) => rule.domains);
+/** A forward-confirmed name of the claimed class verifies; `listedAs` says the operator's list decides refusals. */
+function byReverseDns(
+  rule: ReverseDnsRule,
+  result: ReverseDnsResult | undefined,
+  listedAs: string | undefined,
+): Verdict {
+  const patterns = rule.domains.join(", ");
   const method = "reverse-dns";
+  const notConfirmed = (text: string): Verdict =>
+    listedAs
+      ? unverifiable(`${listedAs}, and reverse DNS does not confirm (${text})`, "no-list")
+      : { status: "refuted", method, reason: text, why: "refuted" };
   switch (result?.status) {
     case undefined:
-      return unverifiable("reverse DNS not looked up", "not-looked-up");
+      return unverifiable(
+        listedAs ? `${listedAs}; reverse DNS not looked up` : "reverse DNS not looked up",
+        "not-looked-up",
+      );
     case "confirmed":
-      // Several claims must all hold, as with lists: the one name must be under every claimed operator.
-      if (rules.every((rule) => hostInDomains(result.host, rule.domains))) {
-        return { verification: "verified", method, reason: `forward-confirmed ${result.host}`, evidence: result.host };
-      }
-      return { verification: "impostor", method, reason: `${result.host} not under ${domains.join(", ")}` };
+      return hostInDomains(result.host, rule.domains)
+        ? { status: "verified", method, reason: `forward-confirmed ${result.host}`, evidence: result.host }
+        : notConfirmed(`${result.host} not under ${patterns}`);
     case "ptr-mismatch":
-      return {
-        verification: "impostor",
-        method,
-        reason: `PTR ${result.hosts.join(", ") || "(none)"} not under ${domains.join(", ")}`,
-      };
+      return notConfirmed(`PTR ${result.hosts.join(", ") || "(none)"} not under ${patterns}`);
     case "forward-mismatch":
-      return { verification: "impostor", method, reason: `${result.host} does not resolve back to the address` };
+      return notConfirmed(`${result.host} does not resolve back to the address`);
     case "nxdomain":
-      return { verification: "impostor", method, reason: "no PTR record for the address" };
+      return notConfirmed("no PTR record for the address");
     case "timeout":
       return unverifiable("reverse DNS timed out", "lookup-failed");
     case "error":
@@ -464,23 +566,23 @@ function verifyByReverseDns(rules: readonly ReverseDnsRule[], result: ReverseDns
   }
 }
 
-/** Why a crawler claim stands unverified: nothing to verify, switched off, or no way to check. */
+/** Why a crawler claim is not verified: nothing to verify, switched off, no way to check, or refuted. */
 export type NotVerifiedWhy =
-  "not-claimed" | "verify-off" | "no-address" | "no-list" | "not-looked-up" | "lookup-failed" | "impostor";
+  "not-claimed" | "verify-off" | "no-address" | "no-list" | "not-looked-up" | "lookup-failed" | "refuted";
 
 /** The evidence that verified (or refuted) a crawler: a signature, or a check of its address. */
 export type EvidenceMethod = "signature" | VerificationMethod;
 
 /**
  * How a crawler was verified, or why not: the one value the decision log, explain, the
- * operator page's tester and the CLI show (docs/decisions.md, "Verified crawlers").
- *   verified   method + evidence: the trusted signer, the list names, the host, Cloudflare's category
- *   impostor   method + reason: how the claim was found false
- *   unverified why: not a verifiable crawler, VERIFY_CRAWLERS=off, no address, no list, not
- *              looked up (explain reads caches only), lookup failed — judged as claimed
+ * operator page's tester, activity and the CLI show (docs/decisions.md, "Identity and verification").
+ *   verified      method + evidence: the trusted signer, the list names, the host, Cloudflare's category
+ *   refuted       method + reason: how the claim was found false
+ *   unverifiable  why: VERIFY_CRAWLERS=off, no address, no list, not looked up (explain reads
+ *                 caches only), lookup failed; "not-claimed" when there is no claim to check
  */
 export interface VerificationOutcome {
-  readonly status: "verified" | "impostor" | "unverified";
+  readonly status: VerificationStatus;
   readonly method: EvidenceMethod | null;
   readonly evidence: string | null;
   readonly why: NotVerifiedWhy | null;
@@ -489,22 +591,15 @@ export interface VerificationOutcome {
 
 /** The outcome of an address check (verifyCrawlerDetailed) as the one shown value. */
 export function outcomeOfCheck(result: VerificationResult): VerificationOutcome {
-  const { reason } = result;
-  switch (result.verification) {
+  const { status, reason } = result;
+  const method = result.method ?? null;
+  switch (status) {
     case "verified":
-      return {
-        status: "verified",
-        method: result.method ?? null,
-        evidence: result.evidence ?? null,
-        why: null,
-        reason,
-      };
-    case "impostor":
-      return { status: "impostor", method: result.method ?? null, evidence: null, why: "impostor", reason };
+      return { status, method, evidence: result.evidence ?? null, why: null, reason };
+    case "refuted":
+      return { status, method, evidence: null, why: "refuted", reason };
     case "unverifiable":
-      return { status: "unverified", method: null, evidence: null, why: result.why ?? "lookup-failed", reason };
-    case "not-claimed":
-      return { status: "unverified", method: null, evidence: null, why: "not-claimed", reason };
+      return { status, method: null, evidence: null, why: result.why ?? "lookup-failed", reason };
   }
 }
 

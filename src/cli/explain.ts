@@ -3,8 +3,9 @@
  * explanation as the admin API and the operator page (policy/explain.ts), for a local file,
  * as the edge would act in MODE=enforce with BLOCK_STATUS=403 and VERIFY_CRAWLERS=unknown. Exit 1
  * when the edge would block. A file has no client address and no stored lists, so the answer
- * says which verification the edge would make and judges the claim as made (as the edge does
- * when it cannot check); `GET explain?ip=` on a deployed edge checks an address.
+ * says which verification the edge would make and judges the claim as one it cannot check
+ * (under its group and under `*`, policy/claim.ts); `GET explain?ip=` on a deployed edge
+ * checks an address.
  */
 
 import { compileRobots, parseRobotsTxt } from "../core/index.ts";
@@ -40,9 +41,10 @@ export async function explain(args: readonly string[], io: Io): Promise<number> 
   return explanation.action.action === "block" ? EXIT_NO : EXIT_OK;
 }
 
-function verificationText({ status, method, reason }: Explanation["verification"]): string {
+function verificationText({ status, method, why, reason }: Explanation["verification"]): string {
   if (status === "verified") return `yes, by ${method ?? "?"}: ${reason}`;
-  return `${status === "impostor" ? "impostor" : "no"}: ${reason}`;
+  if (why === "not-claimed") return `no: ${reason}`;
+  return `${status}: ${reason}`;
 }
 
 function describe(explanation: Explanation): string {

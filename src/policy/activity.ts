@@ -10,15 +10,22 @@
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import type { EdgeAction, EdgeFacts } from "./edge-decision.ts";
+import { VERIFICATION_STATUSES } from "../agents/verification.ts";
+import { verificationOf, type EdgeAction, type EdgeFacts } from "./edge-decision.ts";
 
 /** The actions the activity view counts (the issue's vocabulary: 503 = unavailable, 429 = rateLimited). */
 export const RECORDED_ACTIONS = ["pass", "block", "report", "unavailable", "rateLimited"] as const;
 export type RecordedAction = (typeof RECORDED_ACTIONS)[number];
 
-/** verified: a trusted signature, the operator's address list, reverse DNS or Cloudflare said so. */
-export const VERIFIED_STATES = ["verified", "impostor", "unchecked"] as const;
+/**
+ * The claim's truth as the decision used it (agents/verification.ts VERIFICATION_STATUSES),
+ * or "unchecked" when the request claimed no crawler that can be verified.
+ */
+export const VERIFIED_STATES = [...VERIFICATION_STATUSES, "unchecked"] as const;
 export type VerifiedState = (typeof VERIFIED_STATES)[number];
+
+/** Names stored before the vocabulary was one: read back as what they meant. */
+export const LEGACY_VERIFIED_STATES: Readonly<Record<string, VerifiedState>> = { impostor: "refuted" };
 
 /** What decided: the layers of the decision, and the answers that come before them. */
 export type RecordedLayer =
@@ -26,6 +33,7 @@ export type RecordedLayer =
   | "policy"
   | "usage-signal"
   | "verification"
+  | "unproven-claim"
   | "pause"
   | "visit-time"
   | "rate"
@@ -108,12 +116,10 @@ function claimantOf(facts: EdgeFacts): AgentInfo {
   return facts.signature?.status === "verified" ? facts.signature.agent : facts.agent;
 }
 
+/** What the decision used (edge-decision.ts verificationOf): an unverifiable claim is never "verified". */
 function verifiedStateOf(facts: EdgeFacts): VerifiedState {
-  if (facts.signature?.status === "verified") return "verified";
-  if (facts.signature?.status === "failed") return "impostor";
-  if (facts.verification === "impostor") return "impostor";
-  if (facts.needsVerification && facts.verification === "trusted") return "verified";
-  return "unchecked";
+  const outcome = verificationOf(facts);
+  return outcome.why === "not-claimed" ? "unchecked" : outcome.status;
 }
 
 /** The path of a path-and-query, bounded; the query may hold personal data and is never kept. */
@@ -129,6 +135,9 @@ export function outcomeOf(action: EdgeAction): Outcome | undefined {
     case "pass":
     case "block":
     case "report": {
+      if (action.kind === "report" && action.unproven) {
+        return { action: "report", layer: "unproven-claim", ...lineOf(action.verdict) };
+      }
       if ("usage" in action && action.usage) {
         const { usage } = action;
         return { action: action.kind, layer: "usage-signal", line: usage.line, rule: `${usage.format}: ${usage.key}` };
@@ -138,8 +147,7 @@ export function outcomeOf(action: EdgeAction): Outcome | undefined {
     case "rate-limited":
       return { action: "rateLimited", layer: "rate", ...lineOf(action.verdict) };
     case "unavailable": {
-      const layer =
-        action.why === "paused" ? "pause" : action.why === "visit-time" ? "visit-time" : "robots-unavailable";
+      const layer = UNAVAILABLE_LAYERS[action.why];
       return {
         action: "unavailable",
         layer,
@@ -158,6 +166,13 @@ export function outcomeOf(action: EdgeAction): Outcome | undefined {
       return undefined;
   }
 }
+
+const UNAVAILABLE_LAYERS = {
+  paused: "pause",
+  "visit-time": "visit-time",
+  "robots-unavailable": "robots-unavailable",
+  "unproven-claim": "unproven-claim",
+} as const satisfies Record<Extract<EdgeAction, { kind: "unavailable" }>["why"], RecordedLayer>;
 
 type DecidingVerdict = Extract<EdgeAction, { kind: "pass" }>["verdict"];
 

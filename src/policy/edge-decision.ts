@@ -13,8 +13,10 @@
  *      from a trusted signer -> the request IS the crawler the signer stands for, whatever its
  *      User-Agent; failed -> a failed claim (step 5); from an untrusted signer -> ignored
  *   4. humans (not robots.txt)                                -> forward, unjudged
- *   5. verification: a failed claim with VERIFY_CRAWLERS=block -> 403; with `unknown` the
- *      request is judged below as an anonymous bot under `*`
+ *   5. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim
+ *      with VERIFY_CRAWLERS=block -> 403; with `unknown` the request is judged below as an
+ *      anonymous bot under `*`. An unverifiable claim is judged below under its group AND
+ *      under `*`; refused by `*` alone -> 503 with Retry-After (unproven claim)
  *   6. crawl pause                                            -> 503 (robots.txt too)
  *   7. GET/HEAD /robots.txt                                   -> served by the edge
  *   8. policy layers (judge.ts; the operator's live policy is gathered only here): the
@@ -35,15 +37,13 @@
 import type { AgentInfo } from "../agents/classify.ts";
 import type { CrawlerCategory } from "../agents/crawlers.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
+import { ANONYMOUS_BOT, claimStanding, judgeClaim, type Judged } from "./claim.ts";
 import { canonicalizePath, resolveUsage, type RobotsMatcher } from "../core/index.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type RateLimits } from "./crawl-rate.ts";
 import { judge, type EntryState, type Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
 import { usageGroup, usageVerdict, type UsageRefusalReason } from "./usage-signals.ts";
-
-/** The outcome of checking a crawler claim against its operator's published addresses. */
-export type Verification = "trusted" | "impostor";
 
 /**
  * A Web Bot Auth signature, checked (agents/web-bot-auth): verified from a trusted signer,
@@ -82,9 +82,8 @@ export interface EdgeFacts {
   readonly verifyCrawlers: "off" | "unknown" | "block";
   /** Whether the agent's claim needs checking (a verifiable crawler, VERIFY_CRAWLERS not off). */
   readonly needsVerification: boolean;
-  readonly verification?: Verification | undefined;
-  /** How the address check came out, gathered with `verification` (verificationOf shows it). */
-  readonly claimCheck?: VerificationOutcome | undefined;
+  /** How the address check came out (verified, refuted, unverifiable), once gathered. */
+  readonly verification?: VerificationOutcome | undefined;
   /**
    * Our category for Cloudflare's `verifiedBotCategory` (agents/verification.ts
    * categoryOfCloudflare): the category of a verified crawler our table does not know.
@@ -147,7 +146,13 @@ export type EdgeAction =
   | { readonly kind: "signature-reused"; readonly status: 429; readonly retryAfter: number }
   | { readonly kind: "signature-required"; readonly status: 403; readonly verdict: Verdict }
   | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
-  | { readonly kind: "report"; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
+  | {
+      readonly kind: "report";
+      readonly verdict: Verdict;
+      readonly usage?: UsageRefusalReason;
+      /** Marked only because the claim could not be verified: its own group would pass it (claim.ts). */
+      readonly unproven?: true;
+    }
   | {
       readonly kind: "pass";
       readonly verdict: Verdict;
@@ -156,22 +161,13 @@ export type EdgeAction =
       readonly contentUsage?: string;
     };
 
-export type UnavailableWhy = "paused" | "robots-unavailable" | "visit-time";
+export type UnavailableWhy = "paused" | "robots-unavailable" | "visit-time" | "unproven-claim";
 
 /** For explain: the limits a passed request is held to ("limited if faster than N s"). */
 export interface Pacing {
   readonly group: string;
   readonly limits: RateLimits;
 }
-
-/** An impostor under VERIFY_CRAWLERS=unknown: an unknown bot, `*` only. */
-const ANONYMOUS_BOT: AgentInfo = {
-  crawler: true,
-  tokens: [],
-  known: undefined,
-  obeysGlobalGroup: true,
-  honoursRateLimits: false,
-};
 
 /** Facts in, one action out (see the precedence in the file comment). */
 export function decideEdge(facts: EdgeFacts): EdgeAction {
@@ -195,9 +191,8 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   // User-Agent's claim is checked against its operator's addresses (verify-crawler.ts).
   const checksAddress = !signed && !failedSignature && facts.needsVerification;
   if (checksAddress && facts.verification === undefined) return { kind: "gather", fact: "verification" };
-  const impostor = failedSignature || (checksAddress && facts.verification === "impostor");
-  if (impostor && facts.verifyCrawlers === "block") return { kind: "impostor", status: 403 };
-  const agent = impostor ? ANONYMOUS_BOT : claimant;
+  const standing = claimStanding(facts);
+  if (standing === "refuted" && facts.verifyCrawlers === "block") return { kind: "impostor", status: 403 };
 
   if (facts.pause === undefined) return { kind: "gather", fact: "pause" };
   if (facts.pause) return { kind: "unavailable", status: 503, retryAfter: facts.pause.retryAfter, why: "paused" };
@@ -206,9 +201,12 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   if (facts.isRobotsTxt) return { kind: "serve-robots-txt", retryAfter: facts.robots.retryAfter };
   if (facts.policy === undefined) return { kind: "gather", fact: "policy" };
   // Our table's category first (per product token, cited); Cloudflare's only for a crawler the
-  // table does not know, and never for a signer's agent or a failed claim.
-  const category = impostor ? undefined : (agent.known?.category ?? (signed ? undefined : facts.cloudflareCategory));
-  return judged(facts, facts.robots, { agent, category });
+  // table does not know, and never for a signer's agent.
+  const category = claimant.known?.category ?? (signed ? undefined : facts.cloudflareCategory);
+  const { robots } = facts;
+  return judgeClaim(standing, { agent: claimant, category }, (who, withRate) =>
+    judged(withRate ? facts : { ...facts, rate: "not-checked" }, robots, who),
+  );
 }
 
 /**
@@ -232,12 +230,6 @@ function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeAction | und
   if (mode === "off") return undefined;
   if (mode === "report") return { kind: "report", verdict: { ...verdict, action: "report" } };
   return { kind: "signature-required", status: 403, verdict: { ...verdict, action: "block" } };
-}
-
-/** The agent a request is judged as, with the category its policies and usage rules use. */
-interface Judged {
-  readonly agent: AgentInfo;
-  readonly category: CrawlerCategory | undefined;
 }
 
 function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
@@ -314,13 +306,11 @@ export function isRobotsTxtPath(pathname: string): boolean {
 /**
  * How the request's crawler was verified, or why not, from the facts: a trusted signer's
  * signature, a failed one, the address check (Cloudflare, a list, reverse DNS), or why nothing
- * was checked. The one value the decision log, explain and the page's tester show.
+ * was checked. The one value the decision log, explain, activity and the page's tester show:
+ * what the decision used (claim.ts), so an unverifiable claim is never shown as verified.
  */
 export function verificationOf(
-  facts: Pick<
-    EdgeFacts,
-    "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "claimCheck" | "verification"
-  >,
+  facts: Pick<EdgeFacts, "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification">,
 ): VerificationOutcome {
   const { signature } = facts;
   if (signature?.status === "verified") {
@@ -336,26 +326,25 @@ export function verificationOf(
   if (signature?.status === "failed") {
     const of = signature.signer ? ` of ${signature.signer}` : "";
     return {
-      status: "impostor",
+      status: "refuted",
       method: "signature",
       evidence: null,
-      why: "impostor",
+      why: "refuted",
       reason: `signature${of} failed: ${signature.why}`,
     };
   }
-  if (facts.verifyCrawlers === "off") {
-    return unverified("verify-off", "VERIFY_CRAWLERS=off: the User-Agent is believed");
+  if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) {
+    return unverifiable("verify-off", "VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *");
   }
   if (!facts.needsVerification) {
-    return unverified("not-claimed", facts.agent.crawler ? "claims no crawler that can be verified" : "not a crawler");
+    return unverifiable(
+      "not-claimed",
+      facts.agent.crawler ? "claims no crawler that can be verified" : "not a crawler",
+    );
   }
-  if (facts.claimCheck) return facts.claimCheck;
-  if (facts.verification === "impostor") {
-    return { status: "impostor", method: null, evidence: null, why: "impostor", reason: "the claim was refuted" };
-  }
-  return unverified("not-looked-up", "the address was not checked");
+  return facts.verification ?? unverifiable("not-looked-up", "the address was not checked");
 }
 
-function unverified(why: NonNullable<VerificationOutcome["why"]>, reason: string): VerificationOutcome {
-  return { status: "unverified", method: null, evidence: null, why, reason };
+function unverifiable(why: NonNullable<VerificationOutcome["why"]>, reason: string): VerificationOutcome {
+  return { status: "unverifiable", method: null, evidence: null, why, reason };
 }

@@ -4,21 +4,15 @@
  * (edge-decision.ts) with the facts it is given, so it cannot disagree with the edge. Pure.
  * Two facts it cannot know are said as such: the rate state ("limited if faster than N s"),
  * and, unless the caller passes it, the verification of the client's address: then the
- * answer names the methods the edge would use and judges the claim as made, as the edge does
- * when it cannot check. A signature cannot be explained (there is no signed request).
+ * answer names the methods the edge would use and judges the claim as unverifiable, as the
+ * edge does when it cannot check (policy/claim.ts). A signature cannot be explained (there is
+ * no signed request).
  */
 
 import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { verificationPlan, type VerificationOutcome } from "../agents/verification.ts";
 import { pathAndQuery, type RobotsMatcher, type Rule } from "../core/index.ts";
-import {
-  decideEdge,
-  isRobotsTxtPath,
-  verificationOf,
-  type EdgeAction,
-  type EdgeFacts,
-  type Verification,
-} from "./edge-decision.ts";
+import { decideEdge, isRobotsTxtPath, verificationOf, type EdgeAction, type EdgeFacts } from "./edge-decision.ts";
 import type { EntryState, Layer, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
@@ -30,6 +24,7 @@ export type ExplainedAction =
   | "unavailable"
   | "paused"
   | "visit-time"
+  | "unproven-claim"
   | "rate-limited"
   | "impostor"
   | "serve-robots-txt"
@@ -48,7 +43,8 @@ export interface Explanation {
   /**
    * "rule", "no-matching-rule", "no-group", "robots-txt" (robots.txt decided); "policy-rule"
    * or "policy-route-off" (the operator's policy decided); otherwise why nothing was judged:
-   * "mode-off", "config-problems", "not-served", "human", "paused", "impostor", or the
+   * "mode-off", "config-problems", "not-served", "human", "paused", "impostor",
+   * "unproven-claim" (only `*` refuses a claim that could not be verified), or the
    * robots.txt state ("none", "unavailable").
    */
   readonly reason: string;
@@ -101,7 +97,6 @@ export interface ExplainInput {
       | "originUnusable"
     >
   > & {
-    readonly verification?: Verification;
     /** The address check, when the caller could make one (admin explain's `ip=`, from stored lists). */
     readonly claimCheck?: VerificationOutcome;
     /** Cloudflare's category, as our category (edge-decision.ts cloudflareCategory). */
@@ -171,20 +166,16 @@ export function explainRequest(input: ExplainInput): Explanation {
 
 /**
  * The verification facts explain can state: the caller's address check; else, for a claim the
- * edge would check, that no address was given (judged as claimed, as the edge does without
- * one) and which methods would apply; a bare `verification` verdict for callers that have one.
+ * edge would check, that no address was given: unverifiable, judged as the edge judges a claim
+ * it cannot check (policy/claim.ts), naming the methods the edge would use.
  */
 function claimFacts(
   agent: AgentInfo,
   verifyCrawlers: EdgeFacts["verifyCrawlers"],
   facts: NonNullable<ExplainInput["facts"]>,
-): Pick<EdgeFacts, "needsVerification" | "verification" | "claimCheck"> {
-  const { claimCheck, verification } = facts;
-  if (claimCheck) {
-    const refuted = claimCheck.status === "impostor";
-    return { needsVerification: true, verification: refuted ? "impostor" : "trusted", claimCheck };
-  }
-  if (verification !== undefined) return { needsVerification: true, verification };
+): Pick<EdgeFacts, "needsVerification" | "verification"> {
+  const { claimCheck } = facts;
+  if (claimCheck) return { needsVerification: true, verification: claimCheck };
   const methods = verificationPlan(agent).methods;
   if (verifyCrawlers === "off" || !agent.crawler || methods.length === 0) {
     return { needsVerification: false, verification: undefined };
@@ -192,8 +183,7 @@ function claimFacts(
   const reason = `no client address given; the edge would check by ${methods.join(", ")}`;
   return {
     needsVerification: true,
-    verification: "trusted",
-    claimCheck: { status: "unverified", method: null, evidence: null, why: "no-address", reason },
+    verification: { status: "unverifiable", method: null, evidence: null, why: "no-address", reason },
   };
 }
 
@@ -215,6 +205,13 @@ function reasonOf(action: EdgeAction, verdict: Verdict | undefined, state: Entry
   if (action.kind === "forward") return action.why;
   if (action.kind === "impostor") return "impostor";
   if (action.kind === "unavailable" && action.why === "paused") return "paused";
+  // Refused by `*` only because the claim could not be verified (policy/claim.ts).
+  if (
+    (action.kind === "unavailable" && action.why === "unproven-claim") ||
+    (action.kind === "report" && action.unproven)
+  ) {
+    return "unproven-claim";
+  }
   if (usageOf(action)) return "usage-signal";
   if (verdict?.layer === "policy") return verdict.policy?.rule ? "policy-rule" : "policy-route-off";
   return verdict?.decision?.reason ?? state;

@@ -5,12 +5,13 @@
  * action differs; each side's deciding line is shown). Pure.
  *
  * Each request is judged as it was recorded: its product tokens (so the same group applies),
- * its verified state (an impostor stays one), its method and path. What replay cannot see,
+ * its verified state (an impostor stays one, an unverifiable claim too), its method and path. What replay cannot see,
  * it holds equal on both sides: no pause, rate limits not checked, and the path without its
  * query (queries are never recorded), so a rule that only a query matches does not show.
  */
 
 import { agentForTokens } from "../agents/classify.ts";
+import type { VerificationOutcome } from "../agents/verification.ts";
 import type { RobotsMatcher } from "../core/index.ts";
 import { outcomeOf, type CrawlerEvent, type Outcome } from "./activity.ts";
 import { decideEdge, isRobotsTxtPath, type EdgeFacts } from "./edge-decision.ts";
@@ -99,6 +100,12 @@ export function replay(
 
 const NOT_JUDGED: Outcome = { action: "pass", layer: "none", line: null, rule: null };
 
+/** The recorded claim's truth as the decision's fact: an unverifiable claim stays one. */
+function recordedVerification(status: Exclude<RecordedRequest["verified"], "unchecked">): VerificationOutcome {
+  const why = status === "verified" ? null : status === "refuted" ? "refuted" : "lookup-failed";
+  return { status, method: null, evidence: null, why, reason: `${status} when recorded` };
+}
+
 /** One recorded request, decided again with every fact given (nothing left to gather). */
 export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings: ReplaySettings): Outcome {
   const checked = request.verified !== "unchecked";
@@ -115,7 +122,7 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     signed: false,
     verifyCrawlers: settings.verifyCrawlers,
     needsVerification: checked,
-    verification: checked ? (request.verified === "impostor" ? "impostor" : "trusted") : undefined,
+    verification: checked ? recordedVerification(request.verified) : undefined,
     pause: null,
     robots: { state: side.state, matcher: side.matcher, retryAfter: 0 },
     failOpen: settings.failOpen,

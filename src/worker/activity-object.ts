@@ -17,6 +17,7 @@ import type { ActivityBatch, HourlyCount } from "../policy/activity-batch.ts";
 import {
   hourOf,
   RECORDED_ACTIONS,
+  LEGACY_VERIFIED_STATES,
   VERIFIED_STATES,
   type CrawlerEvent,
   type RecordedAction,
@@ -219,7 +220,8 @@ function eventFromRow(row: RecentRow): CrawlerEvent {
 }
 
 function verifiedState(text: string): VerifiedState {
-  return (VERIFIED_STATES as readonly string[]).includes(text) ? (text as VerifiedState) : "unchecked";
+  if ((VERIFIED_STATES as readonly string[]).includes(text)) return text as VerifiedState;
+  return LEGACY_VERIFIED_STATES[text] ?? "unchecked";
 }
 
 function recordedAction(text: string): RecordedAction {

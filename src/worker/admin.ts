@@ -5,7 +5,8 @@
  *
  * The scheme name is matched in any case (RFC 9110 §11.1).
  *
- *   GET    status[?cursor=…&limit=…]  config problems, known origins (paged), fetch state, pause
+ *   GET    status[?cursor=…&limit=…]  config problems, known origins (paged), fetch state, pause,
+ *                                  identity sources (lists, reverse DNS, Cloudflare) with age and last error
  *   POST   refresh[?origin=…]     fetch robots.txt now; returns that origin's status
  *   GET    explain?ua=…&url=…[&ip=…]  what the edge would do with such a request (stored copy
  *                                 only); ip= checks a claimed crawler against the stored lists
@@ -48,6 +49,7 @@ import { activePause, readPauseRequest, rememberPause, retryAfterOf, WARN_PAUSE_
 import { forgetRobots, refresh, robotsFor, storedRobots, type LoadedRobots } from "./robots-cache.ts";
 import { jsonResponse } from "./responses.ts";
 import { deletePause, listAuthorityPage, readEntry, readPause, writePause } from "./store.ts";
+import { identitySources } from "./identity-sources.ts";
 import { checkClaimFromCache, needsVerification } from "./verify-crawler.ts";
 
 export interface AdminContext {
@@ -168,6 +170,8 @@ async function status(admin: AdminContext): Promise<Response> {
     // The activity view records only with RECORD_ACTIVITY and the ACTIVITY binding (GET activity).
     activity: { recording: admin.config.recordActivity && Boolean(admin.env.ACTIVITY) },
     policy: await policyStatus(admin),
+    // Each source of identity evidence with its age and last error; a missing or stale list warns.
+    identity: await identitySources(admin.kv, admin.config, now),
   });
 }
 

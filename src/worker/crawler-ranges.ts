@@ -1,11 +1,14 @@
 /**
  * Published crawler IP ranges for verification: fetched by the cron into KV (one entry for
  * all sources), held in isolate memory (re-read from KV every 10 minutes, so no KV read per
- * request). A failed or empty fetch keeps the source's previous list.
+ * request). A failed or empty fetch keeps the source's previous list, and is recorded with
+ * its error so status can say which list is missing or stale. Until a source's first good
+ * fetch, claims that need it are unverifiable (policy/claim.ts), never believed.
  */
 
 import { parseRangeList, RangeSet, RANGE_SOURCES } from "../agents/verification.ts";
 import { IsolateMemory } from "./isolate-memory.ts";
+import { ROBOTS_FETCH_USER_AGENT } from "./origin-fetch.ts";
 import { readRanges, writeRanges, type StoredRanges } from "./store.ts";
 
 const MEMORY_RECHECK_MS = 10 * 60_000;
@@ -32,21 +35,40 @@ export async function crawlerRanges(kv: KVNamespace): Promise<ReadonlyMap<string
   return sets;
 }
 
-/** Fetch every source; store what came back valid, keep the rest as it was. */
+/**
+ * Fetch every source; store what came back valid, keep the rest as it was. The fetch names
+ * itself as the robots.txt fetch does: operators' CDNs and WAFs refuse anonymous clients,
+ * and a list we cannot fetch leaves its crawlers unverifiable.
+ */
 export async function refreshCrawlerRanges(kv: KVNamespace, timeoutMs: number): Promise<void> {
-  const previous = (await readRanges(kv))?.sources ?? {};
-  const sources: Record<string, StoredRanges["sources"][string]> = { ...previous };
+  const previous = await readRanges(kv);
+  const sources: Record<string, StoredRanges["sources"][string]> = { ...previous?.sources };
+  const attempts: Record<string, NonNullable<StoredRanges["attempts"]>[string]> = { ...previous?.attempts };
   await Promise.all(
     RANGE_SOURCES.map(async (source) => {
+      const at = Date.now();
       try {
-        const response = await fetch(source.url, { signal: AbortSignal.timeout(timeoutMs) });
-        const cidrs = response.ok ? parseRangeList(await response.json()) : undefined;
-        if (cidrs) sources[source.name] = { fetchedAt: Date.now(), cidrs };
-      } catch {
+        const response = await fetch(source.url, {
+          headers: { accept: "application/json", "user-agent": ROBOTS_FETCH_USER_AGENT },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const json: unknown = response.ok ? await response.json().catch(() => NOT_JSON) : undefined;
+        const cidrs = parseRangeList(json);
+        if (cidrs) sources[source.name] = { fetchedAt: at, cidrs };
+        attempts[source.name] = { at, error: cidrs ? null : fetchError(response, json) };
+      } catch (error) {
         // Keep the previous list: an outage at the operator must not unverify its crawlers.
+        attempts[source.name] = { at, error: error instanceof Error ? error.message : String(error) };
       }
     }),
   );
-  await writeRanges(kv, { sources });
+  await writeRanges(kv, { sources, attempts });
   memory.clear();
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+function fetchError(response: Response, json: unknown): string {
+  if (!response.ok) return `HTTP ${response.status}`;
+  return json === NOT_JSON ? "the answer is not JSON" : "no valid prefixes in the answer";
 }

@@ -14,7 +14,8 @@ export const MAX_LOGGED_CHARS = 512;
 /** What was decided: a verdict, or an edge answer that came before one (a crawl pause). */
 export type LoggedOutcome = Pick<Verdict, "judgedPath" | "decision"> & {
   readonly action: string;
-  readonly layer: Verdict["layer"] | "usage-signal";
+  /** "unproven-claim": refused only by `*`, because the claim could not be verified (policy/claim.ts). */
+  readonly layer: Verdict["layer"] | "usage-signal" | "unproven-claim";
   /** A usage-signal refusal: the preference and its line. */
   readonly usage?: { readonly format: string; readonly key: string; readonly line: number } | undefined;
 };

@@ -54,11 +54,9 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
       case "signature":
         facts = { ...facts, signature: await checkSignature(edge) };
         break;
-      case "verification": {
-        const claimCheck = await verifyClaim(edge, facts.agent);
-        facts = { ...facts, verification: claimCheck.status === "impostor" ? "impostor" : "trusted", claimCheck };
+      case "verification":
+        facts = { ...facts, verification: await verifyClaim(edge, facts.agent) };
         break;
-      }
       case "pause": {
         const pause = await activePause(edge.env.ROBOTS, edge.config);
         facts = { ...facts, pause: pause ? { retryAfter: retryAfterOf(pause, facts.now) } : null };
@@ -75,7 +73,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         const pacing = { group: fact.group ?? "*", limits: fact.limits ?? { minIntervalMs: 0, rates: [] } };
         const rate = await checkCrawlRate(
           edge,
-          { ...pacing, agent: facts.agent, verification: facts.verification },
+          { ...pacing, agent: facts.agent, verification: facts.verification?.status },
           facts.now,
         );
         facts = { ...facts, rate };
@@ -172,6 +170,8 @@ const UNAVAILABLE_WHY = {
   paused: "Crawling is paused for maintenance; please retry later.",
   "robots-unavailable": "robots.txt is temporarily unavailable; please retry later.",
   "visit-time": "Outside the visit time this site's robots.txt asks for (Visit-time, UTC).",
+  "unproven-claim":
+    "This site could not verify the crawler this request names, and its robots.txt does not let unnamed crawlers in here; please retry later.",
 } as const;
 
 /** One JSON line per crawler decision (LOG_DECISIONS), pauses and rate limits included. */
@@ -208,11 +208,15 @@ function loggedOutcome(action: EdgeAction, pathAndQuery: string): LoggedOutcome 
         ...action.verdict,
         action: action.kind,
         ...(action.usage && { layer: "usage-signal", usage: action.usage }),
+        ...(action.kind === "report" && action.unproven && { layer: "unproven-claim" }),
       };
     case "rate-limited":
       return { ...action.verdict, action: "rate-limited" };
-    case "unavailable":
-      return { ...(action.verdict ?? none), action: action.why === "robots-unavailable" ? "unavailable" : action.why };
+    case "unavailable": {
+      const name = action.why === "robots-unavailable" ? "unavailable" : action.why;
+      const unproven = action.why === "unproven-claim" && { layer: "unproven-claim" as const };
+      return { ...(action.verdict ?? none), action: name, ...unproven };
+    }
     case "impostor":
       return { ...none, action: "impostor" };
     case "signature-reused":

@@ -1,10 +1,12 @@
 /**
- * Is a request claiming a verifiable crawler really from it? Evidence, strongest first
- * (agents/verification.ts `verifyCrawlerDetailed`): Cloudflare's verdict when the zone has one
- * (botManagement.verifiedBot, else a verifiedBotCategory); the operator's published address list; forward-confirmed reverse DNS
- * for operators that document it (reverse-dns.ts: looked up only when the lists do not
- * confirm, once per address and hour, never longer than FETCH_TIMEOUT_MS). An impostor is
- * logged here with how it was found out; what it gets is decided in policy/edge-decision.ts.
+ * Is a request claiming a verifiable crawler really from it? Verified, refuted or
+ * unverifiable (agents/verification.ts `verifyCrawlerDetailed`): Cloudflare's
+ * `verifiedBot: false` vetoes; the operator's published address list decides once loaded;
+ * without one, Cloudflare's category when it is the claimed crawler's, or forward-confirmed
+ * reverse DNS of the host names documented for that crawler's class (reverse-dns.ts: looked up
+ * only when nothing else decides, never longer than FETCH_TIMEOUT_MS). A timeout, a resolver
+ * error or a list not loaded yet leave the claim unverifiable, which is never treated as
+ * verified (policy/claim.ts). An impostor is logged here with how it was found out.
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
@@ -14,12 +16,60 @@ import {
   outcomeOfCheck,
   verificationPlan,
   verifyCrawlerDetailed,
+  type ReverseDnsResult,
   type VerificationOutcome,
 } from "../agents/verification.ts";
 import { crawlerRanges } from "./crawler-ranges.ts";
 import type { EdgeContext } from "./edge-context.ts";
 import { logImpostor } from "./log.ts";
 import { cachedReverseDns, dohResolver, reverseDnsFor } from "./reverse-dns.ts";
+
+/**
+ * What this isolate last saw of the sources that have no stored state: reverse DNS answers
+ * and Cloudflare's bot fields. GET status shows it (identity-sources.ts), so an operator can
+ * tell a resolver that fails, or a zone without bot fields, from one that works.
+ */
+export interface IdentityHealth {
+  readonly reverseDns: {
+    readonly lastAt: number | null;
+    readonly lastErrorAt: number | null;
+    readonly lastError: string | null;
+  };
+  readonly cloudflare: { readonly lastSeenAt: number | null; readonly lastCheckedAt: number | null };
+}
+
+const NOTHING_SEEN: IdentityHealth = {
+  reverseDns: { lastAt: null, lastErrorAt: null, lastError: null },
+  cloudflare: { lastSeenAt: null, lastCheckedAt: null },
+};
+
+let health = NOTHING_SEEN;
+
+export function identityHealth(): IdentityHealth {
+  return health;
+}
+
+export function clearIdentityHealth(): void {
+  health = NOTHING_SEEN;
+}
+
+function noteReverseDns(result: ReverseDnsResult, now: number): void {
+  const failed = result.status === "timeout" ? "timed out" : result.status === "error" ? result.message : null;
+  const { reverseDns } = health;
+  health = {
+    ...health,
+    reverseDns: failed ? { lastAt: now, lastErrorAt: now, lastError: failed } : { ...reverseDns, lastAt: now },
+  };
+}
+
+function noteCloudflareFields(cf: unknown, now: number): void {
+  const { verified, category } = cloudflareBotOf(cf);
+  const seen = verified !== undefined || category !== undefined;
+  health = {
+    ...health,
+    cloudflare: { lastCheckedAt: now, lastSeenAt: seen ? now : health.cloudflare.lastSeenAt },
+  };
+}
 
 /** Whether this agent's claim is checked at all: it names a crawler some method can verify. */
 export function needsVerification(edge: Pick<EdgeContext, "config">, agent: AgentInfo): boolean {
@@ -38,6 +88,7 @@ export async function verifyClaim(edge: EdgeContext, agent: AgentInfo): Promise<
     cfCategory: cloudflare.category,
     ranges: await crawlerRanges(edge.env.ROBOTS),
   };
+  noteCloudflareFields(request.cf, Date.now());
   const reverseDns =
     address && needsReverseDns(input)
       ? await reverseDnsFor(address, verificationPlan(agent).reverseDns, {
@@ -46,8 +97,9 @@ export async function verifyClaim(edge: EdgeContext, agent: AgentInfo): Promise<
           timeoutMs: config.fetchTimeoutMs,
         })
       : undefined;
+  if (reverseDns) noteReverseDns(reverseDns, Date.now());
   const result = verifyCrawlerDetailed({ ...input, ...(reverseDns && { reverseDns }) });
-  if (result.verification !== "impostor") return outcomeOfCheck(result);
+  if (result.status !== "refuted") return outcomeOfCheck(result);
   logImpostor({
     userAgent: request.headers.get("user-agent"),
     address,
@@ -62,7 +114,7 @@ export async function verifyClaim(edge: EdgeContext, agent: AgentInfo): Promise<
 /**
  * Admin explain's check of a claimed crawler's address (`ip=`): the stored lists and reverse
  * DNS answers already cached, never a lookup — a GET never makes the edge fetch anything. A
- * reverse DNS answer not in the cache is said as such, and the claim judged as made.
+ * reverse DNS answer not in the cache is said as such, and the claim judged as unverifiable.
  */
 export async function checkClaimFromCache(
   kv: KVNamespace,
@@ -79,7 +131,7 @@ export async function checkClaimFromCache(
   }
   const listed = result.method === "ip-list" ? `${result.reason}; ` : "";
   return {
-    status: "unverified",
+    status: "unverifiable",
     method: null,
     evidence: null,
     why: "not-looked-up",

@@ -16,8 +16,8 @@ import {
   RangeSet,
   reverseDnsRulesFor,
   verificationPlan,
-  verifyCrawler,
   verifyCrawlerDetailed,
+  type VerificationInput,
 } from "../../src/agents/verification.ts";
 
 const fixture: unknown = JSON.parse(
@@ -30,6 +30,12 @@ const ranges = new Map([
   ["applebot", applebotRanges],
 ]);
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+/** The claim's truth in one word, "not-claimed" when nothing verifiable was claimed. */
+function statusOf(input: VerificationInput): string {
+  const result = verifyCrawlerDetailed(input);
+  return result.why === "not-claimed" ? "not-claimed" : result.status;
+}
 
 describe("RangeSet", () => {
   it.each([
@@ -58,17 +64,18 @@ describe("parseRangeList", () => {
   });
 });
 
-describe("verifyCrawler", () => {
+describe("verified, refuted or unverifiable", () => {
   it.each([
     { ua: GOOGLEBOT, address: "66.249.64.1", cf: undefined, result: "verified" },
-    { ua: GOOGLEBOT, address: "203.0.113.9", cf: undefined, result: "impostor" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: undefined, result: "refuted" },
     { ua: GOOGLEBOT, address: null, cf: undefined, result: "unverifiable" },
-    { ua: GOOGLEBOT, address: "203.0.113.9", cf: true, result: "verified" },
-    { ua: GOOGLEBOT, address: "66.249.64.1", cf: false, result: "impostor" },
+    // Cloudflare's flag says SOME verified bot sent it, not which: the loaded list decides.
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: true, result: "refuted" },
+    { ua: GOOGLEBOT, address: "66.249.64.1", cf: false, result: "refuted" },
     { ua: "GPTBot/1.2", address: "203.0.113.9", cf: undefined, result: "unverifiable" },
     { ua: "SomeBot/1.0", address: "203.0.113.9", cf: undefined, result: "not-claimed" },
   ])("$ua from $address (cf $cf) -> $result", ({ ua, address, cf, result }) => {
-    expect(verifyCrawler({ agent: classifyUserAgent(ua), address, cfVerifiedBot: cf, ranges })).toBe(result);
+    expect(statusOf({ agent: classifyUserAgent(ua), address, cfVerifiedBot: cf, ranges })).toBe(result);
   });
 });
 
@@ -76,33 +83,33 @@ describe("verifyCrawler", () => {
 // that operator's crawler. Rows: the User-Agent, the range sources it must pass (literal), and
 // the verdict from a Google address and from an address of no crawler operator.
 const claims: readonly { ua: string; sources: string[]; fromGoogle: string; fromElsewhere: string; why: string }[] = [
-  { ua: GOOGLEBOT, sources: ["googlebot"], fromGoogle: "verified", fromElsewhere: "impostor", why: "the known name" },
+  { ua: GOOGLEBOT, sources: ["googlebot"], fromGoogle: "verified", fromElsewhere: "refuted", why: "the known name" },
   {
     ua: "Googlebot-Foo/1.0",
     sources: ["googlebot"],
     fromGoogle: "verified",
-    fromElsewhere: "impostor",
+    fromElsewhere: "refuted",
     why: "an unlisted variant falls back to Googlebot's group",
   },
   {
     ua: "Googlebot-Image-X/1.0",
     sources: ["googlebot"],
     fromGoogle: "verified",
-    fromElsewhere: "impostor",
+    fromElsewhere: "refuted",
     why: "a variant of a variant falls back to Googlebot-Image, then Googlebot",
   },
   {
     ua: "Mozilla/5.0 (compatible; Googlebot-Foo/2.1; +http://www.google.com/bot.html)",
     sources: ["googlebot"],
     fromGoogle: "verified",
-    fromElsewhere: "impostor",
+    fromElsewhere: "refuted",
     why: "a variant inside a compatible comment",
   },
   {
     ua: "Googlebot-Mobile/2.1",
     sources: ["googlebot"],
     fromGoogle: "verified",
-    fromElsewhere: "impostor",
+    fromElsewhere: "refuted",
     why: "a known name with no ranges of its own, whose fallback is Googlebot",
   },
   {
@@ -122,15 +129,15 @@ const claims: readonly { ua: string; sources: string[]; fromGoogle: string; from
   {
     ua: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
     sources: ["applebot"],
-    fromGoogle: "impostor",
-    fromElsewhere: "impostor",
+    fromGoogle: "refuted",
+    fromElsewhere: "refuted",
     why: "Applebot's documented Googlebot fallback is vouched for by Applebot's own check",
   },
   {
     ua: "Applebot-Foo/1.0",
     sources: ["applebot"],
-    fromGoogle: "impostor",
-    fromElsewhere: "impostor",
+    fromGoogle: "refuted",
+    fromElsewhere: "refuted",
     why: "a variant of Applebot: Applebot vouches for its Googlebot fallback",
   },
   {
@@ -142,14 +149,14 @@ const claims: readonly { ua: string; sources: string[]; fromGoogle: string; from
   },
 ];
 
-describe("rangeSourcesFor and verifyCrawler: every token that selects a verifiable group (issue #9)", () => {
+describe("rangeSourcesFor and the check: every token that selects a verifiable group (issue #9)", () => {
   it.each(claims)("$why: $ua -> $sources", ({ ua, sources }) => {
     expect(rangeSourcesFor(classifyUserAgent(ua)).map((source) => source.name)).toEqual(sources);
   });
 
   it.each(claims)("$why: $ua from Google -> $fromGoogle, elsewhere -> $fromElsewhere", (row) => {
     const agent = classifyUserAgent(row.ua);
-    const verdict = (address: string) => verifyCrawler({ agent, address, cfVerifiedBot: undefined, ranges });
+    const verdict = (address: string) => statusOf({ agent, address, cfVerifiedBot: undefined, ranges });
     expect({ fromGoogle: verdict("66.249.64.1"), fromElsewhere: verdict("203.0.113.9") }).toEqual({
       fromGoogle: row.fromGoogle,
       fromElsewhere: row.fromElsewhere,
@@ -158,7 +165,7 @@ describe("rangeSourcesFor and verifyCrawler: every token that selects a verifiab
 
   it("Applebot from Apple's address is verified", () => {
     const agent = classifyUserAgent("Applebot-Foo/1.0");
-    expect(verifyCrawler({ agent, address: "17.241.0.9", cfVerifiedBot: undefined, ranges })).toBe("verified");
+    expect(statusOf({ agent, address: "17.241.0.9", cfVerifiedBot: undefined, ranges })).toBe("verified");
   });
 
   it("tokens of two operators must both hold: Googlebot's address is not GPTBot's", () => {
@@ -170,12 +177,8 @@ describe("rangeSourcesFor and verifyCrawler: every token that selects a verifiab
       honoursRateLimits: false,
     };
     const withGpt = new Map([...ranges, ["gptbot", new RangeSet(["20.171.206.0/24"])]]);
-    expect(verifyCrawler({ agent, address: "66.249.64.1", cfVerifiedBot: undefined, ranges: withGpt })).toBe(
-      "impostor",
-    );
-    expect(verifyCrawler({ agent, address: "20.171.206.1", cfVerifiedBot: undefined, ranges: withGpt })).toBe(
-      "impostor",
-    );
+    expect(statusOf({ agent, address: "66.249.64.1", cfVerifiedBot: undefined, ranges: withGpt })).toBe("refuted");
+    expect(statusOf({ agent, address: "20.171.206.1", cfVerifiedBot: undefined, ranges: withGpt })).toBe("refuted");
   });
 });
 
@@ -297,13 +300,13 @@ describe("parseRangeList reads the JAFAR draft's shape", () => {
 
 describe("verificationPlan", () => {
   it.each([
-    { ua: GOOGLEBOT, cf: undefined, methods: ["ip-list", "reverse-dns"], lists: ["googlebot"], dns: ["google"] },
+    { ua: GOOGLEBOT, cf: undefined, methods: ["ip-list", "reverse-dns"], lists: ["googlebot"], dns: ["google-common"] },
     {
       ua: GOOGLEBOT,
       cf: false,
       methods: ["cloudflare", "ip-list", "reverse-dns"],
       lists: ["googlebot"],
-      dns: ["google"],
+      dns: ["google-common"],
     },
     { ua: "ClaudeBot/1.0", cf: undefined, methods: ["ip-list"], lists: ["anthropic"], dns: [] },
     { ua: "CCBot/2.0 (https://commoncrawl.org/faq/)", cf: undefined, methods: ["ip-list"], lists: ["ccbot"], dns: [] },
@@ -356,6 +359,13 @@ describe("hostInDomains", () => {
     { host: "googlebot.com.evil.net", domains: ["googlebot.com"], inside: false },
     { host: "x.googleusercontent.com", domains: ["gae.googleusercontent.com"], inside: false },
     { host: "x.gae.googleusercontent.com", domains: ["gae.googleusercontent.com"], inside: true },
+    { host: "crawl-66-249-66-1.googlebot.com", domains: ["crawl-*.googlebot.com"], inside: true },
+    { host: "crawl-.googlebot.com", domains: ["crawl-*.googlebot.com"], inside: false },
+    { host: "x.crawl-1.googlebot.com", domains: ["crawl-*.googlebot.com"], inside: false },
+    { host: "evilcrawl-1.googlebot.com", domains: ["crawl-*.googlebot.com"], inside: false },
+    { host: "rate-limited-proxy-66-249-90-1.google.com", domains: ["rate-limited-proxy-*.google.com"], inside: true },
+    { host: "rate-limited-proxy-1.google.com.evil.net", domains: ["rate-limited-proxy-*.google.com"], inside: false },
+    { host: "GOOGLE-PROXY-1.GOOGLE.COM.", domains: ["google-proxy-*.google.com"], inside: true },
   ])("$host in $domains -> $inside", ({ host, domains, inside }) => {
     expect(hostInDomains(host, domains)).toBe(inside);
   });
@@ -369,25 +379,16 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       address: "66.249.64.1",
       cf: undefined,
       dns: undefined,
-      verification: "verified",
+      status: "verified",
       method: "ip-list",
       reason: "address in the googlebot list",
-    },
-    {
-      ua: GOOGLEBOT,
-      address: "203.0.113.9",
-      cf: true,
-      dns: undefined,
-      verification: "verified",
-      method: "cloudflare",
-      reason: "Cloudflare verified bot",
     },
     {
       ua: GOOGLEBOT,
       address: "66.249.64.1",
       cf: false,
       dns: undefined,
-      verification: "impostor",
+      status: "refuted",
       method: "cloudflare",
       reason: "Cloudflare: not a verified bot",
     },
@@ -396,43 +397,35 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       address: "203.0.113.9",
       cf: undefined,
       dns: undefined,
-      verification: "impostor",
+      status: "refuted",
       method: "ip-list",
       reason: "address not in the googlebot list",
     },
+    // Reverse DNS never overturns a loaded list.
     {
       ua: GOOGLEBOT,
       address: "203.0.113.9",
       cf: undefined,
       dns: { status: "confirmed", host: "crawl-1.googlebot.com" },
-      verification: "verified",
-      method: "reverse-dns",
-      reason: "forward-confirmed crawl-1.googlebot.com",
+      status: "refuted",
+      method: "ip-list",
+      reason: "address not in the googlebot list",
     },
     {
       ua: GOOGLEBOT,
       address: "203.0.113.9",
       cf: undefined,
       dns: { status: "timeout" },
-      verification: "impostor",
+      status: "refuted",
       method: "ip-list",
       reason: "address not in the googlebot list",
-    },
-    {
-      ua: GOOGLEBOT,
-      address: "203.0.113.9",
-      cf: undefined,
-      dns: { status: "nxdomain" },
-      verification: "impostor",
-      method: "reverse-dns",
-      reason: "no PTR record for the address",
     },
     {
       ua: AMAZONBOT,
       address: "203.0.113.9",
       cf: undefined,
       dns: { status: "confirmed", host: "a-1.crawl.amazonbot.amazon" },
-      verification: "verified",
+      status: "verified",
       method: "reverse-dns",
       reason: "forward-confirmed a-1.crawl.amazonbot.amazon",
     },
@@ -441,7 +434,7 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       address: "203.0.113.9",
       cf: undefined,
       dns: { status: "confirmed", host: "crawl-1.googlebot.com" },
-      verification: "impostor",
+      status: "refuted",
       method: "reverse-dns",
       reason: "crawl-1.googlebot.com not under crawl.amazonbot.amazon",
     },
@@ -450,7 +443,7 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       address: "203.0.113.9",
       cf: undefined,
       dns: { status: "ptr-mismatch", hosts: ["host.example.net"] },
-      verification: "impostor",
+      status: "refuted",
       method: "reverse-dns",
       reason: "PTR host.example.net not under crawl.amazonbot.amazon",
     },
@@ -459,7 +452,7 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       address: "203.0.113.9",
       cf: undefined,
       dns: { status: "forward-mismatch", host: "a.crawl.amazonbot.amazon" },
-      verification: "impostor",
+      status: "refuted",
       method: "reverse-dns",
       reason: "a.crawl.amazonbot.amazon does not resolve back to the address",
     },
@@ -467,8 +460,18 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       ua: AMAZONBOT,
       address: "203.0.113.9",
       cf: undefined,
+      dns: { status: "nxdomain" },
+      status: "refuted",
+      method: "reverse-dns",
+      reason: "no PTR record for the address",
+    },
+    // H-3: a failed lookup proves nothing either way.
+    {
+      ua: AMAZONBOT,
+      address: "203.0.113.9",
+      cf: undefined,
       dns: { status: "timeout" },
-      verification: "unverifiable",
+      status: "unverifiable",
       method: undefined,
       reason: "cannot check: reverse DNS timed out",
     },
@@ -476,17 +479,26 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       ua: AMAZONBOT,
       address: "203.0.113.9",
       cf: undefined,
-      dns: { status: "error", message: "resolver answered 502" },
-      verification: "unverifiable",
+      dns: { status: "error", message: "resolver status 2" },
+      status: "unverifiable",
       method: undefined,
-      reason: "cannot check: reverse DNS failed (resolver answered 502)",
+      reason: "cannot check: reverse DNS failed (resolver status 2)",
+    },
+    {
+      ua: AMAZONBOT,
+      address: "203.0.113.9",
+      cf: undefined,
+      dns: { status: "error", message: "resolver answered 500" },
+      status: "unverifiable",
+      method: undefined,
+      reason: "cannot check: reverse DNS failed (resolver answered 500)",
     },
     {
       ua: AMAZONBOT,
       address: "203.0.113.9",
       cf: undefined,
       dns: undefined,
-      verification: "unverifiable",
+      status: "unverifiable",
       method: undefined,
       reason: "cannot check: reverse DNS not looked up",
     },
@@ -495,7 +507,7 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       address: "203.0.113.9",
       cf: undefined,
       dns: undefined,
-      verification: "unverifiable",
+      status: "unverifiable",
       method: undefined,
       reason: "cannot check: no gptbot list loaded",
     },
@@ -504,7 +516,7 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       address: null,
       cf: undefined,
       dns: undefined,
-      verification: "unverifiable",
+      status: "unverifiable",
       method: undefined,
       reason: "cannot check: no client address",
     },
@@ -513,13 +525,13 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
       address: "203.0.113.9",
       cf: true,
       dns: undefined,
-      verification: "not-claimed",
+      status: "unverifiable",
       method: undefined,
       reason: "claims no verifiable crawler",
     },
   ] as const)(
-    "$ua from $address, dns $dns.status -> $verification by $method",
-    ({ ua, address, cf, dns, verification, method, reason }) => {
+    "$ua from $address, dns $dns.status -> $status by $method",
+    ({ ua, address, cf, dns, status, method, reason }) => {
       const result = verifyCrawlerDetailed({
         agent: classifyUserAgent(ua),
         address,
@@ -527,38 +539,203 @@ describe("verifyCrawlerDetailed says how, or why not", () => {
         ranges,
         reverseDns: dns,
       });
-      expect(result).toMatchObject({ verification, method, reason });
+      expect(result).toMatchObject({ status, method, reason });
     },
   );
 
   it.each([
-    { ua: GOOGLEBOT, address: "66.249.64.1", cf: undefined, needed: false, why: "the list confirms" },
+    { ua: GOOGLEBOT, address: "66.249.64.1", cf: undefined, lists: ranges, needed: false, why: "the list confirms" },
     {
       ua: GOOGLEBOT,
       address: "203.0.113.9",
       cf: undefined,
-      needed: true,
-      why: "the list does not confirm; Google documents DNS",
+      lists: ranges,
+      needed: false,
+      why: "the list refutes: reverse DNS never overturns it",
     },
-    { ua: GOOGLEBOT, address: "203.0.113.9", cf: false, needed: false, why: "Cloudflare decided" },
     {
-      ua: "Mozilla/5.0 (compatible; Amazonbot/0.1)",
+      ua: GOOGLEBOT,
       address: "203.0.113.9",
       cf: undefined,
+      lists: new Map(),
       needed: true,
-      why: "DNS only",
+      why: "no googlebot list loaded: Google's documented host names may confirm",
     },
-    { ua: "Mozilla/5.0 (compatible; Amazonbot/0.1)", address: null, cf: undefined, needed: false, why: "no address" },
-    { ua: "GPTBot/1.2", address: "203.0.113.9", cf: undefined, needed: false, why: "no DNS rule" },
+    { ua: GOOGLEBOT, address: "203.0.113.9", cf: false, lists: ranges, needed: false, why: "Cloudflare's veto" },
+    { ua: AMAZONBOT, address: "203.0.113.9", cf: undefined, lists: ranges, needed: true, why: "DNS only" },
+    { ua: AMAZONBOT, address: null, cf: undefined, lists: ranges, needed: false, why: "no address" },
+    { ua: "GPTBot/1.2", address: "203.0.113.9", cf: undefined, lists: ranges, needed: false, why: "no DNS rule" },
     {
       ua: "Mozilla/5.0 (Windows NT 10.0) Chrome/124.0",
       address: "203.0.113.9",
       cf: undefined,
+      lists: ranges,
       needed: false,
       why: "claims nothing",
     },
-  ])("needsReverseDns: $ua from $address -> $needed ($why)", ({ ua, address, cf, needed }) => {
-    expect(needsReverseDns({ agent: classifyUserAgent(ua), address, cfVerifiedBot: cf, ranges })).toBe(needed);
+  ])("needsReverseDns: $ua from $address -> $needed ($why)", ({ ua, address, cf, lists, needed }) => {
+    expect(needsReverseDns({ agent: classifyUserAgent(ua), address, cfVerifiedBot: cf, ranges: lists })).toBe(needed);
+  });
+});
+
+// Evidence must name the identity it proves. C-1: Google documents one host name mask per class
+// of its crawlers (common: crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com; special-case:
+// rate-limited-proxy-*.google.com; user-triggered: google-proxy-*.google.com); a
+// *.gae.googleusercontent.com name is a Google Cloud customer's host and proves nothing. H-4:
+// Cloudflare's verifiedBot says SOME verified bot sent the request; its category is evidence only
+// when it is the claimed crawler's own, and never for a crawler exempt from `*`.
+describe("evidence must name the identity it proves", () => {
+  const ADSBOT = "AdsBot-Google (+http://www.google.com/adsbot.html)";
+  const FEEDFETCHER = "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)";
+  const CHATGPT_USER =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
+  const GAE = { status: "confirmed", host: "34-96-10-1.gae.googleusercontent.com" } as const;
+  const special = new Map([["google-special", new RangeSet(["66.249.90.0/24"])]]);
+  const none = new Map<string, RangeSet>();
+  it.each([
+    {
+      why: "C-1 reproduction: AdsBot-Google from 34.96.10.1 (gae.googleusercontent.com), list loaded",
+      ua: ADSBOT,
+      lists: special,
+      cf: {},
+      dns: GAE,
+      status: "refuted",
+    },
+    {
+      why: "C-1: the same before the list loads: not verified (and not refuted by a name)",
+      ua: ADSBOT,
+      lists: none,
+      cf: {},
+      dns: GAE,
+      status: "unverifiable",
+    },
+    { why: "C-1: Googlebot, gae name, list loaded", ua: GOOGLEBOT, lists: ranges, cf: {}, dns: GAE, status: "refuted" },
+    { why: "C-1: Googlebot, gae name, no list", ua: GOOGLEBOT, lists: none, cf: {}, dns: GAE, status: "unverifiable" },
+    {
+      why: "FeedFetcher-Google, gae name: never accepted",
+      ua: FEEDFETCHER,
+      lists: none,
+      cf: {},
+      dns: GAE,
+      status: "unverifiable",
+    },
+    {
+      why: "Googlebot, no list, its class's name crawl-*.googlebot.com",
+      ua: GOOGLEBOT,
+      lists: none,
+      cf: {},
+      dns: { status: "confirmed", host: "crawl-66-249-66-1.googlebot.com" },
+      status: "verified",
+    },
+    {
+      why: "Googlebot, no list, geo-crawl-*.geo.googlebot.com",
+      ua: GOOGLEBOT,
+      lists: none,
+      cf: {},
+      dns: { status: "confirmed", host: "geo-crawl-35-1-2-3.geo.googlebot.com" },
+      status: "verified",
+    },
+    {
+      why: "Googlebot, no list, a special-case crawler's name: another class",
+      ua: GOOGLEBOT,
+      lists: none,
+      cf: {},
+      dns: { status: "confirmed", host: "rate-limited-proxy-66-249-90-1.google.com" },
+      status: "unverifiable",
+    },
+    {
+      why: "AdsBot-Google, no list, rate-limited-proxy-*.google.com",
+      ua: ADSBOT,
+      lists: none,
+      cf: {},
+      dns: { status: "confirmed", host: "rate-limited-proxy-66-249-90-1.google.com" },
+      status: "verified",
+    },
+    {
+      why: "AdsBot-Google, no list, a common crawler's name: another class",
+      ua: ADSBOT,
+      lists: none,
+      cf: {},
+      dns: { status: "confirmed", host: "crawl-66-249-66-1.googlebot.com" },
+      status: "unverifiable",
+    },
+    {
+      why: "FeedFetcher-Google, no list, google-proxy-*.google.com",
+      ua: FEEDFETCHER,
+      lists: none,
+      cf: {},
+      dns: { status: "confirmed", host: "google-proxy-66-249-81-1.google.com" },
+      status: "verified",
+    },
+    {
+      why: "FeedFetcher-Google, no list, any other google.com name",
+      ua: FEEDFETCHER,
+      lists: none,
+      cf: {},
+      dns: { status: "confirmed", host: "www.google.com" },
+      status: "unverifiable",
+    },
+    {
+      why: "H-4 reproduction: a verified Monitoring & Analytics bot sending Googlebot's User-Agent, no list",
+      ua: GOOGLEBOT,
+      lists: none,
+      cf: { botManagement: { verifiedBot: true }, verifiedBotCategory: "Monitoring & Analytics" },
+      dns: undefined,
+      status: "unverifiable",
+    },
+    {
+      why: "H-4: the same with the list loaded: refuted",
+      ua: GOOGLEBOT,
+      lists: ranges,
+      cf: { botManagement: { verifiedBot: true }, verifiedBotCategory: "Monitoring & Analytics" },
+      dns: undefined,
+      status: "refuted",
+    },
+    {
+      why: "H-4: verifiedBot true with no category names no crawler",
+      ua: GOOGLEBOT,
+      lists: none,
+      cf: { botManagement: { verifiedBot: true } },
+      dns: undefined,
+      status: "unverifiable",
+    },
+    {
+      why: "H-4: the claimed crawler's own category, no list: verified by Cloudflare",
+      ua: GOOGLEBOT,
+      lists: none,
+      cf: { verifiedBotCategory: "Search Engine Crawler" },
+      dns: undefined,
+      status: "verified",
+    },
+    {
+      why: "H-4: never for an exemption from `*` (ChatGPT-User, category AI Assistant)",
+      ua: CHATGPT_USER,
+      lists: none,
+      cf: { verifiedBotCategory: "AI Assistant" },
+      dns: undefined,
+      status: "unverifiable",
+    },
+    {
+      why: "H-4: verifiedBot false vetoes an address in the list",
+      ua: GOOGLEBOT,
+      address: "66.249.64.1",
+      lists: ranges,
+      cf: { botManagement: { verifiedBot: false } },
+      dns: undefined,
+      status: "refuted",
+    },
+  ] as const)("$why -> $status", (row) => {
+    const { ua, lists, cf, dns, status } = row;
+    const cloudflare = cloudflareBotOf(cf);
+    const result = verifyCrawlerDetailed({
+      agent: classifyUserAgent(ua),
+      address: "address" in row ? (row.address ?? null) : "34.96.10.1",
+      cfVerifiedBot: cloudflare.verified,
+      cfCategory: cloudflare.category,
+      ranges: lists,
+      ...(dns && { reverseDns: dns }),
+    });
+    expect(result.status).toBe(status);
   });
 });
 
@@ -600,14 +777,14 @@ describe("outcomeOfCheck: the shown value says what verified it, or why not", ()
       why: null,
     },
     {
-      ua: GOOGLEBOT,
+      ua: "GPTBot/1.2",
       address: "203.0.113.9",
       cf: true,
-      category: "Search Engine Crawler",
+      category: "AI Crawler",
       dns: undefined,
       status: "verified",
       method: "cloudflare",
-      evidence: "Cloudflare category Search Engine Crawler",
+      evidence: "Cloudflare category AI Crawler",
       why: null,
     },
     {
@@ -627,10 +804,10 @@ describe("outcomeOfCheck: the shown value says what verified it, or why not", ()
       cf: undefined,
       category: undefined,
       dns: { status: "ptr-mismatch", hosts: ["x.example.net"] },
-      status: "impostor",
+      status: "refuted",
       method: "reverse-dns",
       evidence: null,
-      why: "impostor",
+      why: "refuted",
     },
     {
       ua: MOJEEK,
@@ -638,7 +815,7 @@ describe("outcomeOfCheck: the shown value says what verified it, or why not", ()
       cf: undefined,
       category: undefined,
       dns: { status: "timeout" },
-      status: "unverified",
+      status: "unverifiable",
       method: null,
       evidence: null,
       why: "lookup-failed",
@@ -649,7 +826,7 @@ describe("outcomeOfCheck: the shown value says what verified it, or why not", ()
       cf: undefined,
       category: undefined,
       dns: undefined,
-      status: "unverified",
+      status: "unverifiable",
       method: null,
       evidence: null,
       why: "not-looked-up",
@@ -660,7 +837,7 @@ describe("outcomeOfCheck: the shown value says what verified it, or why not", ()
       cf: undefined,
       category: undefined,
       dns: undefined,
-      status: "unverified",
+      status: "unverifiable",
       method: null,
       evidence: null,
       why: "no-address",
@@ -671,7 +848,7 @@ describe("outcomeOfCheck: the shown value says what verified it, or why not", ()
       cf: undefined,
       category: undefined,
       dns: undefined,
-      status: "unverified",
+      status: "unverifiable",
       method: null,
       evidence: null,
       why: "no-list",
@@ -682,7 +859,7 @@ describe("outcomeOfCheck: the shown value says what verified it, or why not", ()
       cf: undefined,
       category: undefined,
       dns: undefined,
-      status: "unverified",
+      status: "unverifiable",
       method: null,
       evidence: null,
       why: "not-claimed",

@@ -174,7 +174,7 @@ describe("robots-edge explain", () => {
       [
         "agent:    crawler (known: Googlebot, search-engine)",
         "tokens:   Googlebot",
-        "verified: no: no client address given; the edge would check by ip-list, reverse-dns",
+        "verified: unverifiable: no client address given; the edge would check by ip-list, reverse-dns",
         "group:    * (user-agent line 1)",
         "rule:     disallow: /private/ (line 2)",
         "path:     /a/../private/r (judged as /private/r)",
@@ -209,12 +209,12 @@ describe("robots-edge explain", () => {
   it.each([
     {
       ua: "GPTBot/1.2",
-      verified: "verified: no: no client address given; the edge would check by ip-list",
+      verified: "verified: unverifiable: no client address given; the edge would check by ip-list",
       why: "OpenAI publishes a list",
     },
     {
       ua: "Mozilla/5.0 (compatible; Amazonbot/0.1)",
-      verified: "verified: no: no client address given; the edge would check by reverse-dns",
+      verified: "verified: unverifiable: no client address given; the edge would check by reverse-dns",
       why: "Amazon documents reverse DNS only",
     },
     { ua: "FooBot/1.0", verified: "verified: no: claims no crawler that can be verified", why: "unknown bot" },

@@ -97,7 +97,9 @@ describe("operator page", () => {
       ["/blog/", "allowed", "pass", "*", "no-matching-rule"],
     ]);
     // How the tested crawler is verified, or why not (this edge runs with VERIFY_CRAWLERS=off).
-    expect(await page.textContent("#message")).toBe("Not verified: VERIFY_CRAWLERS=off: the User-Agent is believed");
+    expect(await page.textContent("#message")).toBe(
+      "Unverifiable: VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *",
+    );
     // Long cells wrap only where they would overflow, never mid-word otherwise (issue #11).
     expect(await page.evaluate("getComputedStyle(document.querySelector('#results td')).wordBreak")).toBe("normal");
     expect(await page.evaluate("getComputedStyle(document.querySelector('#results td')).overflowWrap")).toBe(
@@ -194,9 +196,10 @@ describe("operator page: activity (issue #13)", () => {
     await page.click("#activity-reload");
     await page.waitForSelector("#activity-table tbody tr td:has-text('bingbot')");
     const rows = await cells("#activity-table tbody tr");
-    // Crawler, category, requests, pass, block, report, 503, 429, verified, impostor, unchecked, violations
-    expect(rows).toContainEqual(["bingbot", "search-engine", "3", "1", "2", "0", "0", "0", "0", "0", "3", "2"]);
-    expect(rows).toContainEqual(["GPTBot", "ai-training", "1", "0", "1", "0", "0", "0", "0", "0", "1", "1"]);
+    // Crawler, category, requests, pass, block, report, 503, 429, verified, refuted, unverifiable,
+    // unchecked, violations. VERIFY_CRAWLERS=off: claims taken as made are unverifiable, never verified.
+    expect(rows).toContainEqual(["bingbot", "search-engine", "3", "1", "2", "0", "0", "0", "0", "0", "3", "0", "2"]);
+    expect(rows).toContainEqual(["GPTBot", "ai-training", "1", "0", "1", "0", "0", "0", "0", "0", "1", "0", "1"]);
     // The chart: SVG bars, stacked by action, for the current hour; the block bar holds these 3 blocks at least.
     expect(await page.getAttribute("#activity-svg", "role")).toBe("img");
     expect(await page.locator("#activity-svg rect.bar.block").count()).toBeGreaterThanOrEqual(1);
@@ -206,15 +209,15 @@ describe("operator page: activity (issue #13)", () => {
     expect(await page.textContent("#activity-blocked")).toContain("/private/report — 2");
     expect(await cells("#activity-violations tbody tr")).toContainEqual([
       "bingbot",
-      "unchecked",
+      "unverifiable",
       "/private/report",
       "2",
     ]);
     const recent = await cells("#activity-recent tbody tr");
-    expect(recent[0]?.slice(1)).toEqual(["bingbot", "unchecked", "GET /blog/", "Pass", "no rule matched"]);
+    expect(recent[0]?.slice(1)).toEqual(["bingbot", "unverifiable", "GET /blog/", "Pass", "no rule matched"]);
     expect(recent[1]?.slice(1)).toEqual([
       "bingbot",
-      "unchecked",
+      "unverifiable",
       "GET /private/report",
       "Block",
       "disallow: /private/ (line 2)",

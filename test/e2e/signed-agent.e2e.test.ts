@@ -47,8 +47,8 @@ beforeAll(async () => {
     vars: {
       ORIGIN_URL: origin.url,
       ADMIN_TOKEN: "e2e-signed-agent-token",
-      // Address checks cannot work on loopback (every client is 127.0.0.1), but signatures can:
-      // with no ranges stored a User-Agent claim is trusted, and signatures are checked.
+      // Address checks cannot work on loopback (every client is 127.0.0.1, no list is stored,
+      // and wrangler dev's stand-in request.cf says verifiedBot: false), but signatures can.
       VERIFY_CRAWLERS: "unknown",
       // A route asking SignMe to sign; no other crawler is named, so the rows above are untouched.
       POLICY: JSON.stringify({

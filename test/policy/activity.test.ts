@@ -4,17 +4,23 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { activityOf, recordedPath } from "../../src/policy/activity.ts";
+import { activityOf, recordedPath, type VerifiedState } from "../../src/policy/activity.ts";
 import { summarizeActivity, type CountRow } from "../../src/policy/activity-summary.ts";
 import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
 import { replay, type ReplaySettings } from "../../src/policy/replay.ts";
-import { gatheredFacts } from "./edge-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./edge-facts.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 const ROBOTS = "User-agent: *\nDisallow: /private/\n\nUser-agent: FooBot\nContent-Usage: train-ai=n\n";
 const matcher = compileRobots(parseRobotsTxt(ROBOTS));
+// Googlebot's own group opens /private/; `*` keeps it closed.
+const GOOGLEBOT_OPEN = {
+  state: "ok" as const,
+  matcher: compileRobots(parseRobotsTxt(`${ROBOTS}\nUser-agent: Googlebot\nAllow: /\n`)),
+  retryAfter: 0,
+};
 const NOON = Date.UTC(2026, 10, 23, 12, 34, 56);
 
 function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
@@ -80,18 +86,50 @@ describe("activityOf: one decision, one event", () => {
     },
     {
       why: "a verified claim",
-      overrides: { needsVerification: true, verification: "trusted" as const },
+      overrides: { needsVerification: true, verification: VERIFIED },
       expected: { verified: "verified" },
     },
     {
       why: "an impostor under VERIFY_CRAWLERS=block: block by verification, the claimed name kept",
-      overrides: { needsVerification: true, verification: "impostor" as const, verifyCrawlers: "block" as const },
-      expected: { token: "Googlebot", verified: "impostor", action: "block", layer: "verification", line: null },
+      overrides: { needsVerification: true, verification: REFUTED, verifyCrawlers: "block" as const },
+      expected: { token: "Googlebot", verified: "refuted", action: "block", layer: "verification", line: null },
     },
     {
       why: "an impostor under unknown: judged under * as an anonymous bot, recorded under its claim",
-      overrides: { needsVerification: true, verification: "impostor" as const },
-      expected: { token: "Googlebot", verified: "impostor", action: "block", layer: "robots.txt", violation: true },
+      overrides: { needsVerification: true, verification: REFUTED },
+      expected: { token: "Googlebot", verified: "refuted", action: "block", layer: "robots.txt", violation: true },
+    },
+    // What the decision used: a claim that could not be checked is never recorded as verified.
+    {
+      why: "an unverifiable claim only `*` refuses: unavailable, layer unproven-claim",
+      overrides: { needsVerification: true, verification: UNVERIFIABLE, robots: GOOGLEBOT_OPEN },
+      expected: {
+        token: "Googlebot",
+        verified: "unverifiable",
+        action: "unavailable",
+        layer: "unproven-claim",
+        line: 2,
+      },
+    },
+    {
+      why: "an unverifiable claim on an allowed path: a pass, still unverifiable",
+      overrides: { needsVerification: true, verification: UNVERIFIABLE, pathAndQuery: "/public" },
+      expected: { verified: "unverifiable", action: "pass" },
+    },
+    {
+      why: "VERIFY_CRAWLERS=off: the claim was taken as made, unverifiable",
+      overrides: { verifyCrawlers: "off" as const, pathAndQuery: "/public" },
+      expected: { verified: "unverifiable", action: "pass" },
+    },
+    {
+      why: "MODE=report: an unverifiable claim only `*` refuses is a report, layer unproven-claim",
+      overrides: {
+        needsVerification: true,
+        verification: UNVERIFIABLE,
+        robots: GOOGLEBOT_OPEN,
+        mode: "report" as const,
+      },
+      expected: { verified: "unverifiable", action: "report", layer: "unproven-claim" },
     },
     {
       why: "a signed request: the signer's crawler, verified, whatever the User-Agent",
@@ -189,7 +227,7 @@ describe("summarizeActivity", () => {
   it("folds rows per crawler, per hour (zeros included), claimed vs verified", () => {
     const summary = summarizeActivity(
       [
-        row(H0, "GPTBot", "block", 3, { verified: "impostor", violations: 3, category: "ai-training" }),
+        row(H0, "GPTBot", "block", 3, { verified: "refuted", violations: 3, category: "ai-training" }),
         row(H0 + 2 * HOUR, "GPTBot", "block", 1, { verified: "verified", violations: 1 }),
         row(H0 + HOUR, "Googlebot", "pass", 5, { verified: "verified" }),
         row(H0 - HOUR, "Googlebot", "pass", 99), // before the window
@@ -212,7 +250,7 @@ describe("summarizeActivity", () => {
     expect(gptbot).toMatchObject({
       category: "ai-training",
       requests: 4,
-      verified: { verified: 1, impostor: 3, unchecked: 0 },
+      verified: { verified: 1, refuted: 3, unverifiable: 0, unchecked: 0 },
       violations: 4,
       layers: { "robots.txt": 4 },
     });
@@ -261,7 +299,7 @@ const side = (text: string) => ({
   matcher: compileRobots(parseRobotsTxt(text)),
   policy: undefined,
 });
-const request = (token: string, path: string, verified: "verified" | "impostor" | "unchecked" = "unchecked") => ({
+const request = (token: string, path: string, verified: VerifiedState = "unchecked") => ({
   time: NOON,
   token,
   tokens: [token],
@@ -276,8 +314,16 @@ describe("replay", () => {
       why: "a group for Googlebot opens /private/ to it, not to the impostor (judged under *)",
       live: "User-agent: *\nDisallow: /private/\n",
       draft: "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n",
-      requests: [request("Googlebot", "/private/a", "verified"), request("Googlebot", "/private/a", "impostor")],
-      changed: [["Googlebot", "/private/a", "block", "pass"]],
+      requests: [
+        request("Googlebot", "/private/a", "verified"),
+        request("Googlebot", "/private/a", "refuted"),
+        request("Googlebot", "/private/a", "unverifiable"),
+      ],
+      // An unverifiable claim is still refused by `*`, now only because it is unproven (503).
+      changed: [
+        ["Googlebot", "/private/a", "block", "pass"],
+        ["Googlebot", "/private/a", "block", "unavailable"],
+      ],
     },
     {
       why: "a comment line added on top moves every line: no change",
@@ -297,8 +343,16 @@ describe("replay", () => {
       why: "AdsBot-Google ignores *: a * rule changes nothing for it",
       live: "User-agent: *\nAllow: /\n",
       draft: "User-agent: *\nDisallow: /\n",
-      requests: [request("AdsBot-Google", "/a"), request("FooBot", "/a")],
-      changed: [["FooBot", "/a", "pass", "block"]],
+      requests: [
+        request("AdsBot-Google", "/a", "verified"),
+        request("AdsBot-Google", "/b", "unverifiable"),
+        request("FooBot", "/a"),
+      ],
+      // Only a verified AdsBot-Google is exempt from `*`.
+      changed: [
+        ["AdsBot-Google", "/b", "pass", "unavailable"],
+        ["FooBot", "/a", "pass", "block"],
+      ],
     },
   ])("$why", ({ live, draft, requests, changed }) => {
     const result = replay(requests, { live: side(live), draft: side(draft) }, SETTINGS);

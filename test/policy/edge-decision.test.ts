@@ -8,8 +8,9 @@ import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge, type EdgeAction, type EdgeFacts } from "../../src/policy/edge-decision.ts";
 import type { Mode } from "../../src/policy/mode.ts";
+import { UNPROVEN_RETRY_AFTER_SECONDS } from "../../src/policy/claim.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
-import { gatheredFacts } from "./edge-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./edge-facts.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
@@ -276,12 +277,12 @@ describe("the facts around the policy layers", () => {
     },
     {
       why: "VERIFY_CRAWLERS=block: an impostor gets 403, before the pause",
-      over: { needsVerification: true, verification: "impostor", verifyCrawlers: "block", pause: { retryAfter: 60 } },
+      over: { needsVerification: true, verification: REFUTED, verifyCrawlers: "block", pause: { retryAfter: 60 } },
       expected: "impostor 403",
     },
     {
       why: "VERIFY_CRAWLERS=unknown: an impostor is judged under * (still blocked here)",
-      over: { needsVerification: true, verification: "impostor" },
+      over: { needsVerification: true, verification: REFUTED },
       expected: "block 403 robots.txt",
     },
     { why: "a pause is asked for before robots.txt", over: { pause: undefined }, expected: "gather pause" },
@@ -414,5 +415,160 @@ describe("usage preferences: a layer after robots.txt, before pacing (USAGE_SIGN
     expect(action).toMatchObject(expected);
     if (expected.kind === "block" && !("verdict" in expected)) expect(action).toHaveProperty("usage");
     if ("verdict" in expected) expect(action).not.toHaveProperty("usage");
+  });
+});
+
+/** The facts of a claim whose address check came out as given. */
+const claim = (verification: EdgeFacts["verification"]) => ({ needsVerification: true, verification });
+
+// Rule 1, "a claim grants nothing it cannot prove" (policy/claim.ts). robots.txt refuses /private/
+// to `*` and /nogoogle/ to Googlebot's own group; Googlebot's group allows /private/. An
+// unverifiable claim is judged under its group AND under `*`: refused if either refuses, with a
+// 503 when only `*` does (its own group would pass it), never a 403 for our failure to check.
+describe("Rule 1: an unverifiable claim is judged under its group and under `*`", () => {
+  const ADSBOT = "AdsBot-Google (+http://www.google.com/adsbot.html)";
+  const GPTBOT =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+  const split = compileRobots(
+    parseRobotsTxt(
+      "User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n",
+    ),
+  );
+  const robots = { state: "ok", matcher: split, retryAfter: 0 } as const;
+  const allowGooglebot = parsePolicy(
+    JSON.stringify({ routes: [{ pattern: "/partners/", rules: [{ crawlers: ["Googlebot"], action: "allow" }] }] }),
+  );
+  const blockGooglebot = parsePolicy(
+    JSON.stringify({ routes: [{ pattern: "/open/", rules: [{ crawlers: ["Googlebot"], action: "block" }] }] }),
+  );
+  if (!allowGooglebot.ok || !blockGooglebot.ok) throw new TypeError("test policies are invalid");
+  const partnersRobots = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /partners/\n"));
+  it.each([
+    { why: "verified Googlebot: its group", over: { ...claim(VERIFIED) }, expected: "pass robots.txt" },
+    {
+      why: "unverifiable Googlebot: only `*` refuses -> 503",
+      over: { ...claim(UNVERIFIABLE) },
+      expected: `unavailable 503 unproven-claim`,
+    },
+    {
+      why: "unverifiable Googlebot under VERIFY_CRAWLERS=block: still 503, not an impostor's 403",
+      over: { ...claim(UNVERIFIABLE), verifyCrawlers: "block" },
+      expected: "unavailable 503 unproven-claim",
+    },
+    {
+      why: "unverifiable Googlebot where its own group refuses: 403",
+      over: { ...claim(UNVERIFIABLE), pathAndQuery: "/nogoogle/x" },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "unverifiable Googlebot where both allow: its group's pass",
+      over: { ...claim(UNVERIFIABLE), pathAndQuery: "/open" },
+      expected: "pass robots.txt",
+    },
+    {
+      why: "refuted Googlebot under VERIFY_CRAWLERS=unknown: an anonymous bot under `*`",
+      over: { ...claim(REFUTED) },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "refuted Googlebot under VERIFY_CRAWLERS=block: 403 impostor",
+      over: { ...claim(REFUTED), verifyCrawlers: "block" },
+      expected: "impostor 403",
+    },
+    {
+      why: "VERIFY_CRAWLERS=off: Googlebot's claim selects its group",
+      over: { verifyCrawlers: "off", needsVerification: false },
+      expected: "pass robots.txt",
+    },
+    {
+      why: "verified AdsBot-Google skips `*`",
+      over: { ...claim(VERIFIED), agent: classifyUserAgent(ADSBOT) },
+      expected: "pass robots.txt",
+    },
+    {
+      why: "unverifiable AdsBot-Google gets no exemption from `*`: 503",
+      over: { ...claim(UNVERIFIABLE), agent: classifyUserAgent(ADSBOT) },
+      expected: "unavailable 503 unproven-claim",
+    },
+    {
+      why: "VERIFY_CRAWLERS=off: AdsBot-Google's exemption from `*` needs proof",
+      over: { verifyCrawlers: "off", needsVerification: false, agent: classifyUserAgent(ADSBOT) },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a policy allow rule naming Googlebot: verified -> passed",
+      over: {
+        ...claim(VERIFIED),
+        pathAndQuery: "/partners/x",
+        policy: allowGooglebot.value,
+        robots: { state: "ok", matcher: partnersRobots, retryAfter: 0 },
+      },
+      expected: "pass policy",
+    },
+    {
+      why: "a policy allow rule naming Googlebot: unverifiable -> not granted, 503",
+      over: {
+        ...claim(UNVERIFIABLE),
+        pathAndQuery: "/partners/x",
+        policy: allowGooglebot.value,
+        robots: { state: "ok", matcher: partnersRobots, retryAfter: 0 },
+      },
+      expected: "unavailable 503 unproven-claim",
+    },
+    {
+      why: "a policy block rule naming Googlebot binds an unverifiable claim: 403",
+      over: { ...claim(UNVERIFIABLE), pathAndQuery: "/open/x", policy: blockGooglebot.value },
+      expected: "block 403 policy",
+    },
+    {
+      why: "MODE=report: an unverifiable claim that only `*` refuses is marked, not refused",
+      over: { ...claim(UNVERIFIABLE), mode: "report" },
+      expected: "report robots.txt",
+    },
+    {
+      why: "the claimed group's usage refusal still binds an unverifiable GPTBot: 403",
+      over: { ...claim(UNVERIFIABLE), agent: classifyUserAgent(GPTBOT), pathAndQuery: "/open" },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "robots.txt unavailable: the same 503 for every claim",
+      over: { ...claim(UNVERIFIABLE), robots: { state: "unavailable", matcher: undefined, retryAfter: 300 } },
+      expected: "unavailable 503 robots-unavailable",
+    },
+    {
+      why: "a pass under both asks the limiter for the claimed group only",
+      over: {
+        ...claim(UNVERIFIABLE),
+        agent: classifyUserAgent(BINGBOT),
+        pathAndQuery: "/open",
+        rate: undefined,
+        robots: { state: "ok", matcher, retryAfter: 0 },
+      },
+      expected: "gather rate",
+    },
+    {
+      why: "a refusal by `*` is answered without asking the limiter",
+      over: { ...claim(UNVERIFIABLE), pathAndQuery: "/private/x", rate: undefined, enforceRates: "all" },
+      expected: "unavailable 503 unproven-claim",
+    },
+  ] satisfies { why: string; over: Partial<EdgeFacts>; expected: string }[])(
+    "$why -> $expected",
+    ({ over, expected }) => {
+      expect(summary(decideEdge(facts({ robots, policy: null, ...over })))).toBe(expected);
+    },
+  );
+
+  it("the 503 says when to retry, and the report says why it was marked", () => {
+    expect(decideEdge(facts({ robots, ...claim(UNVERIFIABLE) }))).toMatchObject({
+      kind: "unavailable",
+      status: 503,
+      retryAfter: UNPROVEN_RETRY_AFTER_SECONDS,
+      why: "unproven-claim",
+      verdict: { layer: "robots.txt", decision: { allowed: false, group: { token: "*" } } },
+    });
+    expect(decideEdge(facts({ robots, ...claim(UNVERIFIABLE), mode: "report" }))).toMatchObject({
+      kind: "report",
+      unproven: true,
+    });
   });
 });

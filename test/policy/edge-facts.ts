@@ -28,3 +28,26 @@ export function gatheredFacts(
     ...facts,
   };
 }
+
+// Address checks as the Worker gathers them (agents/verification.ts outcomeOfCheck), one per outcome.
+export const VERIFIED = {
+  status: "verified",
+  method: "ip-list",
+  evidence: "googlebot",
+  why: null,
+  reason: "address in the googlebot list",
+} as const;
+export const REFUTED = {
+  status: "refuted",
+  method: "ip-list",
+  evidence: null,
+  why: "refuted",
+  reason: "address not in the googlebot list",
+} as const;
+export const UNVERIFIABLE = {
+  status: "unverifiable",
+  method: null,
+  evidence: null,
+  why: "no-list",
+  reason: "cannot check: no googlebot list loaded",
+} as const;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
-import { gatheredFacts } from "./edge-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./edge-facts.ts";
 
 const CHATGPT_USER =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
@@ -22,7 +22,7 @@ function facts(robots: string, ua: string, overrides: Partial<EdgeFacts> = {}): 
     robots: { state: "ok", matcher: compileRobots(parseRobotsTxt(robots)), retryAfter: 0 },
     now: Date.UTC(2026, 10, 23),
     needsVerification: true,
-    verification: "trusted",
+    verification: VERIFIED,
     rateLimiter: false,
     ...overrides,
   });
@@ -51,7 +51,7 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       why: "a ChatGPT-User claim refuted by OpenAI's list: an anonymous bot under `*`",
       robots: ALL_OUT,
       ua: CHATGPT_USER,
-      o: { verification: "impostor" as const },
+      o: { verification: REFUTED },
       expected: "block robots.txt",
     },
     {
@@ -74,6 +74,36 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       ua: CHATGPT_USER,
       o: {},
       expected: "block usage",
+    },
+    // A claim that cannot be checked grants no exemption from `*` (policy/claim.ts): the
+    // fetcher's own group would pass it, so the refusal is a 503, not a 403.
+    {
+      why: "an unverifiable ChatGPT-User claim (OpenAI's list not loaded): held to `*`, 503",
+      robots: ALL_OUT,
+      ua: CHATGPT_USER,
+      o: { verification: UNVERIFIABLE },
+      expected: "unavailable",
+    },
+    {
+      why: "an unverifiable FeedFetcher-Google claim: held to `*`, 503",
+      robots: ALL_OUT,
+      ua: FEEDFETCHER,
+      o: { verification: UNVERIFIABLE },
+      expected: "unavailable",
+    },
+    {
+      why: "VERIFY_CRAWLERS=off: the claim is taken for groups, never for an exemption from `*`",
+      robots: ALL_OUT,
+      ua: PERPLEXITY_USER,
+      o: { verifyCrawlers: "off" as const, needsVerification: false, verification: undefined },
+      expected: "block robots.txt",
+    },
+    {
+      why: "an unverifiable claim where `*` allows: passed",
+      robots: "User-agent: *\nDisallow: /private/\n",
+      ua: CHATGPT_USER,
+      o: { verification: UNVERIFIABLE },
+      expected: "pass",
     },
     {
       why: "facebookexternalhit: no list to verify it by, held to `*`",

@@ -99,7 +99,8 @@ describe("recording crawler decisions", () => {
     expect(crawler(answer, "GPTBot")).toMatchObject({
       category: "ai-training",
       total: { pass: 0, block: 2, report: 0, unavailable: 0, rateLimited: 0 },
-      verified: { verified: 0, impostor: 0, unchecked: 2 },
+      // VERIFY_CRAWLERS=off: the claims were taken as made, never recorded as verified.
+      verified: { verified: 0, refuted: 0, unverifiable: 2, unchecked: 0 },
       layers: { "robots.txt": 2 },
       violations: 2,
     });
@@ -118,8 +119,8 @@ describe("recording crawler decisions", () => {
     ]);
     expect(answer.violations).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ token: "Googlebot", verified: "unchecked", path: "/private/report", count: 1 }),
-        expect.objectContaining({ token: "GPTBot", verified: "unchecked", path: "/articles/1", count: 1 }),
+        expect.objectContaining({ token: "Googlebot", verified: "unverifiable", path: "/private/report", count: 1 }),
+        expect.objectContaining({ token: "GPTBot", verified: "unverifiable", path: "/articles/1", count: 1 }),
       ]),
     );
     // The recent list: newest first, path without its query, the deciding line.
@@ -175,7 +176,16 @@ describe("recording crawler decisions", () => {
       path: "/",
       env: { VERIFY_CRAWLERS: "block" },
       headers: { "cf-connecting-ip": "203.0.113.9" },
-      expected: { action: "block", layer: "verification", verified: "impostor", token: "GPTBot" },
+      expected: { action: "block", layer: "verification", verified: "refuted", token: "GPTBot" },
+    },
+    {
+      why: "an unverifiable claim (no list loaded yet) is recorded as what the decision used",
+      setUp: async () => undefined,
+      ua: GPTBOT,
+      path: "/",
+      env: { VERIFY_CRAWLERS: "block" },
+      headers: { "cf-connecting-ip": "20.171.206.7" },
+      expected: { action: "block", layer: "robots.txt", verified: "unverifiable", line: 5 },
     },
     {
       why: "GPTBot from OpenAI's published range is verified",

@@ -1,6 +1,7 @@
 // The admin API: authentication, status, refresh, explain; and the cron refresh.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RANGE_SOURCES } from "../../src/agents/verification.ts";
 import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, ORIGIN, runCron } from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\nDissalow: /typo\n\nUser-agent: Googlebot-Image\nDisallow: /img/\n";
@@ -60,6 +61,46 @@ describe("status and refresh", () => {
     expect(body.mode).toBe("enforce");
     expect(body.origins.map((origin) => origin.authority)).toEqual([ORIGIN]);
     expect(body.pause).toMatchObject({ retryAfter: expect.any(Number) });
+  });
+
+  // Every source of identity evidence with its age and last error; a missing or stale list warns,
+  // since until it loads its crawlers' claims are unverifiable (refused, 503, wherever * refuses).
+  it("GET status lists every identity source; a missing or stale list is a warning", async () => {
+    const now = Date.now();
+    await env.ROBOTS.put(
+      "crawler-ranges",
+      JSON.stringify({
+        sources: {
+          googlebot: { fetchedAt: now - 60_000, cidrs: ["66.249.64.0/27"] },
+          bingbot: { fetchedAt: now - 3 * 86_400_000, cidrs: ["157.55.39.0/24"] },
+        },
+        attempts: {
+          bingbot: { at: now - 60_000, error: "HTTP 503" },
+          gptbot: { at: now - 60_000, error: "network down" },
+        },
+      }),
+    );
+    type Identity = {
+      lists: { name: string; ageSeconds: number | null; lastError: string | null }[];
+      reverseDns: { resolver: string; operators: string[] };
+      cloudflare: { fields: string[] };
+      warnings: string[];
+    };
+    const { identity } = (await (await admin("status")).json()) as { identity: Identity };
+    const list = (name: string) => identity.lists.find((entry) => entry.name === name);
+    expect(identity.lists.map((entry) => entry.name)).toEqual(RANGE_SOURCES.map((source) => source.name));
+    expect(list("googlebot")).toMatchObject({ ageSeconds: 60, lastError: null });
+    expect(list("bingbot")).toMatchObject({ ageSeconds: 3 * 86_400, lastError: "HTTP 503" });
+    expect(list("gptbot")).toMatchObject({ ageSeconds: null, lastError: "network down" });
+    expect(identity.reverseDns).toMatchObject({ resolver: "https://cloudflare-dns.com/dns-query" });
+    expect(identity.reverseDns.operators).toContain("google-special");
+    expect(identity.cloudflare.fields).toEqual(["botManagement.verifiedBot", "verifiedBotCategory"]);
+    expect(identity.warnings).toContain("the bingbot list is 72 h old (last error: HTTP 503)");
+    expect(identity.warnings).toContainEqual(
+      expect.stringMatching(/^no gptbot list loaded yet \(last error: network down\)/),
+    );
+    expect(identity.warnings.some((warning) => warning.includes("googlebot"))).toBe(false);
+    expect(identity.warnings).toHaveLength(RANGE_SOURCES.length - 1); // every list but googlebot's
   });
 });
 

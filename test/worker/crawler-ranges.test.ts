@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { RANGE_SOURCES } from "../../src/agents/verification.ts";
 import { refreshCrawlerRanges } from "../../src/worker/crawler-ranges.ts";
+import { ROBOTS_FETCH_USER_AGENT } from "../../src/worker/origin-fetch.ts";
 import { freshState } from "./helpers.ts";
 
 const OLD = { fetchedAt: 1, cidrs: ["192.0.2.0/24"] };
@@ -28,24 +29,38 @@ beforeEach(freshState);
 
 describe("refreshCrawlerRanges keeps the last good list", () => {
   it.each([
-    { behaviour: "jafar", previous: OLD, stored: ["198.51.100.0/24"] },
-    { behaviour: "jafar", previous: undefined, stored: ["198.51.100.0/24"] },
-    { behaviour: "v2", previous: OLD, stored: OLD.cidrs },
-    { behaviour: "503", previous: OLD, stored: OLD.cidrs },
-    { behaviour: "html", previous: OLD, stored: OLD.cidrs },
-    { behaviour: "network", previous: OLD, stored: OLD.cidrs },
-    { behaviour: "503", previous: undefined, stored: undefined },
-    { behaviour: "network", previous: undefined, stored: undefined },
-  ] as const)("$behaviour with previous $previous.cidrs -> $stored", async ({ behaviour, previous, stored }) => {
+    { behaviour: "jafar", previous: OLD, stored: ["198.51.100.0/24"], error: null },
+    { behaviour: "jafar", previous: undefined, stored: ["198.51.100.0/24"], error: null },
+    { behaviour: "v2", previous: OLD, stored: OLD.cidrs, error: "no valid prefixes in the answer" },
+    { behaviour: "503", previous: OLD, stored: OLD.cidrs, error: "HTTP 503" },
+    {
+      behaviour: "html",
+      previous: OLD,
+      stored: OLD.cidrs,
+      error: "the answer is not JSON",
+    },
+    { behaviour: "network", previous: OLD, stored: OLD.cidrs, error: "network down" },
+    { behaviour: "503", previous: undefined, stored: undefined, error: "HTTP 503" },
+    { behaviour: "network", previous: undefined, stored: undefined, error: "network down" },
+  ] as const)("$behaviour with previous $previous.cidrs -> $stored", async ({ behaviour, previous, stored, error }) => {
     const asked: string[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation((input) => {
-      asked.push(new Request(input).url);
+    const agents = new Set<string | null>();
+    vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => {
+      const request = new Request(input, init);
+      asked.push(request.url);
+      agents.add(request.headers.get("user-agent"));
       return answer(behaviour);
     });
     if (previous) await env.ROBOTS.put("crawler-ranges", JSON.stringify({ sources: { anthropic: previous } }));
     await refreshCrawlerRanges(env.ROBOTS, 1000);
-    const after = await env.ROBOTS.get<{ sources: Record<string, { cidrs: string[] }> }>("crawler-ranges", "json");
+    const after = await env.ROBOTS.get<{
+      sources: Record<string, { cidrs: string[] }>;
+      attempts: Record<string, { error: string | null }>;
+    }>("crawler-ranges", "json");
     expect(after?.sources["anthropic"]?.cidrs).toEqual(stored);
+    expect(after?.attempts["anthropic"]?.error).toBe(error); // what GET status shows as the last error
     expect(asked.toSorted()).toEqual(RANGE_SOURCES.map((source) => source.url).toSorted());
+    // Operators' CDNs refuse anonymous clients: the fetch names itself as the robots.txt fetch does.
+    expect([...agents]).toEqual([ROBOTS_FETCH_USER_AGENT]);
   });
 });

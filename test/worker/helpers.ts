@@ -10,6 +10,7 @@ import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
 import { clearSignatureDirectoryMemory } from "../../src/worker/signature-directory.ts";
 import { clearSignatureReuseMemory } from "../../src/worker/verify-signature.ts";
 import { clearReverseDnsMemory } from "../../src/worker/reverse-dns.ts";
+import { clearIdentityHealth } from "../../src/worker/verify-crawler.ts";
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 import { clearActivityMemory, flushSettings } from "../../src/worker/activity-recorder.ts";
 
@@ -80,6 +81,7 @@ export async function freshState(): Promise<void> {
   clearSignatureDirectoryMemory();
   clearSignatureReuseMemory();
   clearReverseDnsMemory();
+  clearIdentityHealth();
   clearPolicyMemory();
   clearActivityMemory();
   // Activity is flushed within each call's waitUntil work, so a test reads it right after.
@@ -144,4 +146,32 @@ export async function runCron(envOverride?: Partial<Env>): Promise<void> {
 /** How many robots.txt fetches the fake origin has answered. */
 export function robotsFetches(origin: FakeOrigin): number {
   return origin.requests.filter((url) => url.endsWith("/robots.txt")).length;
+}
+
+/**
+ * Addresses inside the published lists the tests store (storeCrawlerLists): a request from one
+ * of them is a verified claim, as a crawler's real request would be. Without a list or an address,
+ * a claim is unverifiable and judged under its group and `*` (policy/claim.ts).
+ */
+export const CRAWLER_ADDRESSES = {
+  googlebot: "66.249.64.7",
+  "google-special": "66.249.90.7",
+  bingbot: "157.55.39.7",
+  gptbot: "20.171.206.7",
+} as const;
+
+/** Store a published list for each source in CRAWLER_ADDRESSES, as the cron would. */
+export async function storeCrawlerLists(): Promise<void> {
+  const sources = Object.fromEntries(
+    Object.entries(CRAWLER_ADDRESSES).map(([name, address]) => [
+      name,
+      { fetchedAt: Date.now(), cidrs: [`${address.split(".").slice(0, 3).join(".")}.0/24`] },
+    ]),
+  );
+  await env.ROBOTS.put("crawler-ranges", JSON.stringify({ sources }));
+}
+
+/** The headers of a request from the named source's crawler address. */
+export function fromCrawler(source: keyof typeof CRAWLER_ADDRESSES): Record<string, string> {
+  return { "cf-connecting-ip": CRAWLER_ADDRESSES[source] };
 }

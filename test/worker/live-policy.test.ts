@@ -7,7 +7,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/worker/index.ts";
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 import { writePolicy } from "../../src/worker/store.ts";
-import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, SITE, TOKEN } from "./helpers.ts";
+import {
+  admin,
+  call,
+  CHROME,
+  CRAWLER_ADDRESSES,
+  fakeOrigin,
+  freshState,
+  fromCrawler,
+  GOOGLEBOT,
+  SITE,
+  storeCrawlerLists,
+  TOKEN,
+} from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\n";
 const CCBOT = "CCBot/2.0 (https://commoncrawl.org/faq/)";
@@ -27,7 +39,11 @@ const ALLOW_PRIVATE_FOR_GOOGLEBOT = JSON.stringify({
 beforeEach(async () => {
   await freshState();
   fakeOrigin({ body: ROBOTS });
+  // Googlebot's requests come from Google's listed address: a policy allow rule is granted only
+  // to a proven claim (policy/claim.ts).
+  await storeCrawlerLists();
 });
+const FROM_GOOGLE = fromCrawler("googlebot");
 afterEach(freshState);
 
 /** An admin request with a raw body (text, bytes or a stream), as a client could send it. */
@@ -155,23 +171,27 @@ describe("the policy in force decides", () => {
     const blocked = await call("/articles/1", { ua: CCBOT });
     expect(blocked.status).toBe(451);
     expect(blocked.headers.get("x-robots-edge")).toBe('blocked; policy="/articles/"; route=1; rule=1');
-    expect((await call("/articles/1", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await call("/articles/1", { ua: GOOGLEBOT, headers: FROM_GOOGLE })).status).toBe(200);
     expect((await call("/articles/1", { ua: CHROME })).status).toBe(200);
   });
 
   it("explain and POST test use the policy in force", async () => {
     await admin("refresh", { method: "POST" });
     await put(ALLOW_PRIVATE_FOR_GOOGLEBOT);
-    const explained = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=/private/x`);
+    const ip = CRAWLER_ADDRESSES.googlebot;
+    const explained = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=/private/x&ip=${ip}`);
     expect(await explained.json()).toMatchObject({ layer: "policy", allowed: true, action: { action: "pass" } });
+    // Without an address the claim cannot be checked: the allow rule is not granted, `*` refuses.
+    const unchecked = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=/private/x`);
+    expect(await unchecked.json()).toMatchObject({ reason: "unproven-claim", action: { action: "unproven-claim" } });
     const tested = await admin("test", { method: "POST", body: { ua: GOOGLEBOT, urls: ["/private/x"] } });
-    expect(await tested.json()).toMatchObject({ results: [{ live: { layer: "policy", allowed: true } }] });
+    expect(await tested.json()).toMatchObject({ results: [{ live: { layer: "robots.txt", allowed: false } }] });
   });
 
   it("the POLICY var is in force while KV holds no version", async () => {
     const withVar = { POLICY: ALLOW_PRIVATE_FOR_GOOGLEBOT };
-    expect((await call("/private/x", { ua: GOOGLEBOT, env: withVar })).status).toBe(200);
-    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(403);
+    expect((await call("/private/x", { ua: GOOGLEBOT, env: withVar, headers: FROM_GOOGLE })).status).toBe(200);
+    expect((await call("/private/x", { ua: GOOGLEBOT, headers: FROM_GOOGLE })).status).toBe(403);
   });
 
   it("another isolate's save is in force here within RECHECK_MS (10 s), not before", async () => {
@@ -221,6 +241,7 @@ describe("a failed or unusable read keeps the last good policy", () => {
     clearPolicyMemory();
     const response = await call("/private/x", {
       ua: GOOGLEBOT,
+      headers: FROM_GOOGLE,
       env: { ROBOTS: failingPolicyReads(), POLICY: ALLOW_PRIVATE_FOR_GOOGLEBOT },
     });
     expect(response.status).toBe(200);
@@ -244,7 +265,7 @@ describe("a failed or unusable read keeps the last good policy", () => {
     // The admin API still answers, and a save replaces the record whole.
     expect((await admin("policy")).status).toBe(200);
     expect((await put(ALLOW_PRIVATE_FOR_GOOGLEBOT)).status).toBe(200);
-    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await call("/private/x", { ua: GOOGLEBOT, headers: FROM_GOOGLE })).status).toBe(200);
   });
 });
 

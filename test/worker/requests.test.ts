@@ -1,6 +1,18 @@
 // Each request at the edge: crawlers judged, humans untouched, re-spelled URLs, modes, pauses.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { call, ADSBOT, BINGBOT, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, admin } from "./helpers.ts";
+import {
+  call,
+  ADSBOT,
+  BINGBOT,
+  CHROME,
+  fakeOrigin,
+  freshState,
+  fromCrawler,
+  GOOGLEBOT,
+  GPTBOT,
+  admin,
+  storeCrawlerLists,
+} from "./helpers.ts";
 
 const ROBOTS = `User-agent: *
 Disallow: /private/
@@ -27,11 +39,22 @@ describe("crawlers get what robots.txt says for their group", () => {
     { ua: GOOGLEBOT, path: "/open", status: 200, why: "no rule matches" },
     { ua: GPTBOT, path: "/open", status: 403, why: "GPTBot group: disallow /" },
     { ua: BINGBOT, path: "/private/x?q=1", status: 403, why: "query does not hide the path" },
-    { ua: ADSBOT, path: "/private/x", status: 200, why: "google: AdsBot ignores the * group" },
-    { ua: ADSBOT, path: "/ads-only/x", status: 403, why: "AdsBot obeys its own group" },
     { ua: "curl/8.5.0", path: "/private/x", status: 403, why: "automated clients are judged under *" },
   ])("$path for $ua -> $status ($why)", async ({ ua, path, status }) => {
     expect((await call(path, { ua })).status).toBe(status);
+  });
+
+  // AdsBot-Google skips `*` only as who it proves to be (policy/claim.ts): from an address in
+  // Google's special-crawlers list; a claim that cannot be checked is held to `*` (503).
+  it.each([
+    { verified: true, path: "/private/x", status: 200, why: "google: AdsBot ignores the * group" },
+    { verified: true, path: "/ads-only/x", status: 403, why: "AdsBot obeys its own group" },
+    { verified: false, path: "/private/x", status: 503, why: "no address to check: held to *, 503" },
+    { verified: false, path: "/ads-only/x", status: 403, why: "its own group refuses: 403" },
+  ])("$path for AdsBot-Google, verified $verified -> $status ($why)", async ({ verified, path, status }) => {
+    await storeCrawlerLists();
+    const headers = verified ? fromCrawler("google-special") : {};
+    expect((await call(path, { ua: ADSBOT, headers })).status).toBe(status);
   });
 
   it("a block names the rule and its line, in the body and in X-Robots-Edge", async () => {
@@ -324,9 +347,13 @@ describe("per-route policy (POLICY var) layered over robots.txt", () => {
   });
 
   it("lets one partner crawler through one disallowed path, and no one else", async () => {
-    expect((await call("/private/partners/feed", { ua: BINGBOT, env })).status).toBe(200);
-    expect((await call("/private/partners/feed", { ua: GOOGLEBOT, env })).status).toBe(403);
-    expect((await call("/private/other", { ua: BINGBOT, env })).status).toBe(403);
+    await storeCrawlerLists();
+    const headers = fromCrawler("bingbot");
+    expect((await call("/private/partners/feed", { ua: BINGBOT, env, headers })).status).toBe(200);
+    expect((await call("/private/partners/feed", { ua: GOOGLEBOT, env, headers })).status).toBe(403);
+    expect((await call("/private/other", { ua: BINGBOT, env, headers })).status).toBe(403);
+    // The allow rule is granted only to a proven claim: an unverifiable one is held to `*` (503).
+    expect((await call("/private/partners/feed", { ua: BINGBOT, env })).status).toBe(503);
   });
 
   it("search engines under /articles/ still follow robots.txt; humans pass", async () => {

@@ -20,7 +20,7 @@ const rule = (name: string): ReverseDnsRule => {
   if (!found) throw new Error(`no rule ${name}`);
   return found;
 };
-const GOOGLE = [rule("google")];
+const GOOGLE = [rule("google-common")];
 const AMAZON = [rule("amazonbot")];
 
 /** A resolver answering from a table, counting its questions; `hang` never answers. */

@@ -3,7 +3,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import fixture from "../fixtures/googlebot-ranges.json";
-import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
+import { UNPROVEN_RETRY_AFTER_SECONDS } from "../../src/policy/claim.ts";
+import { admin, ADSBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, runCron } from "./helpers.ts";
 
 // Googlebot has a group of its own that allows /news/; everyone else may not fetch it.
 const ROBOTS = "User-agent: Googlebot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n";
@@ -79,18 +80,81 @@ describe("verified crawlers", () => {
     expect(lines).toContainEqual(expect.objectContaining({ event: "robots-edge.impostor", claimed: "Googlebot-Foo" }));
   });
 
-  it("VERIFY_CRAWLERS=off trusts the User-Agent", async () => {
+  it("VERIFY_CRAWLERS=off takes the User-Agent's claim for its group", async () => {
     expect((await asGooglebot(OTHER_IP, { env: { VERIFY_CRAWLERS: "off" } })).status).toBe(200);
   });
 
-  it("Cloudflare's botManagement.verifiedBot decides when present", async () => {
-    expect((await asGooglebot(OTHER_IP, { cf: { botManagement: { verifiedBot: true } } })).status).toBe(200);
-    expect((await asGooglebot(GOOGLE_IP, { cf: { botManagement: { verifiedBot: false } } })).status).toBe(403);
+  it("VERIFY_CRAWLERS=off: an exemption from * still needs proof (AdsBot-Google is held to *)", async () => {
+    const response = await call("/news/today", {
+      ua: ADSBOT,
+      headers: { "cf-connecting-ip": OTHER_IP },
+      env: { VERIFY_CRAWLERS: "off" },
+    });
+    expect(response.status).toBe(403);
   });
 
-  it("without ranges or an address it cannot tell, and trusts the claim", async () => {
-    await env.ROBOTS.delete("crawler-ranges");
-    expect((await call("/news/today", { ua: GOOGLEBOT })).status).toBe(200);
+  // H-4: Cloudflare's flag says SOME verified bot sent the request, not which; false is a veto.
+  it.each([
+    {
+      why: "verifiedBot true from outside Google's list",
+      ip: OTHER_IP,
+      cf: { botManagement: { verifiedBot: true } },
+      status: 403,
+    },
+    {
+      why: "H-4 reproduction: a verified Monitoring & Analytics bot with Googlebot's User-Agent",
+      ip: OTHER_IP,
+      cf: { botManagement: { verifiedBot: true }, verifiedBotCategory: "Monitoring & Analytics" },
+      status: 403,
+    },
+    {
+      why: "verifiedBot false vetoes an address in the list",
+      ip: GOOGLE_IP,
+      cf: { botManagement: { verifiedBot: false } },
+      status: 403,
+    },
+    {
+      why: "verifiedBot true from Google's list: the list verifies",
+      ip: GOOGLE_IP,
+      cf: { botManagement: { verifiedBot: true } },
+      status: 200,
+    },
+  ])("Cloudflare's fields: $why -> $status", async ({ ip, cf, status }) => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    expect((await asGooglebot(ip, { cf })).status).toBe(status);
+  });
+
+  // H-3 and "no window after deploy": a claim that cannot be checked is not believed. Googlebot's
+  // group allows /news/ and * does not, so only the missing proof refuses it: 503, never 403.
+  it.each([
+    { why: "no list loaded yet (a fresh deploy)", lists: false, ip: GOOGLE_IP, vars: {} },
+    { why: "no list loaded, VERIFY_CRAWLERS=block", lists: false, ip: GOOGLE_IP, vars: { VERIFY_CRAWLERS: "block" } },
+    { why: "no client address", lists: true, ip: undefined, vars: {} },
+  ])("unverifiable: $why -> 503 with Retry-After where only * refuses", async ({ lists, ip, vars }) => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    if (!lists) await env.ROBOTS.delete("crawler-ranges");
+    const response = await call("/news/today", {
+      ua: GOOGLEBOT,
+      ...(ip && { headers: { "cf-connecting-ip": ip } }),
+      env: vars,
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe(String(UNPROVEN_RETRY_AFTER_SECONDS));
+    expect(response.headers.get("x-robots-edge")).toBe("unproven-claim");
+    const decisions = log.mock.calls
+      .map(([line]) => JSON.parse(String(line)) as Record<string, unknown>)
+      .filter((line) => line["event"] === "robots-edge.decision");
+    expect(decisions).toEqual([
+      expect.objectContaining({
+        action: "unproven-claim",
+        layer: "unproven-claim",
+        group: "*",
+        verification: expect.objectContaining({ status: "unverifiable" }),
+      }),
+    ]);
+    // Where * allows the path too, the unverifiable claim passes.
+    const open = await call("/open", { ua: GOOGLEBOT, ...(ip && { headers: { "cf-connecting-ip": ip } }), env: vars });
+    expect(open.status).toBe(200);
   });
 
   it("humans are never checked", async () => {
@@ -118,33 +182,36 @@ describe("the decision log says how a crawler was verified, or why not", () => {
       expected: { status: "verified", method: "ip-list", evidence: "googlebot", why: null },
     },
     {
-      why: "an address outside it (the DNS fallback fails here): refuted by the list",
+      why: "an address outside it: refuted by the list",
       ua: GOOGLEBOT,
       ip: OTHER_IP,
       cf: undefined,
       env: {},
-      expected: { status: "impostor", method: "ip-list", evidence: null, why: "impostor" },
+      expected: { status: "refuted", method: "ip-list", evidence: null, why: "refuted" },
     },
     {
-      why: "Cloudflare's botManagement.verifiedBot decides first",
+      why: "Cloudflare's verifiedBot false vetoes",
       ua: GOOGLEBOT,
-      ip: OTHER_IP,
-      cf: { botManagement: { verifiedBot: true } },
+      ip: GOOGLE_IP,
+      cf: { botManagement: { verifiedBot: false } },
       env: {},
-      expected: { status: "verified", method: "cloudflare", evidence: "Cloudflare verified bot", why: null },
+      expected: { status: "refuted", method: "cloudflare", evidence: null, why: "refuted" },
     },
     {
-      why: "a verifiedBotCategory alone is Cloudflare's verification (zones without Bot Management)",
-      ua: GOOGLEBOT,
+      why: "Cloudflare's category, the claimed crawler's own, where no list is loaded (GPTBot)",
+      ua: GPTBOT,
+      ip: OTHER_IP,
+      cf: { verifiedBotCategory: "AI Crawler" },
+      env: {},
+      expected: { status: "verified", method: "cloudflare", evidence: "Cloudflare category AI Crawler", why: null },
+    },
+    {
+      why: "Cloudflare's category of another kind of crawler is no evidence (GPTBot, no list)",
+      ua: GPTBOT,
       ip: OTHER_IP,
       cf: { verifiedBotCategory: "Search Engine Crawler" },
       env: {},
-      expected: {
-        status: "verified",
-        method: "cloudflare",
-        evidence: "Cloudflare category Search Engine Crawler",
-        why: null,
-      },
+      expected: { status: "unverifiable", method: null, evidence: null, why: "no-list" },
     },
     {
       why: "an empty verifiedBotCategory is no evidence: the list decides",
@@ -160,7 +227,7 @@ describe("the decision log says how a crawler was verified, or why not", () => {
       ip: undefined,
       cf: undefined,
       env: {},
-      expected: { status: "unverified", method: null, evidence: null, why: "no-address" },
+      expected: { status: "unverifiable", method: null, evidence: null, why: "no-address" },
     },
     {
       why: "VERIFY_CRAWLERS=off",
@@ -168,7 +235,7 @@ describe("the decision log says how a crawler was verified, or why not", () => {
       ip: OTHER_IP,
       cf: undefined,
       env: { VERIFY_CRAWLERS: "off" },
-      expected: { status: "unverified", method: null, evidence: null, why: "verify-off" },
+      expected: { status: "unverifiable", method: null, evidence: null, why: "verify-off" },
     },
     {
       why: "a bot no method can verify",
@@ -176,7 +243,7 @@ describe("the decision log says how a crawler was verified, or why not", () => {
       ip: OTHER_IP,
       cf: undefined,
       env: {},
-      expected: { status: "unverified", method: null, evidence: null, why: "not-claimed" },
+      expected: { status: "unverifiable", method: null, evidence: null, why: "not-claimed" },
     },
   ])("$why -> $expected.status $expected.method", async ({ ua, ip, cf, env: vars, expected }) => {
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
@@ -222,22 +289,22 @@ describe("GET explain?ip= checks a claimed crawler's address from what is stored
       action: "pass",
     },
     {
-      why: "outside the list, no cached DNS answer: said so, judged as claimed",
+      why: "outside the list: refuted (reverse DNS never overturns a list), judged under *",
       ip: OTHER_IP,
       vars: {},
       verification: {
-        status: "unverified",
-        why: "not-looked-up",
-        reason:
-          "address not in the googlebot list; no cached reverse DNS answer for the address (explain reads the cache only; the edge would look it up)",
+        status: "refuted",
+        method: "ip-list",
+        why: "refuted",
+        reason: "address not in the googlebot list",
       },
-      action: "pass",
+      action: "block",
     },
     {
       why: "VERIFY_CRAWLERS=off: the address is not checked",
       ip: OTHER_IP,
       vars: { VERIFY_CRAWLERS: "off" },
-      verification: { status: "unverified", why: "verify-off" },
+      verification: { status: "unverifiable", why: "verify-off" },
       action: "pass",
     },
   ])("$why", async ({ ip, vars, verification, action }) => {
@@ -339,6 +406,43 @@ describe("reverse DNS at the edge", () => {
     expect(asked).toHaveLength(lookups); // the answer is cached for the address
   });
 
+  // H-3: a resolver the client's own reverse zone can make fail (SERVFAIL, 500, a timeout) leaves the
+  // claim unverifiable: Amazonbot's group allows /news/, * does not, so the answer is 503, even
+  // under VERIFY_CRAWLERS=block, and the failure is not cached (the next request asks again).
+  it.each([
+    { why: "SERVFAIL", answer: () => Promise.resolve(Response.json({ Status: 2 })), error: "resolver status 2" },
+    {
+      why: "the resolver answers 500",
+      answer: () => Promise.resolve(new Response("error", { status: 500 })),
+      error: "resolver answered 500",
+    },
+    { why: "a timeout", answer: () => new Promise<Response>(() => undefined), error: "timed out" },
+  ])("reverse DNS fails ($why): unverifiable, 503 where only * refuses", async ({ answer, error }) => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const asked: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      if (url.hostname === "cloudflare-dns.com") {
+        asked.push(url.searchParams.get("type") ?? "");
+        return answer();
+      }
+      if (url.pathname === "/robots.txt")
+        return new Response("User-agent: Amazonbot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n");
+      return new Response(`origin page ${url.pathname}`);
+    });
+    const response = await call("/news/today", {
+      ua: AMAZONBOT,
+      headers: { "cf-connecting-ip": ADDRESS },
+      env: { VERIFY_CRAWLERS: "block", FETCH_TIMEOUT_MS: "100" },
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("x-robots-edge")).toBe("unproven-claim");
+    expect(asked).toEqual(["PTR"]);
+    // GET status shows the resolver's last error (seen by this isolate).
+    const status = (await (await admin("status")).json()) as { identity: { reverseDns: { lastError: string } } };
+    expect(status.identity.reverseDns.lastError).toBe(error);
+  });
+
   it("the log names the confirmed host; explain?ip= then reads the cached answer without a lookup", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const asked = fakeDns("c1.crawl.amazonbot.amazon.", ADDRESS);
@@ -360,6 +464,42 @@ describe("reverse DNS at the edge", () => {
       action: { action: "pass" },
     });
     expect(asked).toHaveLength(lookups);
+  });
+
+  // C-1 reproduction: PTR of 34.96.10.1 is 34-96-10-1.gae.googleusercontent.com (A back to it), a
+  // Google Cloud customer's host. AdsBot-Google skips *, so a believed claim passed a path * refuses.
+  it.each([
+    { why: "Google's special-crawlers list loaded: refuted by it", list: true, status: 403, marker: "blocked" },
+    { why: "no list yet: the name proves nothing, 503", list: false, status: 503, marker: "unproven-claim" },
+  ])("C-1: AdsBot-Google from a gae.googleusercontent.com host, $why", async ({ list, status, marker }) => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const host = "34-96-10-1.gae.googleusercontent.com";
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      if (url.hostname === "cloudflare-dns.com") {
+        const name = url.searchParams.get("name");
+        const type = url.searchParams.get("type");
+        if (type === "PTR" && name === "1.10.96.34.in-addr.arpa")
+          return Response.json({ Status: 0, Answer: [{ name, type: 12, data: `${host}.` }] });
+        if (type === "A" && name === host)
+          return Response.json({ Status: 0, Answer: [{ name, type: 1, data: "34.96.10.1" }] });
+        return Response.json({ Status: 0, Answer: [] });
+      }
+      if (url.pathname === "/robots.txt") return new Response("User-agent: *\nDisallow: /private/\n");
+      return new Response(`origin page ${url.pathname}`);
+    });
+    await env.ROBOTS.put(
+      "crawler-ranges",
+      JSON.stringify({
+        sources: list ? { "google-special": { fetchedAt: Date.now(), cidrs: ["66.249.90.0/24"] } } : {},
+      }),
+    );
+    const response = await call("/private/x", {
+      ua: "AdsBot-Google (+http://www.google.com/adsbot.html)",
+      headers: { "cf-connecting-ip": "34.96.10.1" },
+    });
+    expect(response.status).toBe(status);
+    expect(response.headers.get("x-robots-edge")?.split(";")[0]).toBe(marker);
   });
 
   it("a client claiming no such operator causes no lookup", async () => {

@@ -167,9 +167,9 @@ function verificationText(verification) {
   const how =
     verification.status === "verified"
       ? "Verified by " + verification.method + ": "
-      : verification.status === "impostor"
-        ? "Impostor: "
-        : "Not verified: ";
+      : verification.status === "refuted"
+        ? "Refuted (impostor): "
+        : "Unverifiable: ";
   return how + verification.reason;
 }
 
@@ -256,6 +256,7 @@ const LAYER_NAMES = {
   "visit-time": "outside Visit-time",
   rate: "crawl rate",
   "robots-unavailable": "robots.txt unavailable",
+  "unproven-claim": "claim not verifiable, * refuses",
   "robots.txt-file": "robots.txt served",
   none: "no robots.txt",
 };
@@ -418,11 +419,12 @@ function fillActivityTable() {
       c.requests,
       ...ACTIONS.map((action) => c.total[action]),
       c.verified.verified,
-      c.verified.impostor,
+      c.verified.refuted,
+      c.verified.unverifiable,
       c.verified.unchecked,
       c.violations,
     ]);
-    if (c.verified.impostor > 0) row.children[9].classList.add("impostor");
+    if (c.verified.refuted > 0) row.children[9].classList.add("impostor");
     body.append(row);
   }
   if (activityData.crawlers.length === 0) body.append(tableRow(["No crawler requests in this period."]));

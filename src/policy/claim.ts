@@ -1,0 +1,122 @@
+/**
+ * Rule 1, kept in this one place: a claim grants nothing it cannot prove. Pure.
+ *
+ * Who a request says it is (a User-Agent's crawler, a signer's agent) stands in one of four ways:
+ *   proven     a trusted signature, or an address check that verified it: judged as claimed
+ *   refuted    a failed signature, or an address check that refuted it: an impostor
+ *              (VERIFY_CRAWLERS=block answers 403 in edge-decision.ts; `unknown` judges it
+ *              as an anonymous bot under `*`)
+ *   unproven   a check was due and could not decide (no list loaded yet, the lookup failed or
+ *              timed out, no client address, evidence that names another identity): judged
+ *              under the claimed crawler's group AND under `*` as an anonymous bot, refused if
+ *              either refuses. So it never gets an exemption from `*` (AdsBot, user-triggered
+ *              fetchers), an `allow` rule of a policy naming it, or a signer's group. When only
+ *              `*` refuses — the claimed group alone would pass — the refusal is a 503 with
+ *              Retry-After, not a 403: a real crawler we could not check retries, and nothing
+ *              is de-indexed because of our failure.
+ *   as-made    nothing to check with (VERIFY_CRAWLERS=off, or no operator publishes a way to
+ *              verify this crawler): the claim selects its robots.txt group and policy rules,
+ *              but an exemption from `*` always needs proof, so it is held to `*` like any crawler.
+ */
+
+import type { AgentInfo } from "../agents/classify.ts";
+import type { CrawlerCategory } from "../agents/crawlers.ts";
+import type { VerificationOutcome } from "../agents/verification.ts";
+import type { EdgeAction, SignatureFact } from "./edge-decision.ts";
+
+export type ClaimStanding = "proven" | "refuted" | "unproven" | "as-made";
+
+/** Seconds a crawler refused for an unproven claim is asked to wait: a failed lookup is retried then, a list is fetched every 30 minutes. */
+export const UNPROVEN_RETRY_AFTER_SECONDS = 300;
+
+/** The agent a request is judged as, with the category its policies and usage rules use. */
+export interface Judged {
+  readonly agent: AgentInfo;
+  readonly category: CrawlerCategory | undefined;
+}
+
+/** An unknown bot with no name: `*` only, no category, no policy rule names it. */
+export const ANONYMOUS_BOT: AgentInfo = {
+  crawler: true,
+  tokens: [],
+  known: undefined,
+  obeysGlobalGroup: true,
+  honoursRateLimits: false,
+};
+
+export interface ClaimFacts {
+  readonly signature?: SignatureFact | undefined;
+  readonly verifyCrawlers: "off" | "unknown" | "block";
+  /** Whether an address check was due (a verifiable crawler, VERIFY_CRAWLERS not off). */
+  readonly needsVerification: boolean;
+  /** The address check, once gathered. */
+  readonly verification?: VerificationOutcome | undefined;
+}
+
+/** How the request's claim stands, from the facts gathered about it. */
+export function claimStanding(facts: ClaimFacts): ClaimStanding {
+  if (facts.signature?.status === "verified") return "proven";
+  if (facts.signature?.status === "failed") return "refuted";
+  if (facts.verifyCrawlers === "off" || !facts.needsVerification) return "as-made";
+  switch (facts.verification?.status) {
+    case "verified":
+      return "proven";
+    case "refuted":
+      return "refuted";
+    default:
+      return "unproven";
+  }
+}
+
+/**
+ * Judges the claimant by its standing (see the file comment). `judgeAs` runs the policy layers
+ * for one identity; `paced: false` asks it not to consult the rate limiter (the judgement under
+ * `*` of an unproven claim only asks whether `*` refuses the path).
+ */
+export function judgeClaim(
+  standing: ClaimStanding,
+  claimant: Judged,
+  judgeAs: (who: Judged, paced: boolean) => EdgeAction,
+): EdgeAction {
+  switch (standing) {
+    case "proven":
+      return judgeAs(claimant, true);
+    case "refuted":
+      return judgeAs({ agent: ANONYMOUS_BOT, category: undefined }, true);
+    case "as-made":
+      return judgeAs({ ...claimant, agent: { ...claimant.agent, obeysGlobalGroup: true } }, true);
+    case "unproven":
+      return unprovenClaim(judgeAs(claimant, true), judgeAs({ agent: ANONYMOUS_BOT, category: undefined }, false));
+  }
+}
+
+/** Refused if either judgement refuses; a 503 when only `*` does (the claimed group alone would pass). */
+function unprovenClaim(asClaimed: EdgeAction, asAnonymous: EdgeAction): EdgeAction {
+  if (!refuses(asAnonymous) || refuses(asClaimed)) return asClaimed;
+  switch (asAnonymous.kind) {
+    case "report":
+      return { ...asAnonymous, unproven: true };
+    case "block":
+    case "unavailable": {
+      const retryAfter = Math.max(
+        UNPROVEN_RETRY_AFTER_SECONDS,
+        asAnonymous.kind === "unavailable" ? asAnonymous.retryAfter : 0,
+      );
+      const verdict = asAnonymous.verdict;
+      return { kind: "unavailable", status: 503, retryAfter, why: "unproven-claim", ...(verdict && { verdict }) };
+    }
+    default:
+      return asClaimed;
+  }
+}
+
+/** Whether an action refuses the request (or, under `report`, marks that it would). */
+function refuses(action: EdgeAction): boolean {
+  return (
+    action.kind === "block" ||
+    action.kind === "report" ||
+    action.kind === "unavailable" ||
+    action.kind === "rate-limited" ||
+    action.kind === "impostor"
+  );
+}
