@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import type { CrawlerCategory } from "../../src/agents/crawlers.ts";
 import { compileRobots, parseRobotsTxt, resolveUsage } from "../../src/core/index.ts";
+import { explainRequest } from "../../src/policy/explain.ts";
 import { usageGroup, usageVerdict, type UsageSignalsMode } from "../../src/policy/usage-signals.ts";
 import {
   DOCUMENTED_CONTENT_USES,
@@ -395,5 +396,42 @@ describe("Content-Signal use=", () => {
       action: "pass",
       key: null,
     });
+  });
+});
+
+describe("explain shows the Content-Signal use= in force and whom it binds", () => {
+  const explainAt = (robots: string, ua: keyof typeof UA, url: string) =>
+    explainRequest({
+      userAgent: UA[ua],
+      url,
+      mode: "enforce",
+      failOpen: false,
+      blockStatus: 403,
+      state: "ok",
+      matcher: compileRobots(parseRobotsTxt(robots)),
+      paused: false,
+      facts: { now: 0, verifyCrawlers: "off" },
+    }).contentSignalUse;
+
+  it.each([
+    {
+      robots: "User-Agent: *\nContent-Signal: search=yes, use=reference\nAllow: /\n",
+      url: "/a",
+      expected: {
+        use: "reference",
+        line: 2,
+        binds: "binds nobody here: this crawler's operator documents no use (usage-vocabulary.ts)",
+      },
+      why: "use=reference on every path",
+    },
+    {
+      robots: "User-Agent: *\nContent-Signal: /docs/ use=immediate\nAllow: /\n",
+      url: "/a",
+      expected: null,
+      why: "a use= for another path",
+    },
+    { robots: "User-Agent: *\nContent-Signal: search=yes\nAllow: /\n", url: "/a", expected: null, why: "no use=" },
+  ])("$why", ({ robots, url, expected }) => {
+    expect(explainAt(robots, "ChatGPTUser", url)).toEqual(expected);
   });
 });
