@@ -399,20 +399,20 @@ describe("Content-Signal use=", () => {
   });
 });
 
-describe("explain shows the Content-Signal use= in force and whom it binds", () => {
-  const explainAt = (robots: string, ua: keyof typeof UA, url: string) =>
-    explainRequest({
-      userAgent: UA[ua],
-      url,
-      mode: "enforce",
-      failOpen: false,
-      blockStatus: 403,
-      state: "ok",
-      matcher: compileRobots(parseRobotsTxt(robots)),
-      paused: false,
-      facts: { now: 0, verifyCrawlers: "off" },
-    }).contentSignalUse;
+const explainAt = (robots: string, ua: keyof typeof UA, url: string) =>
+  explainRequest({
+    userAgent: UA[ua],
+    url,
+    mode: "enforce",
+    failOpen: false,
+    blockStatus: 403,
+    state: "ok",
+    matcher: compileRobots(parseRobotsTxt(robots)),
+    paused: false,
+    facts: { now: 0, verifyCrawlers: "off" },
+  }).contentSignalUse;
 
+describe("explain shows the Content-Signal use= in force and whom it binds", () => {
   it.each([
     {
       robots: "User-Agent: *\nContent-Signal: search=yes, use=reference\nAllow: /\n",
