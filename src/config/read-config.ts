@@ -86,6 +86,8 @@ export interface Config {
   readonly dohResolver: string;
   /** Trusted Web Bot Auth signers by directory origin: the built-in table plus SIGNATURE_AGENTS. */
   readonly signatureAgents: ReadonlyMap<string, SignatureAgent>;
+  /** SIGNATURE_MAX_WINDOW: the longest Web Bot Auth signature window (expires - created) and oldest `created`, seconds. */
+  readonly signatureMaxWindowSeconds: number;
   /** Where each setting came from; a refused var's default stands in (and it is in `problems`). */
   readonly sources: Readonly<Record<SettingName, SettingSource>>;
 }
@@ -137,6 +139,7 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     usageHeader: read.setting("USAGE_HEADER", readBoolean),
     dohResolver: read.setting("DOH_RESOLVER", readHttpsUrl),
     signatureAgents: read.setting("SIGNATURE_AGENTS", readSignatureAgents) ?? trustedSignatureAgents([]),
+    signatureMaxWindowSeconds: read.setting("SIGNATURE_MAX_WINDOW", integerIn(1, 86_400)),
     sources: read.sources(),
   };
   if (vars["routes"] !== undefined) {

@@ -10,4 +10,4 @@ export { indexPathPatterns, type PathPatternIndex } from "./pattern-index.ts";
 export { reviveRobots, serializeRobots, ROBOTS_SCHEMA_VERSION } from "./serialize.ts";
 export { MAX_ROBOTS_BYTES } from "./text.ts";
 export { resolveUsage, type EffectivePreference, type UsageResolution } from "./usage-resolve.ts";
-export { USAGE_KEYS } from "./usage.ts";
+export { CONTENT_SIGNAL_USES, contentSignalUseOf, USAGE_KEYS, type ContentSignalUse } from "./usage.ts";

@@ -158,6 +158,10 @@ export function outcomeOf(action: EdgeAction): Outcome | undefined {
     }
     case "impostor":
       return { action: "block", layer: "verification", line: null, rule: null };
+    case "signature-reused":
+      return { action: "rateLimited", layer: "verification", line: null, rule: null };
+    case "signature-required":
+      return { action: "block", ...decidingRule(action.verdict) };
     case "serve-robots-txt":
       return { action: "pass", layer: "robots.txt-file", line: null, rule: null };
     default:

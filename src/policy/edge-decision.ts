@@ -57,6 +57,8 @@ import { usageGroup, usageVerdict, type UsageRefusalReason } from "./usage-signa
  */
 export type SignatureFact =
   | { readonly status: "verified"; readonly signer: string; readonly agent: AgentInfo }
+  /** Verified, but this isolate saw the same signature (or nonce) before, within its window. */
+  | { readonly status: "reused"; readonly signer: string }
   | { readonly status: "failed"; readonly why: string; readonly signer?: string | undefined }
   | { readonly status: "untrusted"; readonly signer?: string | undefined };
 
@@ -143,6 +145,9 @@ export type EdgeAction =
       readonly verdict?: Verdict;
     }
   | { readonly kind: "rate-limited"; readonly status: 429; readonly retryAfter: number; readonly verdict: Verdict }
+  /** Web Bot Auth: a reused signature (429), or a route asking for one (403 with Accept-Signature). */
+  | { readonly kind: "signature-reused"; readonly status: 429; readonly retryAfter: number }
+  | { readonly kind: "signature-required"; readonly status: 403; readonly verdict: Verdict }
   | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
   | {
       readonly kind: "report";
@@ -175,6 +180,8 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   if (!facts.served) return { kind: "forward", why: "not-served" };
 
   if (facts.signed && facts.signature === undefined) return { kind: "gather", fact: "signature" };
+  const signatureAnswer = reusedSignature(facts);
+  if (signatureAnswer) return signatureAnswer;
   const signed = facts.signature?.status === "verified" ? facts.signature.agent : undefined;
   // A request that signs is an automated client even when its signature fails (a browser never
   // signs): the failed claim is judged below, never passed as a human's.
@@ -202,6 +209,29 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   return judgeClaim(standing, { agent: claimant, category }, (who, withRate) =>
     judged(withRate ? facts : { ...facts, rate: "not-checked" }, robots, who),
   );
+}
+
+/**
+ * httpsig-protocol-01 ("Requesting a Message Signature"): a signature (or nonce) used more often than policy permits may be
+ * answered 429, asking for a fresh one. Our policy: once. Retry-After 1: a new signature is
+ * all it takes.
+ */
+function reusedSignature(facts: EdgeFacts): EdgeAction | undefined {
+  if (facts.signature?.status !== "reused") return undefined;
+  return { kind: "signature-reused", status: 429, retryAfter: 1 };
+}
+
+/**
+ * A policy rule asking for a signature (`"signature": "required"`) names this crawler, and it
+ * has no verified one: 403 with Accept-Signature (httpsig-protocol-01 "Requesting a Message Signature", RFC 9421 §5.1),
+ * so an honest agent can sign and retry. Under MODE or the route's mode `report`, only marked.
+ */
+function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeAction | undefined {
+  if (verdict.policy?.rule?.signature !== "required" || facts.signature?.status === "verified") return undefined;
+  const mode = verdict.policy.route.mode ?? facts.mode;
+  if (mode === "off") return undefined;
+  if (mode === "report") return { kind: "report", verdict: { ...verdict, action: "report" } };
+  return { kind: "signature-required", status: 403, verdict: { ...verdict, action: "block" } };
 }
 
 /**
@@ -233,6 +263,8 @@ function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spell
     },
     spelling,
   );
+  const unsigned = signatureRequired(facts, verdict);
+  if (unsigned) return unsigned;
   switch (verdict.action) {
     case "block":
       return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict };
@@ -253,6 +285,7 @@ function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spell
 function actionStrictness(action: EdgeAction): number {
   switch (action.kind) {
     case "block":
+    case "signature-required":
       return 6;
     case "unavailable":
       return 5;
@@ -265,7 +298,8 @@ function actionStrictness(action: EdgeAction): number {
     case "pass":
       return action.pacing ? 1 : 0;
     default:
-      return 0;
+      // Kinds a path layer never answers; should one appear, it counts as a refusal, never a pass.
+      return 6;
   }
 }
 
@@ -280,7 +314,7 @@ function usage(facts: EdgeFacts, { agent, category }: Judged, verdict: Verdict):
   // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.
   const inForce = verdict.policy?.route.mode ?? facts.mode;
   const mode = facts.usageSignals === "off" ? "off" : inForce === "report" ? "report" : facts.usageSignals;
-  const signal = usageVerdict(resolution, { category, mode });
+  const signal = usageVerdict(resolution, { category, mode, tokens: agent.tokens });
   if (signal.action === "refuse" && signal.refusal) {
     return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict, usage: signal.refusal };
   }

@@ -11,11 +11,12 @@
 
 import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { verificationPlan, type VerificationOutcome } from "../agents/verification.ts";
-import { pathAndQuery, type RobotsMatcher, type Rule } from "../core/index.ts";
+import { contentSignalUseOf, pathAndQuery, resolveUsage, type RobotsMatcher, type Rule } from "../core/index.ts";
 import { decideEdge, isRobotsTxtPath, verificationOf, type EdgeAction, type EdgeFacts } from "./edge-decision.ts";
 import type { EntryState, Layer, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
+import { documentedUseOf } from "./usage-vocabulary.ts";
 
 export type ExplainedAction =
   | "pass"
@@ -65,6 +66,11 @@ export interface Explanation {
   readonly usage: { readonly key: string; readonly line: number; readonly message: string } | null;
   /** `Content-Usage` the edge adds to a passed response (unless the origin sends one). */
   readonly contentUsage: string | null;
+  /**
+   * The Content-Signal `use=` in force on the path for this crawler, and whether it binds it:
+   * only a crawler whose operator documents its use (usage-vocabulary.ts; none does yet).
+   */
+  readonly contentSignalUse: { readonly use: string; readonly line: number; readonly binds: string } | null;
   /** The policy route covering the path and the rule naming the crawler, if any. */
   readonly policy: { readonly route: string; readonly routeIndex: number; readonly rule: PolicyRule | null } | null;
   /** How the crawler was verified, or why not (edge-decision.ts verificationOf). */
@@ -180,6 +186,7 @@ function explainWith(
     layer: usageOf(action) ? "usage-signal" : (verdict?.layer ?? "none"),
     usage: usageOf(action) ?? null,
     contentUsage: action.kind === "pass" ? (action.contentUsage ?? null) : null,
+    contentSignalUse: contentSignalUseFor(verdict, agent),
     policy: policy ? { route: policy.route.pattern, routeIndex: policy.routeIndex, rule: policy.rule ?? null } : null,
     verification: verificationOf(decided),
   };
@@ -206,6 +213,21 @@ function claimFacts(
     needsVerification: true,
     verification: { status: "unverifiable", method: null, evidence: null, why: "no-address", reason },
   };
+}
+
+/** The `use=` of the Content-Signal line that applies to the judged path, with who it binds. */
+function contentSignalUseFor(verdict: Verdict | undefined, agent: AgentInfo): Explanation["contentSignalUse"] {
+  const decision = verdict?.decision;
+  if (!verdict || !decision?.group) return null;
+  const resolution = resolveUsage(decision.group, verdict.judgedPath, { allowed: decision.allowed });
+  const line = resolution.lines.find((usage) => contentSignalUseOf(usage) !== undefined);
+  const use = line && contentSignalUseOf(line);
+  if (!line || !use) return null;
+  const documented = documentedUseOf(agent.tokens);
+  const binds = documented
+    ? `binds ${documented.token}: its operator documents use=${documented.use} (${documented.source})`
+    : "binds nobody here: this crawler's operator documents no use (usage-vocabulary.ts)";
+  return { use, line: line.line, binds };
 }
 
 function usageOf(action: EdgeAction): { key: string; line: number; message: string } | undefined {
@@ -248,6 +270,7 @@ function explainedAction(action: EdgeAction): Explanation["action"] {
     case "report":
       return { ...none, action: "report" };
     case "block":
+    case "signature-required":
       return { ...none, action: "block", status: action.status };
     case "impostor":
       return { ...none, action: "impostor", status: 403 };
@@ -256,6 +279,7 @@ function explainedAction(action: EdgeAction): Explanation["action"] {
       return { ...none, action: name, status: 503, retryAfter: action.retryAfter };
     }
     case "rate-limited":
+    case "signature-reused":
       return { ...none, action: "rate-limited", status: 429, retryAfter: action.retryAfter };
     case "serve-robots-txt":
       return { ...none, action: "serve-robots-txt" };

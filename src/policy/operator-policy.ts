@@ -5,14 +5,17 @@
  *
  *   {"routes": [{"pattern": "/articles/", "mode": "enforce", "blockStatus": 451,
  *                "rules": [{"crawlers": ["category:ai-training"], "action": "block"},
- *                          {"crawlers": ["PartnerBot"], "action": "allow"}]}]}
+ *                          {"crawlers": ["PartnerBot"], "action": "allow"},
+ *                          {"crawlers": ["category:ai-assistant"], "action": "allow", "signature": "required"}]}]}
  *
  * Choices (docs/decisions.md "Per-route policies"):
  *   - the most specific route wins, as in robots.txt: the longest matching pattern;
  *   - within a route, rules apply in the order written; the first naming the crawler
  *     (by product token, compared as robots.txt compares them, or by `category:NAME`)
  *     decides, and robots.txt is not consulted; no rule naming it -> robots.txt decides;
- *   - route mode and block status replace MODE and BLOCK_STATUS for the paths they cover.
+ *   - route mode and block status replace MODE and BLOCK_STATUS for the paths they cover;
+ *   - a rule with `"signature": "required"` applies only to a request with a verified Web Bot
+ *     Auth signature; one without is refused 403 asking for one (edge-decision.ts).
  */
 
 import { canonicalizePath, indexPathPatterns, productToken, type PathPatternIndex } from "../core/index.ts";
@@ -26,6 +29,8 @@ export interface PolicyRule {
   /** Product tokens, or `category:NAME`. */
   readonly crawlers: readonly string[];
   readonly action: PolicyAction;
+  /** The crawlers named must prove who they are with a Web Bot Auth signature. */
+  readonly signature?: "required";
 }
 
 export interface PolicyRoute {
@@ -139,7 +144,7 @@ function readRoute(value: unknown, where: string, problems: string[]): PolicyRou
 
 function readRule(value: unknown, where: string, problems: string[]): PolicyRule {
   const fields = isObject(value) ? value : {};
-  const { crawlers, action } = fields;
+  const { crawlers, action, signature } = fields;
   const list =
     Array.isArray(crawlers) && crawlers.length > 0 && crawlers.every((name) => typeof name === "string")
       ? (crawlers as string[])
@@ -156,7 +161,14 @@ function readRule(value: unknown, where: string, problems: string[]): PolicyRule
   }
   if (action !== "block" && action !== "allow")
     problems.push(`${where}.action must be "block" or "allow", got ${JSON.stringify(action)}`);
-  return { crawlers: list ?? [], action: action === "allow" ? "allow" : "block" };
+  if (signature !== undefined && signature !== "required") {
+    problems.push(`${where}.signature must be "required" when present, got ${JSON.stringify(signature)}`);
+  }
+  return {
+    crawlers: list ?? [],
+    action: action === "allow" ? "allow" : "block",
+    ...(signature === "required" && { signature: "required" as const }),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

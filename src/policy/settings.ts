@@ -90,6 +90,10 @@ export const SETTINGS = {
     what: "the DNS-over-HTTPS endpoint (RFC 8484 JSON) for reverse DNS verification",
   },
   SIGNATURE_AGENTS: { default: null, what: "more trusted Web Bot Auth signers, beyond the built-in table" },
+  SIGNATURE_MAX_WINDOW: {
+    default: "300",
+    what: "the longest Web Bot Auth signature window (expires - created) and oldest `created`, seconds",
+  },
 } as const satisfies Record<string, SettingDeclaration>;
 
 export type SettingName = keyof typeof SETTINGS;

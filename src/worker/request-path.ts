@@ -30,6 +30,8 @@ import {
   rateLimitedResponse,
   ruleHeader,
   selfLoopResponse,
+  signatureRequiredResponse,
+  signatureReusedResponse,
   unavailableResponse,
   usageBlockedResponse,
   usageHeader,
@@ -146,6 +148,10 @@ async function perform(edge: EdgeContext, action: EdgeAction, robots: LoadedRobo
       return blockedResponse(action.verdict, action.status);
     case "rate-limited":
       return rateLimitedResponse(action.retryAfter);
+    case "signature-reused":
+      return signatureReusedResponse(action.retryAfter);
+    case "signature-required":
+      return signatureRequiredResponse(action.verdict);
     case "unavailable":
       return unavailableResponse(action.retryAfter, UNAVAILABLE_WHY[action.why], action.why);
     case "gather":
@@ -172,7 +178,8 @@ function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): vo
   const { config, request, url } = edge;
   const signed = facts.signature?.status === "verified" ? facts.signature : undefined;
   const agent = signed?.agent ?? facts.agent;
-  if (config.logDecisions === "none" || !(agent.crawler || facts.signature?.status === "failed")) return;
+  const signatureClaim = facts.signature?.status === "failed" || facts.signature?.status === "reused";
+  if (config.logDecisions === "none" || !(agent.crawler || signatureClaim)) return;
   const outcome = loggedOutcome(action, facts.pathAndQuery);
   if (!outcome || (config.logDecisions === "blocked" && outcome.action === "pass")) return;
   logDecision({
@@ -211,6 +218,10 @@ function loggedOutcome(action: EdgeAction, pathAndQuery: string): LoggedOutcome 
     }
     case "impostor":
       return { ...none, action: "impostor" };
+    case "signature-reused":
+      return { ...none, action: "rate-limited" };
+    case "signature-required":
+      return { ...action.verdict, action: "block" };
     default:
       return undefined;
   }

@@ -109,9 +109,9 @@ export async function writeRanges(kv: KVNamespace, ranges: StoredRanges): Promis
 
 const SIGNATURE_DIRECTORY_PREFIX = "signature-directory:";
 
-/** A trusted Web Bot Auth signer's directory: the last good JSON and when to fetch it next. */
+/** A trusted Web Bot Auth signer's key set, by signer URL: the last good JSON and when to fetch it next. */
 export interface StoredSignatureDirectory {
-  readonly origin: string;
+  readonly url: string;
   /** The directory as last fetched with usable keys; undefined before the first success. */
   readonly json: unknown;
   readonly fetchedAt: number | undefined;
@@ -122,13 +122,13 @@ export interface StoredSignatureDirectory {
 
 export async function readSignatureDirectory(
   kv: KVNamespace,
-  origin: string,
+  signerUrl: string,
 ): Promise<StoredSignatureDirectory | undefined> {
-  return (await kv.get<StoredSignatureDirectory>(SIGNATURE_DIRECTORY_PREFIX + origin, "json")) ?? undefined;
+  return (await kv.get<StoredSignatureDirectory>(SIGNATURE_DIRECTORY_PREFIX + signerUrl, "json")) ?? undefined;
 }
 
 export async function writeSignatureDirectory(kv: KVNamespace, directory: StoredSignatureDirectory): Promise<void> {
-  await kv.put(SIGNATURE_DIRECTORY_PREFIX + directory.origin, JSON.stringify(directory));
+  await kv.put(SIGNATURE_DIRECTORY_PREFIX + directory.url, JSON.stringify(directory));
 }
 
 const POLICY_KEY = "policy";

@@ -139,6 +139,19 @@ const SIGNED_BINGBOT = {
 } as const;
 const FAILED = { status: "failed", why: "bad-signature", signer: "https://agent.test" } as const;
 const UNTRUSTED = { status: "untrusted", signer: "https://stranger.test" } as const;
+const REUSED = { status: "reused", signer: "https://agent.test" } as const;
+/** A route asking search engines to sign: signed ones are allowed, unsigned ones asked to sign. */
+const SIGN_HERE = parsePolicy(
+  JSON.stringify({
+    routes: [
+      {
+        pattern: "/private/",
+        rules: [{ crawlers: ["category:search-engine"], action: "allow", signature: "required" }],
+      },
+    ],
+  }),
+);
+const signHere = SIGN_HERE.ok ? SIGN_HERE.value : null;
 
 describe("the facts around the policy layers", () => {
   it.each([
@@ -199,6 +212,37 @@ describe("the facts around the policy layers", () => {
     {
       why: "a signer we do not trust: the User-Agent decides",
       over: { agent: classifyUserAgent(CHROME), signed: true, signature: UNTRUSTED },
+      expected: "forward human",
+    },
+    // httpsig-protocol-01 §4.4: reuse answered 429; a route may ask for a signature (403).
+    {
+      why: "a reused signature: 429, before anything else is gathered",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: REUSED, pause: undefined },
+      expected: "signature-reused 429",
+    },
+    {
+      why: "a route requiring a signature, an unsigned crawler it names: 403 asking for one",
+      over: { policy: signHere },
+      expected: "signature-required 403",
+    },
+    {
+      why: "a route requiring a signature, the named crawler signed: its rule applies (allow)",
+      over: { policy: signHere, signed: true, signature: SIGNED_BINGBOT },
+      expected: "pass policy",
+    },
+    {
+      why: "a route requiring a signature under MODE=report: only marked",
+      over: { policy: signHere, mode: "report" },
+      expected: "report policy",
+    },
+    {
+      why: "a route requiring a signature of search engines does not touch a crawler it does not name",
+      over: { policy: signHere, agent: classifyUserAgent("ExampleFetcher/1.0") },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a person is never asked to sign",
+      over: { policy: signHere, agent: classifyUserAgent(CHROME) },
       expected: "forward human",
     },
     { why: "verification is asked for first", over: { needsVerification: true }, expected: "gather verification" },
