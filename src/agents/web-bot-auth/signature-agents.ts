@@ -12,7 +12,8 @@
  * http is accepted only for a loopback origin listed there (local runs and tests).
  */
 
-import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../crawlers.ts";
+import { productToken } from "../../core/product-token.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, KNOWN_CRAWLERS, type CrawlerCategory } from "../crawlers.ts";
 import type { AgentCard } from "./directory.ts";
 import { parseUrl } from "./url.ts";
 
@@ -136,10 +137,30 @@ export function signerIdentity(
   card: AgentCard,
 ): { readonly token: string; readonly category: CrawlerCategory } | undefined {
   const cardToken =
-    card.productToken !== undefined && PRODUCT_TOKEN.test(card.productToken) ? card.productToken : undefined;
+    card.productToken !== undefined && PRODUCT_TOKEN.test(card.productToken) && !isTableName(card.productToken)
+      ? card.productToken
+      : undefined;
   const token = agent.token ?? cardToken;
   if (token === undefined) return undefined;
   return { token, category: agent.category ?? categoryOfPurpose(card.purpose) };
+}
+
+/**
+ * Every name the crawler table gives another operator's crawler (tokens, fallbacks, User-Agent
+ * names). A signer's own card may not take one: it would get that crawler's group, its policy
+ * rules and, for AdsBot-Google or a user-triggered fetcher, its exemption from `*`. Only the
+ * operator (SIGNATURE_AGENTS `token`) or the built-in table may map a signer to such a name.
+ */
+const TABLE_NAMES = new Set(
+  KNOWN_CRAWLERS.flatMap((crawler) => [
+    crawler.token,
+    ...crawler.fallbacks,
+    ...(crawler.pattern === undefined ? [] : typeof crawler.pattern === "string" ? [crawler.pattern] : crawler.pattern),
+  ]).map(productToken),
+);
+
+function isTableName(token: string): boolean {
+  return TABLE_NAMES.has(productToken(token));
 }
 
 /**

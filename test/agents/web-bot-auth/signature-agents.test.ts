@@ -128,6 +128,16 @@ describe("signerIdentity", () => {
       identity: undefined,
     },
     { why: "no token anywhere", agent: bare, card: {}, identity: undefined },
+    // A card may not name another operator's crawler: AdsBot-Google would skip `*`.
+    { why: "a card naming AdsBot-Google", agent: bare, card: { productToken: "AdsBot-Google" }, identity: undefined },
+    { why: "a card naming googlebot, any case", agent: bare, card: { productToken: "googlebot" }, identity: undefined },
+    { why: "a card naming a fallback (Yandex)", agent: bare, card: { productToken: "Yandex" }, identity: undefined },
+    {
+      why: "the operator may map a signer to a table name",
+      agent: { ...bare, token: "ChatGPT-User", category: "ai-assistant" as const },
+      card: { productToken: "AdsBot-Google" },
+      identity: { token: "ChatGPT-User", category: "ai-assistant" },
+    },
   ])("$why", ({ agent, card, identity }) => {
     expect(signerIdentity(agent, card)).toEqual(identity);
   });
