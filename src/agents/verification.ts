@@ -617,8 +617,11 @@ export function cloudflareBotOf(cf: unknown): { verified: boolean | undefined; c
       ? (management as Record<string, unknown>)["verifiedBot"]
       : undefined;
   const raw = fields["verifiedBotCategory"];
-  const category = typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined;
-  const verified = typeof verifiedBot === "boolean" ? verifiedBot : category !== undefined ? true : undefined;
+  const stated = typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined;
+  const verified = typeof verifiedBot === "boolean" ? verifiedBot : stated !== undefined ? true : undefined;
+  // `verifiedBot: false` decides: a category beside it is no verified bot's, so it names no
+  // category a policy rule or usage preference may grant by.
+  const category = verified === false ? undefined : stated;
   return { verified, category };
 }
 

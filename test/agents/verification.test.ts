@@ -904,10 +904,11 @@ describe("cloudflareBotOf", () => {
       why: "both",
     },
     {
-      cf: { botManagement: { verifiedBot: false }, verifiedBotCategory: "AI Crawler" },
+      // A vetoed category would still give an unknown bot that category's policy rules.
+      cf: { botManagement: { verifiedBot: false }, verifiedBotCategory: "Search Engine Crawler" },
       verified: false,
-      category: "AI Crawler",
-      why: "verifiedBot decides",
+      category: undefined,
+      why: "verifiedBot decides, and its false takes the category with it",
     },
     {
       cf: { botManagement: { verifiedBot: "yes" }, verifiedBotCategory: 7 },
