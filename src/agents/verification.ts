@@ -267,9 +267,12 @@ function isCidr(text: string): boolean {
 /** A set of CIDR ranges answering "is this address inside?". */
 export class RangeSet {
   private readonly ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][];
+  /** Not refreshed for long (the Worker decides how long): verifies what it holds, refutes nothing. */
+  readonly stale: boolean;
 
-  constructor(cidrs: readonly string[]) {
+  constructor(cidrs: readonly string[], options: { readonly stale?: boolean } = {}) {
     this.ranges = cidrs.map((cidr) => ipaddr.parseCIDR(cidr));
+    this.stale = options.stale ?? false;
   }
 
   contains(address: string): boolean {
@@ -437,7 +440,8 @@ function identityClaims(agent: AgentInfo): IdentityClaim[] {
  * with the method and the reason. Several claims must all hold: one refuted claim makes an
  * impostor, since no address is two operators' crawler. Per claimed identity:
  *   - Cloudflare's `verifiedBot: false` vetoes every claim;
- *   - a loaded list of the operator decides: in it is verified, outside it refuted;
+ *   - a loaded list of the operator decides: in it is verified, outside it refuted — unless
+ *     the list is stale (RangeSet.stale): then outside it is judged as with no list loaded;
  *   - with no list loaded (the operator publishes none, or ours is not fetched yet), Cloudflare's
  *     verified category may confirm when it is the claimed crawler's own and the crawler is not
  *     exempt from `*`; else a forward-confirmed host name of that crawler's class confirms. A
@@ -489,13 +493,22 @@ function verifyIdentity(claim: IdentityClaim, input: DetailedVerificationInput):
   const list = source ? input.ranges.get(source.name) : undefined;
   if (source && list) {
     if (!address) return unverifiable("no client address", "no-address");
-    return list.contains(address)
-      ? { status: "verified", method: "ip-list", reason: `address in the ${source.name} list`, evidence: source.name }
-      : { status: "refuted", method: "ip-list", reason: `address not in the ${source.name} list`, why: "refuted" };
+    if (list.contains(address)) {
+      return {
+        status: "verified",
+        method: "ip-list",
+        reason: `address in the ${source.name} list`,
+        evidence: source.name,
+      };
+    }
+    if (!list.stale) {
+      return { status: "refuted", method: "ip-list", reason: `address not in the ${source.name} list`, why: "refuted" };
+    }
+    // A stale list may lack ranges the operator added since: judged as if none were loaded.
   }
   const byCloudflare = cloudflareEvidence(claim, input.cfCategory);
   if (byCloudflare) return byCloudflare;
-  const noList = source ? `no ${source.name} list loaded` : undefined;
+  const noList = source ? (list ? `the ${source.name} list is stale` : `no ${source.name} list loaded`) : undefined;
   if (!address) return unverifiable("no client address", "no-address");
   if (!claim.rule) return unverifiable(noList ?? "no method", "no-list");
   return byReverseDns(claim.rule, input.reverseDns, noList);

@@ -35,8 +35,8 @@ interface Row {
   readonly ip?: string;
   readonly cf?: Record<string, unknown>;
   readonly vars?: Partial<Env>;
-  /** Whether the cron has stored the published lists (helpers.storeCrawlerLists). */
-  readonly lists?: boolean;
+  /** Whether the cron has stored the published lists (helpers.storeCrawlerLists), or stored them two days ago. */
+  readonly lists?: boolean | "stale";
   readonly dns?: Dns;
   readonly headers?: Record<string, string>;
   /** Status, then the first field of x-robots-edge (null: none). */
@@ -105,6 +105,21 @@ describe("attack rows that hold", () => {
       ua: GOOGLEBOT,
       vars: { VERIFY_CRAWLERS: "block" },
       expected: UNPROVEN,
+    },
+    {
+      why: "fixed, do no harm: a real Googlebot from a range added after our list went stale, under block",
+      ua: GOOGLEBOT,
+      ip: "66.249.79.7",
+      lists: "stale",
+      vars: { VERIFY_CRAWLERS: "block" },
+      expected: UNPROVEN,
+    },
+    {
+      why: "a stale list still verifies the addresses it holds",
+      ua: GOOGLEBOT,
+      ip: GOOGLE,
+      lists: "stale",
+      expected: [200, null],
     },
     // --- request.cf: Cloudflare's fields never prove an exemption, nor a category they veto ---
     {
@@ -247,6 +262,7 @@ describe("attack rows that hold", () => {
   ])("$why -> $expected", async ({ ua, ip, cf, vars, lists, dns, headers, expected }) => {
     fakeNetwork(dns);
     if (lists ?? true) await storeCrawlerLists();
+    if (lists === "stale") await ageStoredLists(2 * 24 * 3600_000);
     const response = await call("/private/x", {
       ua,
       headers: { ...headers, ...(ip !== undefined && { "cf-connecting-ip": ip }) },
@@ -257,6 +273,13 @@ describe("attack rows that hold", () => {
     if (response.status === 503) expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
+
+/** Backdates every stored list, as if the cron had failed to refresh them since. */
+async function ageStoredLists(byMs: number): Promise<void> {
+  const stored = await env.ROBOTS.get<{ sources: Record<string, { fetchedAt: number }> }>("crawler-ranges", "json");
+  for (const source of Object.values(stored?.sources ?? {})) source.fetchedAt -= byMs;
+  await env.ROBOTS.put("crawler-ranges", JSON.stringify(stored));
+}
 
 // The lists the rows store hold these addresses; a row that relies on "in no list" must not be.
 it("the attacker's addresses are in no stored list", async () => {
