@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { readFileSync } from "node:fs";
+import { parse as parseToml } from "smol-toml";
 import { defineConfig, type Plugin } from "vitest/config";
 
 /** The Worker's text modules (wrangler.toml [[rules]] type "Text"), loaded the same way in tests. */
@@ -11,6 +12,16 @@ const textModules: Plugin = {
     return `export default ${JSON.stringify(readFileSync(id, "utf8"))};`;
   },
 };
+
+// The Workers plugin reads the developer's .dev.vars (or .env) over wrangler.toml's [vars], and
+// has no option to skip it: tests would then judge with someone's local VERIFY_CRAWLERS=off.
+// Every shipped var is given again as a binding, which wins over both files. (The e2e tests'
+// wrangler dev gets an empty --env-file instead: scripts/edge-process.ts.)
+const shippedVars = (
+  parseToml(readFileSync(new URL("./wrangler.toml", import.meta.url), "utf8")) as {
+    vars?: Record<string, string>;
+  }
+).vars;
 
 // One run, three projects: the pure code and the CLI in plain Node (fast), the Worker in
 // the real runtime (workerd) with local KV, and end to end (wrangler dev, a real origin,
@@ -48,7 +59,7 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { ADMIN_TOKEN: "test-admin-token", ORIGIN_URL: "https://origin.test" },
+              bindings: { ...shippedVars, ADMIN_TOKEN: "test-admin-token", ORIGIN_URL: "https://origin.test" },
               // Nothing leaves the machine: any fetch a test did not mock answers 599.
               outboundService: (request: Request) => new Response(`unmocked ${request.url}`, { status: 599 }),
             },

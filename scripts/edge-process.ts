@@ -2,7 +2,7 @@
 // load benchmark. It is started in its own process group so that stop() ends workerd too,
 // and stop() runs on exit signals as well, so nothing outlives the run.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -50,7 +50,11 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
     "--inspector-port",
     String(inspectorPort),
   ];
-  args.push("--persist-to", persist, "--log-level", "warn");
+  // Vars come from wrangler.toml and options.vars only: an empty env file stands in for the
+  // developer's .dev.vars (or .env), which wrangler would otherwise read into the Worker's env.
+  const noDevVars = join(persist, "no-dev-vars.env");
+  writeFileSync(noDevVars, "");
+  args.push("--persist-to", persist, "--log-level", "warn", "--env-file", noDevVars);
   if (options.config) args.push("--config", options.config);
   for (const [name, value] of Object.entries(options.vars)) args.push("--var", `${name}:${value}`);
   const child = spawn("npx", args, {
@@ -73,6 +77,52 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
   } catch (error) {
     await stop();
     throw new Error(`wrangler dev did not start: ${error instanceof Error ? error.message : error}\n${output}`, {
+      cause: error,
+    });
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      await stop();
+    },
+  };
+}
+
+/**
+ * `npm run dev -- <args>` as a site owner runs it, on a free port, isolated from the developer's
+ * .dev.vars like startEdge; stop() ends it and removes its state folder.
+ */
+export async function startDevScript(args: readonly string[], readyTimeoutMs = 90_000): Promise<EdgeProcess> {
+  const port = await freePort();
+  const scratch = mkdtempSync(join(tmpdir(), "robots-edge-dev-"));
+  const noDevVars = join(scratch, "no-dev-vars.env");
+  writeFileSync(noDevVars, "");
+  const child = spawn("npm", ["run", "dev", "--", ...args, "--port", String(port), "--env-file", noDevVars], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += String(chunk)));
+  child.stderr?.on("data", (chunk) => (output += String(chunk)));
+  const stop = () =>
+    stopGroup(child).then(() => {
+      rmSync(scratch, { recursive: true, force: true });
+      rmSync(join(ROOT, ".wrangler/dev-state", String(port)), { recursive: true, force: true });
+    });
+  const onSignal = () => void stop().then(() => process.exit(1));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilAnswering(url, child, readyTimeoutMs);
+  } catch (error) {
+    await stop();
+    throw new Error(`npm run dev did not start: ${error instanceof Error ? error.message : error}\n${output}`, {
       cause: error,
     });
   }

@@ -6,13 +6,14 @@
 import { compileRobots, parseRobotsTxt, type Decision, type RobotsMatcher } from "../core/index.ts";
 import { agentTokens } from "./agent-argument.ts";
 import { isUrlOrPath, requireUrlOrPath, splitOptions } from "./args.ts";
-import { formatDecisionLine } from "./format.ts";
+import { formatReason } from "./format.ts";
 import {
   CliError,
   EXIT_NO,
   EXIT_OK,
   EXIT_USAGE,
   readRobotsFile,
+  STDIN,
   stdinLineBatches,
   terminalSafe,
   write,
@@ -20,32 +21,52 @@ import {
   type Io,
 } from "./io.ts";
 
-/** `check <file> <token> [url…]`: URLs from the arguments, else one per line on stdin. */
+/**
+ * `check <file> <token> [url…] [--json]`: URLs from the arguments, else (or given `-`) one per
+ * line on stdin. A file of `-` is robots.txt from stdin, and then the URLs are arguments.
+ */
 export async function checkUrls(args: readonly string[], io: Io): Promise<number> {
-  const [file, agent, ...urls] = splitOptions("check", args, []).operands;
+  const { operands, options } = splitOptions("check", args, ["--json"]);
+  const json = options.has("--json");
+  const [file, agent, ...urlArgs] = operands;
   if (file === undefined || agent === undefined) {
     throw new CliError(
       "check needs a robots.txt file and a user-agent token: robots-edge check robots.txt Googlebot /path",
     );
   }
+  const urlsFromStdin = urlArgs.length === 0 || (urlArgs.length === 1 && urlArgs[0] === STDIN);
+  if (file === STDIN && urlsFromStdin) {
+    throw new CliError(
+      'robots.txt comes from stdin ("-"), so the URLs must be arguments: robots-edge check - Googlebot /path',
+    );
+  }
+  const urls = urlsFromStdin ? [] : urlArgs;
   for (const url of urls) requireUrlOrPath("check", url);
   const { tokens, note, obeysGlobalGroup } = await agentTokens(agent);
   const decideOptions = { obeysGlobalGroup };
   if (note !== undefined) await write(io.stderr, `${note}\n`);
-  const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file)));
+  const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file, io)));
   let anyDisallowed = false;
-  // A file has few distinct answers: each output line is formatted and made terminal-safe once.
-  const lineFor = new Map<unknown, string>();
-  const outputLine = (decision: Decision): string => {
+  // A file has few distinct answers: each one's verdict and reason is made terminal-safe once.
+  const answerFor = new Map<unknown, readonly [string, string]>();
+  const answer = (decision: Decision): readonly [string, string] => {
     // The rule object when a rule decided (one per rule in the compiled file), else reason and group.
     const key = decision.rule ?? `${decision.reason} ${decision.group?.token ?? ""}`;
-    let line = lineFor.get(key);
-    if (line === undefined) {
-      line = `${terminalSafe(formatDecisionLine(decision))}\n`;
-      lineFor.set(key, line);
+    let parts = answerFor.get(key);
+    if (parts === undefined) {
+      parts = [decision.allowed ? "allowed" : "disallowed", terminalSafe(formatReason(decision))];
+      answerFor.set(key, parts);
     }
-    return line;
+    return parts;
   };
+  const outputLine = json
+    ? (url: string, decision: Decision) => `${terminalSafe(JSON.stringify({ url, ...decisionJson(decision) }))}\n`
+    : (url: string, decision: Decision) => {
+        const [verdict, reason] = answer(decision);
+        // `allowed<TAB>url<TAB>reason`: the verdict first, for `cut -f1`. A tab inside the URL
+        // would shift the columns, so it is shown escaped, like a control character.
+        return `${verdict}\t${terminalSafe(url).replaceAll("\t", "\\u0009")}\t${reason}\n`;
+      };
   // One string per batch of lines and one write for it: a write per line costs more than the decision.
   const decideAll = (batch: readonly string[], firstLine: number): string => {
     let output = "";
@@ -55,7 +76,7 @@ export async function checkUrls(args: readonly string[], io: Io): Promise<number
       if (!isUrlOrPath(url)) requireUrlOrPath("check", url, `stdin line ${firstLine + i}:`);
       const decision = matcher.decide(tokens, url, decideOptions);
       if (!decision.allowed) anyDisallowed = true;
-      output += outputLine(decision);
+      output += outputLine(url, decision);
     }
     return output;
   };

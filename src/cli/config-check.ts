@@ -1,9 +1,10 @@
 /**
  * `robots-edge config check [wrangler.toml] [--env NAME]`: the configuration as the Worker
  * will read it, checked before deploy. Vars go through the Worker's own parseConfig, so the
- * CLI and the edge never disagree; on top come the traps only the file shows: `routes`
- * written inside [vars], the placeholder KV namespace id, a compatibility_date the installed
- * workerd does not know, missing bindings, and the ADMIN_TOKEN secret the file cannot show.
+ * CLI and the edge never disagree; on top come the traps only the file shows: a var name the
+ * Worker never reads (a typo that would pass silently), `routes` written inside any table, a
+ * placeholder KV namespace id, a compatibility_date the installed workerd does not know,
+ * missing bindings, and the ADMIN_TOKEN secret the file cannot show.
  *
  * smol-toml (a devDependency, CLI only: the Worker never imports this file, so its bundle
  * does not grow) reads the file; wrangler's own reader is not a public API.
@@ -13,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
 import { parseConfig } from "../worker/config.ts";
-import { CliError, EXIT_NO, EXIT_OK, write, type Io } from "./io.ts";
+import { CliError, EXIT_NO, EXIT_OK, inputName, readAllStdin, STDIN, write, type Io } from "./io.ts";
 
 export type Severity = "error" | "warning" | "note";
 
@@ -30,6 +31,7 @@ export interface ConfigCheckOptions {
 }
 
 const PLACEHOLDER_KV_ID = /^0+$/;
+const KV_ID = /^[0-9a-f]{32}$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Table = Record<string, unknown>;
@@ -53,14 +55,17 @@ export function checkWranglerToml(text: string, options: ConfigCheckOptions = {}
     scope = { ...top, vars: undefined, kv_namespaces: undefined, durable_objects: undefined, ...env };
   }
   checkVars(asTable(scope["vars"]) ?? {}, options.env, add);
+  checkRoutesPlacement(top, options.env, add);
   checkRoutes(scope, add);
   checkKv(scope["kv_namespaces"], add);
   checkDurableObjects(scope["durable_objects"], add);
   checkCompatibilityDate(scope["compatibility_date"], options.workerdDate, add);
+  const envFlag = options.env ? ` --env ${options.env}` : "";
   add(
     "note",
-    "ADMIN_TOKEN is a secret this file cannot show: set it with `npx wrangler secret put ADMIN_TOKEN`" +
-      `${options.env ? ` --env ${options.env}` : ""} (16 characters or more), or the admin API and operator page stay off`,
+    `ADMIN_TOKEN is a secret this file cannot show: \`npx wrangler secret list${envFlag}\` says whether it is set; ` +
+      `set it with \`npx wrangler secret put ADMIN_TOKEN${envFlag}\` (16 characters or more), or the admin API and ` +
+      "operator page stay off (a shorter one turns only the admin API off, and its answer says why)",
   );
   const order: Record<Severity, number> = { error: 0, warning: 1, note: 2 };
   return findings.toSorted((a, b) => order[a.severity] - order[b.severity]);
@@ -79,6 +84,90 @@ function checkVars(vars: Table, env: string | undefined, add: Add): void {
   const { problems, warnings } = parseConfig(vars);
   for (const problem of problems) add("error", problem);
   for (const warning of warnings) add("warning", warning);
+  const known = knownVarNames();
+  for (const name of Object.keys(vars)) {
+    // "routes" inside [vars] has its own message, from parseConfig.
+    if (known.includes(name) || name === "routes" || name === "route") continue;
+    add(
+      "error",
+      `${where} has ${JSON.stringify(name)}, a var the Worker never reads: did you mean ${JSON.stringify(closest(name, known))}? (rename it, or remove it)`,
+    );
+  }
+}
+
+/**
+ * The var names the Worker reads: exactly those its own reader asks parseConfig's input for, so
+ * this list cannot drift from the Worker's.
+ */
+function knownVarNames(): readonly string[] {
+  const asked = new Set<string>();
+  const recorder = new Proxy({} as Record<string, unknown>, {
+    get: (_target, name) => {
+      if (typeof name === "string") asked.add(name);
+      return undefined;
+    },
+  });
+  parseConfig(recorder);
+  asked.delete("routes");
+  return [...asked];
+}
+
+/** The known name nearest to `name` (case-insensitive edit distance, a swap of two letters counting one). */
+export function closest(name: string, known: readonly string[]): string {
+  let best = known[0] ?? "";
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const distance = editDistance(name.toUpperCase(), candidate.toUpperCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_cell, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i] ?? [];
+      const above = rows[i - 1] ?? [];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let distance = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        distance = Math.min(distance, (rows[i - 2]?.[j - 2] ?? 0) + 1);
+      }
+      row[j] = distance;
+    }
+  }
+  return rows[a.length]?.[b.length] ?? 0;
+}
+
+/**
+ * `routes` (or `route`) anywhere but the top level or an [env.NAME] table is an error: TOML puts
+ * a key written below a [table] header into that table, and wrangler then deploys with no
+ * route at all. The [vars] table in force is left to parseConfig, which says it the Worker's way.
+ */
+function checkRoutesPlacement(top: Table, env: string | undefined, add: Add): void {
+  const inForceVars = env === undefined ? "vars" : `env.${env}.vars`;
+  const visit = (table: Table, path: readonly string[], arrayItem: boolean): void => {
+    const name = path.join(".");
+    const allowed = path.length === 0 || (path.length === 2 && path[0] === "env");
+    for (const key of ["routes", "route"]) {
+      if (table[key] === undefined || allowed || name === inForceVars) continue;
+      const header = arrayItem ? `[[${name}]]` : `[${name}]`;
+      add(
+        "error",
+        `\`${key}\` is inside ${header}, where wrangler does not read it, so the Worker gets no route: move the line to the top of wrangler.toml, before any [table] (or into an [env.NAME] table)`,
+      );
+    }
+    for (const [key, value] of Object.entries(table)) {
+      const child = asTable(value);
+      if (child) visit(child, [...path, key], false);
+      else for (const item of asArray(value).map(asTable)) if (item) visit(item, [...path, key], true);
+    }
+  };
+  visit(top, [], false);
 }
 
 function checkRoutes(scope: Table, add: Add): void {
@@ -99,13 +188,19 @@ function checkKv(kv: unknown, add: Add): void {
     .map(asTable)
     .find((entry) => entry?.["binding"] === "ROBOTS");
   if (!robots) {
-    add("error", 'no KV namespace bound as ROBOTS: add [[kv_namespaces]] with binding = "ROBOTS" and its id');
+    add("error", 'no KV namespace bound as ROBOTS: add [[kv_namespaces]] with binding = "ROBOTS"');
     return;
   }
   const id = robots["id"];
-  const create = "run `npx wrangler kv namespace create ROBOTS` and paste the printed id into [[kv_namespaces]]";
-  if (typeof id !== "string" || id === "") add("error", `the ROBOTS KV namespace has no id: ${create}`);
-  else if (PLACEHOLDER_KV_ID.test(id)) add("error", `the ROBOTS KV namespace id is the placeholder ${id}: ${create}`);
+  // wrangler 4.45 and newer create a binding's KV namespace on deploy when it has no id, and keep
+  // it linked on later deploys: a fresh account needs no id, and a wrong one is worse than none.
+  const fix =
+    "remove the id line (`wrangler deploy` creates the namespace), or paste the id `npx wrangler kv namespace list` shows";
+  if (id === undefined) return;
+  if (typeof id !== "string" || id === "") add("error", `the ROBOTS KV namespace id is empty: ${fix}`);
+  else if (PLACEHOLDER_KV_ID.test(id)) add("error", `the ROBOTS KV namespace id is the placeholder ${id}: ${fix}`);
+  else if (!KV_ID.test(id))
+    add("error", `the ROBOTS KV namespace id ${JSON.stringify(id)} is not 32 hex digits: ${fix}`);
 }
 
 function checkDurableObjects(durableObjects: unknown, add: Add): void {
@@ -167,37 +262,51 @@ export function installedWorkerdDate(): string | undefined {
   }
 }
 
-/** `config check [file] [--env NAME]`. */
+/** `config check [file|-] [--env NAME] [--json]`. */
 export async function configCommand(args: readonly string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== "check")
-    throw new CliError('the only config command is "check": robots-edge config check [wrangler.toml] [--env NAME]');
+    throw new CliError(
+      'the only config command is "check": robots-edge config check [wrangler.toml] [--env NAME] [--json]',
+    );
   let file: string | undefined;
   let env: string | undefined;
+  let json = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
     if (arg === "--env") {
       env = rest[++i];
       if (env === undefined || env.startsWith("-")) throw new CliError("--env needs a name: --env production");
     } else if (arg.startsWith("--env=")) env = arg.slice("--env=".length);
-    else if (arg.startsWith("-")) throw new CliError(`unknown option ${JSON.stringify(arg)}`);
+    else if (arg === "--json") json = true;
+    else if (arg.startsWith("-") && arg !== STDIN) throw new CliError(`unknown option ${JSON.stringify(arg)}`);
     else if (file === undefined) file = arg;
     else throw new CliError(`unexpected argument ${JSON.stringify(arg)} (one file per call)`);
   }
   file ??= "wrangler.toml";
+  const name = inputName(file);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = file === STDIN ? await readStdinText(io) : await readFile(file, "utf8");
   } catch (error) {
     throw new CliError(`cannot read ${JSON.stringify(file)}: ${error instanceof Error ? error.message : error}`);
   }
   const findings = checkWranglerToml(text, { env, workerdDate: installedWorkerdDate() });
-  await write(io.stdout, findings.map((finding) => `${file}: ${finding.severity}: ${finding.message}\n`).join(""));
   const count = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length;
   const errors = count("error");
-  await write(
-    io.stderr,
-    `${file}${env ? ` (env ${env})` : ""}: ${errors} error(s), ${count("warning")} warning(s)${errors > 0 ? "; fix them before deploying" : ""}\n`,
-  );
+  if (json) {
+    const report = { file: name, env: env ?? null, errors, warnings: count("warning"), findings };
+    await write(io.stdout, `${JSON.stringify(report)}\n`);
+  } else {
+    await write(io.stdout, findings.map((finding) => `${name}: ${finding.severity}: ${finding.message}\n`).join(""));
+    await write(
+      io.stderr,
+      `${name}${env ? ` (env ${env})` : ""}: ${errors} error(s), ${count("warning")} warning(s)${errors > 0 ? "; fix them before deploying" : ""}\n`,
+    );
+  }
   return errors > 0 ? EXIT_NO : EXIT_OK;
+}
+
+async function readStdinText(io: Io): Promise<string> {
+  return new TextDecoder().decode(await readAllStdin(io));
 }

@@ -1,5 +1,5 @@
 /**
- * `robots-edge explain <robots.txt> "<User-Agent header>" <url> [--json]`: the same
+ * `robots-edge explain <robots.txt|-> "<User-Agent header>" <url> [--json]`: the same
  * explanation as the admin API and the operator page (policy/explain.ts), for a local file,
  * as the edge would act in MODE=enforce with BLOCK_STATUS=403 and VERIFY_CRAWLERS=unknown. Exit 1
  * when the edge would block. A file has no client address and no stored lists, so the answer
@@ -25,7 +25,7 @@ export async function explain(args: readonly string[], io: Io): Promise<number> 
     );
   }
   requireUrlOrPath("explain", url);
-  const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file)));
+  const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file, io)));
   const explanation = explainRequest({
     userAgent,
     url,

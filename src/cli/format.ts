@@ -21,11 +21,6 @@ export function formatReason(decision: Decision): string {
   }
 }
 
-/** `allowed<TAB>reason`, the line `check` prints per URL. */
-export function formatDecisionLine(decision: Decision): string {
-  return `${decision.allowed ? "allowed" : "disallowed"}\t${formatReason(decision)}`;
-}
-
 /** `file:line: severity: message [code]`, as compilers print. */
 export function formatDiagnostic(file: string, diagnostic: Diagnostic): string {
   return `${file}:${diagnostic.line}: ${diagnostic.severity}: ${diagnostic.message} [${diagnostic.code}]`;

@@ -16,14 +16,29 @@ export const EXIT_USAGE = 2;
 /** A usage or I/O problem, with a message that says what to fix. */
 export class CliError extends Error {}
 
-/** The bytes of a robots.txt file, or a CliError naming the file and the cause. */
-export async function readRobotsFile(path: string): Promise<Uint8Array> {
+/** The file operand that means standard input, as in most Unix tools. */
+export const STDIN = "-";
+
+/** The bytes of a robots.txt file (`-`: all of stdin), or a CliError naming the file and the cause. */
+export async function readRobotsFile(path: string, io: Io): Promise<Uint8Array> {
   try {
-    return await readFile(path);
+    return path === STDIN ? await readAllStdin(io) : await readFile(path);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`cannot read robots.txt file ${JSON.stringify(path)}: ${reason}`);
   }
+}
+
+/** How a file operand is named in output: `-` is "stdin". */
+export function inputName(path: string): string {
+  return path === STDIN ? "stdin" : path;
+}
+
+/** All of standard input, for a `-` file operand. */
+export async function readAllStdin(io: Io): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of io.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -1,26 +1,32 @@
-/** `robots-edge lint <file>`: diagnostics one per line; exit 1 when any is an error. */
+/** `robots-edge lint <file|-> [--json]`: diagnostics one per line (or one JSON object); exit 1 when any is an error. */
 
-import { parseRobotsTxt } from "../core/index.ts";
+import { parseRobotsTxt, type Diagnostic } from "../core/index.ts";
 import { splitOptions } from "./args.ts";
 import { formatDiagnostic } from "./format.ts";
-import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
+import { CliError, EXIT_NO, EXIT_OK, inputName, readRobotsFile, write, type Io } from "./io.ts";
 
 export async function lint(args: readonly string[], io: Io): Promise<number> {
-  const [file, extra] = splitOptions("lint", args, []).operands;
+  const { operands, options } = splitOptions("lint", args, ["--json"]);
+  const [file, extra] = operands;
   if (file === undefined) throw new CliError("lint needs a robots.txt file: robots-edge lint robots.txt");
   if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)} (one file per call)`);
-  const bytes = await readRobotsFile(file);
+  const name = inputName(file);
+  const bytes = await readRobotsFile(file, io);
   const binary = binaryReason(bytes);
-  if (binary !== undefined) {
-    await write(io.stderr, `${file}: error: not a text file (${binary}); a robots.txt is plain text\n`);
-    return EXIT_NO;
+  const robots = binary === undefined ? parseRobotsTxt(bytes) : undefined;
+  const diagnostics: readonly Diagnostic[] = robots?.diagnostics ?? [];
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error").length + (binary ? 1 : 0);
+  const warnings = diagnostics.filter((diagnostic) => diagnostic.severity === "warning").length;
+  const groups = robots?.groups.length ?? 0;
+  if (options.has("--json")) {
+    const notText = binary === undefined ? {} : { notText: `not a text file (${binary}); a robots.txt is plain text` };
+    await write(io.stdout, `${JSON.stringify({ file: name, errors, warnings, groups, ...notText, diagnostics })}\n`);
+  } else if (binary !== undefined) {
+    await write(io.stderr, `${name}: error: not a text file (${binary}); a robots.txt is plain text\n`);
+  } else {
+    await write(io.stdout, diagnostics.map((diagnostic) => `${formatDiagnostic(name, diagnostic)}\n`).join(""));
+    await write(io.stderr, `${name}: ${errors} error(s), ${warnings} warning(s), ${groups} group(s)\n`);
   }
-  const robots = parseRobotsTxt(bytes);
-  const lines = robots.diagnostics.map((diagnostic) => `${formatDiagnostic(file, diagnostic)}\n`);
-  await write(io.stdout, lines.join(""));
-  const errors = robots.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
-  const warnings = robots.diagnostics.filter((diagnostic) => diagnostic.severity === "warning").length;
-  await write(io.stderr, `${file}: ${errors} error(s), ${warnings} warning(s), ${robots.groups.length} group(s)\n`);
   return errors > 0 ? EXIT_NO : EXIT_OK;
 }
 

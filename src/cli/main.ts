@@ -18,12 +18,14 @@ interface CommandEntry {
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   check: {
-    usage: `  robots-edge check <robots.txt> <user-agent token> [url ...]
+    usage: `  robots-edge check <robots.txt|-> <user-agent token> [url ...|-] [--json]
       One line per URL (arguments, or stdin one per line): "allowed" or "disallowed",
-      a tab, then the deciding rule ("disallow: /x (line 7)") or the reason.
-      A URL is an absolute http(s) URL or a path starting with "/". Given a whole
-      User-Agent header instead of a token, its product tokens are derived as the edge
-      does (named on stderr). Exit 1 when any URL is disallowed.
+      a tab, the URL judged, a tab, then the deciding rule ("disallow: /x (line 7)") or
+      the reason; --json: one JSON object per line {"url", "allowed", "rule", "reason",
+      "group"}. A URL is an absolute http(s) URL or a path starting with "/". Given a
+      whole User-Agent header instead of a token, its product tokens are derived as the
+      edge does (named on stderr). robots.txt "-" reads it from stdin (URLs then as
+      arguments). Exit 1 when any URL is disallowed.
   robots-edge check --jsonl
       stdin: JSON lines {"robots": "<robots.txt text>", "ua": "<token>", "url": "<url>"}
       stdout: one JSON line per input, in order: {"allowed", "rule", "reason", "group"}.
@@ -34,24 +36,27 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     },
   },
   lint: {
-    usage: `  robots-edge lint <robots.txt>
-      Diagnostics, one per line: file:line: severity: message [code]. Exit 1 on errors
-      (a binary file is one).
+    usage: `  robots-edge lint <robots.txt|-> [--json]
+      Diagnostics, one per line: file:line: severity: message [code]; --json: one object
+      {"file", "errors", "warnings", "groups", "diagnostics"}. Exit 1 on errors (a binary
+      file is one).
 `,
     run: async (args, io) => (await import("./lint.ts")).lint(args, io),
   },
   explain: {
-    usage: `  robots-edge explain <robots.txt> "<User-Agent header>" <url> [--json]
+    usage: `  robots-edge explain <robots.txt|-> "<User-Agent header>" <url> [--json]
       Crawler or human, tokens, group, deciding rule and line, decision, and what the edge
       would do (as the admin API's explain). Exit 1 when the edge would block.
 `,
     run: async (args, io) => (await import("./explain.ts")).explain(args, io),
   },
   config: {
-    usage: `  robots-edge config check [wrangler.toml] [--env NAME]
-      Every var and binding validated as the Worker would, plus deploy traps: routes inside
-      [vars], a placeholder KV namespace id, a compatibility_date newer than the installed
-      workerd, no ADMIN_TOKEN secret. Each problem with its fix; exit 1 on errors.
+    usage: `  robots-edge config check [wrangler.toml|-] [--env NAME] [--json]
+      Every var and binding validated as the Worker would, plus deploy traps: a var the
+      Worker never reads, routes inside any table, a placeholder KV namespace id, a
+      compatibility_date newer than the installed workerd, ADMIN_TOKEN as a var; notes how
+      to see the ADMIN_TOKEN secret. Each problem with its fix; --json: one object
+      {"file", "env", "errors", "warnings", "findings"}. Exit 1 on errors.
 `,
     run: async (args, io) => (await import("./config-check.ts")).configCommand(args, io),
   },
@@ -60,7 +65,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
 export const USAGE = `usage:
 ${Object.values(COMMANDS)
   .map((command) => command.usage)
-  .join("")}  robots-edge --version
+  .join("")}  robots-edge --version [--json]
   robots-edge <command> --help
 `;
 
@@ -72,7 +77,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
   if (name === "--version" || name === "-v") {
-    await write(io.stdout, `robots-edge ${packageVersion()}\n`);
+    const json = args.includes("--json");
+    await write(
+      io.stdout,
+      json ? `${JSON.stringify({ version: packageVersion() })}\n` : `robots-edge ${packageVersion()}\n`,
+    );
     return EXIT_OK;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;

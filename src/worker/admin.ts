@@ -38,7 +38,8 @@ import { explainRequest, type Explanation } from "../policy/explain.ts";
 import type { EntryState } from "../policy/judge.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { activityView, replayDraft } from "./admin-activity.ts";
-import { isExistingAuthority, isServedAuthority } from "./authorities.ts";
+import { readBodyJson } from "./admin-body.ts";
+import { authorityOf, isExistingAuthority, isServedAuthority } from "./authorities.ts";
 import type { Config } from "./config.ts";
 import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
 import { policyInForce } from "./live-policy.ts";
@@ -147,8 +148,8 @@ async function status(admin: AdminContext): Promise<Response> {
   }
   const now = Date.now();
   const cursor = admin.url.searchParams.get("cursor") ?? undefined;
-  const page = await listAuthorityPage(admin.kv, { limit, cursor }).catch(() => undefined);
-  if (!page) return adminError(400, "cursor must be the `next` value of an earlier status answer");
+  const page = await listAuthorityPage(admin.kv, { limit, cursor }).catch((error: unknown) => asError(error));
+  if (page instanceof Error) return listFailure(admin.kv, cursor, page);
   const origins = [];
   for (const { authority } of page.authorities) {
     const entry = await readEntry(admin.kv, authority);
@@ -173,6 +174,30 @@ async function status(admin: AdminContext): Promise<Response> {
     // Each source of identity evidence with its age and last error; a missing or stale list warns.
     identity: await identitySources(admin.kv, admin.config, now),
   });
+}
+
+/**
+ * A failed KV list, said as what it is. Only a cursor the client sent can be its fault, and KV
+ * does not say which failure it had: when the same list without the cursor works, the cursor
+ * was refused (400); otherwise KV itself failed (503, with KV's own message), whatever the cursor.
+ */
+async function listFailure(kv: KVNamespace, cursor: string | undefined, error: Error): Promise<Response> {
+  const kvFailed = () =>
+    adminError(503, `the list of known origins could not be read from KV (${error.message}); try again shortly`);
+  if (cursor === undefined) return kvFailed();
+  const withoutCursor = await listAuthorityPage(kv, { limit: 1 }).then(
+    () => true,
+    () => false,
+  );
+  if (!withoutCursor) return kvFailed();
+  return adminError(
+    400,
+    `cursor must be the \`next\` value of an earlier status answer (KV refused it: ${error.message})`,
+  );
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** The live policy's version in force on this isolate (GET policy has the text and history). */
@@ -230,7 +255,7 @@ function originOf(text: string): Validated<string> {
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
     return invalid([`expected an absolute http(s) URL such as https://example.com, got ${JSON.stringify(text)}`]);
   }
-  return valid(url.origin);
+  return valid(authorityOf(url));
 }
 
 function originProblem(origin: { ok: false; problems: string[]; status?: number }): Response {
@@ -349,7 +374,9 @@ interface TestBody {
 
 /** Decisions for several URLs, live and (when a draft robots.txt is given) under the draft. */
 async function testUrls(admin: AdminContext): Promise<Response> {
-  const body = readTestBody(await admin.request.json().catch(() => undefined));
+  const json = await readBodyJson(admin.request, MAX_TEST_BODY);
+  if (!json.ok) return adminError(json.status, json.error);
+  const body = readTestBody(json.value);
   if (!body.ok) return adminError(400, body.problems.join("; "), body.problems);
   const param = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!param.ok) return originProblem(param);
@@ -370,6 +397,10 @@ async function testUrls(admin: AdminContext): Promise<Response> {
 }
 
 const MAX_TEST_URLS = 200;
+/** A test body: 200 URLs and a draft robots.txt (read up to 500 KiB, as the edge reads one) fit in 1 MiB. */
+const MAX_TEST_BODY = 1_048_576;
+/** A pause body is `{"minutes", "retryAfter", "reason"}`, the reason at most 500 characters (6 bytes each when JSON-escaped). */
+const MAX_PAUSE_BODY = 16_384;
 
 function readTestBody(body: unknown): Validated<TestBody> {
   const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
@@ -398,8 +429,9 @@ async function deleteOrigin(admin: AdminContext): Promise<Response> {
 }
 
 async function startPause(admin: AdminContext): Promise<Response> {
-  const body: unknown = await admin.request.json().catch(() => undefined);
-  const validated = readPauseRequest(body, admin.config);
+  const json = await readBodyJson(admin.request, MAX_PAUSE_BODY);
+  if (!json.ok) return adminError(json.status, json.error);
+  const validated = readPauseRequest(json.value, admin.config);
   if (!validated.ok) return adminError(400, validated.problems.join("; "), validated.problems);
   const request = validated.value;
   const now = Date.now();

@@ -110,7 +110,7 @@ export function rateLimitedResponse(retryAfterSeconds: number): Response {
 /** Route mode addressed to the Worker itself: say how to run it instead of looping. */
 export function selfLoopResponse(): Response {
   return errorResponse(
-    "route mode (no ORIGIN_URL) forwards each request to the address it came to, which here is this Worker itself. Locally, run `npm run dev` (proxy mode in front of a demo origin) or set ORIGIN_URL, e.g. `npx wrangler dev --var ORIGIN_URL:https://your-origin.example`.",
+    "route mode (no ORIGIN_URL) forwards each request to the address it came to, which here is this Worker itself. Locally, run `npm run dev -- --origin http://localhost:3000` (the edge in front of your own site, with the checks loopback cannot pass relaxed), or `npm run dev` (a demo site).",
     508,
   );
 }

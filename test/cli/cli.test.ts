@@ -52,12 +52,16 @@ const ROBOTS = fixture(
 
 describe("robots-edge check <file> <token> [url…]", () => {
   it.each([
-    { token: "bingbot", url: "/private/x", line: "disallowed\tdisallow: /private (line 2)" },
-    { token: "bingbot", url: "https://example.com/private/ok?x=1", line: "allowed\tallow: /private/ok (line 3)" },
-    { token: "bingbot", url: "/public", line: 'allowed\tno matching rule in group "*"' },
-    { token: "Googlebot", url: "/private/x", line: 'allowed\tno matching rule in group "googlebot"' },
-    { token: "Googlebot", url: "/nogoogle/a", line: "disallowed\tdisallow: /nogoogle/ (line 6)" },
-    { token: "bingbot", url: "/robots.txt", line: "allowed\t/robots.txt is always allowed" },
+    { token: "bingbot", url: "/private/x", line: "disallowed\t/private/x\tdisallow: /private (line 2)" },
+    {
+      token: "bingbot",
+      url: "https://example.com/private/ok?x=1",
+      line: "allowed\thttps://example.com/private/ok?x=1\tallow: /private/ok (line 3)",
+    },
+    { token: "bingbot", url: "/public", line: 'allowed\t/public\tno matching rule in group "*"' },
+    { token: "Googlebot", url: "/private/x", line: 'allowed\t/private/x\tno matching rule in group "googlebot"' },
+    { token: "Googlebot", url: "/nogoogle/a", line: "disallowed\t/nogoogle/a\tdisallow: /nogoogle/ (line 6)" },
+    { token: "bingbot", url: "/robots.txt", line: "allowed\t/robots.txt\t/robots.txt is always allowed" },
   ])("$token $url -> $line", async ({ token, url, line }) => {
     const result = await run(["check", ROBOTS, token, url]);
     expect(result.stdout).toBe(`${line}\n`);
@@ -67,9 +71,9 @@ describe("robots-edge check <file> <token> [url…]", () => {
   it("reads URLs from stdin when none are given, one output line each, in order", async () => {
     const result = await run(["check", ROBOTS, "bingbot"], "/a\n/private\n\n/private/ok\n");
     expect(result.stdout.split("\n")).toEqual([
-      'allowed\tno matching rule in group "*"',
-      "disallowed\tdisallow: /private (line 2)",
-      "allowed\tallow: /private/ok (line 3)",
+      'allowed\t/a\tno matching rule in group "*"',
+      "disallowed\t/private\tdisallow: /private (line 2)",
+      "allowed\t/private/ok\tallow: /private/ok (line 3)",
       "",
     ]);
     expect(result.code).toBe(1);
@@ -77,7 +81,7 @@ describe("robots-edge check <file> <token> [url…]", () => {
 
   it("a group-less file says so", async () => {
     const result = await run(["check", fixture("empty.txt", ""), "bot", "/x"]);
-    expect(result.stdout).toBe("allowed\tno group applies to this crawler\n");
+    expect(result.stdout).toBe("allowed\t/x\tno group applies to this crawler\n");
   });
 
   it.each([
@@ -238,7 +242,7 @@ describe("robots-edge explain", () => {
   });
 });
 
-describe("the CLI answers only what it was asked (issue #15)", () => {
+describe("the CLI answers only what it was asked", () => {
   it.each([
     {
       args: ["check", ROBOTS, "bot", "search/foo"],
@@ -278,16 +282,16 @@ describe("the CLI answers only what it was asked (issue #15)", () => {
     {
       agent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
       note: "product tokens Googlebot (then *)",
-      line: "disallowed\tdisallow: /nogoogle/ (line 6)",
+      line: "disallowed\t/nogoogle/a\tdisallow: /nogoogle/ (line 6)",
     },
-    { agent: "Googlebot/2.1", note: "", line: "disallowed\tdisallow: /nogoogle/ (line 6)" },
+    { agent: "Googlebot/2.1", note: "", line: "disallowed\t/nogoogle/a\tdisallow: /nogoogle/ (line 6)" },
     {
       agent: "Mozilla/5.0 (compatible; AdsBot-Google; +http://www.google.com/adsbot.html)",
       note: "product tokens AdsBot-Google (never *: this crawler ignores it)",
-      line: "allowed\tno group applies to this crawler",
+      line: "allowed\t/nogoogle/a\tno group applies to this crawler",
     },
-    { agent: "Googlebot", note: "", line: "disallowed\tdisallow: /nogoogle/ (line 6)" },
-    { agent: "*", note: "", line: 'allowed\tno matching rule in group "*"' },
+    { agent: "Googlebot", note: "", line: "disallowed\t/nogoogle/a\tdisallow: /nogoogle/ (line 6)" },
+    { agent: "*", note: "", line: 'allowed\t/nogoogle/a\tno matching rule in group "*"' },
   ])("a whole User-Agent header gets the edge's tokens, said on stderr: $agent", async ({ agent, note, line }) => {
     const result = await run(["check", ROBOTS, agent, "/nogoogle/a"]);
     expect(result.stdout).toBe(`${line}\n`);
@@ -296,12 +300,12 @@ describe("the CLI answers only what it was asked (issue #15)", () => {
   });
 
   it.each([
-    { args: ["check", "--help"], first: "  robots-edge check <robots.txt>" },
-    { args: ["lint", "--help"], first: "  robots-edge lint <robots.txt>" },
-    { args: ["lint", "-h"], first: "  robots-edge lint <robots.txt>" },
-    { args: ["explain", ROBOTS, "--help"], first: "  robots-edge explain <robots.txt>" },
-    { args: ["config", "check", "--help"], first: "  robots-edge config check [wrangler.toml]" },
-    { args: ["--help"], first: "  robots-edge check <robots.txt>" },
+    { args: ["check", "--help"], first: "  robots-edge check <robots.txt|->" },
+    { args: ["lint", "--help"], first: "  robots-edge lint <robots.txt|->" },
+    { args: ["lint", "-h"], first: "  robots-edge lint <robots.txt|->" },
+    { args: ["explain", ROBOTS, "--help"], first: "  robots-edge explain <robots.txt|->" },
+    { args: ["config", "check", "--help"], first: "  robots-edge config check [wrangler.toml|-]" },
+    { args: ["--help"], first: "  robots-edge check <robots.txt|->" },
   ])("$args prints usage and exits 0, opening no file", async ({ args, first }) => {
     const result = await run(args);
     expect(result.code).toBe(0);
@@ -351,5 +355,108 @@ describe("the CLI answers only what it was asked (issue #15)", () => {
       // oxlint-disable-next-line no-control-regex -- matching control characters is the point
       expect(`${result.stdout}${result.stderr}`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     }
+  });
+});
+
+const ROBOTS_TEXT =
+  "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n";
+
+describe("every command: --json, and - for stdin", () => {
+  it.each([
+    {
+      name: "check --json: one object per URL, naming it",
+      args: ["check", ROBOTS, "bingbot", "/private/x", "/a", "--json"],
+      stdin: "",
+      code: 1,
+      stdout:
+        '{"url":"/private/x","allowed":false,"rule":{"kind":"disallow","pattern":"/private","line":2},"reason":"rule","group":"*"}\n' +
+        '{"url":"/a","allowed":true,"rule":null,"reason":"no-matching-rule","group":"*"}\n',
+    },
+    {
+      name: "check --json with URLs on stdin",
+      args: ["check", "--json", ROBOTS, "Googlebot"],
+      stdin: "/nogoogle/x\n",
+      code: 1,
+      stdout:
+        '{"url":"/nogoogle/x","allowed":false,"rule":{"kind":"disallow","pattern":"/nogoogle/","line":6},"reason":"rule","group":"googlebot"}\n',
+    },
+    {
+      name: "check with - as the URL list: stdin",
+      args: ["check", ROBOTS, "bingbot", "-"],
+      stdin: "/private/ok\n",
+      code: 0,
+      stdout: "allowed\t/private/ok\tallow: /private/ok (line 3)\n",
+    },
+    {
+      name: "check with - as robots.txt: stdin, URLs as arguments",
+      args: ["check", "-", "Googlebot", "/nogoogle/a"],
+      stdin: ROBOTS_TEXT,
+      code: 1,
+      stdout: "disallowed\t/nogoogle/a\tdisallow: /nogoogle/ (line 6)\n",
+    },
+    {
+      name: "check: a tab inside a URL is shown escaped, the columns stay three",
+      args: ["check", ROBOTS, "bingbot", "/private/a\tb"],
+      stdin: "",
+      code: 1,
+      stdout: "disallowed\t/private/a\\u0009b\tdisallow: /private (line 2)\n",
+    },
+    {
+      name: "lint - --json",
+      args: ["lint", "-", "--json"],
+      stdin: "User-agent: *\nDissalow: /x\n",
+      code: 0,
+      stdout:
+        '{"file":"stdin","errors":0,"warnings":1,"groups":1,"diagnostics":[{"line":2,"code":"misspelt-field","severity":"warning","message":"\\"Dissalow\\" is read as \\"disallow\\" (Google accepts this spelling; other crawlers may not)"}]}\n',
+    },
+    {
+      name: "lint - : diagnostics name stdin",
+      args: ["lint", "-"],
+      stdin: "User-agent: *\nDissalow: /x\n",
+      code: 0,
+      stdout:
+        'stdin:2: warning: "Dissalow" is read as "disallow" (Google accepts this spelling; other crawlers may not) [misspelt-field]\n',
+    },
+    {
+      name: "explain - reads robots.txt from stdin",
+      args: ["explain", "-", "GPTBot/1.2", "/private/ok", "--json"],
+      stdin: ROBOTS_TEXT,
+      code: 0,
+      stdout: '"allowed": true',
+    },
+    {
+      name: "config check - --json",
+      args: ["config", "check", "-", "--json"],
+      stdin: '[vars]\nMDOE = "report"\n',
+      code: 1,
+      stdout: '{"file":"stdin","env":null,"errors":',
+    },
+    {
+      name: "--version --json",
+      args: ["--version", "--json"],
+      stdin: "",
+      code: 0,
+      stdout: '{"version":"0.1.0"}\n',
+    },
+  ])("$name", async ({ args, stdin, code, stdout }) => {
+    const result = await run(args, stdin);
+    expect(result.code).toBe(code);
+    if (stdout.endsWith("\n")) expect(result.stdout).toBe(stdout);
+    else expect(result.stdout).toContain(stdout);
+  });
+
+  it("config check --json names the misspelt var and its closest known name", async () => {
+    const result = await run(["config", "check", "-", "--json"], '[vars]\nMDOE = "report"\n');
+    const report = JSON.parse(result.stdout) as { findings: { severity: string; message: string }[] };
+    expect(report.findings).toContainEqual({
+      severity: "error",
+      message: '[vars] has "MDOE", a var the Worker never reads: did you mean "MODE"? (rename it, or remove it)',
+    });
+  });
+
+  it("check - with no URL arguments: robots.txt and the URLs cannot both be stdin", async () => {
+    const result = await run(["check", "-", "bingbot"], ROBOTS_TEXT);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('robots.txt comes from stdin ("-"), so the URLs must be arguments');
   });
 });

@@ -1,6 +1,6 @@
-// `robots-edge config check`: wrangler.toml snippets -> the findings an operator sees before deploy (issue #15).
+// `robots-edge config check`: wrangler.toml snippets -> the findings an operator sees before deploy.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -54,7 +54,69 @@ describe("checkWranglerToml: each trap, its message and fix", () => {
       toml: GOOD.replace(KV_ID, "00000000000000000000000000000000"),
       env: undefined,
       expected: [
-        "error: the ROBOTS KV namespace id is the placeholder 00000000000000000000000000000000: run `npx wrangler kv namespace create ROBOTS`",
+        "error: the ROBOTS KV namespace id is the placeholder 00000000000000000000000000000000: remove the id line (`wrangler deploy` creates the namespace)",
+        ADMIN_NOTE,
+      ],
+    },
+    {
+      name: "no KV namespace id: wrangler deploy creates the namespace",
+      toml: GOOD.replace(`id = "${KV_ID}"\n`, ""),
+      env: undefined,
+      expected: [ADMIN_NOTE],
+    },
+    {
+      name: "a KV namespace id that is no id",
+      toml: GOOD.replace(KV_ID, "<your-kv-id>"),
+      env: undefined,
+      expected: ['error: the ROBOTS KV namespace id "<your-kv-id>" is not 32 hex digits', ADMIN_NOTE],
+    },
+    {
+      name: "a misspelt var: MDOE",
+      toml: GOOD.replace('MODE = "enforce"', 'MDOE = "report"'),
+      env: undefined,
+      expected: ['error: [vars] has "MDOE", a var the Worker never reads: did you mean "MODE"?', ADMIN_NOTE],
+    },
+    {
+      name: "a misspelt var: VERIFY_CRAWLER",
+      toml: `${GOOD}VERIFY_CRAWLER = "off"\n`,
+      env: undefined,
+      expected: [
+        'error: [vars] has "VERIFY_CRAWLER", a var the Worker never reads: did you mean "VERIFY_CRAWLERS"?',
+        ADMIN_NOTE,
+      ],
+    },
+    {
+      name: "a misspelt var in lower case: origin_url",
+      toml: `${GOOD}origin_url = "https://origin.example.com"\n`,
+      env: undefined,
+      expected: [
+        'error: [vars] has "origin_url", a var the Worker never reads: did you mean "ORIGIN_URL"?',
+        ADMIN_NOTE,
+      ],
+    },
+    {
+      name: "routes under [triggers]",
+      toml: `${TOP}${BINDINGS}${VARS}[triggers]\ncrons = ["*/30 * * * *"]\n${ROUTES}`,
+      env: undefined,
+      expected: [
+        "error: `routes` is inside [triggers], where wrangler does not read it, so the Worker gets no route",
+        "warning: route mode (ORIGIN_URL empty) with no routes",
+        ADMIN_NOTE,
+      ],
+    },
+    {
+      name: "route (singular) under a [[durable_objects.bindings]] entry",
+      toml: `${TOP}${ROUTES}${BINDINGS}route = "www.example.com/*"\n${VARS}`,
+      env: undefined,
+      expected: ["error: `route` is inside [[durable_objects.bindings]], where wrangler does not read it", ADMIN_NOTE],
+    },
+    {
+      name: "routes under [observability]",
+      toml: `${TOP}${BINDINGS}${VARS}[observability]\nenabled = true\n${ROUTES}`,
+      env: undefined,
+      expected: [
+        "error: `routes` is inside [observability], where wrangler does not read it",
+        "warning: route mode (ORIGIN_URL empty) with no routes",
         ADMIN_NOTE,
       ],
     },
@@ -133,13 +195,36 @@ describe("checkWranglerToml: each trap, its message and fix", () => {
         "error: no Durable Object bound as CRAWL_RATE",
         "warning: route mode without AUTHORITIES",
         "warning: no Durable Object bound as ACTIVITY",
-        `${ADMIN_NOTE}: set it with \`npx wrangler secret put ADMIN_TOKEN\` --env production`,
+        `${ADMIN_NOTE}: \`npx wrangler secret list --env production\` says whether it is set; set it with \`npx wrangler secret put ADMIN_TOKEN --env production\``,
       ],
+    },
+    {
+      name: "--env NAME: the env's own vars are checked, a typo there too",
+      toml: `${GOOD}\n[env.production]\nname = "robots-edge-production"\n${ROUTES}${BINDINGS.replaceAll("[[", "[[env.production.")}[env.production.vars]\nAUTHORITIES = "www.example.com"\nVERIFY_CRAWLER = "off"\n`,
+      env: "production",
+      expected: [
+        'error: [env.production.vars] has "VERIFY_CRAWLER", a var the Worker never reads: did you mean "VERIFY_CRAWLERS"?',
+        `${ADMIN_NOTE}: \`npx wrangler secret list --env production\` says whether it is set`,
+      ],
+    },
+    {
+      name: "--env NAME: routes under [env.production.triggers]",
+      toml: `${GOOD}\n[env.production]\nname = "robots-edge-production"\n${ROUTES}${BINDINGS.replaceAll("[[", "[[env.production.")}[env.production.vars]\nAUTHORITIES = "www.example.com"\n[env.production.triggers]\ncrons = []\n${ROUTES}`,
+      env: "production",
+      expected: ["error: `routes` is inside [env.production.triggers], where wrangler does not read it", ADMIN_NOTE],
     },
   ])("$name", ({ toml, env, expected }) => {
     const found = summary(checkWranglerToml(toml, { env, workerdDate: WORKERD_DATE }));
     expect(found).toHaveLength(expected.length);
     expected.forEach((start, i) => expect(found[i]).toContain(start));
+  });
+});
+
+describe("the shipped wrangler.toml", () => {
+  it("passes with warnings at most: no placeholder, nothing to edit before a first deploy but the route", () => {
+    const shipped = readFileSync(resolve(import.meta.dirname, "../../wrangler.toml"), "utf8");
+    const findings = checkWranglerToml(shipped, { workerdDate: WORKERD_DATE });
+    expect(findings.filter((finding) => finding.severity === "error")).toEqual([]);
   });
 });
 

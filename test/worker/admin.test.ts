@@ -311,6 +311,17 @@ describe("DELETE origin", () => {
   });
 });
 
+// A KV whose list fails as told; everything else is the real local KV.
+const failingList = (fails: (options: KVNamespaceListOptions | undefined) => boolean) => {
+  const kv = env.ROBOTS;
+  const list = (options?: KVNamespaceListOptions) =>
+    fails(options) ? Promise.reject(new Error("KV list failed: 500 Internal Server Error")) : kv.list(options);
+  const robots = new Proxy(kv, {
+    get: (target, name) => (name === "list" ? list : (Reflect.get(target, name) as () => unknown).bind(target)),
+  });
+  return { ROBOTS: robots };
+};
+
 describe("status", () => {
   it("shows config problems to the operator, never to the public", async () => {
     const bad = { MODE: "bogus", BLOCK_STATUS: "200" };
@@ -344,6 +355,37 @@ describe("status", () => {
     } while (cursor && pages < 10);
     expect(seen.toSorted()).toEqual(hosts);
     expect(pages).toBe(3);
+  });
+
+  it.each([
+    {
+      name: "KV down, no cursor",
+      query: "status",
+      fails: () => true,
+      status: 503,
+      error:
+        "the list of known origins could not be read from KV (KV list failed: 500 Internal Server Error); try again shortly",
+    },
+    {
+      name: "KV down, with a cursor",
+      query: "status?cursor=abc",
+      fails: () => true,
+      status: 503,
+      error:
+        "the list of known origins could not be read from KV (KV list failed: 500 Internal Server Error); try again shortly",
+    },
+    {
+      name: "a cursor KV refuses while KV works",
+      query: "status?cursor=abc",
+      fails: (options: KVNamespaceListOptions | undefined) => options?.cursor !== undefined,
+      status: 400,
+      error:
+        "cursor must be the `next` value of an earlier status answer (KV refused it: KV list failed: 500 Internal Server Error)",
+    },
+  ])("a failed KV list is said as what it is: $name -> $status", async ({ query, fails, status, error }) => {
+    const response = await admin(query, { env: failingList(fails) });
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual({ error });
   });
 
   it.each(["limit=0", "limit=1001", "limit=x", "limit=1.5"])("%s is a 400", async (query) => {

@@ -169,7 +169,7 @@ describe("route mode run locally without ORIGIN_URL would call itself", () => {
       const origin = fakeOrigin({ body: ROBOTS });
       const response = await call("/", { site, env: { ORIGIN_URL: "" } });
       expect(response.status).toBe(508);
-      expect(await response.text()).toContain("set ORIGIN_URL");
+      expect(await response.text()).toContain("npm run dev -- --origin http://localhost:3000");
       expect(origin.requests).toEqual([]);
     },
   );
