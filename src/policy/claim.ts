@@ -92,7 +92,11 @@ export function judgeClaim(
 
 /** Refused if either judgement refuses; a 503 when only `*` does (the claimed group alone would pass). */
 function unprovenClaim(asClaimed: EdgeAction, asAnonymous: EdgeAction): EdgeAction {
-  if (!refuses(asAnonymous) || refuses(asClaimed)) return asClaimed;
+  if (!refuses(asAnonymous)) return asClaimed;
+  // A claimed judgement that is only marked (a usage refusal under USAGE_SIGNALS=report) still
+  // forwards the request: it stands for a refusal only when `*` too only marks it.
+  const claimedRefuses = asClaimed.kind === "report" ? asAnonymous.kind === "report" : refuses(asClaimed);
+  if (claimedRefuses) return asClaimed;
   switch (asAnonymous.kind) {
     case "report":
       return { ...asAnonymous, unproven: true };

@@ -530,6 +530,25 @@ describe("Rule 1: an unverifiable claim is judged under its group and under `*`"
       expected: "block 403 robots.txt",
     },
     {
+      // Its group allows /private/ but refuses training; USAGE_SIGNALS=report only marks that
+      // refusal, which forwards the request. `*` refuses the path outright: the marked pass of
+      // the claimed group must not stand in for `*`'s refusal.
+      why: "unverifiable GPTBot whose group's usage refusal is only reported, where `*` blocks: 503",
+      over: {
+        ...claim(UNVERIFIABLE),
+        agent: classifyUserAgent(GPTBOT),
+        usageSignals: "report",
+        robots: {
+          state: "ok",
+          matcher: compileRobots(
+            parseRobotsTxt("User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nContent-Usage: train-ai=n\n"),
+          ),
+          retryAfter: 0,
+        },
+      },
+      expected: "unavailable 503 unproven-claim",
+    },
+    {
       why: "robots.txt unavailable: the same 503 for every claim",
       over: { ...claim(UNVERIFIABLE), robots: { state: "unavailable", matcher: undefined, retryAfter: 300 } },
       expected: "unavailable 503 robots-unavailable",

@@ -129,7 +129,13 @@ export function trustedSignatureAgents(operator: readonly SignatureAgent[]): Rea
 }
 
 /** Product tokens of the crawler table: each belongs to the operator that documents it. */
-const TABLE_TOKENS = new Set(KNOWN_CRAWLERS.map((crawler) => productToken(crawler.token)));
+const TABLE_TOKENS = new Set(
+  KNOWN_CRAWLERS.flatMap((crawler) => [
+    crawler.token,
+    ...crawler.fallbacks,
+    ...(crawler.pattern === undefined ? [] : typeof crawler.pattern === "string" ? [crawler.pattern] : crawler.pattern),
+  ]).map(productToken),
+);
 
 /**
  * What a verified, trusted signer stands for; `undefined` when neither the table nor its card

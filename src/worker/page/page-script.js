@@ -523,7 +523,7 @@ function fillBlockedPaths() {
   const byPath = new Map();
   for (const entry of forChosen(activityData.topBlockedPaths))
     byPath.set(entry.path, (byPath.get(entry.path) || 0) + entry.count);
-  const paths = [...byPath].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
+  const paths = [...byPath].toSorted((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
   for (const [path, count] of paths) list.append(el("li", path + " — " + count));
   if (paths.length === 0) list.append(el("li", "None blocked."));
 }

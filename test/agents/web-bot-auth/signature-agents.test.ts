@@ -181,6 +181,7 @@ describe("signerIdentity", () => {
       card: {},
       identity: { token: "AdsBot-Google", category: "other" },
     },
+    { why: "a card naming a fallback (Yandex)", agent: bare, card: { productToken: "Yandex" }, identity: undefined },
   ])("$why", ({ agent, card, identity }) => {
     expect(signerIdentity(agent, card)).toEqual(identity);
   });
