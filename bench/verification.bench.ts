@@ -61,7 +61,7 @@ const kv = {
 const AMAZON_ADDRESS = "192.0.2.10";
 const resolver: DnsResolver = async (name, type) =>
   type === "PTR" ? { status: "ok", data: ["c1.crawl.amazonbot.amazon."] } : { status: "ok", data: [AMAZON_ADDRESS] };
-const dnsOptions = { kv, resolve: resolver, timeoutMs: 1000 };
+const dnsOptions = { cache: undefined, resolve: resolver, timeoutMs: 1000 };
 
 function baseFacts(agent: AgentInfo, verifyCrawlers: EdgeFacts["verifyCrawlers"]): EdgeFacts {
   return {

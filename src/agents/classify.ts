@@ -23,11 +23,13 @@
  * wrong guess costs little: a person who strips the header sees what `*` allows.
  *
  * Cost: one precompiled regex over the header for known names, isbot's one regex, and a
- * bounded memo, since crawlers repeat their User-Agent strings. No table scans per call.
+ * bounded memo, since crawlers repeat their User-Agent strings. No table scans per call, and
+ * only the first CLASSIFIED_LENGTH characters are read, so a client cannot make the work grow
+ * by sending a longer header.
  */
 
 import { isbot } from "isbot";
-import { productToken, sameProductToken } from "../core/product-token.ts";
+import { productToken } from "../core/product-token.ts";
 import { KNOWN_CRAWLERS, type KnownCrawler } from "./crawlers.ts";
 
 /** What the edge needs to know about who is asking. */
@@ -48,12 +50,27 @@ export interface AgentInfo {
   readonly honoursRateLimits: boolean;
 }
 
+/**
+ * How much of a User-Agent header is read: its first 512 characters. Real strings are far
+ * shorter (the longest of the 3,101 in test/fixtures/corpus/agents is 328), and products are
+ * listed most significant first (RFC 9110 §10.1.5), so the name a crawler goes by is at the
+ * start. Reading more would let any client make classification cost grow with what it sends
+ * (Cloudflare passes headers up to 32 KB). A crawler that pads its name past this prefix
+ * chose to hide it; it could as well have sent a browser's string.
+ */
+export const CLASSIFIED_LENGTH = 512;
+
+/**
+ * At most this many product tokens are given, best first. Real strings give at most 4 (the
+ * corpus's most), and each token costs a group lookup and a place in the activity record;
+ * a header of 80 made-up `…bot` words still gets its first eight.
+ */
+export const MAX_TOKENS = 8;
+
 // Crawlers repeat their strings; a small memo skips the regexes for them. Cleared when
-// full rather than LRU-evicted: cheaper, and a busy isolate refills it within seconds.
+// full rather than LRU-evicted: cheaper, and a busy isolate refills it within seconds. Its
+// keys are the classified prefixes, so it holds at most 512 x 512 characters per isolate.
 const MEMO_SIZE = 512;
-// Longer headers are classified but not kept, so the memo stays under ~0.5 MB per isolate
-// whatever clients send (real User-Agent strings are a few hundred characters).
-const MEMO_MAX_HEADER_LENGTH = 1024;
 
 const BROWSER: AgentInfo = Object.freeze({
   crawler: false,
@@ -68,13 +85,12 @@ const memo = new Map<string, AgentInfo>();
 /** Classify a User-Agent header value (null or undefined when the header is absent). */
 export function classifyUserAgent(header: string | null | undefined): AgentInfo {
   if (header === null || header === undefined) return ANONYMOUS;
-  const cached = memo.get(header);
+  const read = header.length > CLASSIFIED_LENGTH ? header.slice(0, CLASSIFIED_LENGTH) : header;
+  const cached = memo.get(read);
   if (cached !== undefined) return cached;
-  const info = classifyUncached(header);
-  if (header.length <= MEMO_MAX_HEADER_LENGTH) {
-    if (memo.size >= MEMO_SIZE) memo.clear();
-    memo.set(header, info);
-  }
+  const info = classifyUncached(read);
+  if (memo.size >= MEMO_SIZE) memo.clear();
+  memo.set(read, info);
   return info;
 }
 
@@ -82,11 +98,11 @@ function classifyUncached(header: string): AgentInfo {
   if (header.trim() === "") return ANONYMOUS;
   // Names are read outside URLs and e-mail addresses only: `+http://example.org/googlebot.html`
   // says where to read about a crawler, not which crawler is asking.
-  const named = withoutPieces(header, isUrlOrEmail);
+  const named = withoutUrlsAndEmails(header);
   const match = KNOWN_NAME.exec(named);
   if (match !== null) return knownAgent(match[1] ?? "", match[2] ?? "");
   if (!isbot(botEvidence(header))) return BROWSER;
-  const tokens = genericTokens(header);
+  const tokens = tokensOf(header, named);
   return tokens.length === 0 ? ANONYMOUS : crawlerInfo(tokens);
 }
 
@@ -98,18 +114,25 @@ const BROWSER_SHAPED =
 // An Android device and build in the platform comment, "; Pixel 8 Build/ROBOT.240105.001".
 // Starts only at ";" and stops at ";", "(" or ")", so the scan is linear.
 const ANDROID_DEVICE = /;[^;()]*Build\/[^;()]*/g;
+// A device model closing an Android platform comment with no build, as Chrome sends it:
+// "(Linux; Android 10; ROBOT 1)", "(Linux; U; Android 4.4.2; en-us; CUBOT X9)". Only the
+// piece right after the version (and an optional locale) that ends the comment, and only
+// without "/": a model is a name, while "FooBot/1.0" there is a product naming itself, and
+// anything after the model ("; Storebot-Google/1.0") is kept.
+const ANDROID_MODEL = /(\(Linux; (?:U; )?Android [^;()]*;(?: [a-z]{2}(?:[-_][A-Za-z]{2})?;)?)[^;()/]*\)/g;
 
 /**
  * What isbot is asked about. In a browser-shaped string, two kinds of text say nothing about
  * who is asking, yet trip isbot's word patterns: the Android device and build (a model
- * "Robot X", a build "ROBOT.240105.001"; isbot reads "bot"), and a URL or e-mail address
+ * "ROBOT 1" or "Robot X", a build "ROBOT.240105.001"; isbot reads "bot"), and a URL or e-mail address
  * naming a known crawler (a person's browser with `(+https://example.com/Googlebot)`). Both
  * are dropped there. Elsewhere the header is asked about whole: a bare contact URL is how
  * crawlers sign their strings, and isbot rightly counts it.
  */
 function botEvidence(header: string): string {
   if (!BROWSER_SHAPED.test(header)) return header;
-  return withoutPieces(header.replace(ANDROID_DEVICE, ";"), (piece) => isUrlOrEmail(piece) && namesKnownCrawler(piece));
+  const withoutDevice = header.replace(ANDROID_DEVICE, ";").replace(ANDROID_MODEL, "$1 )");
+  return withoutUrlsAndEmails(withoutDevice, namesKnownCrawler);
 }
 
 function namesKnownCrawler(text: string): boolean {
@@ -118,14 +141,21 @@ function namesKnownCrawler(text: string): boolean {
 
 // Pieces of a User-Agent between separators (kept); URLs and e-mail addresses are whole pieces.
 const PIECE_SEPARATOR_KEPT = /([\s;(),]+)/;
+// What every URL or e-mail piece holds (isUrlOrEmail): a header without it is returned as is,
+// without splitting it into pieces.
+const URL_OR_EMAIL_MARK = /:\/\/|@|www\./i;
 
-/** The header with the pieces `drop` picks replaced by a space; separators are kept. */
-function withoutPieces(header: string, drop: (piece: string) => boolean): string {
+/**
+ * The header with its URL and e-mail pieces (those `alsoRequired` also picks) replaced by a
+ * space; separators are kept.
+ */
+function withoutUrlsAndEmails(header: string, alsoRequired: (piece: string) => boolean = () => true): string {
+  if (!URL_OR_EMAIL_MARK.test(header)) return header;
   const parts = header.split(PIECE_SEPARATOR_KEPT);
   let changed = false;
   for (let i = 0; i < parts.length; i += 2) {
     const piece = parts[i] ?? "";
-    if (piece !== "" && drop(piece)) {
+    if (piece !== "" && isUrlOrEmail(piece) && alsoRequired(piece)) {
       parts[i] = " ";
       changed = true;
     }
@@ -242,7 +272,6 @@ const NOT_A_PRODUCT = new Set([
 // `User-agent: Spider` would then bind every spider.
 const GENERIC_TAIL = new Set(["bot", "robot", "crawler", "spider", "crawl"]);
 const WORD = /[A-Za-z0-9](?:[\w.-]*\w)?/g;
-const CRAWLER_WORD = /(?:bot|spider|crawler)$/i;
 
 interface Candidate {
   readonly name: string;
@@ -261,16 +290,28 @@ interface Candidate {
  * crawlers; generic words (`Bot`, `Crawler`, `Spider`) are never tokens alone.
  */
 export function genericTokens(header: string): string[] {
+  return tokensOf(header, withoutUrlsAndEmails(header));
+}
+
+/** genericTokens, given the header without its URLs and e-mail addresses as well. */
+function tokensOf(header: string, named: string): string[] {
   // The two name patterns cannot match inside a URL (a name there is neither after
   // "compatible;" nor at the start); they see the whole header, whose URLs may end a name.
-  const words = crawlerWords(withoutPieces(header, isUrlOrEmail));
+  const words = crawlerWords(named);
   const candidates = [...compatibleNames(header), ...leadingName(header), ...words].toSorted((a, b) => a.at - b.at);
   const tokens: string[] = [];
+  // Product tokens already given, so each candidate is checked once, not against every
+  // earlier token (that comparison was quadratic in the number of words).
+  const given = new Set<string>();
   for (const { name } of candidates) {
     const word = firstWord(name);
     for (const token of [word, crawlerBase(word)]) {
-      if (token === undefined || GENERIC_TAIL.has(productToken(token))) continue;
-      if (!tokens.some((known) => sameProductToken(known, token))) tokens.push(token);
+      if (token === undefined) continue;
+      const key = productToken(token);
+      if (key === "" || GENERIC_TAIL.has(key) || given.has(key)) continue;
+      given.add(key);
+      tokens.push(token);
+      if (tokens.length === MAX_TOKENS) return tokens;
     }
   }
   return tokens;
@@ -286,7 +327,9 @@ function leadingName(header: string): Candidate[] {
 }
 
 function productName(name: string | undefined, matchedAt: number): Candidate[] {
-  if (name === undefined || NOT_A_PRODUCT.has(productToken(name)) || productToken(name) === "") return [];
+  if (name === undefined) return [];
+  const token = productToken(name);
+  if (token === "" || NOT_A_PRODUCT.has(token)) return [];
   return [{ name, at: matchedAt }];
 }
 
@@ -298,15 +341,23 @@ function firstWord(name: string): string {
 
 /** "psbot-image" -> "psbot": the crawler name before a variant suffix, if there is one. */
 function crawlerBase(name: string): string | undefined {
-  const base = name.split("-", 1)[0];
-  return base !== undefined && base !== name && CRAWLER_WORD.test(base) ? base : undefined;
+  const dash = name.indexOf("-");
+  if (dash <= 0) return undefined;
+  const base = name.slice(0, dash);
+  return endsWithCrawlerWord(base) ? base : undefined;
+}
+
+/** Whether a word ends in bot, spider or crawler, any case (a string test: cheaper than a regex anchored at the end). */
+function endsWithCrawlerWord(word: string): boolean {
+  const tail = word.slice(-"crawler".length).toLowerCase();
+  return tail.endsWith("bot") || tail.endsWith("spider") || tail.endsWith("crawler");
 }
 
 function crawlerWords(header: string): Candidate[] {
   const words: Candidate[] = [];
   for (const match of header.matchAll(WORD)) {
     const word = match[0];
-    if (CRAWLER_WORD.test(word) || crawlerBase(word) !== undefined) words.push({ name: word, at: match.index });
+    if (endsWithCrawlerWord(word) || crawlerBase(word) !== undefined) words.push({ name: word, at: match.index });
   }
   return words;
 }

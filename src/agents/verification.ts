@@ -361,7 +361,10 @@ export type ReverseDnsResult =
   | { readonly status: "forward-mismatch"; readonly host: string }
   | { readonly status: "nxdomain" }
   | { readonly status: "timeout" }
-  | { readonly status: "error"; readonly message: string };
+  | { readonly status: "error"; readonly message: string }
+  // Not looked up, to bound what a client's addresses cost (worker/reverse-dns.ts): another
+  // address of the same network was refuted within the hour. This address was not checked.
+  | { readonly status: "skipped"; readonly reason: string };
 
 /** Whether `host` matches one of the host patterns (ReverseDnsRule.domains), case-insensitively. */
 export function hostInDomains(host: string, patterns: readonly string[]): boolean {
@@ -563,6 +566,8 @@ function byReverseDns(
       return unverifiable("reverse DNS timed out", "lookup-failed");
     case "error":
       return unverifiable(`reverse DNS failed (${result.message})`, "lookup-failed");
+    case "skipped":
+      return unverifiable(`reverse DNS not looked up: ${result.reason}`, "not-looked-up");
   }
 }
 

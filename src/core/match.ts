@@ -3,7 +3,9 @@
  *
  * RFC 9309 §2.2.1: a crawler obeys one group, the one naming its product token
  * (case-insensitive); groups naming the same token are merged; `*` applies only when no
- * group names the crawler, and is never merged into a specific group.
+ * group names the crawler, and is never merged into a specific group. A user-agent line
+ * names its whole token and Google's reading of it (product-token.ts), so Googlebot obeys
+ * `User-agent: Googlebot2` as Google's parser does, and MJ12bot still has its own group.
  * Tokens come in priority order (["googlebot-image", "googlebot"]): the first token that
  * has a group decides, as Google documents for its crawlers with a fallback name.
  * RFC 9309 §2.2.2: the longest matching pattern wins, allow wins a tie, nothing matching
@@ -15,7 +17,7 @@
  * groups no request asks about.
  */
 
-import { productToken, userAgentToken } from "./product-token.ts";
+import { productToken, userAgentNames } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, pathAndQuery } from "./path.ts";
 import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
@@ -26,7 +28,7 @@ export type DecisionReason = "rule" | "no-matching-rule" | "no-group" | "robots-
 
 /** The group a crawler obeys: all groups naming one token, merged. */
 export interface AppliedGroup {
-  /** The product token the group names, or `*`. */
+  /** The product token the group names (a line's whole name or Google's reading), or `*`. */
   readonly token: string;
   /** Line numbers of the user-agent lines naming that token. */
   readonly agentLines: readonly number[];
@@ -56,69 +58,93 @@ export interface MatcherOptions {
 }
 
 const TOKEN_MEMO_SIZE = 256;
+const NO_OPTIONS: DecideOptions = {};
+
+// Decisions carry no per-request data, so each possible one is built once and shared: the
+// per-request path allocates nothing but the canonical path.
+const NO_GROUP: Decision = Object.freeze({ allowed: true, reason: "no-group" });
+const ROBOTS_TXT_NO_GROUP: Decision = Object.freeze({ allowed: true, reason: "robots-txt" });
+
+/** A compiled pattern with the decision it makes when it wins. */
+interface DecidingPattern extends CompiledPattern {
+  readonly decision: Decision;
+}
 
 interface GroupIndex {
   readonly group: AppliedGroup;
-  tree: RuleTree | undefined;
+  readonly robotsTxt: Decision;
+  readonly noMatch: Decision;
+  tree: RuleTree<DecidingPattern> | undefined;
 }
 
 /** A parsed file compiled for many decisions. */
 export class RobotsMatcher {
   private readonly groups = new Map<string, GroupIndex>();
-  /** Crawler token -> its group, so the per-request path skips token extraction. */
-  private readonly tokenGroups = new Map<string, GroupIndex | undefined>();
+  /** Crawler token -> its group (null: none), so the per-request path skips token extraction. */
+  private readonly tokenGroups = new Map<string, GroupIndex | null>();
   private readonly indexHtml: boolean;
+  private readonly globalIndex: GroupIndex | undefined;
 
   constructor(robots: RobotsTxt, options: MatcherOptions = {}) {
     this.indexHtml = options.indexHtmlAllowsDirectory ?? true;
-    for (const group of mergeGroups(robots)) this.groups.set(group.token, { group, tree: undefined });
+    for (const group of mergeGroups(robots)) this.groups.set(group.token, newGroupIndex(group));
+    this.globalIndex = this.groups.get("*");
   }
 
   /** The group that the first token with a group names, else `*`, else undefined. */
-  groupFor(tokens: readonly string[], options: DecideOptions = {}): AppliedGroup | undefined {
+  groupFor(tokens: readonly string[], options: DecideOptions = NO_OPTIONS): AppliedGroup | undefined {
     return this.indexFor(tokens, options)?.group;
   }
 
   /** May a crawler with these product tokens (priority order) fetch this URL or path? */
-  decide(tokens: readonly string[], url: string, options: DecideOptions = {}): Decision {
+  decide(tokens: readonly string[], url: string, options: DecideOptions = NO_OPTIONS): Decision {
     const path = canonicalizePath(pathAndQuery(url));
     const index = this.indexFor(tokens, options);
-    if (!index) return { allowed: true, reason: isRobotsTxt(path) ? "robots-txt" : "no-group" };
-    const group = index.group;
-    if (isRobotsTxt(path)) return { allowed: true, reason: "robots-txt", group };
-    index.tree ??= this.buildTree(group.rules);
+    if (!index) return isRobotsTxt(path) ? ROBOTS_TXT_NO_GROUP : NO_GROUP;
+    if (isRobotsTxt(path)) return index.robotsTxt;
+    index.tree ??= this.buildTree(index.group);
     const winner = index.tree.find(matchablePath(path));
-    if (!winner) return { allowed: true, reason: "no-matching-rule", group };
-    return { allowed: winner.allow, reason: "rule", rule: winner.rule, group };
+    return winner ? winner.decision : index.noMatch;
   }
 
   private indexFor(tokens: readonly string[], options: DecideOptions): GroupIndex | undefined {
-    for (const token of tokens) {
-      const group = this.groupOfToken(token);
+    for (let i = 0; i < tokens.length; i++) {
+      const group = this.groupOfToken(tokens[i] ?? "");
       if (group) return group;
     }
-    return options.obeysGlobalGroup === false ? undefined : this.groups.get("*");
+    return options.obeysGlobalGroup === false ? undefined : this.globalIndex;
   }
 
-  private groupOfToken(token: string): GroupIndex | undefined {
-    if (this.tokenGroups.has(token)) return this.tokenGroups.get(token);
+  private groupOfToken(token: string): GroupIndex | null {
+    const known = this.tokenGroups.get(token);
+    if (known !== undefined) return known;
     const key = productToken(token);
-    const group = key === "" ? undefined : this.groups.get(key);
+    const group = (key === "" ? undefined : this.groups.get(key)) ?? null;
     // Tokens come from request headers: bound the memo so odd User-Agents cannot grow it.
     if (this.tokenGroups.size >= TOKEN_MEMO_SIZE) this.tokenGroups.clear();
     this.tokenGroups.set(token, group);
     return group;
   }
 
-  private buildTree(rules: readonly Rule[]): RuleTree {
-    const patterns: CompiledPattern[] = [];
-    for (const rule of rules) {
-      patterns.push(compilePattern(rule, rule.line));
+  private buildTree(group: AppliedGroup): RuleTree<DecidingPattern> {
+    const patterns: DecidingPattern[] = [];
+    for (const rule of group.rules) {
+      const decision: Decision = Object.freeze({ allowed: rule.kind === "allow", reason: "rule", rule, group });
+      patterns.push({ ...compilePattern(rule, rule.line), decision });
       const directory = this.indexHtml ? indexHtmlDirectory(rule) : undefined;
-      if (directory) patterns.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule });
+      if (directory) patterns.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule, decision });
     }
     return new RuleTree(patterns);
   }
+}
+
+function newGroupIndex(group: AppliedGroup): GroupIndex {
+  return {
+    group,
+    robotsTxt: Object.freeze({ allowed: true, reason: "robots-txt", group }),
+    noMatch: Object.freeze({ allowed: true, reason: "no-matching-rule", group }),
+    tree: undefined,
+  };
 }
 
 /** Compile a parsed file for matching. */
@@ -127,7 +153,7 @@ export function compileRobots(robots: RobotsTxt, options?: MatcherOptions): Robo
 }
 
 function isRobotsTxt(path: string): boolean {
-  return path === "/robots.txt" || path.startsWith("/robots.txt?");
+  return path.startsWith("/robots.txt") && (path.length === 11 || path[11] === "?");
 }
 
 /** Google: `allow: /dir/index.htm…` also allows `/dir/$`. */
@@ -161,9 +187,9 @@ function agentLinesNaming(lines: readonly { value: string; line: number }[], tok
 }
 
 // The parser's rule (product-token.ts), so a line is listed exactly where it was grouped:
-// `*foo` names no group, not the `*` group.
+// `*foo` names no group, not the `*` group; `MJ12bot` is listed under mj12bot and mj.
 function sameToken(value: string, token: string): boolean {
-  return userAgentToken(value) === token;
+  return userAgentNames(value).includes(token);
 }
 
 /** First value wins for single-valued records, lists concatenate (Google: first crawl-delay). */

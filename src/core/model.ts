@@ -98,7 +98,11 @@ export interface ExtensionsDraft {
  * the matcher merges them (RFC 9309 §2.2.1).
  */
 export interface Group {
-  /** Product tokens, lower-cased; `*` for the global group. Empty tokens are dropped. */
+  /**
+   * The tokens its user-agent lines name, lower-cased (product-token.ts `userAgentNames`:
+   * each line's whole name, then Google's reading when it differs); `*` for the global group.
+   * Empty tokens are dropped.
+   */
   readonly agents: readonly string[];
   /** The user-agent lines as written, for display and lint. */
   readonly agentLines: readonly { readonly value: string; readonly line: number }[];
@@ -135,6 +139,7 @@ export type DiagnosticCode =
   | "empty-rule"
   | "agent-not-product-token"
   | "agent-empty"
+  | "agent-google-reading"
   | "repeated-global-group"
   | "invalid-value"
   | "duplicate-value"

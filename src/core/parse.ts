@@ -7,7 +7,8 @@
  *   - a group is one or more user-agent lines followed by rules; only a user-agent line
  *     that comes after a rule (allow/disallow, even one with an empty path) starts a new
  *     group; sitemap and other lines do not end a group;
- *   - user-agent values count only by their product token (`googlebot/1.2` -> googlebot);
+ *   - a user-agent line names its whole product token and Google's reading of it
+ *     (`googlebot/1.2` -> googlebot; `MJ12bot` -> mj12bot and mj; product-token.ts);
  *   - rules before any user-agent line, and rules with an empty path, apply to nothing.
  * Google-only leniencies we follow (each reported as a diagnostic): field names matched by
  * prefix and a few misspellings (fields.ts); a missing colon when the line is exactly
@@ -27,7 +28,7 @@ import type {
   Rule,
   Severity,
 } from "./model.ts";
-import { userAgentToken } from "./product-token.ts";
+import { googleProductToken, userAgentNames, userAgentToken } from "./product-token.ts";
 import { decodeRobots, MAX_ROBOTS_BYTES, splitLines } from "./text.ts";
 import { extractGroupUsage, reportUsageOutsideGroups, usageFormatOf } from "./usage.ts";
 
@@ -156,17 +157,25 @@ function trimAsciiSpace(text: string): string {
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
-/** `key: value`; or, Google-only, `key value` when the line is exactly two words. */
+/**
+ * `key: value`; or, Google-only, `key value` when the line is exactly two runs of characters
+ * other than space and tab: the key ends at the first space or tab, and no space or tab may
+ * follow the run of them after it. Both sides are then trimmed of ASCII white space.
+ */
 function splitKeyValue(content: string): KeyValue | undefined {
   const colon = content.indexOf(":");
   if (colon >= 0) {
     const key = trimAsciiSpace(content.slice(0, colon));
     return key === "" ? undefined : { key, value: trimAsciiSpace(content.slice(colon + 1)), missingColon: false };
   }
-  const words = content.split(/[ \t]+/);
-  if (words.length !== 2) return undefined;
-  const [key = "", value = ""] = words;
-  return { key, value, missingColon: true };
+  const gap = content.search(/[ \t]/);
+  if (gap < 0) return undefined;
+  let valueStart = gap;
+  while (content.charCodeAt(valueStart) === 0x20 || content.charCodeAt(valueStart) === 0x09) valueStart++;
+  const rest = content.slice(valueStart);
+  if (/[ \t]/.test(rest)) return undefined;
+  const key = trimAsciiSpace(content.slice(0, gap));
+  return key === "" ? undefined : { key, value: trimAsciiSpace(rest), missingColon: true };
 }
 
 function quote(text: string): string {
@@ -234,7 +243,20 @@ class ParseState {
     } else if (agent !== value.toLowerCase()) {
       this.reportInexactAgent(value, agent, line);
     }
-    if (!this.current.agents.includes(agent)) this.current.agents.push(agent);
+    this.reportGoogleReading(value, agent, line);
+    for (const name of userAgentNames(value)) if (!this.current.agents.includes(name)) this.current.agents.push(name);
+  }
+
+  /** Lint: a line whose name Google's parser cuts short also binds the crawler of the cut name. */
+  private reportGoogleReading(value: string, agent: string, line: number): void {
+    const google = googleProductToken(value);
+    if (google === "" || google === agent) return;
+    this.report(
+      line,
+      "agent-google-reading",
+      "info",
+      `user-agent ${quote(value)} names "${agent}" and, as Google's parser reads only its leading letters, "-" and "_", also "${google}": a crawler named ${google} obeys this group`,
+    );
   }
 
   private reportInexactAgent(value: string, agent: string, line: number): void {

@@ -73,19 +73,29 @@ function completesEscape(out: string, strayPercentAt: number, byte: number, next
  * Hand-rolled rather than `new URL()`: it runs on every request, and must not throw.
  */
 export function pathAndQuery(url: string): string {
-  const hash = url.indexOf("#");
-  const end = hash < 0 ? url.length : hash;
-  if (url.charCodeAt(0) === 0x2f /* / */) return end === url.length ? url : url.slice(0, end);
-  for (let i = authorityStart(url); i < end; i++) {
-    const code = url.charCodeAt(i);
-    if (code === 0x2f /* / */) return url.slice(i, end);
-    if (code === 0x3f /* ? */) return `/${url.slice(i, end)}`;
+  if (url.charCodeAt(0) === 0x2f /* / */) {
+    const hash = url.indexOf("#");
+    return hash < 0 ? url : url.slice(0, hash);
   }
-  return "/";
+  // The path starts at the first `/` or `?` after the authority, the fragment at the first `#`
+  // after that: one short scan of the authority, one search for `#` (this runs per decision).
+  let i = authorityStart(url);
+  let code = 0;
+  while (i < url.length) {
+    code = url.charCodeAt(i);
+    if (code === 0x2f /* / */ || code === 0x3f /* ? */ || code === 0x23 /* # */) break;
+    i++;
+  }
+  if (i === url.length || code === 0x23) return "/";
+  const hash = url.indexOf("#", i);
+  const path = hash < 0 ? url.slice(i) : url.slice(i, hash);
+  return code === 0x3f ? `/${path}` : path;
 }
 
 /** Index just past `scheme://` (RFC 3986 §3.1), or 0 when the URL does not start with one. */
 function authorityStart(url: string): number {
+  if (url.startsWith("https://")) return 8;
+  if (url.startsWith("http://")) return 7;
   if (!isAlpha(url.charCodeAt(0))) return 0;
   for (let i = 1; i < url.length; i++) {
     const code = url.charCodeAt(i);

@@ -9,8 +9,11 @@
 
 import type { RobotsTxt } from "./model.ts";
 
-/** 2: groups carry typed usage lines (Content-Usage, Content-Signal; issue #14). */
-export const ROBOTS_SCHEMA_VERSION = 2;
+/**
+ * 2: groups carry typed usage lines (Content-Usage, Content-Signal).
+ * 3: a group's agents include Google's reading of each user-agent line (`MJ12bot` -> `mj`).
+ */
+export const ROBOTS_SCHEMA_VERSION = 3;
 
 interface Envelope {
   readonly schema: number;

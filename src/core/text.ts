@@ -6,7 +6,7 @@
  * characters outside UTF-8 may be skipped. We skip each invalid byte and say on which line.
  * Google's reference skips a partial BOM too (EF or EF BB alone); so do we.
  *
- * UTF-16 (issue #10): RFC 9309 §2.3 wants UTF-8, and Google's reference reads UTF-16 as bytes
+ * UTF-16: RFC 9309 §2.3 wants UTF-8, and Google's reference reads UTF-16 as bytes
  * (a NUL after every ASCII character ends each line, so the file says nothing). A file that
  * starts with a UTF-16 byte-order mark (FF FE little-endian, FE FF big-endian) is plainly
  * meant as text, so we decode it and say so (diagnostic `utf16`): the site's rules count.

@@ -16,6 +16,7 @@ import { replay, type ReplaySide } from "../policy/replay.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { KEEP_HOURS, KEEP_RECENT } from "./activity-object.ts";
 import type { AdminContext } from "./admin.ts";
+import { readBodyJson } from "./admin-body.ts";
 import { jsonResponse } from "./responses.ts";
 import { storedRobots } from "./robots-cache.ts";
 
@@ -102,18 +103,6 @@ function readReplayBody(body: unknown): Validated<ReplayDraft> {
   });
 }
 
-async function boundedJson(request: Request): Promise<Validated<unknown>> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_REPLAY_BODY) return invalid([`the body is larger than ${MAX_REPLAY_BODY} bytes`]);
-  const text = await request.text();
-  if (text.length > MAX_REPLAY_BODY) return invalid([`the body is larger than ${MAX_REPLAY_BODY} bytes`]);
-  try {
-    return valid(JSON.parse(text) as unknown);
-  } catch {
-    return invalid(["the body must be JSON"]);
-  }
-}
-
 /**
  * Judge the last KEEP_RECENT crawler requests again under the live robots.txt and policy and
  * under the draft. `livePolicy` is the policy in force (the caller knows where it lives).
@@ -123,13 +112,9 @@ export async function replayDraft(
   origin: string,
   livePolicy: CompiledPolicy | undefined,
 ): Promise<Answer> {
-  const json = await boundedJson(admin.request);
-  if (!json.ok)
-    return problem(
-      json.problems[0]?.startsWith("the body is larger") ? 413 : 400,
-      json.problems[0] ?? "",
-      json.problems,
-    );
+  const json = await readBodyJson(admin.request, MAX_REPLAY_BODY);
+  if (!json.ok) return problem(json.status, json.error, [json.error]);
+  if (json.value === undefined) return problem(400, "the body must be JSON", ["the body must be JSON"]);
   const body = readReplayBody(json.value);
   if (!body.ok) return problem(400, body.problems.join("; "), body.problems);
   const robots = await storedRobots(origin, admin.kv);

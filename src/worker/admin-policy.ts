@@ -6,14 +6,16 @@
  *                                   with every problem and its line in the submitted text
  *   POST policy/rollback {"version": N}   version N's policy in force again, as a new version
  *
- * Bodies are bounded (MAX_POLICY_BYTES; 413 beyond) and must be UTF-8. `If-Match: "N"` (the
- * ETag GET answers) makes a save conditional on version N still being in force (412 if not):
- * the page sends it, so an editor opened before someone else's save cannot silently undo it.
+ * Bodies are bounded (MAX_POLICY_BYTES; 413 beyond; admin-body.ts) and must be UTF-8.
+ * `If-Match: "N"` (the ETag GET answers) makes a save conditional on version N still being in
+ * force (412 if not): the page sends it, so an editor opened before someone else's save cannot
+ * silently undo it. `If-Match: *` makes it unconditional.
  */
 
 import { parsePolicy } from "../policy/operator-policy.ts";
 import { locateProblems } from "../policy/policy-lines.ts";
 import type { AdminContext } from "./admin.ts";
+import { readBodyText } from "./admin-body.ts";
 import { initialPolicy, MAX_KEPT_VERSIONS, savePolicy, storedVersions, type SaveOutcome } from "./live-policy.ts";
 import { jsonResponse } from "./responses.ts";
 import type { StoredPolicyVersion } from "./store.ts";
@@ -67,8 +69,8 @@ function describe(entry: StoredPolicyVersion | undefined, initialText: string | 
 
 /** Validate and store a policy as a new version. */
 export async function putPolicy(admin: AdminContext): Promise<Response> {
-  const body = await boundedText(admin.request, MAX_POLICY_BYTES);
-  if (!body.ok) return body.response;
+  const body = await readBodyText(admin.request, MAX_POLICY_BYTES);
+  if (!body.ok) return policyError(body.status, body.error);
   const ifMatch = ifMatchVersion(admin.request);
   if (ifMatch === "bad") return policyError(400, 'If-Match must be a version in quotes, such as "3"');
   const parsed = parsePolicy(body.text);
@@ -84,8 +86,8 @@ export async function putPolicy(admin: AdminContext): Promise<Response> {
 
 /** Put the policy of a kept version (or version 0) back in force, as a new version. */
 export async function rollbackPolicy(admin: AdminContext): Promise<Response> {
-  const body = await boundedText(admin.request, MAX_ROLLBACK_BYTES);
-  if (!body.ok) return body.response;
+  const body = await readBodyText(admin.request, MAX_ROLLBACK_BYTES);
+  if (!body.ok) return policyError(body.status, body.error);
   const ifMatch = ifMatchVersion(admin.request);
   if (ifMatch === "bad") return policyError(400, 'If-Match must be a version in quotes, such as "3"');
   const version = rollbackVersion(body.text);
@@ -160,50 +162,14 @@ function saved(outcome: SaveOutcome): Response {
   }
 }
 
-/** `If-Match: "N"` as a version; undefined when absent; "bad" when not that shape. */
+/**
+ * `If-Match: "N"` as a version; undefined when absent or `*`; "bad" when not that shape.
+ * `*` asks only that a current representation exist (RFC 9110 §13.1.1), and a policy is
+ * always in force (version 0 at least), so it makes the save unconditional.
+ */
 function ifMatchVersion(request: Request): number | undefined | "bad" {
   const header = request.headers.get("if-match");
-  if (header === null) return undefined;
+  if (header === null || header.trim() === "*") return undefined;
   const match = /^\s*(?:W\/)?"(\d{1,15})"\s*$/.exec(header);
   return match?.[1] === undefined ? "bad" : Number(match[1]);
-}
-
-type BodyText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly response: Response };
-
-/**
- * The request body as UTF-8 text, read no further than `max` bytes: a Content-Length over
- * the bound is refused before reading, a body without one is cut off as soon as it passes it.
- */
-async function boundedText(request: Request, max: number): Promise<BodyText> {
-  const tooLarge = (): BodyText => ({
-    ok: false,
-    response: policyError(413, `the body must be at most ${max} bytes`),
-  });
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > max) return tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      size += read.value.byteLength;
-      if (size > max) {
-        await reader.cancel();
-        return tooLarge();
-      }
-      chunks.push(read.value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    // A leading BOM (some editors write one) is not part of the JSON.
-    return { ok: true, text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes) };
-  } catch {
-    return { ok: false, response: policyError(400, "the body must be UTF-8 text") };
-  }
 }

@@ -38,7 +38,8 @@ import { explainRequest, type Explanation } from "../policy/explain.ts";
 import type { EntryState } from "../policy/judge.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { activityView, replayDraft } from "./admin-activity.ts";
-import { isExistingAuthority, isServedAuthority } from "./authorities.ts";
+import { readBodyJson } from "./admin-body.ts";
+import { authorityOf, isExistingAuthority, isServedAuthority } from "./authorities.ts";
 import type { Config } from "./config.ts";
 import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
 import { policyInForce } from "./live-policy.ts";
@@ -254,7 +255,7 @@ function originOf(text: string): Validated<string> {
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
     return invalid([`expected an absolute http(s) URL such as https://example.com, got ${JSON.stringify(text)}`]);
   }
-  return valid(url.origin);
+  return valid(authorityOf(url));
 }
 
 function originProblem(origin: { ok: false; problems: string[]; status?: number }): Response {
@@ -373,7 +374,9 @@ interface TestBody {
 
 /** Decisions for several URLs, live and (when a draft robots.txt is given) under the draft. */
 async function testUrls(admin: AdminContext): Promise<Response> {
-  const body = readTestBody(await admin.request.json().catch(() => undefined));
+  const json = await readBodyJson(admin.request, MAX_TEST_BODY);
+  if (!json.ok) return adminError(json.status, json.error);
+  const body = readTestBody(json.value);
   if (!body.ok) return adminError(400, body.problems.join("; "), body.problems);
   const param = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!param.ok) return originProblem(param);
@@ -394,6 +397,10 @@ async function testUrls(admin: AdminContext): Promise<Response> {
 }
 
 const MAX_TEST_URLS = 200;
+/** A test body: 200 URLs and a draft robots.txt (read up to 500 KiB, as the edge reads one) fit in 1 MiB. */
+const MAX_TEST_BODY = 1_048_576;
+/** A pause body is `{"minutes", "retryAfter", "reason"}`, the reason at most 500 characters (6 bytes each when JSON-escaped). */
+const MAX_PAUSE_BODY = 16_384;
 
 function readTestBody(body: unknown): Validated<TestBody> {
   const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
@@ -422,8 +429,9 @@ async function deleteOrigin(admin: AdminContext): Promise<Response> {
 }
 
 async function startPause(admin: AdminContext): Promise<Response> {
-  const body: unknown = await admin.request.json().catch(() => undefined);
-  const validated = readPauseRequest(body, admin.config);
+  const json = await readBodyJson(admin.request, MAX_PAUSE_BODY);
+  if (!json.ok) return adminError(json.status, json.error);
+  const validated = readPauseRequest(json.value, admin.config);
   if (!validated.ok) return adminError(400, validated.problems.join("; "), validated.problems);
   const request = validated.value;
   const now = Date.now();

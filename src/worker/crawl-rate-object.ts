@@ -55,27 +55,36 @@ function longestWindowMs(limits: RateLimits): number {
 
 /** Who a limiter is about, besides the origin and the robots.txt group. */
 export interface RateSubject {
-  /** The crawler table's token when the request is a known (and, where checked, verified) crawler. */
+  /** The crawler table's token when the request names a known crawler (claimed or proven). */
   readonly knownToken: string | undefined;
-  /** The client address (CF-Connecting-IP), for everyone else. */
+  /** Whether the claim is proven (a verified address or a trusted signer's signature). */
+  readonly proven: boolean;
+  /** The client address (CF-Connecting-IP). */
   readonly address: string | null | undefined;
 }
 
 /**
  * The limiter's name: origin, group, and who.
- *   - A group that names crawlers (not `*`): one limiter per group token. The group token
- *     comes from the site's robots.txt, so `FooBot-<random>` matching `User-agent: foobot`
- *     adds nothing: all its variants share the pace the site asked of foobot.
- *   - The `*` group and a known crawler: one limiter per known token (crawler table: bounded).
- *   - The `*` group and anyone else (unknown tokens, no token, impostors): one limiter per
- *     client network (IPv4 /24, IPv6 /48), never per raw token (unbounded) and never one
- *     shared by every anonymous client (one fast client would 429 all the others).
+ *   - A proven crawler: one limiter per group token (a group that names crawlers: the token
+ *     comes from the site's robots.txt, so all of a crawler's variants share the pace the site
+ *     asked of it), or per known token under `*` (crawler table: bounded).
+ *   - An unproven claim is paced with its client network (IPv4 /24, IPv6 /48), never with the
+ *     crawler it claims: else anyone sending SeznamBot's User-Agent once per Crawl-delay
+ *     would keep the real SeznamBot on 429. Under a group naming crawlers: per group and
+ *     network; under `*`: per known token and network, or per network alone for unknown
+ *     tokens, no token and impostors (never per raw token, which is unbounded, and never one
+ *     limiter shared by every anonymous client: one fast client would 429 all the others).
  */
 export function crawlRateKey(authority: string, groupToken: string, subject: RateSubject): string {
   const group = groupToken.toLowerCase();
-  if (group !== "*") return `${authority} ${group}`;
-  if (subject.knownToken) return `${authority} * ${subject.knownToken.toLowerCase()}`;
-  return `${authority} * net:${networkOf(subject.address)}`;
+  const known = subject.knownToken?.toLowerCase();
+  if (subject.proven) {
+    if (group !== "*") return `${authority} ${group}`;
+    if (known) return `${authority} * ${known}`;
+  }
+  const network = `net:${networkOf(subject.address)}`;
+  if (group !== "*") return `${authority} ${group} ${network}`;
+  return known ? `${authority} * ${known} ${network}` : `${authority} * ${network}`;
 }
 
 /** The /24 (IPv4) or /48 (IPv6) an address belongs to: one operator's neighbouring hosts. */

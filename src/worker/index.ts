@@ -6,6 +6,7 @@
  */
 
 import { handleAdmin } from "./admin.ts";
+import { authorityOf } from "./authorities.ts";
 import { loadConfig } from "./config.ts";
 import { handleScheduled } from "./cron.ts";
 import type { EdgeContext } from "./edge-context.ts";
@@ -42,6 +43,6 @@ function edgeContext(request: Request, env: Env, ctx: ExecutionContext): EdgeCon
   const { config, problems, warnings } = loadConfig(env);
   logConfigProblems(problems, Date.now());
   const url = new URL(request.url);
-  const authority = config.originUrl?.origin ?? url.origin;
+  const authority = config.originUrl?.origin ?? authorityOf(url);
   return { request, url, config, configProblems: problems, configWarnings: warnings, env, ctx, authority };
 }

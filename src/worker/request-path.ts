@@ -71,7 +71,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         const pacing = { group: fact.group ?? "*", limits: fact.limits ?? { minIntervalMs: 0, rates: [] } };
         const rate = await checkCrawlRate(
           edge,
-          { ...pacing, agent: facts.agent, verification: facts.verification?.status },
+          { ...pacing, agent: facts.agent, verification: verificationOf(facts) },
           facts.now,
         );
         facts = { ...facts, rate };

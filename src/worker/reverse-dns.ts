@@ -7,9 +7,17 @@
  * serve it) with fetch: workerd has no raw DNS socket. The resolver URL is fixed by the
  * operator (var, https only), never chosen by a client; only names under the claimed
  * operator's domains are resolved forward, so a client's PTR record cannot make us look up
- * an arbitrary name. Answers are cached per address in isolate memory and KV (TTL), a
- * concurrent second request for the same address waits for the first lookup, and the whole
- * check never takes longer than the fetch timeout.
+ * an arbitrary name. A concurrent second request for the same address waits for the first
+ * lookup, and the whole check never takes longer than the fetch timeout.
+ *
+ * What a client can make this cost is bounded, because a client chooses its address (an IPv6
+ * /64 holds 2^64 of them): answers are kept per address in isolate memory and in the Cache API
+ * (the data centre's isolates share it; it costs no quota), never in KV, whose writes are few
+ * (1,000 a day on Workers Free) and are needed for pause and policy saves. A refuted answer is
+ * also kept for the address's network (/24 or /64): no other address of that network is looked
+ * up until it expires, and its claim is unverifiable (not refuted: that address was not
+ * checked). So a network costs at most one lookup (two DoH subrequests) per hour and data
+ * centre, whatever number of addresses it sends from.
  */
 
 import ipaddr from "ipaddr.js";
@@ -32,8 +40,13 @@ const RECORD_TYPE_CODE: Record<DnsRecordType, number> = { PTR: 12, A: 1, AAAA: 2
 const MAX_PTR_NAMES = 4;
 /** How long an answer stands: long enough to spare the resolver, short enough to follow renumbering. */
 export const REVERSE_DNS_TTL_SECONDS = 3600;
+/** Addresses, and separately networks, remembered per isolate (~100 bytes each). */
 const MEMORY_ENTRIES = 10_000;
-const KV_PREFIX = "rdns:";
+/** IPv4 addresses are grouped by /24 (the smallest block routed between networks), IPv6 by /64 (one LAN's block). */
+export const IPV4_NETWORK_BITS = 24;
+export const IPV6_NETWORK_BITS = 64;
+/** Cache API keys are URLs: under a name that can never be a host (RFC 2606 .invalid). */
+const CACHE_KEY_BASE = "https://reverse-dns.robots-edge.invalid/";
 
 /** A DoH JSON resolver at `endpoint` (RFC 8484 servers' `application/dns-json` API). */
 export function dohResolver(endpoint: string): DnsResolver {
@@ -104,15 +117,28 @@ const memory = new IsolateMemory<string, ReverseDnsResult>({
   maxEntries: MEMORY_ENTRIES,
   maxAgeMs: REVERSE_DNS_TTL_SECONDS * 1000,
 });
+/** Networks with a refuted answer: the refuted address, by cache key of the network. */
+const refutedNetworks = new IsolateMemory<string, string>({
+  maxEntries: MEMORY_ENTRIES,
+  maxAgeMs: REVERSE_DNS_TTL_SECONDS * 1000,
+});
 const inFlight = new Map<string, Promise<ReverseDnsResult>>();
 
 export function clearReverseDnsMemory(): void {
   memory.clear();
+  refutedNetworks.clear();
   inFlight.clear();
 }
 
+/** The part of the Cache API used here: caches.default in the Worker (its data centre's isolates share it). */
+export interface AnswerCache {
+  match(request: Request): Promise<Response | undefined>;
+  put(request: Request, response: Response): Promise<void>;
+}
+
 export interface ReverseDnsOptions {
-  readonly kv: KVNamespace;
+  /** Where answers are shared beyond this isolate; undefined: isolate memory only. */
+  readonly cache: AnswerCache | undefined;
   readonly resolve: DnsResolver;
   readonly timeoutMs: number;
   /** Injectable clock for tests. */
@@ -121,9 +147,10 @@ export interface ReverseDnsOptions {
 
 /**
  * The forward-confirmed reverse DNS result for `address` against the claimed operators'
- * rules: from isolate memory, else KV, else one lookup (shared by concurrent callers) bounded
- * by `timeoutMs`. Timeouts and resolver errors are not cached, so the next request tries again;
- * definite answers (confirmed, mismatches, NXDOMAIN) are, for REVERSE_DNS_TTL_SECONDS.
+ * rules: from isolate memory, else the Cache API, else "not looked up" when another address of
+ * its network was refuted within the hour, else one lookup (shared by concurrent callers)
+ * bounded by `timeoutMs`. Timeouts and resolver errors are not kept, so the next request tries
+ * again; definite answers (confirmed, mismatches, NXDOMAIN) are, for REVERSE_DNS_TTL_SECONDS.
  */
 export async function reverseDnsFor(
   address: string,
@@ -152,22 +179,58 @@ function cacheKey(domains: readonly string[], address: string): string {
   return `${domains.join(",")} ${address}`;
 }
 
+/** The network an address is grouped in for refuted answers ("192.0.2.0/24", "2001:db8::/64"); undefined if not an address. */
+export function networkOf(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
+  const parsed = ipaddr.process(address);
+  const bits = parsed.kind() === "ipv4" ? IPV4_NETWORK_BITS : IPV6_NETWORK_BITS;
+  const bytes = parsed.toByteArray().map((byte, index) => {
+    const kept = Math.max(0, Math.min(8, bits - index * 8));
+    return byte & (0xff << (8 - kept)) & 0xff;
+  });
+  return `${ipaddr.fromByteArray(bytes).toString()}/${bits}`;
+}
+
+function cacheRequest(key: string): Request {
+  return new Request(CACHE_KEY_BASE + encodeURIComponent(key));
+}
+
+/** A kept answer from the Cache API; a miss, a broken entry or a failing cache is undefined. */
+async function fromCache<T>(cache: AnswerCache | undefined, key: string): Promise<T | undefined> {
+  if (!cache) return undefined;
+  try {
+    const response = await cache.match(cacheRequest(key));
+    return response ? ((await response.json()) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keep an answer in the Cache API for REVERSE_DNS_TTL_SECONDS; a failing cache costs a repeat lookup, never the request. */
+async function toCache(cache: AnswerCache | undefined, key: string, value: unknown): Promise<void> {
+  if (!cache) return;
+  const response = Response.json(value, { headers: { "cache-control": `max-age=${REVERSE_DNS_TTL_SECONDS}` } });
+  await cache.put(cacheRequest(key), response).catch(() => undefined);
+}
+
 /**
- * The cached answer for `address`, from isolate memory or KV, without ever looking it up:
- * admin explain (a GET) may read what the edge already learnt, never make it resolve anything.
+ * The kept answer for `address`, from isolate memory or the Cache API, without ever looking it
+ * up: admin explain (a GET) may read what the edge already learnt, never make it resolve anything.
  */
 export async function cachedReverseDns(
   address: string,
   rules: readonly ReverseDnsRule[],
-  kv: KVNamespace,
+  cache: AnswerCache | undefined,
   now: number = Date.now(),
 ): Promise<ReverseDnsResult | undefined> {
   const domains = domainsOf(rules);
   if (domains.length === 0) return undefined;
   const key = cacheKey(domains, address);
-  const remembered = memory.get(key, now);
-  if (remembered) return remembered;
-  return (await kv.get<ReverseDnsResult>(KV_PREFIX + key, "json").catch(() => null)) ?? undefined;
+  return memory.get(key, now) ?? (await fromCache<ReverseDnsResult>(cache, key));
+}
+
+function isRefuted(result: ReverseDnsResult): boolean {
+  return result.status === "nxdomain" || result.status === "ptr-mismatch" || result.status === "forward-mismatch";
 }
 
 async function lookUp(
@@ -177,23 +240,32 @@ async function lookUp(
   options: ReverseDnsOptions,
   now: () => number,
 ): Promise<ReverseDnsResult> {
-  const stored = await options.kv.get<ReverseDnsResult>(KV_PREFIX + key, "json").catch(() => null);
-  if (stored) {
-    memory.set(key, stored, now());
-    return stored;
+  const kept = await fromCache<ReverseDnsResult>(options.cache, key);
+  if (kept) {
+    memory.set(key, kept, now());
+    return kept;
+  }
+  const network = networkOf(address);
+  const networkKey = network === undefined ? undefined : cacheKey(domains, network);
+  if (networkKey !== undefined) {
+    const refuted = refutedNetworks.get(networkKey, now()) ?? (await fromCache<string>(options.cache, networkKey));
+    if (refuted !== undefined) {
+      refutedNetworks.set(networkKey, refuted, now());
+      return { status: "skipped", reason: `${refuted} in ${network} was refuted within the hour` };
+    }
   }
   const result = await withTimeout(options.timeoutMs, (signal) =>
     forwardConfirm(address, domains, options.resolve, signal),
   );
-  if (result.status !== "timeout" && result.status !== "error") {
-    memory.set(key, result, now());
-    await options.kv
-      .put(KV_PREFIX + key, JSON.stringify(result), { expirationTtl: REVERSE_DNS_TTL_SECONDS })
-      .catch(() => undefined); // a KV hiccup costs a repeat lookup, never the request
+  if (result.status === "timeout" || result.status === "error") return result;
+  memory.set(key, result, now());
+  await toCache(options.cache, key, result);
+  if (networkKey !== undefined && isRefuted(result)) {
+    refutedNetworks.set(networkKey, address, now());
+    await toCache(options.cache, networkKey, address);
   }
   return result;
 }
-
 /** Runs `work` and answers "timeout" after `timeoutMs` even if the resolver ignores the abort. */
 async function withTimeout(
   timeoutMs: number,

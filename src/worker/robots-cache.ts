@@ -10,6 +10,12 @@
  * the stored one (same state, bytes, status) skips the KV write unless the stored record is
  * older than REWRITE_AFTER_MS, and it re-reads KV before writing so a copy another isolate
  * stored meanwhile is never overwritten by an older one.
+ *
+ * A refresh whose KV write fails (KV down, or Workers Free's 1,000 writes a day spent) is not
+ * retried on the next crawler request: the fetched entry is kept in isolate memory
+ * (`unsaved`) and answers, in preference to an older stored one, until its own expiresAt, as a
+ * stored entry would. So a failing write costs one origin fetch per entry lifetime and isolate,
+ * never one per request.
  */
 
 import { compileRobots, type RobotsMatcher } from "../core/index.ts";
@@ -36,11 +42,17 @@ const memory = new IsolateMemory<string, LoadedRobots>({
   maxAgeMs: MEMORY_RECHECK_MS,
 });
 const refreshing = new Map<string, Promise<LoadedRobots>>();
+/** Entries fetched but not stored (their KV write failed); each answers until its expiresAt. */
+const unsaved = new IsolateMemory<string, LoadedRobots>({
+  maxEntries: MEMORY_MAX_ORIGINS,
+  maxAgeMs: Number.MAX_SAFE_INTEGER,
+});
 
 /** Forget everything this isolate remembers (tests; a new deploy does this by itself). */
 export function clearRobotsMemory(): void {
   memory.clear();
   refreshing.clear();
+  unsaved.clear();
 }
 
 /** The robots.txt in force for `authority`, loading or refreshing as needed. */
@@ -54,9 +66,20 @@ export async function robotsFor(
   const remembered = memory.get(authority, now);
   if (remembered) return serveAndMaybeRefresh(remembered, kv, config, ctx, now);
   const stored = await readEntry(kv, authority);
+  const kept = unsavedNewerThan(stored, authority, now);
+  if (kept) return serveAndMaybeRefresh(rememberLoaded(kept, now), kv, config, ctx, now);
   if (!stored) return refresh(authority, kv, config, undefined);
   const robots = remember(stored, now);
   return serveAndMaybeRefresh(robots, kv, config, ctx, now);
+}
+
+/** This isolate's unsaved entry for `authority`, while in its lifetime and newer than `stored`. */
+function unsavedNewerThan(stored: RobotsEntry | undefined, authority: string, now: number): LoadedRobots | undefined {
+  const kept = unsaved.get(authority, now);
+  if (!kept || kept.entry.expiresAt <= now || (stored && stored.lastFetchAt >= kept.entry.lastFetchAt)) {
+    return undefined;
+  }
+  return kept;
 }
 
 function serveAndMaybeRefresh(
@@ -78,12 +101,15 @@ export async function storedRobots(authority: string, kv: KVNamespace): Promise<
   const remembered = memory.get(authority, now);
   if (remembered) return remembered;
   const stored = await readEntry(kv, authority);
+  const kept = unsavedNewerThan(stored, authority, now);
+  if (kept) return rememberLoaded(kept, now);
   return stored ? remember(stored, now) : undefined;
 }
 
 /** Forget an origin: its stored entry and this isolate's memory of it (admin DELETE origin). */
 export async function forgetRobots(authority: string, kv: KVNamespace): Promise<void> {
   memory.delete(authority);
+  unsaved.delete(authority);
   await deleteEntry(kv, authority);
 }
 
@@ -112,10 +138,24 @@ export function refresh(
       maxAgeSeconds: config.robotsMaxAgeSeconds,
     });
     const unchanged = sameOutcome(stored, entry) && stored !== undefined && now - stored.lastFetchAt < REWRITE_AFTER_MS;
-    if (!unchanged) await writeEntry(kv, entry);
+    const saved =
+      unchanged ||
+      (await writeEntry(kv, entry).then(
+        () => true,
+        (error: unknown) => {
+          logRobotsWarning(
+            authority,
+            `the fetched robots.txt could not be stored (${String(error)}); this isolate keeps it until it expires`,
+          );
+          return false;
+        },
+      ));
     const warning = accessWarning(entry);
     if (warning && !(stored && accessWarning(stored))) logRobotsWarning(authority, warning);
-    return remember(entry, now);
+    const robots = remember(entry, now);
+    if (saved) unsaved.delete(authority);
+    else unsaved.set(authority, robots, now);
+    return robots;
   })();
   refreshing.set(authority, work);
   return work.finally(() => refreshing.delete(authority));
@@ -138,8 +178,11 @@ function logRobotsWarning(authority: string, warning: string): void {
 }
 
 function remember(entry: RobotsEntry, now: number): LoadedRobots {
-  const robots = loaded(entry);
-  memory.set(entry.authority, robots, now);
+  return rememberLoaded(loaded(entry), now);
+}
+
+function rememberLoaded(robots: LoadedRobots, now: number): LoadedRobots {
+  memory.set(robots.entry.authority, robots, now);
   return robots;
 }
 

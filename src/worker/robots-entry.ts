@@ -4,10 +4,11 @@
  *
  * Fail-open / fail-closed choices (RFC 9309 §2.3.1, Google's status-code table):
  *   - 2xx: the new copy is in force — unless it is not a robots.txt: an HTML page, or a body
- *     with not one user-agent, allow, disallow or sitemap line (a soft error such as
- *     `Not Found`, `{"error":"Not Found"}`, a maintenance page, a login page reached through
- *     a redirect to another host). Such a body never replaces a copy in force, and after a
- *     4xx it never brings the older copy back: the state stays what it was.
+ *     with no user-agent line followed by a rule (a soft error such as `Not Found`,
+ *     `{"error":"Not Found"}`, a maintenance page, a login page reached through a redirect to
+ *     another host, a page echoing the request's headers, an error page with a sitemap link).
+ *     Such a body never replaces a copy in force, and after a 4xx it never brings the older
+ *     copy back: the state stays what it was.
  *   - 4xx (not 429), or more than 5 redirects: no robots.txt, everything allowed; the last
  *     good copy is kept in the entry (not in force) so nothing is lost. 401 and 403 are read
  *     the same way (RFC 9309 §2.3.1.3) but flagged: a firewall refusing the edge's fetch
@@ -145,13 +146,28 @@ function usableCopy(previous: RobotsEntry | undefined, now: number): StoredCopy 
 function garbageReason(body: Uint8Array, robots: RobotsTxt): string | undefined {
   if (robots.diagnostics.some((diagnostic) => diagnostic.code === "html-content"))
     return "origin served an HTML page as robots.txt";
-  // Unknown fields and colon-less lines do not count: `Error: upstream request timeout` has a colon.
-  const hasRobotsLine =
-    robots.groups.length > 0 ||
-    robots.sitemaps.length > 0 ||
-    robots.diagnostics.some((diagnostic) => diagnostic.code === "rule-outside-group");
-  if (!hasRobotsLine) return "origin served no user-agent, allow, disallow or sitemap line: not a robots.txt";
+  if (!hasGroupStructure(robots)) {
+    return "origin served no user-agent line followed by a rule (allow, disallow, crawl-delay, request-rate, visit-time, content-usage): not a robots.txt";
+  }
   return undefined;
+}
+
+/**
+ * Whether some group has a line of its own after its user-agent lines: what a robots.txt is
+ * made of. One `User-Agent:` line alone (a page echoing the request's headers), a `Sitemap:`
+ * line alone (an error page linking the sitemap), or unknown fields (`Error: upstream request
+ * timeout`) are not. `Disallow:` with no path counts: `User-agent: *` then `Disallow:` is the
+ * most common way to allow everything. The cost: a real file of only Sitemap lines does not
+ * replace a good copy either; it is what the origin has when there is no copy before it.
+ */
+function hasGroupStructure(robots: RobotsTxt): boolean {
+  const hasMember = robots.groups.some(({ rules, extensions }) => {
+    const { crawlDelay, requestRates, visitTime, usage } = extensions;
+    return rules.length > 0 || crawlDelay || requestRates.length > 0 || visitTime || usage.length > 0;
+  });
+  const emptyRuleInGroup =
+    robots.groups.length > 0 && robots.diagnostics.some((diagnostic) => diagnostic.code === "empty-rule");
+  return hasMember || emptyRuleInGroup;
 }
 
 function storedCopy(fetched: Extract<OriginFetch, { kind: "ok" }>, robots: RobotsTxt, now: number): StoredCopy {

@@ -92,12 +92,13 @@ export async function verifyClaim(edge: EdgeContext, agent: AgentInfo): Promise<
   const reverseDns =
     address && needsReverseDns(input)
       ? await reverseDnsFor(address, verificationPlan(agent).reverseDns, {
-          kv: edge.env.ROBOTS,
+          cache: caches.default,
           resolve: dohResolver(config.dohResolver),
           timeoutMs: config.fetchTimeoutMs,
         })
       : undefined;
-  if (reverseDns) noteReverseDns(reverseDns, Date.now());
+  // A lookup skipped to bound a network's cost says nothing of the resolver.
+  if (reverseDns && reverseDns.status !== "skipped") noteReverseDns(reverseDns, Date.now());
   const result = verifyCrawlerDetailed({ ...input, ...(reverseDns && { reverseDns }) });
   if (result.status !== "refuted") return outcomeOfCheck(result);
   logImpostor({
@@ -123,7 +124,9 @@ export async function checkClaimFromCache(
 ): Promise<VerificationOutcome> {
   const input = { agent, address, cfVerifiedBot: undefined, ranges: await crawlerRanges(kv) };
   const wantsDns = needsReverseDns(input);
-  const reverseDns = wantsDns ? await cachedReverseDns(address, verificationPlan(agent).reverseDns, kv) : undefined;
+  const reverseDns = wantsDns
+    ? await cachedReverseDns(address, verificationPlan(agent).reverseDns, caches.default)
+    : undefined;
   const result = verifyCrawlerDetailed({ ...input, ...(reverseDns && { reverseDns }) });
   if (!wantsDns || reverseDns) {
     const outcome = outcomeOfCheck(result);

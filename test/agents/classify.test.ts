@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyUserAgent, genericTokens, type AgentInfo } from "../../src/agents/classify.ts";
+import { CLASSIFIED_LENGTH, classifyUserAgent, genericTokens, type AgentInfo } from "../../src/agents/classify.ts";
 import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
 import { productToken } from "../../src/core/product-token.ts";
 
@@ -725,10 +725,157 @@ describe("memo", () => {
     expect(classifyUserAgent("Googlebot-Image/1.0").tokens).toEqual(["Googlebot-Image", "Googlebot"]);
   });
 
-  // Their cost is measured in bench/request.bench.ts ("hostile 60 KB User-Agents").
+  // Their cost is measured in bench/bounds.bench.ts; only their first CLASSIFIED_LENGTH
+  // characters are read (the hostile headers below).
   it("classifies headers too long to keep", () => {
-    const long = `${"compatible; a ".repeat(5000)}${"x-".repeat(20000)} Googlebot/2.1`;
-    expect(classifyUserAgent(long).known?.token).toBe("Googlebot");
     expect(classifyUserAgent("a".repeat(60000)).crawler).toBe(true);
+  });
+});
+
+// A device model closing Chrome's Android platform comment, with no build ID (Chrome's reduced
+// string sends "Android 10; K"; older phones their model): a person. Each model here made
+// isbot say "bot" before the model was dropped from what it is asked about.
+const closingModels: readonly string[] = [
+  "ROBOT 1",
+  "Robot X",
+  "Spider Max",
+  "Crawler 1",
+  "Checker 7",
+  "Scanner 3",
+  "Monitor 1",
+  "Headless 1",
+];
+
+describe("people whose Android model closes the platform comment are not crawlers", () => {
+  it("the reported string: Chrome on an Android phone named ROBOT 1", () => {
+    const ua =
+      "Mozilla/5.0 (Linux; Android 10; ROBOT 1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36";
+    expect(classifyUserAgent(ua).crawler).toBe(false);
+  });
+
+  it.each(closingModels)("Chrome for Android on %s", (model) => {
+    const ua = `Mozilla/5.0 (Linux; Android 10; ${model}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36`;
+    expect(classifyUserAgent(ua).crawler).toBe(false);
+  });
+
+  it.each(closingModels)("the Android browser with a locale, on %s", (model) => {
+    const ua = `Mozilla/5.0 (Linux; U; Android 4.4.2; en-us; ${model}) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30`;
+    expect(classifyUserAgent(ua).crawler).toBe(false);
+  });
+});
+
+// The other way: only the model is dropped; a bot naming itself anywhere else in such a
+// string, or as a product (`Name/version`) in the model's place, is still a crawler.
+const botsNearAModel: readonly { ua: string; tokens: string[]; why: string }[] = [
+  {
+    ua: "Mozilla/5.0 (Linux; Android 10; ROBOT 1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36 (compatible; FooBot/1.0)",
+    tokens: ["FooBot"],
+    why: "a bot's own comment after a ROBOT model",
+  },
+  {
+    ua: "Mozilla/5.0 (Linux; Android 10; FooBot/2.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+    tokens: ["FooBot"],
+    why: "a product with a version in the model's place is not a model",
+  },
+  {
+    ua: "Mozilla/5.0 (Linux; Android 10; K; FooBot) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+    tokens: ["FooBot"],
+    why: "a name after the model, in the same comment",
+  },
+  {
+    ua: "Mozilla/5.0 (Linux; Android 8.0; Pixel 2 Build/OPD3.170816.012; BarSpider/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/81.0.4044.138 Mobile Safari/537.36",
+    tokens: ["BarSpider"],
+    why: "a name after the model and build (Storebot-Google's shape)",
+  },
+  {
+    ua: "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.92 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    tokens: ["Googlebot"],
+    why: "Googlebot smartphone",
+  },
+];
+
+describe("bots near an Android model are still crawlers", () => {
+  it.each(botsNearAModel)("$why", ({ ua, tokens }) => {
+    const agent = classifyUserAgent(ua);
+    expect({ crawler: agent.crawler, tokens: agent.tokens }).toEqual({ crawler: true, tokens });
+  });
+});
+
+// Hostile headers: classification reads the first CLASSIFIED_LENGTH characters and gives at
+// most MAX_TOKENS tokens, so no header makes it cost more (bench/bounds.bench.ts times these
+// shapes); the answers stay sane. Before the bound, the 4,000-word header gave 4,000 tokens
+// and took ~900 ms.
+const CHROME_DESKTOP =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+const botWords = (count: number) => Array.from({ length: count }, (_, n) => `a${n + 1}bot`).join(" ");
+const hostile: readonly { ua: string; crawler: boolean; tokens: string[]; known?: string; why: string }[] = [
+  {
+    ua: botWords(4000),
+    crawler: true,
+    tokens: ["a1bot", "a2bot", "a3bot", "a4bot", "a5bot", "a6bot", "a7bot", "a8bot"],
+    why: "4,000 words a1bot a2bot …: a crawler with its first eight names",
+  },
+  {
+    ua: `${CHROME_DESKTOP} ${botWords(9000)}`.slice(0, 65536),
+    crawler: true,
+    tokens: ["a1bot", "a2bot", "a3bot", "a4bot", "a5bot", "a6bot", "a7bot", "a8bot"],
+    why: "64 KB: a browser's string followed by bot words",
+  },
+  {
+    ua: `${CHROME_DESKTOP} ${"a".repeat(65000)}`,
+    crawler: false,
+    tokens: [],
+    why: "a browser's string padded with one long word is still a browser",
+  },
+  {
+    ua: `Googlebot/2.1 ${"x ".repeat(30000)}`,
+    crawler: true,
+    tokens: ["Googlebot"],
+    known: "Googlebot",
+    why: "a known name at the start, 60 KB of padding after it",
+  },
+  {
+    ua: `${"x ".repeat(30000)}Googlebot/2.1`,
+    crawler: true,
+    tokens: [],
+    why: "a name past the prefix is not read: `*` only (a crawler hiding its name could as well send none)",
+  },
+  {
+    ua: `Mozilla/5.0 (${"a;(b);)".repeat(9000)}`,
+    crawler: false,
+    tokens: [],
+    why: "63 KB of parentheses and semicolons: no bot evidence in it",
+  },
+  {
+    ua: "compatible; a ".repeat(4600),
+    crawler: false,
+    tokens: [],
+    why: "64 KB of `compatible;` comments naming nothing",
+  },
+];
+
+describe("hostile User-Agent headers are classified on a bounded prefix", () => {
+  it.each(hostile)("$why", ({ ua, crawler, tokens, known }) => {
+    const agent = classifyUserAgent(ua);
+    expect({ crawler: agent.crawler, tokens: agent.tokens, known: agent.known?.token }).toEqual({
+      crawler,
+      tokens,
+      known,
+    });
+  });
+
+  it("one long token is a crawler whose token is cut at the prefix", () => {
+    const agent = classifyUserAgent("x".repeat(65536));
+    expect({ crawler: agent.crawler, tokens: agent.tokens }).toEqual({ crawler: true, tokens: ["x".repeat(512)] });
+  });
+
+  it("the bound is 512 characters, and the answer for a header is that of its first 512", () => {
+    expect(CLASSIFIED_LENGTH).toBe(512);
+    const name = "Mozilla/5.0 (compatible; ExampleBot/1.0)";
+    const other = "(compatible; OtherBot/1.0)";
+    const endingAtTheBound = name + " ".repeat(CLASSIFIED_LENGTH - name.length - other.length) + other;
+    expect(endingAtTheBound.length).toBe(CLASSIFIED_LENGTH);
+    expect(classifyUserAgent(endingAtTheBound).tokens).toEqual(["ExampleBot", "OtherBot"]);
+    expect(classifyUserAgent(" ".repeat(12) + endingAtTheBound).tokens).toEqual(["ExampleBot"]);
   });
 });

@@ -205,10 +205,11 @@ describe("groups", () => {
     expect(codes(robots)).toContain("agent-empty");
   });
 
-  it("crawler tokens compare whole, digits included (src/core/product-token.ts; deviates from Google)", () => {
+  it("a user-agent line names its whole token and Google's reading of it (src/core/product-token.ts)", () => {
     const robots = "User-agent: MJ12bot\nDisallow: /x\n";
     expect(disallowedFor(robots, "MJ12bot", "/x")).toBe(true);
-    expect(disallowedFor(robots, "mj", "/x")).toBe(false);
+    expect(disallowedFor(robots, "mj", "/x")).toBe(true);
+    expect(disallowedFor(robots, "mj1", "/x")).toBe(false);
   });
 
   it("no group at all: everything is allowed", () => {
@@ -344,6 +345,7 @@ const diagnosticRows: { robots: string; code: DiagnosticCode; line: number; seve
   },
   { robots: "User-agent: googlebot/1.2\nDisallow: /\n", code: "agent-not-product-token", line: 1, severity: "info" },
   { robots: "User-agent: /bot\nDisallow: /\n", code: "agent-empty", line: 1, severity: "warning" },
+  { robots: "User-agent: MJ12bot\nDisallow: /\n", code: "agent-google-reading", line: 1, severity: "info" },
   { robots: "Sitemap: /sitemap.xml\n", code: "sitemap-not-absolute", line: 1, severity: "warning" },
   { robots: `User-agent: *\nDisallow: /${"a".repeat(20_000)}\n`, code: "line-too-long", line: 2, severity: "warning" },
   { robots: "User-agent: *\nDisallow: /x\0\n", code: "nul-byte", line: 2, severity: "warning" },

@@ -447,7 +447,7 @@ describe("POST replay", () => {
       why: "a body over 1 MiB",
       body: JSON.stringify({ draft: "x".repeat(1_048_577) }),
       status: 413,
-      error: "the body is larger than 1048576 bytes",
+      error: "the body must be at most 1048576 bytes",
     },
   ])("refused: $why", async ({ body, status, error }) => {
     const response = await call("/__robots/replay", {

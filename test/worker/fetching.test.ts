@@ -242,8 +242,9 @@ describe("stored models of another schema version", () => {
 });
 
 // Issue #9: a 2xx body that is not a robots.txt (a soft error) never replaces a copy in force.
-// "Not a robots.txt": not one user-agent, allow, disallow or sitemap line.
-describe("soft errors: a 2xx body with no robots.txt line never replaces a good copy", () => {
+// "Not a robots.txt": HTML, or no user-agent line followed by a rule (one User-agent or
+// Sitemap line alone is a request echo or an error page, not a file).
+describe("soft errors: a 2xx body with no group structure never replaces a good copy", () => {
   const softErrors: { name: string; robots: RobotsBehaviour | ((url: URL) => RobotsBehaviour) }[] = [
     { name: "Not Found", robots: { body: "Not Found" } },
     { name: "a JSON error", robots: { body: '{"error":"Not Found","status":404}' } },
@@ -253,6 +254,17 @@ describe("soft errors: a 2xx body with no robots.txt line never replaces a good 
       robots: { body: "We'll be back soon!\nMaintenance: until 06:00 UTC\nContact: ops@example.com\n" },
     },
     { name: "an empty body", robots: { body: "" } },
+    {
+      name: "a page echoing the request's headers (one User-Agent line)",
+      robots: {
+        body: "GET /robots.txt HTTP/1.1\nHost: origin.test\nUser-Agent: robots-edge/0.1.0\nAccept: text/plain, */*\n",
+      },
+    },
+    {
+      name: "an error page with a sitemap link (one Sitemap line)",
+      robots: { body: "Error 503: the service is busy, try again later.\nSitemap: https://origin.test/sitemap.xml\n" },
+    },
+    { name: "a user-agent line with unknown fields only", robots: { body: "User-agent: *\nError: timeout\n" } },
     {
       name: "a page reached through a redirect to another host",
       robots: (url) =>
@@ -270,6 +282,21 @@ describe("soft errors: a 2xx body with no robots.txt line never replaces a good 
     expect(refreshed).toMatchObject({ state: "ok", lastError: expect.stringContaining("not a robots.txt") });
     expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(403);
     expect(await (await call("/robots.txt")).text()).toBe(GOOD);
+  });
+
+  // The other way: a real file replaces the copy, however little it says.
+  it.each([
+    { name: "allow everything (an empty Disallow)", body: "User-agent: *\nDisallow:\n", status: 200 },
+    { name: "a Crawl-delay only", body: "User-agent: *\nCrawl-delay: 5\n", status: 200 },
+    { name: "a Content-Usage line only", body: "User-agent: *\nContent-Usage: train-ai=n\n", status: 200 },
+    { name: "one rule", body: "User-agent: *\nDisallow: /other/\n", status: 200 },
+  ])("a real file replaces the copy: $name", async ({ body, status }) => {
+    const origin = fakeOrigin({ body: GOOD });
+    expect((await call("/private/a", { ua: GOOGLEBOT })).status).toBe(403);
+    origin.robots = { body };
+    expect(await (await admin("refresh", { method: "POST" })).json()).toMatchObject({ state: "ok" });
+    expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(status);
+    expect(await (await call("/robots.txt")).text()).toBe(body);
   });
 
   it("after a 4xx, a later soft error does not bring the older copy back into force", async () => {
@@ -377,5 +404,61 @@ describe("a refresh never writes an older copy over a newer one another isolate 
     await refresh(ORIGIN, env.ROBOTS, config, older);
     const stored = await readEntry(env.ROBOTS, ORIGIN);
     expect(stored?.copy && new TextDecoder().decode(fromBase64(stored.copy.bodyBase64))).toBe(newer);
+  });
+});
+
+// A refresh whose KV write fails (KV down, or Workers Free's 1,000 writes a day spent) must not
+// be retried on every crawler request: the fetched entry answers from isolate memory for its
+// lifetime, as a stored one would.
+/** KV refuses every robots.txt entry write, as when the day's writes are spent. */
+function failingRobotsWrites(): void {
+  const put = env.ROBOTS.put.bind(env.ROBOTS);
+  vi.spyOn(env.ROBOTS, "put").mockImplementation((key, ...rest) =>
+    String(key).startsWith("robots:")
+      ? Promise.reject(new Error("KV put() limit exceeded for the day."))
+      : put(key, ...rest),
+  );
+  vi.spyOn(console, "warn").mockImplementation(() => undefined);
+}
+
+describe("a robots.txt that cannot be stored is not fetched again per request", () => {
+  it("first fetch unstored: 30 crawler requests over 30 minutes make one fetch, and the copy is obeyed", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=3600" } });
+    failingRobotsWrites();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const statuses = [];
+    for (let i = 0; i < 30; i++) {
+      statuses.push((await call(`/private/${i}`, { ua: GOOGLEBOT })).status);
+      vi.setSystemTime(Date.now() + 60_000);
+    }
+    expect(new Set(statuses)).toEqual(new Set([403]));
+    expect(robotsFetches(origin)).toBe(1);
+  });
+
+  it("an expired stored copy whose refresh cannot be stored: one fetch, not one per request", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=3600" } });
+    await call("/private/a", { ua: GOOGLEBOT });
+    origin.robots = { body: "User-agent: *\nDisallow: /other/\n", headers: { "cache-control": "max-age=3600" } };
+    failingRobotsWrites();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 3_601_000);
+    for (let i = 0; i < 20; i++) {
+      await call(`/page/${i}`, { ua: GOOGLEBOT });
+      vi.setSystemTime(Date.now() + 30_000);
+    }
+    expect(robotsFetches(origin)).toBe(2);
+    expect((await call("/other/x", { ua: GOOGLEBOT })).status).toBe(403); // the new copy is in force
+    expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(200);
+  });
+
+  it("once its lifetime is over, it is fetched again", async () => {
+    const origin = fakeOrigin({ body: GOOD, headers: { "cache-control": "max-age=600" } });
+    failingRobotsWrites();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await call("/private/a", { ua: GOOGLEBOT });
+    vi.setSystemTime(Date.now() + 601_000);
+    await call("/private/b", { ua: GOOGLEBOT });
+    await call("/private/c", { ua: GOOGLEBOT });
+    expect(robotsFetches(origin)).toBe(2);
   });
 });

@@ -154,6 +154,17 @@ describe("versions", () => {
     expect((await view()).version).toBe(2);
   });
 
+  it("If-Match: * (RFC 9110 §13.1.1: any current version) saves unconditionally", async () => {
+    await put(BLOCK_TRAINING);
+    const saved = await put(ALLOW_PRIVATE_FOR_GOOGLEBOT, { "if-match": "*" });
+    expect(saved.status).toBe(200);
+    expect(saved.headers.get("etag")).toBe('"2"');
+    expect((await send("POST", "policy/rollback", '{"version": 1}', { headers: { "if-match": " * " } })).status).toBe(
+      200,
+    );
+    expect((await view()).version).toBe(3);
+  });
+
   it("two saves at the same moment: none is lost silently (the loser is told 409, or both get their own version)", async () => {
     const answers = await Promise.all([put(BLOCK_TRAINING), put(ALLOW_PRIVATE_FOR_GOOGLEBOT)]);
     const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as { version: number }[];
@@ -411,7 +422,7 @@ describe("bad input is a clear 4xx, never a crash (attack rows)", () => {
       method: "PUT",
       path: "policy",
       body: BLOCK_TRAINING,
-      headers: { "if-match": "*" },
+      headers: { "if-match": "3" },
       status: 400,
       error: "If-Match",
     },

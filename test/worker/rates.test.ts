@@ -112,21 +112,106 @@ describe("Visit-time", () => {
 
 // Issue #9: one limiter per origin, group and crawler product token, never per raw token; the
 // anonymous are kept apart by network; an object's state goes once its longest window passed.
+// A claim shares its crawler's limiter only when proven; unproven, it is paced with its network.
 describe("which requests share a limiter (crawlRateKey)", () => {
-  const rows: { group: string; knownToken?: string; address?: string; key: string; why: string }[] = [
-    { group: "*", knownToken: "Googlebot", key: "https://o.test * googlebot", why: "known crawler under *" },
-    { group: "Googlebot", knownToken: "Googlebot", key: "https://o.test googlebot", why: "its own group" },
-    { group: "foobot", address: "192.0.2.7", key: "https://o.test foobot", why: "FooBot-<random> under foobot" },
-    { group: "*", address: "192.0.2.7", key: "https://o.test * net:192.0.2.0/24", why: "unknown token" },
-    { group: "*", address: "192.0.2.200", key: "https://o.test * net:192.0.2.0/24", why: "same /24" },
-    { group: "*", address: "198.51.100.1", key: "https://o.test * net:198.51.100.0/24", why: "another network" },
-    { group: "*", address: "2001:db8:1:2::9", key: "https://o.test * net:2001:db8:1::/48", why: "IPv6 /48" },
-    { group: "*", address: "::ffff:192.0.2.9", key: "https://o.test * net:192.0.2.0/24", why: "IPv4-mapped" },
-    { group: "*", address: "not an ip", key: "https://o.test * net:unknown", why: "no usable address" },
-    { group: "*", key: "https://o.test * net:unknown", why: "no address (local runs)" },
+  const rows: { group: string; knownToken?: string; proven: boolean; address?: string; key: string; why: string }[] = [
+    { group: "*", knownToken: "Googlebot", proven: true, key: "https://o.test * googlebot", why: "verified under *" },
+    {
+      group: "Googlebot",
+      knownToken: "Googlebot",
+      proven: true,
+      key: "https://o.test googlebot",
+      why: "its own group",
+    },
+    {
+      group: "*",
+      knownToken: "Googlebot",
+      proven: false,
+      address: "203.0.113.9",
+      key: "https://o.test * googlebot net:203.0.113.0/24",
+      why: "unproven claim under *: with its network",
+    },
+    {
+      group: "SeznamBot",
+      knownToken: "SeznamBot",
+      proven: false,
+      address: "203.0.113.9",
+      key: "https://o.test seznambot net:203.0.113.0/24",
+      why: "unproven claim in its own group: with its network",
+    },
+    {
+      group: "foobot",
+      proven: false,
+      address: "192.0.2.7",
+      key: "https://o.test foobot net:192.0.2.0/24",
+      why: "FooBot-<random> under foobot, one network",
+    },
+    { group: "*", proven: false, address: "192.0.2.7", key: "https://o.test * net:192.0.2.0/24", why: "unknown token" },
+    { group: "*", proven: false, address: "192.0.2.200", key: "https://o.test * net:192.0.2.0/24", why: "same /24" },
+    {
+      group: "*",
+      proven: false,
+      address: "198.51.100.1",
+      key: "https://o.test * net:198.51.100.0/24",
+      why: "another network",
+    },
+    {
+      group: "*",
+      proven: false,
+      address: "2001:db8:1:2::9",
+      key: "https://o.test * net:2001:db8:1::/48",
+      why: "IPv6 /48",
+    },
+    {
+      group: "*",
+      proven: false,
+      address: "::ffff:192.0.2.9",
+      key: "https://o.test * net:192.0.2.0/24",
+      why: "IPv4-mapped",
+    },
+    { group: "*", proven: false, address: "not an ip", key: "https://o.test * net:unknown", why: "no usable address" },
+    { group: "*", proven: false, key: "https://o.test * net:unknown", why: "no address (local runs)" },
   ];
-  it.each(rows)("$why -> $key", ({ group, knownToken, address, key }) => {
-    expect(crawlRateKey("https://o.test", group, { knownToken, address })).toBe(key);
+  it.each(rows)("$why -> $key", ({ group, knownToken, proven, address, key }) => {
+    expect(crawlRateKey("https://o.test", group, { knownToken, proven, address })).toBe(key);
+  });
+});
+
+const bing = (path: string, address?: string) =>
+  call(path, { ua: BINGBOT, headers: address ? { "cf-connecting-ip": address } : {} });
+
+// A spoofed claim cannot spend the real crawler's pace. SeznamBot (Crawl-delay documented,
+// no address list or reverse DNS to check it by) is unverifiable: each network keeps its own
+// pace. bingbot is verified by Microsoft's list: the real one is never paced with an impostor.
+describe("a spoofed crawler cannot put the real one on 429", () => {
+  const SEZNAMBOT =
+    "Mozilla/5.0 (compatible; SeznamBot/4.0; +https://o-seznam.cz/napoveda/vyhledavani/en/seznambot-crawler/)";
+  const SPOOFER = "203.0.113.9";
+  const seznam = (path: string, address: string) =>
+    call(path, { ua: SEZNAMBOT, headers: { "cf-connecting-ip": address } });
+
+  it("SeznamBot: a request per Crawl-delay from another network leaves the real one its pace", async () => {
+    fakeOrigin({ body: "User-agent: SeznamBot\nCrawl-delay: 10\n" });
+    expect((await seznam("/s1", SPOOFER)).status).toBe(200);
+    advance(1);
+    expect((await seznam("/real1", "77.75.77.10")).status).toBe(200);
+    advance(1);
+    expect((await seznam("/s2", SPOOFER)).status).toBe(429); // the spoofer is held to its own pace
+    expect((await seznam("/real2", "77.75.77.10")).status).toBe(429); // and the real one to its own
+  });
+
+  it("bingbot verified by its list: an impostor and an unverifiable claim do not share its limiter", async () => {
+    fakeOrigin({ body: "User-agent: bingbot\nCrawl-delay: 10\n" });
+    await env.ROBOTS.put(
+      "crawler-ranges",
+      JSON.stringify({ sources: { bingbot: { fetchedAt: Date.now(), cidrs: ["157.55.39.0/24"] } } }),
+    );
+    expect((await bing("/impostor", SPOOFER)).status).toBe(200);
+    expect((await bing("/no-address")).status).toBe(200);
+    advance(1);
+    expect((await bing("/real1", "157.55.39.5")).status).toBe(200);
+    advance(1);
+    expect((await bing("/real2", "157.55.39.6")).status).toBe(429); // verified: one pace for the crawler
   });
 });
 
@@ -154,7 +239,9 @@ describe("rate state stays bounded", () => {
     fakeOrigin({ body: "User-agent: *\nCrawl-delay: 10\nRequest-rate: 1/120\n" });
     expect((await paced("/a", { ua: GOOGLEBOT })).status).toBe(200);
     const stub = env.CRAWL_RATE.get(
-      env.CRAWL_RATE.idFromName(crawlRateKey(ORIGIN, "*", { knownToken: "Googlebot", address: undefined })),
+      env.CRAWL_RATE.idFromName(
+        crawlRateKey(ORIGIN, "*", { knownToken: "Googlebot", proven: false, address: undefined }),
+      ),
     );
     const stored = () => runInDurableObject(stub, async (_object, state) => (await state.storage.list()).size);
     expect(await stored()).toBe(1);

@@ -1,11 +1,12 @@
 // Forward-confirmed reverse DNS with a stubbed resolver (never the network): each outcome,
-// the cache (a second call makes no lookup), the time bound, and the DoH JSON parsing.
-import { env } from "cloudflare:workers";
+// the cache (a second call makes no lookup), the time bound, the budget a client's addresses
+// can spend (per network, never KV), and the DoH JSON parsing.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { REVERSE_DNS_RULES, type ReverseDnsRule } from "../../src/agents/verification.ts";
 import {
   clearReverseDnsMemory,
   dohResolver,
+  networkOf,
   parseDohAnswer,
   reverseDnsFor,
   reverseName,
@@ -13,7 +14,8 @@ import {
   type DnsRecordType,
   type DnsResolver,
 } from "../../src/worker/reverse-dns.ts";
-import { freshState } from "./helpers.ts";
+import { env } from "cloudflare:workers";
+import { call, freshState } from "./helpers.ts";
 
 const rule = (name: string): ReverseDnsRule => {
   const found = REVERSE_DNS_RULES.find((candidate) => candidate.name === name);
@@ -35,6 +37,13 @@ function tableResolver(table: Record<string, DnsAnswer | "hang" | "fail">): DnsR
     return Promise.resolve(answer ?? { status: "nxdomain" });
   };
   return Object.assign(resolve, { questions });
+}
+
+let cachesOpened = 0;
+/** A Cache API cache no other test has used. */
+function freshCache(): Promise<Cache> {
+  cachesOpened++;
+  return caches.open(`reverse-dns-test-${cachesOpened}`);
 }
 
 beforeEach(async () => {
@@ -129,16 +138,16 @@ describe("reverseDnsFor", () => {
     },
   ] as const)("$why", async ({ address, rules, table, result, questions }) => {
     const resolve = tableResolver(table as Record<string, DnsAnswer | "hang" | "fail">);
-    expect(await reverseDnsFor(address, rules, { kv: env.ROBOTS, resolve, timeoutMs: 50 })).toEqual(result);
+    expect(await reverseDnsFor(address, rules, { cache: undefined, resolve, timeoutMs: 50 })).toEqual(result);
     expect(resolve.questions).toEqual(questions);
   });
 
-  it("a second call for the address makes no lookup (isolate memory), nor after memory is lost (KV)", async () => {
+  it("a second call for the address makes no lookup (isolate memory), nor after memory is lost (Cache API)", async () => {
     const resolve = tableResolver({
       [PTR_V4]: { status: "ok", data: ["crawl-1.googlebot.com"] },
       "A crawl-1.googlebot.com": { status: "ok", data: ["66.249.66.1"] },
     });
-    const options = { kv: env.ROBOTS, resolve, timeoutMs: 1000 };
+    const options = { cache: await freshCache(), resolve, timeoutMs: 1000 };
     const first = await reverseDnsFor("66.249.66.1", GOOGLE, options);
     expect(await reverseDnsFor("66.249.66.1", GOOGLE, options)).toEqual(first);
     clearReverseDnsMemory();
@@ -148,17 +157,146 @@ describe("reverseDnsFor", () => {
 
   it("concurrent requests for a new address share one lookup", async () => {
     const resolve = tableResolver({ [PTR_V4]: { status: "nxdomain" } });
-    const options = { kv: env.ROBOTS, resolve, timeoutMs: 1000 };
+    const options = { cache: undefined, resolve, timeoutMs: 1000 };
     await Promise.all([1, 2, 3].map(() => reverseDnsFor("66.249.66.1", GOOGLE, options)));
     expect(resolve.questions).toEqual([PTR_V4]);
   });
 
   it("a timeout is not cached: the next request tries again", async () => {
     const resolve = tableResolver({ [PTR_V4]: "hang" });
-    const options = { kv: env.ROBOTS, resolve, timeoutMs: 20 };
+    const options = { cache: undefined, resolve, timeoutMs: 20 };
     await reverseDnsFor("66.249.66.1", GOOGLE, options);
     await reverseDnsFor("66.249.66.1", GOOGLE, options);
     expect(resolve.questions).toEqual([PTR_V4, PTR_V4]);
+  });
+});
+
+/** A Cache API cache counting what is put into it; `failing` rejects every put. */
+async function countingCache(failing = false): Promise<Cache & { puts: string[] }> {
+  const cache = await freshCache();
+  const puts: string[] = [];
+  return Object.assign(Object.create(cache) as Cache, {
+    puts,
+    match: (request: RequestInfo | URL) => cache.match(request),
+    put: (request: RequestInfo | URL, response: Response) => {
+      puts.push(decodeURIComponent(new Request(request).url));
+      return failing ? Promise.reject(new Error("cache put failed")) : cache.put(request, response);
+    },
+  });
+}
+
+const addressesOf64 = (count: number) =>
+  Array.from({ length: count }, (_, n) => `2001:db8:1:2::${(n + 1).toString(16)}`);
+
+// What a client can make reverse DNS cost: it chooses its address, and an IPv6 /64 holds 2^64
+// of them. Each new address once cost a KV write (1,000 a day on Workers Free) and one or two
+// DoH subrequests. Now a refuted answer holds for its whole network, answers are kept in
+// isolate memory and the Cache API, and KV is never written.
+describe("the budget a client's addresses can spend", () => {
+  const AMAZONBOT =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36";
+
+  it.each([
+    { address: "66.249.66.1", network: "66.249.66.0/24" },
+    { address: "66.249.66.255", network: "66.249.66.0/24" },
+    { address: "::ffff:66.249.66.1", network: "66.249.66.0/24" },
+    { address: "2001:db8:1:2:3:4:5:6", network: "2001:db8:1:2::/64" },
+    { address: "2001:db8:1:2:ffff:ffff:ffff:ffff", network: "2001:db8:1:2::/64" },
+    { address: "not-an-ip", network: undefined },
+  ])("networkOf($address) = $network", ({ address, network }) => {
+    expect(networkOf(address)).toBe(network);
+  });
+
+  it("50 addresses of one IPv6 /64 cost one lookup: the first is refuted, the rest are not looked up", async () => {
+    const resolve = tableResolver({});
+    const options = { cache: await countingCache(), resolve, timeoutMs: 1000 };
+    const results = [];
+    for (const address of addressesOf64(50)) results.push(await reverseDnsFor(address, AMAZON, options));
+    expect(results[0]).toEqual({ status: "nxdomain" });
+    expect(results[1]).toEqual({
+      status: "skipped",
+      reason: "2001:db8:1:2::1 in 2001:db8:1:2::/64 was refuted within the hour",
+    });
+    expect(new Set(results.slice(1).map((result) => result.status))).toEqual(new Set(["skipped"]));
+    expect(resolve.questions).toEqual([`PTR ${reverseName("2001:db8:1:2::1")}`]);
+    expect(options.cache.puts).toEqual([
+      "https://reverse-dns.robots-edge.invalid/crawl.amazonbot.amazon 2001:db8:1:2::1",
+      "https://reverse-dns.robots-edge.invalid/crawl.amazonbot.amazon 2001:db8:1:2::/64",
+    ]);
+  });
+
+  it("the same holds for an IPv4 /24, and another network is looked up", async () => {
+    const resolve = tableResolver({});
+    const options = { cache: undefined, resolve, timeoutMs: 1000 };
+    for (const last of [1, 2, 3, 254]) await reverseDnsFor(`198.51.100.${last}`, AMAZON, options);
+    await reverseDnsFor("198.51.101.1", AMAZON, options);
+    expect(resolve.questions).toEqual(["PTR 1.100.51.198.in-addr.arpa", "PTR 1.101.51.198.in-addr.arpa"]);
+  });
+
+  it("a refuted address does not refute an address of its network already confirmed", async () => {
+    const resolve = tableResolver({
+      "PTR 10.2.0.192.in-addr.arpa": { status: "ok", data: ["c1.crawl.amazonbot.amazon."] },
+      "A c1.crawl.amazonbot.amazon": { status: "ok", data: ["192.0.2.10"] },
+    });
+    const options = { cache: await countingCache(), resolve, timeoutMs: 1000 };
+    const confirmed = { status: "confirmed", host: "c1.crawl.amazonbot.amazon" };
+    expect(await reverseDnsFor("192.0.2.10", AMAZON, options)).toEqual(confirmed);
+    expect(await reverseDnsFor("192.0.2.66", AMAZON, options)).toEqual({ status: "nxdomain" });
+    expect(await reverseDnsFor("192.0.2.10", AMAZON, options)).toEqual(confirmed);
+    clearReverseDnsMemory(); // another isolate of the data centre: the Cache API still answers
+    expect(await reverseDnsFor("192.0.2.10", AMAZON, options)).toEqual(confirmed);
+    expect((await reverseDnsFor("192.0.2.67", AMAZON, options)).status).toBe("skipped");
+    expect(resolve.questions).toHaveLength(3);
+  });
+
+  it("a failing Cache API costs no lookup per request: isolate memory answers", async () => {
+    const resolve = tableResolver({});
+    const options = { cache: await countingCache(true), resolve, timeoutMs: 1000 };
+    for (let i = 0; i < 5; i++) await reverseDnsFor("2001:db8:9::1", AMAZON, options);
+    for (const address of addressesOf64(5)) await reverseDnsFor(address.replace(":1:2:", ":9:0:"), AMAZON, options);
+    expect(resolve.questions).toHaveLength(1);
+  });
+
+  it("through the Worker: 20 addresses of a /64 claiming Amazonbot make one DoH request and write nothing to KV", async () => {
+    const doh: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      if (url.hostname === "cloudflare-dns.com") {
+        doh.push(`${url.searchParams.get("type")} ${url.searchParams.get("name")}`);
+        return Response.json({ Status: 3 });
+      }
+      if (url.pathname === "/robots.txt") {
+        return new Response("User-agent: Amazonbot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n");
+      }
+      return new Response("origin page");
+    });
+    const writes: string[] = [];
+    const kv = new Proxy(env.ROBOTS, {
+      get(target, property) {
+        if (property === "put") {
+          return (key: string, ...rest: unknown[]) => {
+            writes.push(key);
+            return (target.put as (...args: unknown[]) => Promise<void>)(key, ...rest);
+          };
+        }
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const statuses = [];
+    for (const address of addressesOf64(20)) {
+      const response = await call("/news/today", {
+        ua: AMAZONBOT,
+        headers: { "cf-connecting-ip": address },
+        env: { ROBOTS: kv, VERIFY_CRAWLERS: "block" },
+      });
+      statuses.push(response.status);
+    }
+    expect(doh).toEqual([`PTR ${reverseName("2001:db8:1:2::1")}`]);
+    expect(writes.filter((key) => !key.startsWith("robots:"))).toEqual([]);
+    // The first is refuted (an impostor: 403 under block); the others were not checked, so they
+    // are unverifiable, not refuted: held to `*` with 503 + Retry-After, which a real crawler retries.
+    expect(statuses).toEqual([403, ...Array.from({ length: 19 }, () => 503)]);
   });
 });
 

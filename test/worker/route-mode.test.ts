@@ -25,6 +25,33 @@ describe("AUTHORITIES: only listed hosts get a robots.txt fetched, stored and en
     { site: "https://www.example.com.evil.test", status: 200, fetched: false, why: "suffix trick" },
     { site: "https://www.example.com:8443", status: 200, fetched: false, why: "another port is another authority" },
   ];
+  // The same authority spelt otherwise is judged as listed, under the listed spelling: a
+  // trailing dot (an absolute DNS name), a web port (80, 443), upper case. Before, a trailing
+  // dot or `:443` on http passed unjudged.
+  const spellings: { site: string; stored: string; why: string }[] = [
+    { site: "https://www.example.com.", stored: "https://www.example.com", why: "a trailing dot" },
+    { site: "https://www.example.com:443", stored: "https://www.example.com", why: "https's default port" },
+    { site: "http://www.example.com:80", stored: "http://www.example.com", why: "http's default port" },
+    {
+      site: "http://www.example.com:443",
+      stored: "http://www.example.com",
+      why: "a web port on the other scheme (Cloudflare routes by host name)",
+    },
+    { site: "https://www.example.com.:443", stored: "https://www.example.com", why: "both" },
+    { site: "https://WWW.Example.COM.", stored: "https://www.example.com", why: "upper case and a dot" },
+    {
+      site: "https://shop.example.org.",
+      stored: "https://shop.example.org",
+      why: "a subdomain of *.example.org, dotted",
+    },
+  ];
+  it.each(spellings)("$site is $stored ($why): judged, one robots.txt", async ({ site, stored }) => {
+    const origin = fakeOrigin({ body: ROBOTS });
+    const response = await call("/private/x", { ua: GOOGLEBOT, env: vars, site });
+    expect(response.status).toBe(403);
+    expect(origin.requests.filter((url) => url.endsWith("/robots.txt"))).toEqual([`${stored}/robots.txt`]);
+    expect(await storedKeys()).toEqual([`robots:${stored}`]);
+  });
   it.each(rows)("$site -> $status ($why)", async ({ site, status, fetched }) => {
     const origin = fakeOrigin({ body: ROBOTS });
     const response = await call("/private/x", { ua: GOOGLEBOT, env: vars, site });

@@ -1,0 +1,131 @@
+// `npm run bench`: the bounds on what a client can make one request cost (no client can buy
+// our CPU, memory or quota). Each row is a hostile input at the size a client can send, next
+// to the target it must stay under; it prints numbers and never fails the build.
+//
+// User-Agent classification: any header up to 64 KB (Cloudflare passes up to 32 KB) costs
+// <= 50 us (median), because only the first CLASSIFIED_LENGTH characters are read; real
+// corpus strings, also memo misses, are the row to compare with. Before the bound, 4,000
+// words `a1bot a2bot …` (35 KB) took ~900 ms: the tokens were deduplicated pairwise. Every call is a
+// memo miss: each shape comes in 1,024 variants (twice the memo's size) that differ in their
+// first characters, so the memo, cleared when full, never holds the one asked about.
+//
+// Reverse DNS: what 10,000 addresses of one IPv6 /64 (and of one IPv4 /24) claiming Amazonbot
+// cost, counted: lookups (each one or two DoH subrequests) and KV writes. Target: one lookup
+// per network and hour, no KV write (reverse-dns.ts keeps answers in memory and the Cache API).
+//
+// Admin bodies: 8 MiB offered as a stream with no length to each route's bound; bytes read
+// counted. Target: never more than the bound plus one chunk (admin-body.ts).
+import { Bench } from "tinybench";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { CLASSIFIED_LENGTH, classifyUserAgent } from "../src/agents/classify.ts";
+import { REVERSE_DNS_RULES } from "../src/agents/verification.ts";
+import { readBodyText } from "../src/worker/admin-body.ts";
+import { clearReverseDnsMemory, reverseDnsFor, type DnsResolver } from "../src/worker/reverse-dns.ts";
+
+const SIZE = 64 * 1024;
+const fill = (unit: (n: number) => string): string => {
+  let text = "";
+  for (let n = 0; text.length < SIZE; n++) text += unit(n);
+  return text.slice(0, SIZE);
+};
+const hostileShapes: Record<string, string> = {
+  "many words": fill((n) => `w${n} `),
+  "many `bot` words (a1bot a2bot …)": fill((n) => `a${n}bot `),
+  "one long token": "x".repeat(SIZE),
+  "parentheses and semicolons": `Mozilla/5.0 (${fill(() => "a;(b);)")}`,
+  "many `compatible;` names": fill((n) => `compatible; n${n}bot/1 `),
+  "browser-shaped, bot words after it": `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 ${fill((n) => `a${n}bot `)}`,
+  "Android comment of builds": `Mozilla/5.0 (Linux; ${fill(() => "; x Build/ROBOT")}) AppleWebKit/537.36`,
+  "URL and e-mail pieces": fill((n) => `+http://e${n}.example/bot a${n}@bot.example `),
+};
+const VARIANTS = 1024;
+const variantsOf = (header: string): string[] =>
+  Array.from({ length: VARIANTS }, (_, n) => `${n.toString(36)}${header}`.slice(0, SIZE));
+
+const corpus = readFileSync(resolve(import.meta.dirname, "../test/fixtures/corpus/agents/crawlers.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => (JSON.parse(line) as { ua: string }).ua);
+
+const TARGET_US = 50;
+const bench = new Bench({ time: 400, warmupTime: 100 });
+let next = 0;
+bench.add(`User-Agent, the ${corpus.length} corpus crawler strings in turn (reference)`, () => {
+  classifyUserAgent(corpus[next++ % corpus.length]);
+});
+for (const [shape, header] of Object.entries(hostileShapes)) {
+  const variants = variantsOf(header);
+  let n = 0;
+  bench.add(`User-Agent 64 KB, ${shape}`, () => {
+    classifyUserAgent(variants[n++ % VARIANTS]);
+  });
+}
+await bench.run();
+console.log(`bounds: hostile input, tinybench (User-Agent: first ${CLASSIFIED_LENGTH} characters read, memo misses)`);
+for (const task of bench.tasks) {
+  const result = task.result;
+  const p50 = result && "latency" in result ? result.latency.p50 * 1000 : NaN;
+  const p99 = result && "latency" in result ? (result.latency.p99 ?? NaN) * 1000 : NaN;
+  const verdict = p50 <= TARGET_US ? "ok" : "OVER";
+  console.log(
+    `  ${task.name.padEnd(66)} p50 ${p50.toFixed(2)} us (target <= ${TARGET_US} us: ${verdict})   p99 ${p99.toFixed(2)} us`,
+  );
+}
+
+// --- Reverse DNS: the budget of a network ------------------------------------------------
+const amazon = REVERSE_DNS_RULES.filter((rule) => rule.name === "amazonbot");
+async function reverseDnsCost(addresses: readonly string[]): Promise<{ lookups: number; kvWrites: number }> {
+  clearReverseDnsMemory();
+  let lookups = 0;
+  const resolver: DnsResolver = async (_name, type) => {
+    if (type === "PTR") lookups++;
+    return { status: "nxdomain" };
+  };
+  // No KV is given to reverse DNS at all: the count is 0 by construction, printed so the row says it.
+  const options = { cache: undefined, resolve: resolver, timeoutMs: 1000 };
+  for (const address of addresses) await reverseDnsFor(address, amazon, options);
+  return { lookups, kvWrites: 0 };
+}
+const ADDRESSES = 10_000;
+const ipv6 = Array.from({ length: ADDRESSES }, (_, n) => `2001:db8:1:2::${(n + 1).toString(16)}`);
+const ipv4 = Array.from({ length: ADDRESSES }, (_, n) => `198.51.100.${n % 256}`);
+console.log("bounds: reverse DNS, addresses claiming Amazonbot (target: 1 lookup per network and hour, 0 KV writes)");
+for (const [name, addresses] of [
+  [`${ADDRESSES} addresses of one IPv6 /64`, ipv6],
+  [`${ADDRESSES} requests from one IPv4 /24`, ipv4],
+] as const) {
+  const { lookups, kvWrites } = await reverseDnsCost(addresses);
+  console.log(`  ${name.padEnd(66)} lookups ${lookups}   KV writes ${kvWrites}   ${lookups <= 1 ? "ok" : "OVER"}`);
+}
+
+// --- Admin bodies: read no further than the bound ------------------------------------------
+const BODY_CHUNK = 16 * 1024;
+async function bytesRead(max: number): Promise<{ read: number; status: number | undefined }> {
+  let read = 0;
+  const offered = 8 * 1024 * 1024;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (read >= offered) return controller.close();
+      read += BODY_CHUNK;
+      controller.enqueue(new Uint8Array(BODY_CHUNK).fill(0x20));
+    },
+  });
+  const request = new Request("https://edge.test/__robots/x", {
+    method: "POST",
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  const body = await readBodyText(request, max);
+  return { read, status: body.ok ? undefined : body.status };
+}
+console.log("bounds: admin bodies, 8 MiB offered without a length (target: read <= bound + one 16 KiB chunk)");
+for (const [route, max] of [
+  ["POST pause", 16_384],
+  ["PUT policy", 65_536],
+  ["POST replay, POST test", 1_048_576],
+] as const) {
+  const { read, status } = await bytesRead(max);
+  const verdict = read <= max + BODY_CHUNK && status === 413 ? "ok" : "OVER";
+  console.log(`  ${`${route} (bound ${max} bytes)`.padEnd(66)} read ${read} bytes, answer ${status}   ${verdict}`);
+}
