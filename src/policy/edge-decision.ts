@@ -4,32 +4,34 @@
  * operator page's tester and `robots-edge explain` call this same function (through
  * explain.ts), so they cannot disagree with the edge.
  *
- * Precedence, top to bottom (docs/decisions.md, "Precedence"):
- *   0. nowhere to send the request: an unusable ORIGIN_URL -> 502; route mode addressed to
- *      the Worker itself (a loop)                           -> 508
- *   1. MODE=off                                              -> forward, unjudged
- *      (a var with a bad value is not a kill switch: its default stands in, src/config/read-config.ts)
- *   2. an authority the edge does not protect (AUTHORITIES)   -> forward, unjudged
- *   3. a Web Bot Auth signature (Signature-Input present, VERIFY_CRAWLERS not off): verified
- *      from a trusted signer -> the request IS the crawler the signer stands for, whatever its
- *      User-Agent; failed -> a failed claim (step 5); from an untrusted signer -> ignored
- *   4. humans (not robots.txt)                                -> forward, unjudged
- *   5. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim
- *      with VERIFY_CRAWLERS=block -> 403; with `unknown` the request is judged below as an
- *      anonymous bot under `*`. An unverifiable claim is judged below under its group AND
- *      under `*`; refused by `*` alone -> 503 with Retry-After (unproven claim)
- *   6. crawl pause                                            -> 503 (robots.txt too)
- *   7. GET/HEAD /robots.txt                                   -> served by the edge
- *   8. policy layers (judge.ts; the operator's live policy is gathered only here): the
- *      route's mode (a route with mode `off` passes), its rule
- *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN).
- *      Steps 8 to 11 run on every spelling of the path (path-spellings.ts judgeEverySpelling)
- *      and the strictest outcome stands: a pass counts only if every spelling passes
- *   9. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
- *      crawler's category -> block (enforce) or marked report; else a pass may carry the
- *      path's `Content-Usage` header
- *  10. a block under MODE/route mode `report`                 -> forward, marked would-block
- *  11. pacing, for a pass in enforce mode whose group binds it: Visit-time -> 503,
+ * Precedence, top to bottom. docs/decisions.md "Precedence" lists the same steps under the same
+ * names, and test/policy/precedence-docs.test.ts holds the two lists equal.
+ *   1. nowhere to send: an unusable ORIGIN_URL -> 502; route mode addressed to the Worker
+ *      itself (a loop) -> 508
+ *   2. mode off: MODE=off -> forward, unjudged (a var with a bad value is no kill switch: its
+ *      default stands in, src/config/read-config.ts)
+ *   3. not served: an authority the edge does not protect (AUTHORITIES) -> forward, unjudged
+ *   4. signature: a Web Bot Auth signature (Signature-Input, VERIFY_CRAWLERS not off), checked:
+ *      reused -> 429; verified from a trusted signer -> the request IS the crawler the signer
+ *      stands for, whatever its User-Agent; failed -> a refuted claim (step 6); from an
+ *      untrusted signer -> ignored
+ *   5. humans: not a crawler (and not robots.txt) -> forward, unjudged
+ *   6. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim with
+ *      VERIFY_CRAWLERS=block -> 403; with `unknown` it is judged below as an anonymous bot under
+ *      `*`. An unverifiable claim is judged below under its group AND under `*`; refused by `*`
+ *      alone -> 503 with Retry-After (unproven claim)
+ *   7. crawl pause: -> 503 (robots.txt too)
+ *   8. robots.txt: GET/HEAD /robots.txt in any spelling -> served by the edge
+ *   9. policy layers (judge.ts; the live policy is gathered only here): the route's mode (`off`
+ *      passes), its rule naming the crawler (a rule asking for a signature -> 403 with
+ *      Accept-Signature when there is none), then robots.txt (unavailable -> 503 unless
+ *      FAIL_OPEN). Steps 9 to 12 run on every spelling of the path (path-spellings.ts
+ *      judgeEverySpelling); the strictest outcome stands: a pass counts only if every
+ *      spelling passes
+ *  10. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
+ *      crawler's category -> block; else a pass may carry the path's `Content-Usage` header
+ *  11. report: a block under MODE or the route's mode `report` -> forward, marked would-block
+ *  12. pacing: for a pass in enforce mode whose group binds it: Visit-time -> 503,
  *      Crawl-delay / Request-rate -> 429
  *
  * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
