@@ -11,7 +11,8 @@
 
 import type { AgentInfo } from "../agents/classify.ts";
 import { VERIFICATION_STATUSES } from "../agents/verification.ts";
-import { verificationOf, type EdgeAction, type EdgeFacts } from "./edge-decision.ts";
+import { verificationOf } from "./edge-decision.ts";
+import type { EdgeAction, EdgeFacts } from "./edge-facts.ts";
 
 /** The actions the activity view counts (the vocabulary: 503 = unavailable, 429 = rateLimited). */
 export const RECORDED_ACTIONS = ["pass", "block", "report", "unavailable", "rateLimited"] as const;

@@ -22,7 +22,7 @@
 import type { AgentInfo } from "../agents/classify.ts";
 import type { CrawlerCategory } from "../agents/crawlers.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
-import type { EdgeAction, SignatureFact } from "./edge-decision.ts";
+import type { EdgeAction, SignatureFact } from "./edge-facts.ts";
 
 export type ClaimStanding = "proven" | "refuted" | "unproven" | "as-made";
 

@@ -12,7 +12,8 @@
 import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { verificationPlan, type VerificationOutcome } from "../agents/verification.ts";
 import { contentSignalUseOf, pathAndQuery, resolveUsage, type RobotsMatcher, type Rule } from "../core/index.ts";
-import { decideEdge, isRobotsTxtPath, verificationOf, type EdgeAction, type EdgeFacts } from "./edge-decision.ts";
+import { decideEdge, isRobotsTxtPath, verificationOf } from "./edge-decision.ts";
+import type { EdgeAction, EdgeFacts } from "./edge-facts.ts";
 import type { EntryState, Layer, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";

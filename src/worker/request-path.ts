@@ -8,13 +8,8 @@
 import { classifyUserAgent } from "../agents/classify.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../agents/verification.ts";
 import { activityOf } from "../policy/activity.ts";
-import {
-  decideEdge,
-  isRobotsTxtPath,
-  verificationOf,
-  type EdgeAction,
-  type EdgeFacts,
-} from "../policy/edge-decision.ts";
+import { decideEdge, isRobotsTxtPath, verificationOf } from "../policy/edge-decision.ts";
+import type { EdgeAction, EdgeFacts } from "../policy/edge-facts.ts";
 import { recordActivity } from "./activity-recorder.ts";
 import { isServedAuthority } from "./authorities.ts";
 import type { EdgeContext } from "./edge-context.ts";

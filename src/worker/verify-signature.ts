@@ -11,7 +11,7 @@ import { ReuseMemory } from "../agents/web-bot-auth/reuse-memory.ts";
 import { agentOfSigner } from "../agents/web-bot-auth/signed-agent.ts";
 import { signerIdentity } from "../agents/web-bot-auth/signature-agents.ts";
 import { MAX_SKEW_SECONDS, verifyWebBotAuth } from "../agents/web-bot-auth/verify.ts";
-import type { SignatureFact } from "../policy/edge-decision.ts";
+import type { SignatureFact } from "../policy/edge-facts.ts";
 import type { VerifyCrawlers } from "../policy/settings.ts";
 import type { EdgeContext } from "./edge-context.ts";
 import { logImpostor, logUntrustedSignature } from "./log.ts";

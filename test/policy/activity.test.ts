@@ -6,10 +6,11 @@ import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { activityOf, recordedPath, type VerifiedState } from "../../src/policy/activity.ts";
 import { summarizeActivity, type CountRow, type SeriesRow } from "../../src/policy/activity-summary.ts";
-import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
 import { replay, type ReplaySettings } from "../../src/policy/replay.ts";
-import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./edge-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";

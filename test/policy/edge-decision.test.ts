@@ -6,11 +6,12 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { decideEdge, type EdgeAction, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import type { EdgeAction, EdgeFacts } from "../../src/policy/edge-facts.ts";
 import type { Mode } from "../../src/policy/mode.ts";
 import { UNPROVEN_RETRY_AFTER_SECONDS } from "../../src/policy/claim.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
-import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./edge-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";

@@ -5,10 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { judge } from "../../src/policy/judge.ts";
 import { parsePolicy, type CompiledPolicy } from "../../src/policy/operator-policy.ts";
-import { gatheredFacts } from "./edge-facts.ts";
+import { gatheredFacts } from "./gathered-facts.ts";
 
 const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
 const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
