@@ -19,7 +19,8 @@ import {
   verifyCrawlerDetailed,
 } from "../src/agents/verification.ts";
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
-import { decideEdge, verificationOf, type EdgeFacts } from "../src/policy/edge-decision.ts";
+import { decideEdge, verificationOf } from "../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../src/policy/edge-facts.ts";
 import { crawlerRanges } from "../src/worker/crawler-ranges.ts";
 import { reverseDnsFor, type DnsResolver } from "../src/worker/reverse-dns.ts";
 import { random } from "./random.ts";
@@ -68,7 +69,6 @@ function baseFacts(agent: AgentInfo, verifyCrawlers: EdgeFacts["verifyCrawlers"]
     originUnusable: false,
     selfAddressed: false,
     mode: "enforce",
-    configProblems: false,
     served: true,
     isRobotsTxt: false,
     pathAndQuery: "/news/today",

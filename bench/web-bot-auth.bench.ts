@@ -1,9 +1,11 @@
 // `npm run bench`: the CPU Web Bot Auth verification adds to one request on a warm isolate,
 // keys already cached (directory parsed, public key imported): what the edge pays per signed
 // request once the cron has fetched the directory. And the cost for a request without
-// signature headers (browsers, most crawlers), which must stay at about nothing.
+// signature headers (browsers, most crawlers), which must stay at about nothing. And the
+// per-isolate reuse memory at its bound (10,000 uses): one more use costs the same as the first.
 import { Bench } from "tinybench";
 import { parseDirectory } from "../src/agents/web-bot-auth/directory.ts";
+import { DEFAULT_REUSE_CAPACITY, ReuseMemory } from "../src/agents/web-bot-auth/reuse-memory.ts";
 import { verifyWebBotAuth, type SignedRequest, type VerifyOptions } from "../src/agents/web-bot-auth/verify.ts";
 import { newSigner, signRequest } from "../test/agents/web-bot-auth/signer.ts";
 
@@ -14,11 +16,13 @@ const signer = await newSigner();
 const rsa = await newSigner("rsa-pss-sha512");
 const keys = (await parseDirectory({ keys: [signer.publicJwk, rsa.publicJwk] }))?.keys ?? new Map();
 const now = Math.floor(Date.now() / 1000);
-const trusted = new Set([AGENT, CHATGPT]);
+// Signer URLs: a bare origin stands for its well-known directory (signer-url.ts).
+const DIRECTORY = "/.well-known/http-message-signatures-directory";
+const trusted = new Set([AGENT + DIRECTORY, CHATGPT + DIRECTORY]);
 const options = (): VerifyOptions => ({
   now: Date.now(),
-  isTrusted: (origin) => trusted.has(origin),
-  lookupKey: (_origin, keyid) => keys.get(keyid),
+  isTrusted: (signerUrl) => trusted.has(signerUrl),
+  lookupKey: (signerUrl, keyid) => (trusted.has(signerUrl) ? keys.get(keyid) : undefined),
 });
 
 const request = (headers: Record<string, string>): SignedRequest => ({
@@ -31,7 +35,7 @@ const dictionaryForm = request(
     url: TARGET,
     agent: { form: "dictionary", key: "sig1", origin: AGENT },
     created: now,
-    expires: now + 3600,
+    expires: now + 290,
   }),
 );
 const legacyForm = request(
@@ -40,7 +44,7 @@ const legacyForm = request(
     agent: { form: "string", origin: CHATGPT },
     components: ["@authority", "@method", "@path"],
     created: now,
-    expires: now + 3600,
+    expires: now + 290,
   }),
 );
 const rsaSigned = request(
@@ -48,7 +52,7 @@ const rsaSigned = request(
     url: TARGET,
     agent: { form: "dictionary", key: "sig1", origin: AGENT },
     created: now,
-    expires: now + 3600,
+    expires: now + 290,
   }),
 );
 const unsigned = request({ "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" });
@@ -63,6 +67,12 @@ for (const signed of [dictionaryForm, legacyForm, rsaSigned]) {
 const publicKey = await crypto.subtle.importKey("jwk", signer.publicJwk, { name: "Ed25519" }, false, ["verify"]);
 const data = new TextEncoder().encode(`"@authority": www.example.com\n"@signature-params": ${"x".repeat(200)}`);
 const signature = new Uint8Array(64);
+
+// The reuse memory filled to its bound with unexpired uses.
+const reuse = new ReuseMemory();
+for (let i = 0; i < DEFAULT_REUSE_CAPACITY; i++)
+  reuse.used(`${AGENT}${DIRECTORY} sig:${i}`, Date.now() + 300_000, Date.now());
+let fresh = 0;
 
 const bench = new Bench({ time: 1500, warmupTime: 300 });
 bench
@@ -80,8 +90,12 @@ bench
   })
   .add("no signature headers (absent)", async () => {
     await verifyWebBotAuth(unsigned, options());
+  })
+  .add(`reuse memory at its bound (${DEFAULT_REUSE_CAPACITY} uses): one more use`, () => {
+    reuse.used(`${AGENT}${DIRECTORY} sig:fresh-${fresh++}`, Date.now() + 300_000, Date.now());
   });
 await bench.run();
+if (reuse.size > DEFAULT_REUSE_CAPACITY) throw new Error(`reuse memory grew past its bound: ${reuse.size}`);
 console.log("Web Bot Auth verification per request on a warm isolate, tinybench");
 for (const task of bench.tasks) {
   const result = task.result;

@@ -17,7 +17,7 @@
  * Browsers always send one (the Fetch standard appends it by default; privacy tools replace
  * it, they do not drop it), so a request without one is a script, a scanner or a tool told
  * to hide. isbot answers false for "" (it reports strings that identify as bots; see its
- * issue #66), as does CrawlerDetect: they answer "does it say it is a bot?". We answer "should
+ * issue tracker, number 66), as does CrawlerDetect: they answer "does it say it is a bot?". We answer "should
  * robots.txt apply?", as WAF rule sets do when they flag a missing or empty User-Agent
  * (OWASP CRS 920320/920330). isbot itself already calls a whitespace-only value a bot. A
  * wrong guess costs little: a person who strips the header sees what `*` allows.
@@ -45,7 +45,7 @@ export interface AgentInfo {
   /**
    * True only for known crawlers whose operator documents Crawl-delay support (crawlers.ts);
    * false for unknown crawlers and people. Rate and visit-time lines bind the rest only when
-   * a group names them or the operator opts in (issue #9).
+   * a group names them or the operator opts in (ENFORCE_RATES=all).
    */
   readonly honoursRateLimits: boolean;
 }

@@ -56,7 +56,8 @@ export interface KnownCrawler {
    * True when the operator documents that the crawler honours Crawl-delay (and so rate and
    * visit-time lines are meant for it); false when it documents the opposite (Google,
    * Yandex since 2018, Amazon) or says nothing. The shell binds rate lines by default only
-   * to crawlers for which this is true, or that a group names (issue #9).
+   * to crawlers for which this is true, or that a group names (a crawler held to lines it
+   * ignores reads the 429s as overload).
    */
   readonly honoursRateLimits: boolean;
   /** Where the operator says so, or why we say false. */
@@ -88,6 +89,8 @@ const ANTHROPIC =
 const PERPLEXITY = "https://docs.perplexity.ai/guides/bots";
 const META = "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers";
 const MISTRAL = "https://docs.mistral.ai/robots";
+const KIMI_NOT_DOCUMENTED =
+  "not documented where we could read it: third-party crawler directories cite Moonshot AI's https://www.kimi.com/policies/kimi-crawlers, which was not available to us; so the category is unknown (other) and no usage preference refuses it by category";
 const YANDEX = "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html";
 const YANDEX_FALLBACK = "; `User-agent: Yandex` addresses every Yandex robot, and then `*` is not used";
 const BAIDU = "https://www.baidu.com/search/spider.html";
@@ -561,6 +564,39 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     operator: "Mistral",
     category: "ai-training",
     docs: MISTRAL + ": datasets for training Mistral models",
+  },
+
+  // Moonshot AI (Kimi): tokens as written in the 2026 AI-crawler lists; the operator's page
+  // could not be read, so they are known tokens with no category of ours.
+  {
+    token: "KimiBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "Moonshot AI",
+    category: "other",
+    docs: KIMI_NOT_DOCUMENTED,
+  },
+  {
+    token: "Kimi-SearchBot",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "Moonshot AI",
+    category: "other",
+    docs: KIMI_NOT_DOCUMENTED,
+  },
+  {
+    token: "Kimi-User",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "Moonshot AI",
+    category: "other",
+    docs: KIMI_NOT_DOCUMENTED,
   },
 
   // Other search engines

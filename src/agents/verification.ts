@@ -77,7 +77,7 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
   { name: "perplexity-user", url: "https://www.perplexity.ai/perplexity-user.json", tokens: ["Perplexity-User"] },
   { name: "applebot", url: "https://search.developer.apple.com/applebot.json", tokens: ["Applebot"] },
   {
-    // Named by Anthropic's crawler help page (privacy.claude.com, article 8896518) and by issue #12.
+    // Named by Anthropic's crawler help page (privacy.claude.com, article 8896518).
     name: "anthropic",
     url: "https://claude.com/crawling/bots.json",
     tokens: ["ClaudeBot", "Claude-User", "Claude-SearchBot"],
@@ -267,9 +267,12 @@ function isCidr(text: string): boolean {
 /** A set of CIDR ranges answering "is this address inside?". */
 export class RangeSet {
   private readonly ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][];
+  /** Not refreshed for long (the Worker decides how long): verifies what it holds, refutes nothing. */
+  readonly stale: boolean;
 
-  constructor(cidrs: readonly string[]) {
+  constructor(cidrs: readonly string[], options: { readonly stale?: boolean } = {}) {
     this.ranges = cidrs.map((cidr) => ipaddr.parseCIDR(cidr));
+    this.stale = options.stale ?? false;
   }
 
   contains(address: string): boolean {
@@ -440,7 +443,8 @@ function identityClaims(agent: AgentInfo): IdentityClaim[] {
  * with the method and the reason. Several claims must all hold: one refuted claim makes an
  * impostor, since no address is two operators' crawler. Per claimed identity:
  *   - Cloudflare's `verifiedBot: false` vetoes every claim;
- *   - a loaded list of the operator decides: in it is verified, outside it refuted;
+ *   - a loaded list of the operator decides: in it is verified, outside it refuted — unless
+ *     the list is stale (RangeSet.stale): then outside it is judged as with no list loaded;
  *   - with no list loaded (the operator publishes none, or ours is not fetched yet), Cloudflare's
  *     verified category may confirm when it is the claimed crawler's own and the crawler is not
  *     exempt from `*`; else a forward-confirmed host name of that crawler's class confirms. A
@@ -492,13 +496,22 @@ function verifyIdentity(claim: IdentityClaim, input: DetailedVerificationInput):
   const list = source ? input.ranges.get(source.name) : undefined;
   if (source && list) {
     if (!address) return unverifiable("no client address", "no-address");
-    return list.contains(address)
-      ? { status: "verified", method: "ip-list", reason: `address in the ${source.name} list`, evidence: source.name }
-      : { status: "refuted", method: "ip-list", reason: `address not in the ${source.name} list`, why: "refuted" };
+    if (list.contains(address)) {
+      return {
+        status: "verified",
+        method: "ip-list",
+        reason: `address in the ${source.name} list`,
+        evidence: source.name,
+      };
+    }
+    if (!list.stale) {
+      return { status: "refuted", method: "ip-list", reason: `address not in the ${source.name} list`, why: "refuted" };
+    }
+    // A stale list may lack ranges the operator added since: judged as if none were loaded.
   }
   const byCloudflare = cloudflareEvidence(claim, input.cfCategory);
   if (byCloudflare) return byCloudflare;
-  const noList = source ? `no ${source.name} list loaded` : undefined;
+  const noList = source ? (list ? `the ${source.name} list is stale` : `no ${source.name} list loaded`) : undefined;
   if (!address) return unverifiable("no client address", "no-address");
   if (!claim.rule) return unverifiable(noList ?? "no method", "no-list");
   return byReverseDns(claim.rule, input.reverseDns, noList);
@@ -622,8 +635,11 @@ export function cloudflareBotOf(cf: unknown): { verified: boolean | undefined; c
       ? (management as Record<string, unknown>)["verifiedBot"]
       : undefined;
   const raw = fields["verifiedBotCategory"];
-  const category = typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined;
-  const verified = typeof verifiedBot === "boolean" ? verifiedBot : category !== undefined ? true : undefined;
+  const stated = typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined;
+  const verified = typeof verifiedBot === "boolean" ? verifiedBot : stated !== undefined ? true : undefined;
+  // `verifiedBot: false` decides: a category beside it is no verified bot's, so it names no
+  // category a policy rule or usage preference may grant by.
+  const category = verified === false ? undefined : stated;
   return { verified, category };
 }
 

@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
-import { parseConfig } from "../worker/config.ts";
+import { parseConfig } from "../config/read-config.ts";
 import { CliError, EXIT_NO, EXIT_OK, inputName, readAllStdin, STDIN, write, type Io } from "./io.ts";
 
 export type Severity = "error" | "warning" | "note";

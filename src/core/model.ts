@@ -147,6 +147,7 @@ export type DiagnosticCode =
   | "usage-syntax"
   | "usage-unknown-key"
   | "usage-invalid-value"
+  | "usage-content-use"
   | "usage-contradicts-rules"
   | "usage-outside-group"
   | "usage-between-groups"

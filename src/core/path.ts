@@ -10,7 +10,7 @@
  *   - %xx escapes of unreserved characters (A-Z a-z 0-9 - . _ ~) are decoded, except a hex
  *     digit that would complete a new escape after a stray `%` (kept as %3X: idempotence);
  *   - a `%` that starts no escape is the octet `%` and stays as written, as Google keeps it:
- *     `Disallow: /query%` matches `/query%20x`, `/%2` is a prefix of `/%2F` (issue #10);
+ *     `Disallow: /query%` matches `/query%20x`, `/%2` is a prefix of `/%2F` (as Google matches them);
  *   - everything else, reserved escapes such as %2F, %2A and %24 included, stays as written
  *     (pattern.ts lets a pattern's %2A and %24 match a literal `*` and `$`).
  * Case of the path itself is kept: paths are case-sensitive (RFC 9309 §2.2.2).

@@ -42,14 +42,32 @@ const USAGE_FIELDS: Readonly<Record<string, UsageFormat>> = {
  * keys; the mapping of keys to crawler categories is policy (src/policy/usage-vocabulary.ts).
  */
 export const USAGE_KEYS: Readonly<Record<UsageFormat, readonly string[]>> = {
-  /** draft-ietf-aipref-vocab-07 §6.1 Table 1. */
-  "content-usage": ["train-ai", "search"],
+  /**
+   * draft-ietf-aipref-vocab-08 (2026-09-14): `train-ai`, `ai-use` (new in -08) and `search`.
+   * vocab-07 §6.1 Table 1 had `train-ai` and `search` only, so a vocab-07 file reads as written.
+   */
+  "content-usage": ["train-ai", "ai-use", "search"],
   /** contentsignals.org (and draft-romm-aipref-contentsignals §4). */
   "content-signal": ["search", "ai-input", "ai-train"],
 };
 
 /** Content-Signal keys that are known but carry no yes/no preference (kept as written). */
 const CONTENT_SIGNAL_OTHER_KEYS = new Set(["use"]);
+
+/**
+ * Content-Signal `use=`: how far a fetcher may use what it takes, narrowest first (Cloudflare's
+ * managed robots.txt writes `use=reference`). The values and their order are as the Content
+ * Signals update describes them; usage-vocabulary.ts says which crawlers it binds.
+ */
+export const CONTENT_SIGNAL_USES = ["immediate", "reference", "full"] as const;
+export type ContentSignalUse = (typeof CONTENT_SIGNAL_USES)[number];
+
+/** The `use=` a Content-Signal line states, when it states one we can read. */
+export function contentSignalUseOf(line: Pick<UsageLine, "format" | "others">): ContentSignalUse | undefined {
+  if (line.format !== "content-signal") return undefined;
+  const value = line.others.find((other) => other.key === "use")?.value.toLowerCase();
+  return CONTENT_SIGNAL_USES.find((use) => use === value);
+}
 
 /** The format a field name denotes, or undefined when it is no usage field. */
 export function usageFormatOf(field: string): UsageFormat | undefined {
@@ -156,7 +174,7 @@ function readContentUsage(statement: string, line: number, report: Report): Stat
         line,
         "usage-unknown-key",
         "info",
-        `Content-Usage key ${quote(key)} is not in draft-ietf-aipref-vocab-07 (${USAGE_KEYS["content-usage"].join(", ")}); ignored`,
+        `Content-Usage key ${quote(key)} is not in draft-ietf-aipref-vocab-08 (${USAGE_KEYS["content-usage"].join(", ")}); ignored`,
       );
     }
   }
@@ -194,6 +212,16 @@ function readContentSignal(statement: string, line: number, report: Report): Sta
         "usage-invalid-value",
         "warning",
         `Content-Signal ${key}=${value}: the value is yes or no; this one is unknown`,
+      );
+    } else if (key === "use") {
+      const use = CONTENT_SIGNAL_USES.find((name) => name === answer);
+      report(
+        line,
+        use ? "usage-content-use" : "usage-invalid-value",
+        use ? "info" : "warning",
+        use
+          ? `Content-Signal use=${use}: how far a fetcher may use this content (${CONTENT_SIGNAL_USES.join(" < ")}); enforced only for crawlers whose operator documents their use (usage-vocabulary.ts)`
+          : `Content-Signal use=${value}: the value is one of ${CONTENT_SIGNAL_USES.join(", ")}; this one is unknown`,
       );
     } else if (!CONTENT_SIGNAL_OTHER_KEYS.has(key)) {
       report(

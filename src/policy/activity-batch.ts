@@ -1,5 +1,5 @@
 /**
- * An isolate's activity between two flushes (issue #13): per origin, exact hourly counts
+ * An isolate's activity between two flushes: per origin, exact hourly counts
  * (token × category × verified state × action × layer), people as a count per hour, and the
  * newest crawler requests. Pure data: the Worker's recorder (worker/activity-recorder.ts)
  * holds one, adds each request's event, and sends `take()`'s batches to the origins'
@@ -37,8 +37,8 @@ export interface ActivityBatch {
 
 /**
  * The newest requests one batch carries. Counts stay exact; the recent list is a sample
- * when one isolate sees more than this between two flushes (a busy site: the object's last
- * 10,000 then span seconds anyway), which keeps each batch's writes small.
+ * when one isolate sees more than this between two flushes (a busy site: the object's 500
+ * per crawler then span seconds anyway), which keeps each batch small.
  */
 export const MAX_RECENT_PER_BATCH = 200;
 

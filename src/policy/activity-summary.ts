@@ -1,7 +1,8 @@
 /**
- * The activity view's numbers (GET activity, the operator page): hourly counts folded per
- * crawler token, per action, per verified state and per layer, hour by hour and in total.
- * Pure: the Worker reads the rows from the origin's ActivityLog object and answers this.
+ * The activity view's numbers (GET activity, the operator page), from counts the ActivityLog
+ * object aggregated in SQL (worker/activity-store.ts): per shown crawler, per action,
+ * verified state and layer, in total and per bucket (an hour up to 48 hours, a day beyond).
+ * Pure; it allocates per bucket and shown crawler only, never per stored name.
  */
 
 import {
@@ -12,8 +13,8 @@ import {
   type VerifiedState,
 } from "./activity.ts";
 
+/** Aggregated counts of one shown crawler (or of all other names, as one), per verified state, action and layer. */
 export interface CountRow {
-  readonly hour: number;
   readonly token: string;
   readonly category: string | null;
   readonly verified: VerifiedState;
@@ -23,8 +24,27 @@ export interface CountRow {
   readonly violations: number;
 }
 
+/** One bucket's count of one action, for one crawler or (token null) all together. */
+export interface SeriesRow {
+  readonly token: string | null;
+  /** The bucket's start (ms). */
+  readonly bucket: number;
+  readonly action: RecordedAction;
+  readonly count: number;
+}
+
+export interface AggregatedActivity {
+  readonly bucketMs: number;
+  readonly counts: readonly CountRow[];
+  /** How many names the other-names entry gathers. */
+  readonly otherNames: number;
+  readonly series: readonly SeriesRow[];
+  readonly humans: readonly { readonly bucket: number; readonly count: number }[];
+}
+
 export type ActionCounts = Record<RecordedAction, number>;
 export type VerifiedCounts = Record<VerifiedState, number>;
+export type Bucketed<T> = { readonly start: string } & T;
 
 export interface CrawlerActivity {
   readonly token: string;
@@ -36,33 +56,22 @@ export interface CrawlerActivity {
   readonly layers: Partial<Record<RecordedLayer, number>>;
   /** Requests for paths robots.txt disallows this crawler (it claims to obey robots.txt). */
   readonly violations: number;
-  /**
-   * One entry per hour of the window, oldest first (hours without requests count zero); for
-   * the HOURLY_CRAWLERS crawlers with most requests only (else empty), which bounds the answer.
-   */
-  readonly hourly: readonly ({ readonly hour: string } & ActionCounts)[];
+  /** For the entry of all other names: how many names it gathers. */
+  readonly names?: number;
+  /** One entry per bucket of the window (zeros included), for the busiest crawlers only (else empty). */
+  readonly series: readonly Bucketed<ActionCounts>[];
 }
-
-/** Crawlers whose hour-by-hour counts the answer carries (30 days x 5 actions each). */
-export const HOURLY_CRAWLERS = 25;
 
 export interface ActivitySummary {
-  readonly hours: readonly string[];
-  /** All crawlers together, per hour of the window (what the page charts for "all crawlers"). */
-  readonly hourly: readonly ({ readonly hour: string } & ActionCounts)[];
+  readonly bucket: "hour" | "day";
+  /** The buckets' starts, oldest first. */
+  readonly buckets: readonly string[];
+  /** All crawlers together, per bucket (what the page charts for "all crawlers"). */
+  readonly series: readonly Bucketed<ActionCounts>[];
   readonly totals: { readonly crawlerRequests: number; readonly humanRequests: number } & ActionCounts;
-  /** Most requests first. */
+  /** Most requests first; all other names last, as one entry. */
   readonly crawlers: readonly CrawlerActivity[];
-  readonly humans: { readonly total: number; readonly hourly: readonly { hour: string; count: number }[] };
-}
-
-const HOUR_MS = 3_600_000;
-
-/** The hours from `fromHour` to `toHour` (both hour starts, ms), as ISO strings. */
-export function hourRange(fromHour: number, toHour: number): number[] {
-  const hours: number[] = [];
-  for (let hour = fromHour; hour <= toHour; hour += HOUR_MS) hours.push(hour);
-  return hours;
+  readonly humans: { readonly total: number; readonly series: readonly Bucketed<{ count: number }>[] };
 }
 
 export function zeroActions(): ActionCounts {
@@ -73,57 +82,78 @@ function zeroVerified(): VerifiedCounts {
   return Object.fromEntries(VERIFIED_STATES.map((state) => [state, 0])) as VerifiedCounts;
 }
 
-/** Fold the rows of the window [fromHour, toHour] into the view's shape. */
+/** The starts of the buckets covering [fromHour, toHour] (hour starts, ms). */
+export function bucketStarts(fromHour: number, toHour: number, bucketMs: number): number[] {
+  const starts: number[] = [];
+  for (let start = fromHour - (fromHour % bucketMs); start <= toHour; start += bucketMs) starts.push(start);
+  return starts;
+}
+
+/** The view's shape for the window [fromHour, toHour]; `otherToken` names the entry of all other names. */
 export function summarizeActivity(
-  rows: readonly CountRow[],
-  humanRows: readonly { readonly hour: number; readonly count: number }[],
+  read: AggregatedActivity,
   window: { readonly fromHour: number; readonly toHour: number },
+  otherToken: string,
 ): ActivitySummary {
-  const hours = hourRange(window.fromHour, window.toHour);
-  const indexOf = new Map(hours.map((hour, i) => [hour, i]));
+  const starts = bucketStarts(window.fromHour, window.toHour, read.bucketMs);
+  const iso = starts.map((start) => new Date(start).toISOString());
+  const at = new Map(starts.map((start, i) => [start, i]));
   const crawlers = new Map<string, Mutable>();
   const totals = zeroActions();
-  const allHourly = hours.map(zeroActions);
   let crawlerRequests = 0;
-  for (const row of rows) {
-    const at = indexOf.get(row.hour);
-    if (at === undefined) continue;
-    const crawler = crawlers.get(row.token) ?? newCrawler(row.token, hours.length);
+  for (const row of read.counts) {
+    const crawler = crawlers.get(row.token) ?? newCrawler(row.token, row.category);
     crawlers.set(row.token, crawler);
-    crawler.category ??= row.category;
     crawler.requests += row.count;
     crawler.total[row.action] += row.count;
     crawler.verified[row.verified] += row.count;
     crawler.layers[row.layer] = (crawler.layers[row.layer] ?? 0) + row.count;
     crawler.violations += row.violations;
-    const slot = crawler.hourly[at];
-    if (slot) slot[row.action] += row.count;
-    const all = allHourly[at];
-    if (all) all[row.action] += row.count;
     totals[row.action] += row.count;
     crawlerRequests += row.count;
   }
-  const humanHourly = hours.map((hour) => ({ hour: new Date(hour).toISOString(), count: 0 }));
-  let humanTotal = 0;
-  for (const row of humanRows) {
-    const at = indexOf.get(row.hour);
-    const slot = at === undefined ? undefined : humanHourly[at];
-    if (!slot) continue;
-    slot.count += row.count;
-    humanTotal += row.count;
+  const all = starts.map(zeroActions);
+  const perCrawler = new Map<string, ActionCounts[]>();
+  for (const row of read.series) {
+    const i = at.get(row.bucket);
+    if (i === undefined) continue;
+    let slots = all;
+    if (row.token !== null) {
+      slots = perCrawler.get(row.token) ?? starts.map(zeroActions);
+      perCrawler.set(row.token, slots);
+    }
+    const slot = slots[i];
+    if (slot) slot[row.action] += row.count;
   }
-  const iso = (i: number) => new Date(hours[i] ?? 0).toISOString();
+  const humanSeries = starts.map(() => 0);
+  for (const row of read.humans) {
+    const i = at.get(row.bucket);
+    if (i !== undefined) humanSeries[i] = (humanSeries[i] ?? 0) + row.count;
+  }
+  const bucketed = (slots: readonly ActionCounts[]) => slots.map((counts, i) => ({ start: iso[i] ?? "", ...counts }));
+  const ranked = [...crawlers.values()].toSorted(
+    (a, b) =>
+      Number(a.token === otherToken) - Number(b.token === otherToken) ||
+      b.requests - a.requests ||
+      a.token.localeCompare(b.token),
+  );
   return {
-    hours: hours.map((hour) => new Date(hour).toISOString()),
-    hourly: allHourly.map((counts, i) => ({ hour: iso(i), ...counts })),
-    totals: { crawlerRequests, humanRequests: humanTotal, ...totals },
-    crawlers: [...crawlers.values()]
-      .toSorted((a, b) => b.requests - a.requests || a.token.localeCompare(b.token))
-      .map((crawler, rank) => ({
+    bucket: read.bucketMs === 3_600_000 ? "hour" : "day",
+    buckets: iso,
+    series: bucketed(all),
+    totals: { crawlerRequests, humanRequests: humanSeries.reduce((sum, count) => sum + count, 0), ...totals },
+    crawlers: ranked.map((crawler) => {
+      const slots = perCrawler.get(crawler.token);
+      return {
         ...crawler,
-        hourly: rank < HOURLY_CRAWLERS ? crawler.hourly.map((counts, i) => ({ hour: iso(i), ...counts })) : [],
-      })),
-    humans: { total: humanTotal, hourly: humanHourly },
+        ...(crawler.token === otherToken && read.otherNames > 0 && { names: read.otherNames }),
+        series: slots ? bucketed(slots) : [],
+      };
+    }),
+    humans: {
+      total: humanSeries.reduce((sum, count) => sum + count, 0),
+      series: humanSeries.map((count, i) => ({ start: iso[i] ?? "", count })),
+    },
   };
 }
 
@@ -135,18 +165,8 @@ interface Mutable {
   verified: VerifiedCounts;
   layers: Partial<Record<RecordedLayer, number>>;
   violations: number;
-  hourly: ActionCounts[];
 }
 
-function newCrawler(token: string, hours: number): Mutable {
-  return {
-    token,
-    category: null,
-    requests: 0,
-    total: zeroActions(),
-    verified: zeroVerified(),
-    layers: {},
-    violations: 0,
-    hourly: Array.from({ length: hours }, zeroActions),
-  };
+function newCrawler(token: string, category: string | null): Mutable {
+  return { token, category, requests: 0, total: zeroActions(), verified: zeroVerified(), layers: {}, violations: 0 };
 }

@@ -1,5 +1,5 @@
 /**
- * What the operator's activity view records of one decision (issue #13): pure, no I/O. The
+ * What the operator's activity view records of one decision: pure, no I/O. The
  * Worker turns each request's facts and action into at most one activity event; the recorder
  * (worker/activity-recorder.ts) buckets them per hour and keeps the most recent crawler
  * requests. What is kept, and what is not (docs/operating.md "Activity"):
@@ -11,7 +11,8 @@
 
 import type { AgentInfo } from "../agents/classify.ts";
 import { VERIFICATION_STATUSES } from "../agents/verification.ts";
-import { verificationOf, type EdgeAction, type EdgeFacts } from "./edge-decision.ts";
+import { verificationOf } from "./edge-decision.ts";
+import type { EdgeAction, EdgeFacts } from "./edge-facts.ts";
 
 /** The actions the activity view counts (the issue's vocabulary: 503 = unavailable, 429 = rateLimited). */
 export const RECORDED_ACTIONS = ["pass", "block", "report", "unavailable", "rateLimited"] as const;
@@ -28,18 +29,20 @@ export type VerifiedState = (typeof VERIFIED_STATES)[number];
 export const LEGACY_VERIFIED_STATES: Readonly<Record<string, VerifiedState>> = { impostor: "refuted" };
 
 /** What decided: the layers of the decision, and the answers that come before them. */
-export type RecordedLayer =
-  | "robots.txt"
-  | "policy"
-  | "usage-signal"
-  | "verification"
-  | "unproven-claim"
-  | "pause"
-  | "visit-time"
-  | "rate"
-  | "robots-unavailable"
-  | "robots.txt-file"
-  | "none";
+export const RECORDED_LAYERS = [
+  "robots.txt",
+  "policy",
+  "usage-signal",
+  "verification",
+  "unproven-claim",
+  "pause",
+  "visit-time",
+  "rate",
+  "robots-unavailable",
+  "robots.txt-file",
+  "none",
+] as const;
+export type RecordedLayer = (typeof RECORDED_LAYERS)[number];
 
 /** The name recorded for a crawler that gives no product token (an anonymous bot). */
 export const UNNAMED = "(unnamed)";
@@ -82,7 +85,7 @@ export type ActivityEvent =
 
 /**
  * The activity event of one request, or undefined when nothing is recorded: requests the
- * edge did not judge (MODE=off, config problems, hosts it does not protect, no origin).
+ * edge did not judge (MODE=off, hosts it does not protect, no origin).
  */
 export function activityOf(facts: EdgeFacts, action: EdgeAction, method: string): ActivityEvent | undefined {
   if (action.kind === "forward") return action.why === "human" ? { kind: "human", time: facts.now } : undefined;
@@ -156,6 +159,10 @@ export function outcomeOf(action: EdgeAction): Outcome | undefined {
     }
     case "impostor":
       return { action: "block", layer: "verification", line: null, rule: null };
+    case "signature-reused":
+      return { action: "rateLimited", layer: "verification", line: null, rule: null };
+    case "signature-required":
+      return { action: "block", ...decidingRule(action.verdict) };
     case "serve-robots-txt":
       return { action: "pass", layer: "robots.txt-file", line: null, rule: null };
     default:

@@ -22,7 +22,7 @@
 import type { AgentInfo } from "../agents/classify.ts";
 import type { CrawlerCategory } from "../agents/crawlers.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
-import type { EdgeAction, SignatureFact } from "./edge-decision.ts";
+import type { EdgeAction, SignatureFact } from "./edge-facts.ts";
 
 export type ClaimStanding = "proven" | "refuted" | "unproven" | "as-made";
 
@@ -92,7 +92,11 @@ export function judgeClaim(
 
 /** Refused if either judgement refuses; a 503 when only `*` does (the claimed group alone would pass). */
 function unprovenClaim(asClaimed: EdgeAction, asAnonymous: EdgeAction): EdgeAction {
-  if (!refuses(asAnonymous) || refuses(asClaimed)) return asClaimed;
+  if (!refuses(asAnonymous)) return asClaimed;
+  // A claimed judgement that is only marked (a usage refusal under USAGE_SIGNALS=report) still
+  // forwards the request: it stands for a refusal only when `*` too only marks it.
+  const claimedRefuses = asClaimed.kind === "report" ? asAnonymous.kind === "report" : refuses(asClaimed);
+  if (claimedRefuses) return asClaimed;
   switch (asAnonymous.kind) {
     case "report":
       return { ...asAnonymous, unproven: true };

@@ -14,6 +14,7 @@
  */
 
 import type { AppliedGroup, TimeWindow } from "../core/index.ts";
+import type { EnforceRates } from "./settings.ts";
 
 const DAY_MINUTES = 24 * 60;
 
@@ -95,7 +96,7 @@ function insideWindow(window: TimeWindow, minute: number): boolean {
  * a site de-indexed, so that takes the operator's explicit "all".
  */
 export function bindsRateLines(
-  setting: "honoured" | "all" | "off",
+  setting: EnforceRates,
   groupToken: string,
   crawler: { readonly honoursRateLimits?: boolean | undefined },
 ): boolean {

@@ -4,29 +4,34 @@
  * operator page's tester and `robots-edge explain` call this same function (through
  * explain.ts), so they cannot disagree with the edge.
  *
- * Precedence, top to bottom (docs/decisions.md, "Precedence"):
- *   0. nowhere to send the request: an unusable ORIGIN_URL -> 502; route mode addressed to
- *      the Worker itself (a loop)                           -> 508
- *   1. kill switch: MODE=off, or any configuration problem  -> forward, unjudged
- *   2. an authority the edge does not protect (AUTHORITIES)   -> forward, unjudged
- *   3. a Web Bot Auth signature (Signature-Input present, VERIFY_CRAWLERS not off): verified
- *      from a trusted signer -> the request IS the crawler the signer stands for, whatever its
- *      User-Agent; failed -> a failed claim (step 5); from an untrusted signer -> ignored
- *   4. humans (not robots.txt)                                -> forward, unjudged
- *   5. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim
- *      with VERIFY_CRAWLERS=block -> 403; with `unknown` the request is judged below as an
- *      anonymous bot under `*`. An unverifiable claim is judged below under its group AND
- *      under `*`; refused by `*` alone -> 503 with Retry-After (unproven claim)
- *   6. crawl pause                                            -> 503 (robots.txt too)
- *   7. GET/HEAD /robots.txt                                   -> served by the edge
- *   8. policy layers (judge.ts; the operator's live policy is gathered only here): the
- *      route's mode (a route with mode `off` passes), its rule
- *      naming the crawler, then robots.txt (unavailable -> 503 unless FAIL_OPEN)
- *   9. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
- *      crawler's category -> block (enforce) or marked report; else a pass may carry the
- *      path's `Content-Usage` header
- *  10. a block under MODE/route mode `report`                 -> forward, marked would-block
- *  11. pacing, for a pass in enforce mode whose group binds it: Visit-time -> 503,
+ * Precedence, top to bottom. docs/decisions.md "Precedence" lists the same steps under the same
+ * names, and test/policy/precedence-docs.test.ts holds the two lists equal.
+ *   1. nowhere to send: an unusable ORIGIN_URL -> 502; route mode addressed to the Worker
+ *      itself (a loop) -> 508
+ *   2. mode off: MODE=off -> forward, unjudged (a var with a bad value is no kill switch: its
+ *      default stands in, src/config/read-config.ts)
+ *   3. not served: an authority the edge does not protect (AUTHORITIES) -> forward, unjudged
+ *   4. signature: a Web Bot Auth signature (Signature-Input, VERIFY_CRAWLERS not off), checked:
+ *      reused -> 429; verified from a trusted signer -> the request IS the crawler the signer
+ *      stands for, whatever its User-Agent; failed -> a refuted claim (step 6); from an
+ *      untrusted signer -> ignored
+ *   5. humans: not a crawler (and not robots.txt) -> forward, unjudged
+ *   6. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim with
+ *      VERIFY_CRAWLERS=block -> 403; with `unknown` it is judged below as an anonymous bot under
+ *      `*`. An unverifiable claim is judged below under its group AND under `*`; refused by `*`
+ *      alone -> 503 with Retry-After (unproven claim)
+ *   7. crawl pause: -> 503 (robots.txt too)
+ *   8. robots.txt: GET/HEAD /robots.txt in any spelling -> served by the edge
+ *   9. policy layers (judge.ts; the live policy is gathered only here): the route's mode (`off`
+ *      passes), its rule naming the crawler (a rule asking for a signature -> 403 with
+ *      Accept-Signature when there is none), then robots.txt (unavailable -> 503 unless
+ *      FAIL_OPEN). Steps 9 to 12 run on every spelling of the path (path-spellings.ts
+ *      judgeEverySpelling); the strictest outcome stands: a pass counts only if every
+ *      spelling passes
+ *  10. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
+ *      crawler's category -> block; else a pass may carry the path's `Content-Usage` header
+ *  11. report: a block under MODE or the route's mode `report` -> forward, marked would-block
+ *  12. pacing: for a pass in enforce mode whose group binds it: Visit-time -> 503,
  *      Crawl-delay / Request-rate -> 429
  *
  * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
@@ -35,144 +40,25 @@
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import type { CrawlerCategory } from "../agents/crawlers.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import { ANONYMOUS_BOT, claimStanding, judgeClaim, type Judged } from "./claim.ts";
-import { canonicalizePath, resolveUsage, type RobotsMatcher } from "../core/index.ts";
-import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow, type RateLimits } from "./crawl-rate.ts";
-import { judge, type EntryState, type Verdict } from "./judge.ts";
-import type { Mode } from "./mode.ts";
-import type { CompiledPolicy } from "./operator-policy.ts";
-import { usageGroup, usageVerdict, type UsageRefusalReason } from "./usage-signals.ts";
-
-/**
- * A Web Bot Auth signature, checked (agents/web-bot-auth): verified from a trusted signer,
- * with the agent it stands for; failed (bad, expired, future, unknown key, malformed…); or
- * from a signer we do not trust (then the User-Agent decides, as without a signature).
- */
-export type SignatureFact =
-  | { readonly status: "verified"; readonly signer: string; readonly agent: AgentInfo }
-  | { readonly status: "failed"; readonly why: string; readonly signer?: string | undefined }
-  | { readonly status: "untrusted"; readonly signer?: string | undefined };
-
-/** The limiter's answer, or "not-checked" when the caller only explains. */
-export type RateFact =
-  { readonly allowed: true } | { readonly allowed: false; readonly retryAfter: number } | "not-checked";
-
-export interface EdgeFacts {
-  /** ORIGIN_URL is set but unusable: there is nowhere to forward anything. */
-  readonly originUnusable: boolean;
-  /** Route mode, and the request is addressed to the Worker itself (e.g. plain `wrangler dev`). */
-  readonly selfAddressed: boolean;
-  readonly mode: Mode;
-  /** Any configuration problem: the edge runs as with MODE=off (docs/operating.md, "Configuration"). */
-  readonly configProblems: boolean;
-  /** The request's authority is one the edge protects (AUTHORITIES; always in proxy mode). */
-  readonly served: boolean;
-  /** GET or HEAD of /robots.txt, in any spelling that means it. */
-  readonly isRobotsTxt: boolean;
-  /** Path and query of the request, as forwarded. */
-  readonly pathAndQuery: string;
-  readonly agent: AgentInfo;
-  /** The request carries a Web Bot Auth signature to check (Signature-Input; VERIFY_CRAWLERS not off). */
-  readonly signed: boolean;
-  readonly signature?: SignatureFact | undefined;
-  readonly verifyCrawlers: "off" | "unknown" | "block";
-  /** Whether the agent's claim needs checking (a verifiable crawler, VERIFY_CRAWLERS not off). */
-  readonly needsVerification: boolean;
-  /** How the address check came out (verified, refuted, unverifiable), once gathered. */
-  readonly verification?: VerificationOutcome | undefined;
-  /**
-   * Our category for Cloudflare's `verifiedBotCategory` (agents/verification.ts
-   * categoryOfCloudflare): the category of a verified crawler our table does not know.
-   */
-  readonly cloudflareCategory?: CrawlerCategory | undefined;
-  /** undefined: not gathered yet; null: no pause. */
-  readonly pause?: { readonly retryAfter: number } | null | undefined;
-  readonly robots?: RobotsFact | undefined;
-  readonly failOpen: boolean;
-  readonly blockStatus: number;
-  /**
-   * The operator's policy in force (the live policy, worker/live-policy.ts): undefined while
-   * not gathered, null for none. Asked for only once a crawler's request reaches the policy
-   * layers, so humans and robots.txt requests never wait for it.
-   */
-  readonly policy?: CompiledPolicy | null | undefined;
-  readonly enforceRates: "honoured" | "all" | "off";
-  /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
-  readonly usageSignals: Mode;
-  /** USAGE_HEADER: whether a passed crawler response carries the path's `Content-Usage`. */
-  readonly usageHeader: boolean;
-  /** Whether a rate limiter exists (the CRAWL_RATE binding). */
-  readonly rateLimiter: boolean;
-  readonly rate?: RateFact | undefined;
-  readonly now: number;
-}
-
-export interface RobotsFact {
-  readonly state: EntryState;
-  readonly matcher: RobotsMatcher | undefined;
-  /** Seconds until the edge next tries the origin's robots.txt (for a 503's Retry-After). */
-  readonly retryAfter: number;
-}
-
-/** Why a request goes on unjudged. */
-export type ForwardReason = "mode-off" | "config-problems" | "not-served" | "human";
-
-/** What the edge does. The Worker turns each kind into exactly one response. */
-export type EdgeAction =
-  | {
-      readonly kind: "gather";
-      readonly fact: "signature" | "verification" | "pause" | "robots" | "policy" | "rate";
-      readonly limits?: RateLimits;
-      readonly group?: string;
-    }
-  | { readonly kind: "no-origin"; readonly status: 502 }
-  | { readonly kind: "self-loop"; readonly status: 508 }
-  | { readonly kind: "forward"; readonly why: ForwardReason }
-  | { readonly kind: "impostor"; readonly status: 403 }
-  | { readonly kind: "serve-robots-txt"; readonly retryAfter: number }
-  | {
-      readonly kind: "unavailable";
-      readonly status: 503;
-      readonly retryAfter: number;
-      readonly why: UnavailableWhy;
-      readonly verdict?: Verdict;
-    }
-  | { readonly kind: "rate-limited"; readonly status: 429; readonly retryAfter: number; readonly verdict: Verdict }
-  | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
-  | {
-      readonly kind: "report";
-      readonly verdict: Verdict;
-      readonly usage?: UsageRefusalReason;
-      /** Marked only because the claim could not be verified: its own group would pass it (claim.ts). */
-      readonly unproven?: true;
-    }
-  | {
-      readonly kind: "pass";
-      readonly verdict: Verdict;
-      readonly pacing?: Pacing;
-      /** `Content-Usage` for the response, unless the origin sends its own. */
-      readonly contentUsage?: string;
-    };
-
-export type UnavailableWhy = "paused" | "robots-unavailable" | "visit-time" | "unproven-claim";
-
-/** For explain: the limits a passed request is held to ("limited if faster than N s"). */
-export interface Pacing {
-  readonly group: string;
-  readonly limits: RateLimits;
-}
+import { canonicalizePath, resolveUsage } from "../core/index.ts";
+import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
+import type { EdgeAction, EdgeFacts, RobotsFact } from "./edge-facts.ts";
+import { judgeSpelling, type Verdict } from "./judge.ts";
+import { judgeEverySpelling } from "./path-spellings.ts";
+import { usageGroup, usageVerdict } from "./usage-signals.ts";
 
 /** Facts in, one action out (see the precedence in the file comment). */
 export function decideEdge(facts: EdgeFacts): EdgeAction {
   if (facts.originUnusable) return { kind: "no-origin", status: 502 };
   if (facts.selfAddressed) return { kind: "self-loop", status: 508 };
-  if (facts.configProblems) return { kind: "forward", why: "config-problems" };
   if (facts.mode === "off") return { kind: "forward", why: "mode-off" };
   if (!facts.served) return { kind: "forward", why: "not-served" };
 
   if (facts.signed && facts.signature === undefined) return { kind: "gather", fact: "signature" };
+  const signatureAnswer = reusedSignature(facts);
+  if (signatureAnswer) return signatureAnswer;
   const signed = facts.signature?.status === "verified" ? facts.signature.agent : undefined;
   // A request that signs is an automated client even when its signature fails (a browser never
   // signs): the failed claim is judged below, never passed as a human's.
@@ -202,19 +88,60 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   );
 }
 
+/**
+ * httpsig-protocol-01 ("Requesting a Message Signature"): a signature (or nonce) used more often than policy permits may be
+ * answered 429, asking for a fresh one. Our policy: once. Retry-After 1: a new signature is
+ * all it takes.
+ */
+function reusedSignature(facts: EdgeFacts): EdgeAction | undefined {
+  if (facts.signature?.status !== "reused") return undefined;
+  return { kind: "signature-reused", status: 429, retryAfter: 1 };
+}
+
+/**
+ * A policy rule asking for a signature (`"signature": "required"`) names this crawler, and it
+ * has no verified one: 403 with Accept-Signature (httpsig-protocol-01 "Requesting a Message Signature", RFC 9421 §5.1),
+ * so an honest agent can sign and retry. Under MODE or the route's mode `report`, only marked.
+ */
+function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeAction | undefined {
+  if (verdict.policy?.rule?.signature !== "required" || facts.signature?.status === "verified") return undefined;
+  const mode = verdict.policy.route.mode ?? facts.mode;
+  if (mode === "off") return undefined;
+  if (mode === "report") return { kind: "report", verdict: { ...verdict, action: "report" } };
+  return { kind: "signature-required", status: 403, verdict: { ...verdict, action: "block" } };
+}
+
+/**
+ * The path layers — policy and robots.txt (judge.ts), usage preferences, pacing — on every
+ * spelling of the path, the strictest outcome standing (judgeEverySpelling: a pass counts
+ * only if every spelling passes every layer).
+ */
 function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
+  return judgeEverySpelling(
+    facts.pathAndQuery,
+    (spelling) => judgedSpelling(facts, robots, who, spelling),
+    actionStrictness,
+  );
+}
+
+function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spelling: string): EdgeAction {
   const { agent } = who;
-  const verdict = judge({
-    mode: facts.mode,
-    failOpen: facts.failOpen,
-    state: robots.state,
-    matcher: robots.matcher,
-    tokens: agent.tokens,
-    obeysGlobalGroup: agent.obeysGlobalGroup,
-    pathAndQuery: facts.pathAndQuery,
-    policy: facts.policy ?? undefined,
-    category: who.category,
-  });
+  const verdict = judgeSpelling(
+    {
+      mode: facts.mode,
+      failOpen: facts.failOpen,
+      state: robots.state,
+      matcher: robots.matcher,
+      tokens: agent.tokens,
+      obeysGlobalGroup: agent.obeysGlobalGroup,
+      pathAndQuery: facts.pathAndQuery,
+      policy: facts.policy ?? undefined,
+      category: who.category,
+    },
+    spelling,
+  );
+  const unsigned = signatureRequired(facts, verdict);
+  if (unsigned) return unsigned;
   switch (verdict.action) {
     case "block":
       return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict };
@@ -224,6 +151,32 @@ function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
       return { kind: "unavailable", status: 503, retryAfter: robots.retryAfter, why: "robots-unavailable", verdict };
     case "pass":
       return usage(facts, who, verdict);
+  }
+}
+
+/**
+ * How strict one spelling's outcome is: a refusal (block, then 503, then 429) over a fact still
+ * to gather (a pass may yet be limited) over a report over a pass; a pass held to a rate over
+ * one that is not, so re-spelling a path into a route in `report` or `off` cannot shed pacing.
+ */
+function actionStrictness(action: EdgeAction): number {
+  switch (action.kind) {
+    case "block":
+    case "signature-required":
+      return 6;
+    case "unavailable":
+      return 5;
+    case "rate-limited":
+      return 4;
+    case "gather":
+      return 3;
+    case "report":
+      return 2;
+    case "pass":
+      return action.pacing ? 1 : 0;
+    default:
+      // Kinds a path layer never answers; should one appear, it counts as a refusal, never a pass.
+      return 6;
   }
 }
 
@@ -238,7 +191,7 @@ function usage(facts: EdgeFacts, { agent, category }: Judged, verdict: Verdict):
   // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.
   const inForce = verdict.policy?.route.mode ?? facts.mode;
   const mode = facts.usageSignals === "off" ? "off" : inForce === "report" ? "report" : facts.usageSignals;
-  const signal = usageVerdict(resolution, { category, mode });
+  const signal = usageVerdict(resolution, { category, mode, tokens: agent.tokens });
   if (signal.action === "refuse" && signal.refusal) {
     return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict, usage: signal.refusal };
   }

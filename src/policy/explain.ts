@@ -11,11 +11,13 @@
 
 import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { verificationPlan, type VerificationOutcome } from "../agents/verification.ts";
-import { pathAndQuery, type RobotsMatcher, type Rule } from "../core/index.ts";
-import { decideEdge, isRobotsTxtPath, verificationOf, type EdgeAction, type EdgeFacts } from "./edge-decision.ts";
+import { contentSignalUseOf, pathAndQuery, resolveUsage, type RobotsMatcher, type Rule } from "../core/index.ts";
+import { decideEdge, isRobotsTxtPath, verificationOf } from "./edge-decision.ts";
+import type { EdgeAction, EdgeFacts } from "./edge-facts.ts";
 import type { EntryState, Layer, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
+import { documentedUseOf } from "./usage-vocabulary.ts";
 
 export type ExplainedAction =
   | "pass"
@@ -37,13 +39,14 @@ export interface Explanation {
   readonly tokens: readonly string[];
   readonly known: { readonly token: string; readonly category: string } | null;
   readonly obeysGlobalGroup: boolean;
-  readonly robotsState: EntryState;
+  /** The stored robots.txt's state; null when none is stored (a decision that did not need it). */
+  readonly robotsState: EntryState | null;
   readonly group: { readonly token: string; readonly lines: readonly number[] } | null;
   readonly rule: Rule | null;
   /**
    * "rule", "no-matching-rule", "no-group", "robots-txt" (robots.txt decided); "policy-rule"
    * or "policy-route-off" (the operator's policy decided); otherwise why nothing was judged:
-   * "mode-off", "config-problems", "not-served", "human", "paused", "impostor",
+   * "mode-off", "not-served", "human", "paused", "impostor",
    * "unproven-claim" (only `*` refuses a claim that could not be verified), or the
    * robots.txt state ("none", "unavailable").
    */
@@ -64,6 +67,11 @@ export interface Explanation {
   readonly usage: { readonly key: string; readonly line: number; readonly message: string } | null;
   /** `Content-Usage` the edge adds to a passed response (unless the origin sends one). */
   readonly contentUsage: string | null;
+  /**
+   * The Content-Signal `use=` in force on the path for this crawler, and whether it binds it:
+   * only a crawler whose operator documents its use (usage-vocabulary.ts; none does yet).
+   */
+  readonly contentSignalUse: { readonly use: string; readonly line: number; readonly binds: string } | null;
   /** The policy route covering the path and the rule naming the crawler, if any. */
   readonly policy: { readonly route: string; readonly routeIndex: number; readonly rule: PolicyRule | null } | null;
   /** How the crawler was verified, or why not (edge-decision.ts verificationOf). */
@@ -82,11 +90,10 @@ export interface ExplainInput {
   /** A pause in force: true, or its Retry-After seconds. */
   readonly paused: boolean | { readonly retryAfter: number };
   readonly policy?: CompiledPolicy | undefined;
-  /** The remaining facts the edge gathers; defaults: no config problems, served, no verification. */
+  /** The remaining facts the edge gathers; defaults: served, no verification. */
   readonly facts?: Partial<
     Pick<
       EdgeFacts,
-      | "configProblems"
       | "served"
       | "verifyCrawlers"
       | "enforceRates"
@@ -107,6 +114,27 @@ export interface ExplainInput {
 }
 
 export function explainRequest(input: ExplainInput): Explanation {
+  const explanation = explainWith(input, { state: input.state, matcher: input.matcher });
+  if (!explanation) throw new TypeError("explain was given robots.txt yet the decision asks for it");
+  return explanation;
+}
+
+/**
+ * The same, when no copy of robots.txt may be stored (`robots` undefined): the answer for
+ * every request the edge decides without one (MODE=off, a person, a host it does not
+ * protect, a pause), or undefined when the decision needs the copy.
+ */
+export function explainIfDecidable(
+  input: Omit<ExplainInput, "state" | "matcher">,
+  robots: Pick<ExplainInput, "state" | "matcher"> | undefined,
+): Explanation | undefined {
+  return explainWith(input, robots);
+}
+
+function explainWith(
+  input: Omit<ExplainInput, "state" | "matcher">,
+  robots: Pick<ExplainInput, "state" | "matcher"> | undefined,
+): Explanation | undefined {
   const agent = classifyUserAgent(input.userAgent);
   const path = pathAndQuery(input.url);
   const facts = input.facts ?? {};
@@ -118,7 +146,6 @@ export function explainRequest(input: ExplainInput): Explanation {
     originUnusable: facts.originUnusable ?? false,
     selfAddressed: false,
     mode: input.mode,
-    configProblems: facts.configProblems ?? false,
     served: facts.served ?? true,
     isRobotsTxt: (method === "GET" || method === "HEAD") && isRobotsTxtPath(path.split("?")[0] ?? path),
     pathAndQuery: path,
@@ -128,7 +155,7 @@ export function explainRequest(input: ExplainInput): Explanation {
     ...claim,
     cloudflareCategory: facts.cloudflareCategory,
     pause,
-    robots: { state: input.state, matcher: input.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },
+    robots: robots && { state: robots.state, matcher: robots.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },
     failOpen: input.failOpen,
     blockStatus: input.blockStatus,
     policy: input.policy ?? null,
@@ -140,6 +167,7 @@ export function explainRequest(input: ExplainInput): Explanation {
     now: facts.now ?? Date.now(),
   };
   const action = decideEdge(decided);
+  if (action.kind === "gather" && action.fact === "robots") return undefined;
   const verdict = "verdict" in action ? action.verdict : undefined;
   const decision = verdict?.decision;
   const policy = verdict?.policy;
@@ -149,16 +177,17 @@ export function explainRequest(input: ExplainInput): Explanation {
     tokens: agent.tokens,
     known: agent.known ? { token: agent.known.token, category: agent.known.category } : null,
     obeysGlobalGroup: agent.obeysGlobalGroup,
-    robotsState: input.state,
+    robotsState: robots?.state ?? null,
     group: decision?.group ? { token: decision.group.token, lines: decision.group.agentLines } : null,
     rule: decision?.rule ?? null,
-    reason: reasonOf(action, verdict, input.state),
+    reason: reasonOf(action, verdict, robots?.state ?? "not-stored"),
     judgedPath: verdict?.judgedPath ?? path,
     allowed: allowedBy(action, verdict),
     action: explainedAction(action),
     layer: usageOf(action) ? "usage-signal" : (verdict?.layer ?? "none"),
     usage: usageOf(action) ?? null,
     contentUsage: action.kind === "pass" ? (action.contentUsage ?? null) : null,
+    contentSignalUse: contentSignalUseFor(verdict, agent),
     policy: policy ? { route: policy.route.pattern, routeIndex: policy.routeIndex, rule: policy.rule ?? null } : null,
     verification: verificationOf(decided),
   };
@@ -187,6 +216,21 @@ function claimFacts(
   };
 }
 
+/** The `use=` of the Content-Signal line that applies to the judged path, with who it binds. */
+function contentSignalUseFor(verdict: Verdict | undefined, agent: AgentInfo): Explanation["contentSignalUse"] {
+  const decision = verdict?.decision;
+  if (!verdict || !decision?.group) return null;
+  const resolution = resolveUsage(decision.group, verdict.judgedPath, { allowed: decision.allowed });
+  const line = resolution.lines.find((usage) => contentSignalUseOf(usage) !== undefined);
+  const use = line && contentSignalUseOf(line);
+  if (!line || !use) return null;
+  const documented = documentedUseOf(agent.tokens);
+  const binds = documented
+    ? `binds ${documented.token}: its operator documents use=${documented.use} (${documented.source})`
+    : "binds nobody here: this crawler's operator documents no use (usage-vocabulary.ts)";
+  return { use, line: line.line, binds };
+}
+
 function usageOf(action: EdgeAction): { key: string; line: number; message: string } | undefined {
   if ((action.kind !== "block" && action.kind !== "report") || !action.usage) return undefined;
   const { key, line, message } = action.usage;
@@ -201,7 +245,7 @@ function allowedBy(action: EdgeAction, verdict: Verdict | undefined): boolean {
   return verdict.action !== "unavailable";
 }
 
-function reasonOf(action: EdgeAction, verdict: Verdict | undefined, state: EntryState): string {
+function reasonOf(action: EdgeAction, verdict: Verdict | undefined, state: EntryState | "not-stored"): string {
   if (action.kind === "forward") return action.why;
   if (action.kind === "impostor") return "impostor";
   if (action.kind === "unavailable" && action.why === "paused") return "paused";
@@ -227,6 +271,7 @@ function explainedAction(action: EdgeAction): Explanation["action"] {
     case "report":
       return { ...none, action: "report" };
     case "block":
+    case "signature-required":
       return { ...none, action: "block", status: action.status };
     case "impostor":
       return { ...none, action: "impostor", status: 403 };
@@ -235,6 +280,7 @@ function explainedAction(action: EdgeAction): Explanation["action"] {
       return { ...none, action: name, status: 503, retryAfter: action.retryAfter };
     }
     case "rate-limited":
+    case "signature-reused":
       return { ...none, action: "rate-limited", status: 429, retryAfter: action.retryAfter };
     case "serve-robots-txt":
       return { ...none, action: "serve-robots-txt" };

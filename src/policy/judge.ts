@@ -1,13 +1,14 @@
 /**
  * What the edge does with one request from a crawler: pure, no I/O. Two layers: the
  * operator's policy (operator-policy.ts) first — a route's rule naming the crawler decides,
- * and a route's mode and block status apply — then the origin's robots.txt. The path is
- * judged under every spelling an origin might serve as the same resource
- * (path-spellings.ts); it is blocked when any spelling is disallowed.
+ * and a route's mode and block status apply — then the origin's robots.txt. Each spelling an
+ * origin might serve as the same resource (path-spellings.ts) is judged on its own, with its
+ * own route, and the strictest verdict stands: a route's `off`, `report` or `allow` chosen by
+ * one spelling never lifts a refusal of another.
  */
 
 import type { Decision, RobotsMatcher } from "../core/index.ts";
-import { enforcementSpellings } from "./path-spellings.ts";
+import { judgeEverySpelling } from "./path-spellings.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyMatch } from "./operator-policy.ts";
 /** What is in force for the origin: a file, no file (allow all), or nothing known. */
@@ -45,41 +46,38 @@ export interface JudgeInput {
   readonly category?: string | undefined;
 }
 
+/** Policy, then robots.txt, on every spelling of the path; the strictest verdict (path-spellings.ts). */
 export function judge(input: JudgeInput): Verdict {
-  const spellings = enforcementSpellings(input.pathAndQuery);
-  const subject = { tokens: input.tokens, category: input.category };
-  const matches = input.policy ? spellings.map((spelling) => input.policy?.match(spelling, subject)) : [];
-  // A block rule under any spelling wins, as for robots.txt; otherwise the canonical spelling's route.
-  const policy = matches.find((match) => match?.rule?.action === "block") ?? matches[0];
-  const mode = policy?.route.mode ?? input.mode;
-  const base = { policy, blockStatus: policy?.route.blockStatus };
-  const judgedPath = spellings[0] ?? input.pathAndQuery;
-  if (mode === "off") return { ...base, action: "pass", layer: "policy", decision: undefined, judgedPath };
-  if (policy?.rule) {
-    const action = policy.rule.action === "allow" ? "pass" : mode === "report" ? "report" : "block";
-    return { ...base, action, layer: "policy", decision: undefined, judgedPath };
-  }
-  if (input.state === "unavailable") {
-    return { ...base, action: input.failOpen ? "pass" : "unavailable", layer: "none", decision: undefined, judgedPath };
-  }
-  if (!input.matcher) return { ...base, action: "pass", layer: "none", decision: undefined, judgedPath };
-  const decided = decideAnySpelling(input.matcher, input.tokens, spellings, input.obeysGlobalGroup);
-  const action = decided.decision.allowed ? "pass" : mode === "report" ? "report" : "block";
-  return { ...base, action, layer: "robots.txt", ...decided };
+  return judgeEverySpelling(input.pathAndQuery, (spelling) => judgeSpelling(input, spelling), verdictStrictness);
 }
 
-/** The first disallowing decision among the spellings (canonical first), else the canonical one's. */
-export function decideAnySpelling(
-  matcher: RobotsMatcher,
-  tokens: readonly string[],
-  spellings: readonly string[],
-  obeysGlobalGroup: boolean,
-): { decision: Decision; judgedPath: string } {
-  let first: { decision: Decision; judgedPath: string } | undefined;
-  for (const spelling of spellings) {
-    const decision = matcher.decide(tokens, spelling, { obeysGlobalGroup });
-    if (!decision.allowed) return { decision, judgedPath: spelling };
-    first ??= { decision, judgedPath: spelling };
+/** How strict a verdict is, for combining spellings: a block, then 503, then a report, then a pass. */
+export function verdictStrictness(verdict: Verdict): number {
+  return STRICTNESS[verdict.action];
+}
+
+const STRICTNESS: Readonly<Record<Action, number>> = { pass: 0, report: 1, unavailable: 2, block: 3 };
+
+/**
+ * The policy layer, then robots.txt, on ONE spelling (a canonical one from path-spellings.ts,
+ * so neither layer canonicalises it again per route). Callers that judge a request go through
+ * judgeEverySpelling: `judge` here, edge-decision.ts for every layer after this one.
+ */
+export function judgeSpelling(input: JudgeInput, spelling: string): Verdict {
+  const subject = { tokens: input.tokens, category: input.category };
+  const policy = input.policy?.matchCanonical(spelling, subject);
+  const mode = policy?.route.mode ?? input.mode;
+  const base = { policy, blockStatus: policy?.route.blockStatus, judgedPath: spelling };
+  if (mode === "off") return { ...base, action: "pass", layer: "policy", decision: undefined };
+  if (policy?.rule) {
+    const action = policy.rule.action === "allow" ? "pass" : mode === "report" ? "report" : "block";
+    return { ...base, action, layer: "policy", decision: undefined };
   }
-  return first ?? { decision: matcher.decide(tokens, "/", { obeysGlobalGroup }), judgedPath: "/" };
+  if (input.state === "unavailable") {
+    return { ...base, action: input.failOpen ? "pass" : "unavailable", layer: "none", decision: undefined };
+  }
+  if (!input.matcher) return { ...base, action: "pass", layer: "none", decision: undefined };
+  const decision = input.matcher.decide(input.tokens, spelling, { obeysGlobalGroup: input.obeysGlobalGroup });
+  const action = decision.allowed ? "pass" : mode === "report" ? "report" : "block";
+  return { ...base, action, layer: "robots.txt", decision };
 }

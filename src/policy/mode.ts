@@ -1,2 +1,4 @@
-/** How the edge treats a disallowed crawler request (the MODE var). Kept apart from config.ts so pure code can use it. */
-export type Mode = "enforce" | "report" | "off";
+/** How the edge treats a disallowed crawler request (the MODE var, a policy route's mode, USAGE_SIGNALS). */
+export const MODES = ["enforce", "report", "off"] as const;
+
+export type Mode = (typeof MODES)[number];

@@ -5,18 +5,21 @@
  *
  *   {"routes": [{"pattern": "/articles/", "mode": "enforce", "blockStatus": 451,
  *                "rules": [{"crawlers": ["category:ai-training"], "action": "block"},
- *                          {"crawlers": ["PartnerBot"], "action": "allow"}]}]}
+ *                          {"crawlers": ["PartnerBot"], "action": "allow"},
+ *                          {"crawlers": ["category:ai-assistant"], "action": "allow", "signature": "required"}]}]}
  *
  * Choices (docs/decisions.md "Per-route policies"):
  *   - the most specific route wins, as in robots.txt: the longest matching pattern;
  *   - within a route, rules apply in the order written; the first naming the crawler
  *     (by product token, compared as robots.txt compares them, or by `category:NAME`)
  *     decides, and robots.txt is not consulted; no rule naming it -> robots.txt decides;
- *   - route mode and block status replace MODE and BLOCK_STATUS for the paths they cover.
+ *   - route mode and block status replace MODE and BLOCK_STATUS for the paths they cover;
+ *   - a rule with `"signature": "required"` applies only to a request with a verified Web Bot
+ *     Auth signature; one without is refused 403 asking for one (edge-decision.ts).
  */
 
-import { canonicalizePath, compilePathPattern, productToken, type PathPattern } from "../core/index.ts";
-import type { Mode } from "./mode.ts";
+import { canonicalizePath, indexPathPatterns, productToken, type PathPatternIndex } from "../core/index.ts";
+import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory } from "../agents/crawlers.ts";
 import { readPurposes, type Purposes } from "./purposes.ts";
@@ -27,6 +30,8 @@ export interface PolicyRule {
   /** Product tokens, or `category:NAME`. */
   readonly crawlers: readonly string[];
   readonly action: PolicyAction;
+  /** The crawlers named must prove who they are with a Web Bot Auth signature. */
+  readonly signature?: "required";
 }
 
 export interface PolicyRoute {
@@ -56,35 +61,34 @@ export interface PolicyMatch {
   readonly ruleIndex: number;
 }
 
-const MODES: readonly Mode[] = ["enforce", "report", "off"];
-
-/** A policy ready to answer per request. */
+/**
+ * A policy ready to answer per request: its routes indexed once, when the version is parsed
+ * (as a robots.txt is compiled once per fetch), so a decision costs one walk of the path
+ * whatever the number of routes (core pattern-index.ts; bench/request.bench.ts shows a
+ * 64 KiB policy against an 8 KB path).
+ */
 export class CompiledPolicy {
   /** The policy as validated (the admin API shows it; version 0 of the live policy is this). */
   readonly policy: OperatorPolicy;
-  private readonly routes: { route: PolicyRoute; routeIndex: number; pattern: PathPattern }[];
+  private readonly routes: PathPatternIndex;
 
   constructor(policy: OperatorPolicy) {
     this.policy = policy;
-    this.routes = policy.routes.map((route, routeIndex) => ({
-      route,
-      routeIndex,
-      pattern: compilePathPattern(route.pattern),
-    }));
+    this.routes = indexPathPatterns(policy.routes.map((route) => route.pattern));
   }
 
   /** The most specific route whose pattern matches the path, and its rule for the crawler. */
   match(pathAndQuery: string, subject: PolicySubject): PolicyMatch | undefined {
-    const path = canonicalizePath(pathAndQuery); // once here; matches() then finds it canonical
-    let best: (typeof this.routes)[number] | undefined;
-    for (const candidate of this.routes) {
-      if (!candidate.pattern.matches(path)) continue;
-      if (!best || candidate.pattern.specificity > best.pattern.specificity) best = candidate;
-    }
-    if (!best) return undefined;
-    const { routeIndex } = best;
-    const ruleIndex = best.route.rules.findIndex((rule) => names(rule, subject));
-    return { route: best.route, routeIndex, rule: best.route.rules[ruleIndex], ruleIndex };
+    return this.matchCanonical(canonicalizePath(pathAndQuery), subject);
+  }
+
+  /** `match` for a path already canonical (path-spellings.ts gives every spelling so). */
+  matchCanonical(canonical: string, subject: PolicySubject): PolicyMatch | undefined {
+    const routeIndex = this.routes.findCanonical(canonical);
+    const route = this.policy.routes[routeIndex];
+    if (!route) return undefined;
+    const ruleIndex = route.rules.findIndex((rule) => names(rule, subject));
+    return { route, routeIndex, rule: route.rules[ruleIndex], ruleIndex };
   }
 }
 
@@ -130,7 +134,7 @@ function readRoute(value: unknown, where: string, problems: string[]): PolicyRou
   if (typeof pattern !== "string" || !(pattern.startsWith("/") || pattern.startsWith("*"))) {
     problems.push(`${where}.pattern must be a path pattern starting with "/" or "*", got ${JSON.stringify(pattern)}`);
   }
-  if (mode !== undefined && !MODES.includes(mode as Mode)) {
+  if (mode !== undefined && !(MODES as readonly unknown[]).includes(mode)) {
     problems.push(`${where}.mode must be one of ${MODES.join(", ")}, got ${JSON.stringify(mode)}`);
   }
   if (
@@ -151,7 +155,7 @@ function readRoute(value: unknown, where: string, problems: string[]): PolicyRou
 
 function readRule(value: unknown, where: string, problems: string[]): PolicyRule {
   const fields = isObject(value) ? value : {};
-  const { crawlers, action } = fields;
+  const { crawlers, action, signature } = fields;
   const list =
     Array.isArray(crawlers) && crawlers.length > 0 && crawlers.every((name) => typeof name === "string")
       ? (crawlers as string[])
@@ -168,7 +172,14 @@ function readRule(value: unknown, where: string, problems: string[]): PolicyRule
   }
   if (action !== "block" && action !== "allow")
     problems.push(`${where}.action must be "block" or "allow", got ${JSON.stringify(action)}`);
-  return { crawlers: list ?? [], action: action === "allow" ? "allow" : "block" };
+  if (signature !== undefined && signature !== "required") {
+    problems.push(`${where}.signature must be "required" when present, got ${JSON.stringify(signature)}`);
+  }
+  return {
+    crawlers: list ?? [],
+    action: action === "allow" ? "allow" : "block",
+    ...(signature === "required" && { signature: "required" as const }),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

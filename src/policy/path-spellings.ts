@@ -15,9 +15,16 @@
  *       · parameters dropped on the RAW path, each up to the next raw "/", then `%2F` decoded
  *         and dot segments resolved — what Java servlet containers do, so
  *         `/private;%2F../` is `/private/` and `/private;x=%2F..%2F/r` is `/private/r`.
- *   - a path starting with `//` also in its network-path reading: an origin that resolves
- *     the request target as a URL reference (`new URL(target, base)` in many frameworks)
- *     reads `//host/private/` as `/private/` on host; the edge judges that path too.
+ *   - reserved-character escapes other than `%2F`, `%3F` and `%23` (`%3A`, `%27`, `%40`…):
+ *     RFC 3986 §2.2 makes `/wiki/Special%3AX` and `/wiki/Special:X` different URLs, but
+ *     MediaWiki and most origins decode them and serve one page, and LinkChecker sends every
+ *     `:` as `%3A`. So every reading above is also judged on the path with those escapes
+ *     decoded. `%2F` has its own readings; `%3F` and `%23` decoded would end the path, and
+ *     an origin that did so would serve a different path anyway (the rest became a query).
+ *   - any reading starting with `//` also in its network-path reading: an origin that
+ *     resolves the request target as a URL reference (`new URL(target, base)` in many
+ *     frameworks) reads `//host/private/` as `/private/` on host, and one that decodes `%2F`
+ *     first reads `/%2Fhost/private/` so too; the edge judges that path as well.
  *   - case is kept: paths are case-sensitive (RFC 9309 §2.2.2), so `/Private/` is another
  *     path; an origin on a case-insensitive file system must say so in its robots.txt.
  * The query is left as written (beyond canonicalisation): its meaning is the origin's.
@@ -26,21 +33,44 @@
 import { canonicalizePath } from "../core/index.ts";
 
 /** The spellings to judge, canonical one first, without repeats; one when there is no ambiguity. */
-export function enforcementSpellings(pathAndQuery: string): string[] {
+export function enforcementSpellings(pathAndQuery: string): readonly string[] {
+  // One decision asks several times for the same path (each fact it gathers, each side of a
+  // replay): the last answer is kept, so a long path is canonicalised and read once.
+  if (last?.pathAndQuery !== pathAndQuery) last = { pathAndQuery, spellings: spellingsOf(pathAndQuery) };
+  return last.spellings;
+}
+
+let last: { readonly pathAndQuery: string; readonly spellings: readonly string[] } | undefined;
+
+function spellingsOf(pathAndQuery: string): readonly string[] {
   const canonical = canonicalizePath(pathAndQuery);
   const queryAt = canonical.indexOf("?");
   const path = queryAt < 0 ? canonical : canonical.slice(0, queryAt);
   const query = queryAt < 0 ? "" : canonical.slice(queryAt);
-  const paths = [tidyPath(path)];
+  const readings = originReadings(path);
+  const decoded = decodeReserved(path);
+  if (decoded !== path) readings.push(...originReadings(decoded));
+  return [...new Set(readings.map(tidyPath))].map((spelling) => spelling + query);
+}
+
+/** How origins may read one raw path (before dot segments and repeated slashes are resolved). */
+function originReadings(path: string): string[] {
+  const readings = [path];
   if (path.includes(";") || ENCODED_SLASH.test(path)) {
-    paths.push(tidyPath(stripParameters(decodeSlashes(path))));
-    paths.push(tidyPath(decodeSlashes(stripParameters(path))));
+    readings.push(stripParameters(decodeSlashes(path)), decodeSlashes(stripParameters(path)));
   }
-  if (path.startsWith("//")) paths.push(tidyPath(networkPathReading(path)));
-  return [...new Set(paths)].map((spelling) => spelling + query);
+  const networkPaths = readings.filter((reading) => reading.startsWith("//")).map(networkPathReading);
+  return [...readings, ...networkPaths];
 }
 
 const ENCODED_SLASH = /%2F/i;
+/** Reserved characters (RFC 3986 §2.2) but `/`, `?` and `#`, escaped; canonical hex is upper case. */
+const ENCODED_RESERVED = /%(3A|5B|5D|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/g;
+
+function decodeReserved(path: string): string {
+  if (!path.includes("%")) return path;
+  return path.replace(ENCODED_RESERVED, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
 
 function decodeSlashes(path: string): string {
   return path.replace(/%2F/gi, "/");
@@ -82,4 +112,29 @@ export function removeDotSegments(path: string): string {
 /** `/a;x=1/b;y` -> `/a/b`: the parameters some servers drop from each segment. */
 function stripParameters(path: string): string {
   return path.replace(/;[^/]*/g, "");
+}
+
+/**
+ * "Every layer judges every spelling", in one place: each spelling of the path is judged on
+ * its own, through every layer `judgeOne` runs (policy route, robots.txt, usage preferences,
+ * pacing), and the strictest outcome wins; among equals, the earliest spelling (canonical
+ * first). So a pass — a route with mode `off`, an `allow` rule, no usage refusal — counts
+ * only if it holds for EVERY spelling: a route chosen by one spelling cannot lift what
+ * another spelling of the same resource is refused. A layer added inside `judgeOne` is judged
+ * on every spelling without doing anything for it.
+ */
+export function judgeEverySpelling<Outcome>(
+  pathAndQuery: string,
+  judgeOne: (spelling: string) => Outcome,
+  strictness: (outcome: Outcome) => number,
+): Outcome {
+  const [canonical = "/", ...others] = enforcementSpellings(pathAndQuery);
+  let strictest = judgeOne(canonical);
+  let level = strictness(strictest);
+  for (const spelling of others) {
+    const outcome = judgeOne(spelling);
+    const outcomeLevel = strictness(outcome);
+    if (outcomeLevel > level) [strictest, level] = [outcome, outcomeLevel];
+  }
+  return strictest;
 }

@@ -1,5 +1,5 @@
 /**
- * "What will this edit break?" answered with real traffic (issue #13): the recent crawler
+ * "What will this edit break?" answered with real traffic: the recent crawler
  * requests, judged again by the one decision (edge-decision.ts) under what is live and under
  * a draft (a robots.txt text, a policy, or both), and the decisions that would change (the
  * action differs; each side's deciding line is shown). Pure.
@@ -8,16 +8,30 @@
  * its verified state (an impostor stays one, an unverifiable claim too), its method and path. What replay cannot see,
  * it holds equal on both sides: no pause, rate limits not checked, and the path without its
  * query (queries are never recorded), so a rule that only a query matches does not show.
+ *
+ * Bounded (no client can buy our CPU): the requests are recorded from any client, the draft
+ * is the operator's, and Workers Free allows 10 ms of CPU. Replay judges the newest requests
+ * first and stops at REPLAY_WORK_BUDGET; the answer then says `partial` and how many of the
+ * recorded requests it judged. Work is counted, not timed (a Worker's clock does not move
+ * while it computes): a judgment costs, per spelling of its path, the spelling's length plus
+ * the routes, rules and usage lines the path may be tried against on each side (route and
+ * rule lookups are indexed, so that is their worst case), plus 100 for the two decisions
+ * themselves; a request judged before (same tokens, claim, method, path) is answered again
+ * for one unit. bench/request.bench.ts shows
+ * a full budget's time for a 64 KiB draft of wildcard routes.
  */
 
 import { agentForTokens } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
-import type { RobotsMatcher } from "../core/index.ts";
+import type { AppliedGroup, RobotsMatcher } from "../core/index.ts";
 import { outcomeOf, type CrawlerEvent, type Outcome } from "./activity.ts";
-import { decideEdge, isRobotsTxtPath, type EdgeFacts } from "./edge-decision.ts";
+import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
+import type { EdgeFacts } from "./edge-facts.ts";
+import { enforcementSpellings } from "./path-spellings.ts";
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
 /** One side of the comparison: a robots.txt and a policy. */
 export interface ReplaySide {
@@ -31,8 +45,8 @@ export interface ReplaySettings {
   readonly mode: Mode;
   readonly failOpen: boolean;
   readonly blockStatus: number;
-  readonly verifyCrawlers: "off" | "unknown" | "block";
-  readonly enforceRates: "honoured" | "all" | "off";
+  readonly verifyCrawlers: VerifyCrawlers;
+  readonly enforceRates: EnforceRates;
   readonly usageSignals: Mode;
 }
 
@@ -48,9 +62,13 @@ export interface ReplayChange {
 }
 
 export interface ReplayResult {
-  /** How many recent crawler requests were judged (M). */
+  /** How many recorded crawler requests were judged (N): the newest ones. */
   readonly requests: number;
-  /** How many would be decided differently (N). */
+  /** How many were recorded (M); more than N when the work budget ran out. */
+  readonly recorded: number;
+  /** The work budget ran out: only the newest N of the M recorded requests were judged. */
+  readonly partial: boolean;
+  /** How many would be decided differently. */
   readonly changedCount: number;
   /** The changes, newest first, at most `limit`. */
   readonly changed: readonly ReplayChange[];
@@ -60,19 +78,43 @@ export interface ReplayResult {
 
 export const REPLAY_CHANGES_SHOWN = 200;
 
-/** Judge every request under `live` and `draft`; list those whose action differs. */
+/**
+ * Work units one replay may spend (see the file comment for what a unit is). Sized with
+ * bench/request.bench.ts so that a full budget of the costliest kind (a 64 KiB draft of
+ * wildcard routes, 512-character re-spelled paths) or of the cheapest (short distinct paths)
+ * is at most about 50 ms of CPU: some 2,300 distinct ordinary requests, or ~120 costly ones.
+ */
+export const REPLAY_WORK_BUDGET = 300_000;
+
+/** Judge the requests (oldest first, as recorded) under `live` and `draft`, newest first, within the budget. */
 export function replay(
   requests: readonly RecordedRequest[],
   sides: { readonly live: ReplaySide; readonly draft: ReplaySide },
   settings: ReplaySettings,
   limit = REPLAY_CHANGES_SHOWN,
+  budget = REPLAY_WORK_BUDGET,
 ): ReplayResult {
   const changed: ReplayChange[] = [];
   const perCrawler = new Map<string, { requests: number; changed: number }>();
+  const judgedBefore = new Map<string, { live: Outcome; draft: Outcome }>();
+  const routes = wildcardRoutes(sides.live.policy) + wildcardRoutes(sides.draft.policy);
   let changedCount = 0;
-  for (const request of requests) {
-    const live = judgeAgain(request, sides.live, settings);
-    const draft = judgeAgain(request, sides.draft, settings);
+  let work = 0;
+  let judged = 0;
+  for (let at = requests.length - 1; at >= 0; at--) {
+    const request = requests[at];
+    if (!request) continue;
+    const key = `${request.tokens.join(" ")}\n${request.verified}\n${request.method}\n${request.path}`;
+    let outcomes = judgedBefore.get(key);
+    const cost = outcomes ? 1 : workOf(request, sides, routes);
+    if (work + cost > budget) break;
+    work += cost;
+    judged++;
+    if (!outcomes) {
+      outcomes = { live: judgeAgain(request, sides.live, settings), draft: judgeAgain(request, sides.draft, settings) };
+      judgedBefore.set(key, outcomes);
+    }
+    const { live, draft } = outcomes;
     const counts = perCrawler.get(request.token) ?? { requests: 0, changed: 0 };
     counts.requests++;
     perCrawler.set(request.token, counts);
@@ -95,7 +137,47 @@ export function replay(
   const crawlers = [...perCrawler]
     .map(([token, counts]) => ({ token, ...counts }))
     .toSorted((a, b) => b.changed - a.changed || b.requests - a.requests || a.token.localeCompare(b.token));
-  return { requests: requests.length, changedCount, changed, crawlers };
+  const partial = judged < requests.length;
+  return { requests: judged, recorded: requests.length, partial, changedCount, changed, crawlers };
+}
+
+/** What two decisions cost whatever the path (facts, agent, outcome), in units: measured, ~100 characters' worth. */
+const PER_REQUEST = 100;
+
+/**
+ * The work units judging one request on both sides costs: PER_REQUEST, and per spelling of its path (computed
+ * here once; the decision asks path-spellings.ts for the same path and gets them again), its
+ * length on each side, plus every candidate that is tried one by one: wildcard routes and
+ * wildcard rules (plain ones are found by walking the path, already counted) and usage lines.
+ */
+function workOf(request: RecordedRequest, sides: { live: ReplaySide; draft: ReplaySide }, routes: number): number {
+  const candidates =
+    routes + triedLines(sides.live.matcher, request.tokens) + triedLines(sides.draft.matcher, request.tokens);
+  let work = PER_REQUEST;
+  for (const spelling of enforcementSpellings(request.path)) work += 2 * spelling.length + candidates;
+  return work;
+}
+
+/** Wildcard rules and usage lines of the group the tokens name, or of `*` if more (an unproven claim is judged under both). */
+function triedLines(matcher: RobotsMatcher | undefined, tokens: readonly string[]): number {
+  if (!matcher) return 0;
+  return Math.max(linesOf(matcher.groupFor(tokens)), linesOf(matcher.groupFor([])));
+}
+
+function wildcardRoutes(policy: CompiledPolicy | undefined): number {
+  return policy?.policy.routes.filter((route) => route.pattern.includes("*")).length ?? 0;
+}
+
+const LINES = new WeakMap<AppliedGroup, number>();
+
+function linesOf(group: AppliedGroup | undefined): number {
+  if (!group) return 0;
+  let lines = LINES.get(group);
+  if (lines === undefined) {
+    lines = group.rules.filter((rule) => rule.pattern.includes("*")).length + group.extensions.usage.length;
+    LINES.set(group, lines);
+  }
+  return lines;
 }
 
 const NOT_JUDGED: Outcome = { action: "pass", layer: "none", line: null, rule: null };
@@ -113,7 +195,6 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     originUnusable: false,
     selfAddressed: false,
     mode: settings.mode,
-    configProblems: false,
     served: true,
     // The edge serves /robots.txt itself to every crawler: a draft never blocks it.
     isRobotsTxt: (request.method === "GET" || request.method === "HEAD") && isRobotsTxtPath(request.path),

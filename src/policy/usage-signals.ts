@@ -25,7 +25,8 @@ import type {
   UsageResolution,
 } from "../core/index.ts";
 import type { Mode } from "./mode.ts";
-import { refusedCategories } from "./usage-vocabulary.ts";
+import { contentSignalUseOf, CONTENT_SIGNAL_USES } from "../core/index.ts";
+import { documentedUseOf, refusedCategories, searchOverrides, type DocumentedContentUse } from "./usage-vocabulary.ts";
 
 /** The USAGE_SIGNALS var: `enforce` (default), `report`, `off`. Same words as MODE. */
 export type UsageSignalsMode = Mode;
@@ -55,6 +56,10 @@ export interface UsageVerdictOptions {
   /** The crawler's category from the known-crawler table; undefined when unknown. */
   readonly category: CrawlerCategory | undefined;
   readonly mode: UsageSignalsMode;
+  /** The crawler's product tokens, for Content-Signal `use=` (DOCUMENTED_CONTENT_USES). */
+  readonly tokens?: readonly string[];
+  /** The documented-use table; the built-in one unless a test passes its own. */
+  readonly documentedUses?: readonly DocumentedContentUse[];
 }
 
 const LABELS: Readonly<Record<UsageFormat, { field: string; no: string }>> = {
@@ -81,7 +86,9 @@ export function usageGroup(
 
 export function usageVerdict(resolution: UsageResolution, options: UsageVerdictOptions): UsageVerdict {
   const header = contentUsageHeader(resolution.preferences);
-  const refusal = options.category === undefined ? undefined : firstRefusal(resolution.preferences, options.category);
+  const refusal =
+    (options.category === undefined ? undefined : firstRefusal(resolution.preferences, options.category)) ??
+    useRefusal(resolution, options);
   if (!refusal || options.mode === "off") return { action: "pass", layer: "usage-signal", refusal, header };
   return { action: options.mode === "report" ? "report" : "refuse", layer: "usage-signal", refusal, header };
 }
@@ -91,8 +98,10 @@ function firstRefusal(
   category: CrawlerCategory,
 ): UsageRefusalReason | undefined {
   let first: UsageRefusalReason | undefined;
+  const searchAllowed = preferences.some((p) => p.format === "content-usage" && p.key === "search" && p.allow);
   for (const { format, key, allow, lines } of preferences) {
     if (allow || !refusedCategories(format, key).includes(category)) continue;
+    if (searchAllowed && searchOverrides(format, key, category)) continue;
     const line = Math.min(...lines);
     if (first && first.line <= line) continue;
     const { field, no } = LABELS[format];
@@ -100,6 +109,21 @@ function firstRefusal(
     first = { format, key, line, category, message };
   }
   return first;
+}
+
+/**
+ * Content-Signal `use=`: a crawler whose operator documents a use broader than the one the
+ * path's Content-Signal line allows is refused, like a `no` (immediate < reference < full).
+ * Crawlers with no documented use are never refused by it.
+ */
+function useRefusal(resolution: UsageResolution, options: UsageVerdictOptions): UsageRefusalReason | undefined {
+  const line = resolution.lines.find((usage) => contentSignalUseOf(usage) !== undefined);
+  const allowed = line && contentSignalUseOf(line);
+  const documented = allowed && documentedUseOf(options.tokens ?? [], options.documentedUses);
+  if (!line || !allowed || !documented) return undefined;
+  if (CONTENT_SIGNAL_USES.indexOf(documented.use) <= CONTENT_SIGNAL_USES.indexOf(allowed)) return undefined;
+  const message = `robots.txt line ${line.line}, Content-Signal use=${allowed}, refuses ${documented.token}, whose operator documents use=${documented.use} (${documented.source})`;
+  return { format: "content-signal", key: "use", line: line.line, category: options.category ?? "other", message };
 }
 
 /** AIPREF's HTTP form of the path's Content-Usage preferences: `train-ai=n, search=y`. */

@@ -17,8 +17,3 @@ export function valid<T>(value: T): Validated<T> {
 export function invalid<T = never>(problems: string[]): Validated<T> {
   return { ok: false, problems };
 }
-
-/** The problems of a validation (empty when it succeeded). */
-export function problemsOf(result: Validated<unknown>): string[] {
-  return result.ok ? [] : result.problems;
-}

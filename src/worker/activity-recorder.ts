@@ -1,5 +1,5 @@
 /**
- * Records activity without slowing a request (issue #13). A request only adds its event to
+ * Records activity without slowing a request. A request only adds its event to
  * this isolate's buffer (policy/activity-batch.ts: a few map updates, no I/O); the buffer
  * goes to each origin's ActivityLog Durable Object in one call per origin, from
  * `ctx.waitUntil`, after the response:

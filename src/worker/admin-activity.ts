@@ -1,11 +1,13 @@
 /**
- * The admin API's activity routes (issue #13), for an origin admin.ts has already checked:
+ * The admin API's activity routes, for an origin admin.ts has already checked:
  *
  *   GET  activity[?origin=…&hours=…&recent=…]  counts per crawler token (per action, verified
  *        state, layer; per hour and in total), people as one count, the top blocked paths,
  *        robots.txt violations and the newest crawler requests
  *   POST replay[?origin=…] {"draft"?: "<robots.txt>", "policy"?: {…}}  the recent crawler
- *        requests judged under what is live and under the draft; the decisions that change
+ *        requests judged under what is live and under the draft; the decisions that change.
+ *        The draft policy is held to PUT policy's 64 KiB cap; replay judges the newest requests
+ *        first within a work budget and says `partial` (with a `note`) when it stopped early.
  */
 
 import { hourOf } from "../policy/activity.ts";
@@ -13,9 +15,10 @@ import { summarizeActivity } from "../policy/activity-summary.ts";
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import { replay, type ReplaySide } from "../policy/replay.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
-import { KEEP_HOURS, KEEP_RECENT } from "./activity-object.ts";
+import { bucketMsFor, KEEP_HOURS, OTHER_TOKEN } from "./activity-store.ts";
 import type { AdminContext } from "./admin.ts";
 import { readBodyJson } from "./admin-body.ts";
+import { MAX_POLICY_BYTES } from "./admin-policy.ts";
 import { jsonResponse } from "./responses.ts";
 import { storedRobots } from "./robots-cache.ts";
 import { compileServed, draftLoaded, servedRobots } from "./purposes-served.ts";
@@ -23,6 +26,8 @@ import { compileServed, draftLoaded, servedRobots } from "./purposes-served.ts";
 const DEFAULT_HOURS = 24;
 const DEFAULT_RECENT = 100;
 const MAX_RECENT_SHOWN = 1_000;
+/** The kept requests replay judges again, newest first (every history's, merged by time). */
+const MAX_REPLAYED = 10_000;
 /** A draft is a robots.txt (Google reads 500 KiB) and a policy: more than this is not a draft. */
 const MAX_REPLAY_BODY = 1_048_576;
 
@@ -55,8 +60,12 @@ export async function activityView(admin: AdminContext, origin: string): Promise
   const fromHour = toHour - (hours.value - 1) * 3_600_000;
   const namespace = admin.env.ACTIVITY;
   const recording = admin.config.recordActivity && Boolean(namespace);
-  const read = namespace ? await namespace.get(namespace.idFromName(origin)).read(fromHour, recent.value) : undefined;
-  const summary = summarizeActivity(read?.hourly ?? [], read?.humans ?? [], { fromHour, toHour });
+  const window = { fromHour, toHour };
+  const read = namespace
+    ? await namespace.get(namespace.idFromName(origin)).read(window, recent.value, now)
+    : undefined;
+  const empty = { bucketMs: bucketMsFor(window), counts: [], otherNames: 0, series: [], humans: [] };
+  const summary = summarizeActivity(read ?? empty, window, OTHER_TOKEN);
   return jsonResponse({
     origin,
     recording,
@@ -67,6 +76,8 @@ export async function activityView(admin: AdminContext, origin: string): Promise
     }),
     from: new Date(fromHour).toISOString(),
     to: new Date(now).toISOString(),
+    // Stored values this version does not know: shown, never read as another value.
+    problems: read?.problems ?? [],
     ...summary,
     topBlockedPaths: read?.topBlockedPaths ?? [],
     violations: (read?.violations ?? []).map((row) => ({ ...row, lastTime: new Date(row.lastTime).toISOString() })),
@@ -91,7 +102,7 @@ function readReplayBody(body: unknown): Validated<ReplayDraft> {
   if (draft === undefined && policy === undefined) problems.push('give "draft" (robots.txt text), "policy", or both');
   let compiled: CompiledPolicy | undefined;
   if (policy !== undefined && policy !== null) {
-    const parsed = typeof policy === "object" ? parsePolicy(JSON.stringify(policy)) : invalid(["must be an object"]);
+    const parsed = typeof policy === "object" ? draftPolicy(policy) : invalid(["must be an object"]);
     if (parsed.ok) compiled = parsed.value;
     else problems.push(...parsed.problems.map((text) => `policy: ${text}`));
   }
@@ -104,7 +115,20 @@ function readReplayBody(body: unknown): Validated<ReplayDraft> {
 }
 
 /**
- * Judge the last KEEP_RECENT crawler requests again under the live robots.txt and policy and
+ * A draft policy, held to the live policy's size cap: a draft that could never be saved is
+ * not one, and its routes are what replay's work grows with.
+ */
+function draftPolicy(policy: object): Validated<CompiledPolicy> {
+  const json = JSON.stringify(policy);
+  const bytes = new TextEncoder().encode(json).byteLength;
+  if (bytes > MAX_POLICY_BYTES) {
+    return invalid([`is ${bytes} bytes as JSON; a policy may be at most ${MAX_POLICY_BYTES} (PUT policy's cap)`]);
+  }
+  return parsePolicy(json);
+}
+
+/**
+ * Judge the last MAX_REPLAYED kept crawler requests again under the live robots.txt and policy and
  * under the draft. `livePolicy` is the policy in force (the caller knows where it lives).
  */
 export async function replayDraft(
@@ -125,16 +149,18 @@ export async function replayDraft(
     matcher: robots?.matcher(),
     policy: livePolicy,
   };
-  const draftPolicy = body.value.policyGiven ? body.value.policy : livePolicy;
+  const draftSidePolicy = body.value.policyGiven ? body.value.policy : livePolicy;
   const draftOrigin = body.value.robots === undefined ? stored : draftLoaded(stored, body.value.robots, Date.now());
-  const draftRobots = draftOrigin && compileServed(draftOrigin, draftPolicy);
+  const draftRobots = draftOrigin && compileServed(draftOrigin, draftSidePolicy);
   const draft: ReplaySide = {
     state: draftRobots?.entry.state ?? "none",
     matcher: draftRobots?.matcher(),
-    policy: draftPolicy,
+    policy: draftSidePolicy,
   };
   const namespace = admin.env.ACTIVITY;
-  const requests = namespace ? await namespace.get(namespace.idFromName(origin)).recentRequests(KEEP_RECENT) : [];
+  const requests = namespace
+    ? await namespace.get(namespace.idFromName(origin)).recentRequests(MAX_REPLAYED, Date.now())
+    : [];
   const { config } = admin;
   const result = replay(
     requests,
@@ -151,6 +177,9 @@ export async function replayDraft(
   return jsonResponse({
     origin,
     ...result,
+    ...(result.partial && {
+      note: `judged the newest ${result.requests} of ${result.recorded} recorded requests: replay stops at its work budget (docs/operating.md, "Limits")`,
+    }),
     changed: result.changed.map((change) => ({ ...change, time: new Date(change.time).toISOString() })),
   });
 }

@@ -5,11 +5,12 @@
  *
  * The scheme name is matched in any case (RFC 9110 §11.1).
  *
- *   GET    status[?cursor=…&limit=…]  config problems, known origins (paged), fetch state, pause,
- *                                  identity sources (lists, reverse DNS, Cloudflare) with age and last error
+ *   GET    status[?cursor=…&limit=…]  what the edge does now (mode and why, pause, config
+ *                                 problems), known origins (paged) and their fetch state,
+ *                                 identity sources (lists, reverse DNS, Cloudflare) with age and last error
  *   POST   refresh[?origin=…]     fetch robots.txt now; returns that origin's status
  *   GET    explain?ua=…&url=…[&ip=…]  what the edge would do with such a request (stored copy
- *                                 only); ip= checks a claimed crawler against the stored lists
+ *                                 only; url a path, or a URL as visitors see it); ip= checks a claimed crawler against the stored lists
  *                                 and cached reverse DNS answers, never a lookup
  *   GET    robots[?origin=…]      the stored robots.txt text, groups, diagnostics (for the page)
  *   POST   test[?origin=…] {"ua", "urls", "draft"?}  decisions for URLs, live and under a draft
@@ -33,14 +34,14 @@
 import ipaddr from "ipaddr.js";
 import { classifyUserAgent } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
-import { compileRobots, parseRobotsTxt, type RobotsMatcher } from "../core/index.ts";
-import { explainRequest, type Explanation } from "../policy/explain.ts";
-import type { EntryState } from "../policy/judge.ts";
+import { compileRobots, parseRobotsTxt } from "../core/index.ts";
+import { explainIfDecidable, explainRequest, type ExplainInput, type Explanation } from "../policy/explain.ts";
+import { edgeNow } from "../config/edge-now.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { activityView, replayDraft } from "./admin-activity.ts";
 import { readBodyJson } from "./admin-body.ts";
 import { authorityOf, isExistingAuthority, isServedAuthority } from "./authorities.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
 import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
 import { policyInForce } from "./live-policy.ts";
 import { servedRobots } from "./purposes-served.ts";
@@ -147,7 +148,7 @@ async function sha256(text: string): Promise<ArrayBuffer> {
 const STATUS_PAGE_DEFAULT = 100;
 const STATUS_PAGE_MAX = 1000;
 
-/** Config problems, one page of known origins (`next` is the cursor of the next page), the pause. */
+/** What the edge does now (edge-now.ts), one page of known origins (`next` is the cursor of the next page). */
 async function status(admin: AdminContext): Promise<Response> {
   const limitParam = admin.url.searchParams.get("limit");
   const limit = limitParam === null ? STATUS_PAGE_DEFAULT : Number(limitParam);
@@ -171,14 +172,19 @@ async function status(admin: AdminContext): Promise<Response> {
       });
   }
   const pause = await activePause(admin.kv, admin.config);
+  const configResult = {
+    config: admin.config,
+    problems: [...admin.configProblems],
+    warnings: [...admin.configWarnings],
+  };
+  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   return jsonResponse({
-    mode: admin.config.mode,
+    // What the edge does now: the mode and why, the pause and its end, every problem (the page's banner).
+    edge: edgeNow(configResult, policy, pause && { ...pause, retryAfter: retryAfterOf(pause, now) }),
     proxy: admin.config.originUrl?.origin ?? null,
     authorities: admin.config.authorities ?? null,
-    config: { problems: admin.configProblems, warnings: admin.configWarnings },
     origins,
     next: page.cursor ?? null,
-    pause: pause ? { ...pause, retryAfter: retryAfterOf(pause, now) } : null,
     // The activity view records only with RECORD_ACTIVITY and the ACTIVITY binding (GET activity).
     activity: { recording: admin.config.recordActivity && Boolean(admin.env.ACTIVITY) },
     policy: await policyStatus(admin),
@@ -280,7 +286,13 @@ async function refreshNow(admin: AdminContext): Promise<Response> {
   return jsonResponse(originStatus(robots, Date.now()));
 }
 
-/** What the edge would do; a GET, so it reads what is stored and never fetches. */
+/**
+ * What the edge would do; a GET, so it reads what is stored and never fetches. It takes what
+ * the edge takes: the mode, the pause in force, the live policy, and the URL as a visitor
+ * sees it (explainTarget). A decision that needs no robots.txt (MODE=off, a person, a pause)
+ * is answered without a stored copy; under MODE=off, `ifEnforced` says what robots.txt and
+ * the policy would decide with MODE=enforce, when a copy is stored.
+ */
 async function explain(admin: AdminContext): Promise<Response> {
   const ua = admin.url.searchParams.get("ua");
   const target = admin.url.searchParams.get("url");
@@ -291,22 +303,64 @@ async function explain(admin: AdminContext): Promise<Response> {
   if (ip !== null && !ipaddr.isValid(ip)) {
     return adminError(400, `ip must be an IPv4 or IPv6 address, got ${JSON.stringify(ip.slice(0, 64))}`);
   }
-  const absolute = target.startsWith("/") ? undefined : originOf(target);
-  if (absolute && !absolute.ok)
-    return adminError(400, 'url must be a path starting with "/" or an absolute http(s) URL', absolute.problems);
-  const origin = await existingOrigin(admin, absolute?.value ?? null);
-  if (!origin.ok) return originProblem(origin);
-  const robots = await storedRobots(origin.value, admin.kv);
-  if (!robots)
-    return adminError(404, `no robots.txt stored for ${origin.value} yet; POST refresh?origin=${origin.value} first`);
-  const paused = (await activePause(admin.kv, admin.config)) !== undefined;
+  const request = await explainTarget(admin, target);
+  if (!request.ok) return originProblem(request);
+  const { origin, path } = request.value;
+  const robots = await storedRobots(origin, admin.kv);
   const claimCheck = ip === null ? undefined : await claimCheckOf(admin, ua, ip);
-  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
-  const served = servedRobots(robots, policy);
-  return jsonResponse({
-    authority: origin.value,
-    ...explainWith({ ...admin, policy }, served.entry.state, served.matcher(), paused, ua, target, claimCheck),
-  });
+  const situation = await situationOf(admin, origin);
+  // What the edge enforces: the origin's copy with the purposes in force (purposes-served.ts).
+  const served = robots && servedRobots(robots, situation.policy);
+  const stored = served && { state: served.entry.state, matcher: served.matcher() };
+  const explanation = explainIfDecidable(explainInput(admin, situation, ua, path, claimCheck), stored);
+  if (!explanation)
+    return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh?origin=${origin} first`);
+  const ifEnforced =
+    stored && explanation.reason === "mode-off"
+      ? explainRequest({ ...explainInput(admin, situation, ua, path, claimCheck), ...stored, mode: "enforce" })
+      : undefined;
+  return jsonResponse({ authority: origin, ...explanation, ...(ifEnforced && { ifEnforced }) });
+}
+
+/**
+ * The origin and path a URL to explain stands for, as the edge would see the request: a bare
+ * path is this authority's; in proxy mode any absolute URL is (the public host is the
+ * Worker's, whatever it is called, and robots.txt is ORIGIN_URL's); in route mode an
+ * absolute URL names its authority, which must be one the edge serves (404 otherwise).
+ */
+async function explainTarget(
+  admin: AdminContext,
+  target: string,
+): Promise<Validated<{ origin: string; path: string }> & { status?: number }> {
+  if (target.startsWith("/")) {
+    const origin = await existingOrigin(admin, null);
+    return origin.ok ? valid({ origin: origin.value, path: target }) : origin;
+  }
+  const url = URL.canParse(target) ? new URL(target) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    return { ...invalid(['url must be a path starting with "/" or an absolute http(s) URL']), status: 400 };
+  }
+  const path = url.pathname + url.search;
+  if (admin.config.originUrl) return valid({ origin: admin.config.originUrl.origin, path });
+  const origin = await existingOrigin(admin, url.origin);
+  return origin.ok ? valid({ origin: origin.value, path }) : origin;
+}
+
+/** The edge's own state a decision depends on, read as the request path reads it. */
+interface Situation {
+  readonly policy: CompiledPolicy | undefined;
+  /** The pause in force, with the Retry-After the edge would send now; null for none. */
+  readonly pause: { readonly retryAfter: number } | null;
+  readonly served: boolean;
+}
+
+async function situationOf(admin: AdminContext, origin: string): Promise<Situation> {
+  const pause = await activePause(admin.kv, admin.config);
+  return {
+    policy: (await policyInForce(admin.kv, admin.config)).compiled,
+    pause: pause ? { retryAfter: retryAfterOf(pause, Date.now()) } : null,
+    served: isServedAuthority(admin.config, origin),
+  };
 }
 
 /** The stored evidence about a claimed crawler's address, when the edge would check the claim. */
@@ -316,44 +370,32 @@ async function claimCheckOf(admin: AdminContext, ua: string, ip: string): Promis
   return checkClaimFromCache(admin.kv, agent, ip);
 }
 
-/** The edge's decision for one URL; `policy` is the live policy in force (live-policy.ts). */
-function explainWith(
-  {
-    config,
-    configProblems: problems,
-    policy,
-  }: Pick<AdminContext, "config" | "configProblems"> & { readonly policy: CompiledPolicy | undefined },
-  state: EntryState,
-  matcher: RobotsMatcher | undefined,
-  paused: boolean,
+/** The edge's facts for one request to explain, but robots.txt (explain.ts says what it cannot know). */
+function explainInput(
+  { config }: Pick<AdminContext, "config">,
+  situation: Situation,
   userAgent: string,
   url: string,
   claimCheck?: VerificationOutcome,
-): Explanation {
-  const configProblems = problems.length > 0;
-  const { mode, failOpen, blockStatus } = config;
-  // The edge's own decision, with the facts the admin knows (explain.ts says what it cannot).
-  const facts = {
-    configProblems,
-    enforceRates: config.enforceRates,
-    usageSignals: config.usageSignals,
-    usageHeader: config.usageHeader,
-    originUnusable: config.originUrlProblem,
-    verifyCrawlers: config.verifyCrawlers,
-    ...(claimCheck && { claimCheck }),
-  };
-  return explainRequest({
+): Omit<ExplainInput, "state" | "matcher"> {
+  return {
     userAgent,
     url,
-    mode,
-    failOpen,
-    blockStatus,
-    state,
-    matcher,
-    paused,
-    policy,
-    facts,
-  });
+    mode: config.mode,
+    failOpen: config.failOpen,
+    blockStatus: config.blockStatus,
+    paused: situation.pause ?? false,
+    policy: situation.policy,
+    facts: {
+      served: situation.served,
+      enforceRates: config.enforceRates,
+      usageSignals: config.usageSignals,
+      usageHeader: config.usageHeader,
+      originUnusable: config.originUrlProblem,
+      verifyCrawlers: config.verifyCrawlers,
+      ...(claimCheck && { claimCheck }),
+    },
+  };
 }
 
 /** The stored robots.txt of an origin as text, with its groups and diagnostics (for the page). */
@@ -393,19 +435,35 @@ async function testUrls(admin: AdminContext): Promise<Response> {
   const param = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!param.ok) return originProblem(param);
   const origin = param.value;
-  const paused = (await activePause(admin.kv, admin.config)) !== undefined;
-  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
-  const robots = servedRobots(await robotsFor(origin, admin.kv, admin.config, admin.ctx), policy);
+  const situation = await situationOf(admin, origin);
+  const robots = servedRobots(await robotsFor(origin, admin.kv, admin.config, admin.ctx), situation.policy);
   const { ua, urls, draft: draftText } = body.value;
   const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
+  const live = { state: robots.entry.state, matcher: robots.matcher() };
+  const judged = (url: string, side: typeof live, during: Situation) =>
+    explainRequest({ ...explainInput(admin, during, ua, url), ...side });
   const results = urls.map((url) => {
-    const live = explainWith({ ...admin, policy }, robots.entry.state, robots.matcher(), paused, ua, url);
-    if (!draft) return { url, live };
-    const drafted = explainWith({ ...admin, policy }, "ok", draft, paused, ua, url);
-    const differs = live.allowed !== drafted.allowed || live.action.action !== drafted.action.action;
-    return { url, live, draft: drafted, differs };
+    const now = judged(url, live, situation);
+    if (!draft) return { url, live: now };
+    const drafted = judged(url, { state: "ok", matcher: draft }, situation);
+    // During a pause both sides answer 503 now; what the draft changes shows once it ends.
+    const after = situation.pause ? { ...situation, pause: null } : undefined;
+    return {
+      url,
+      live: now,
+      draft: drafted,
+      differs: differ(now, drafted),
+      ...(after && {
+        differsAfterPause: differ(judged(url, live, after), judged(url, { state: "ok", matcher: draft }, after)),
+      }),
+    };
   });
-  return jsonResponse({ origin, results });
+  return jsonResponse({ origin, paused: situation.pause !== null, results });
+}
+
+/** Whether two answers differ in what the edge does (or would allow). */
+function differ(a: Explanation, b: Explanation): boolean {
+  return a.allowed !== b.allowed || a.action.action !== b.action.action || a.action.status !== b.action.status;
 }
 
 const MAX_TEST_URLS = 200;

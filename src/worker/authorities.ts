@@ -12,7 +12,7 @@
  * entry of its own.
  */
 
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
 import { readEntry } from "./store.ts";
 
 /**

@@ -12,6 +12,13 @@ import { ROBOTS_FETCH_USER_AGENT } from "./origin-fetch.ts";
 import { readRanges, writeRanges, type StoredRanges } from "./store.ts";
 
 const MEMORY_RECHECK_MS = 10 * 60_000;
+/**
+ * A list not refreshed for this long is stale: the cron tries every 30 minutes. A stale list
+ * still verifies the addresses it holds, but no longer refutes the others (RangeSet.stale):
+ * the operator may have added ranges since, and our failure to fetch them must not make its
+ * real crawler an impostor.
+ */
+export const STALE_LIST_MS = 24 * 3600_000;
 
 const memory = new IsolateMemory<"ranges", ReadonlyMap<string, RangeSet>>({
   maxEntries: 1,
@@ -29,7 +36,10 @@ export async function crawlerRanges(kv: KVNamespace): Promise<ReadonlyMap<string
   if (remembered) return remembered;
   const stored = await readRanges(kv);
   const sets = new Map(
-    Object.entries(stored?.sources ?? {}).map(([name, source]) => [name, new RangeSet(source.cidrs)]),
+    Object.entries(stored?.sources ?? {}).map(([name, source]) => [
+      name,
+      new RangeSet(source.cidrs, { stale: now - source.fetchedAt > STALE_LIST_MS }),
+    ]),
   );
   memory.set("ranges", sets, now);
   return sets;

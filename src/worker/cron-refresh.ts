@@ -7,7 +7,7 @@
  */
 
 import { isServedAuthority } from "./authorities.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
 import { refresh } from "./robots-cache.ts";
 import { listAuthorityPage, readCronCursor, readEntry, writeCronCursor } from "./store.ts";
 

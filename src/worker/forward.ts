@@ -2,7 +2,7 @@
  * On to the origin. The one place a request leaves the edge, so the one place that decides
  * where it may go.
  *
- * Security (issue #9, the proxy escape): the target is never resolved from request data.
+ * Security (the proxy escape): the target is never resolved from request data.
  * `new URL(path, origin)` treats a path beginning `//` (or `/\`, which WHATWG reads as `//`)
  * as a network-path reference and goes to another host: an open proxy carrying the
  * visitor's cookies. Instead the target is ORIGIN_URL's scheme, host and port followed by

@@ -7,12 +7,12 @@
  */
 
 import { RANGE_SOURCES, REVERSE_DNS_RULES } from "../agents/verification.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
+import { STALE_LIST_MS } from "./crawler-ranges.ts";
 import { readRanges } from "./store.ts";
 import { identityHealth } from "./verify-crawler.ts";
 
-/** A list not refreshed for this long is stale: the cron tries every 30 minutes. */
-export const STALE_LIST_MS = 24 * 3600_000;
+export { STALE_LIST_MS };
 
 export interface IdentitySources {
   readonly lists: readonly {

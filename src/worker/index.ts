@@ -7,12 +7,13 @@
 
 import { handleAdmin } from "./admin.ts";
 import { authorityOf } from "./authorities.ts";
+import { MIN_ADMIN_TOKEN_LENGTH } from "../config/read-config.ts";
 import { loadConfig } from "./config.ts";
 import { handleScheduled } from "./cron.ts";
 import type { EdgeContext } from "./edge-context.ts";
 import { logConfigProblems, logError } from "./log.ts";
 import { handleRequest } from "./request-path.ts";
-import { errorResponse } from "./responses.ts";
+import { errorResponse, jsonResponse } from "./responses.ts";
 
 export { ActivityLog } from "./activity-object.ts";
 export { CrawlRate } from "./crawl-rate-object.ts";
@@ -25,17 +26,30 @@ export default {
 async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   try {
     const edge = edgeContext(request, env, ctx);
-    if (edge.config.adminToken && edge.url.pathname.startsWith(edge.config.adminPrefix)) {
-      return await handleAdmin(
-        { ...edge, kv: env.ROBOTS, configProblems: edge.configProblems, configWarnings: edge.configWarnings },
-        edge.config.adminToken,
-      );
+    const { config } = edge;
+    if (config.adminTokenRefused && edge.url.pathname.startsWith(config.adminPrefix)) return adminOff();
+    if (config.adminToken && edge.url.pathname.startsWith(config.adminPrefix)) {
+      return await handleAdmin({ ...edge, kv: env.ROBOTS }, config.adminToken);
     }
     return await handleRequest(edge);
   } catch (error) {
     logError("request", error instanceof Error ? error.message : String(error));
     return errorResponse("internal error");
   }
+}
+
+/**
+ * A too-short ADMIN_TOKEN turns the admin API off, and only it: enforcement goes on. The
+ * operator who set it learns why here rather than from an origin's 404 (the token itself is
+ * never described: not even its length).
+ */
+function adminOff(): Response {
+  return jsonResponse(
+    {
+      error: `the admin API is off: ADMIN_TOKEN is shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters. Set a longer one with \`openssl rand -hex 24 | npx wrangler secret put ADMIN_TOKEN\``,
+    },
+    503,
+  );
 }
 
 function edgeContext(request: Request, env: Env, ctx: ExecutionContext): EdgeContext {

@@ -25,7 +25,7 @@
  */
 
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
 import { logError } from "./log.ts";
 import { readPolicy, writePolicy, type StoredPolicy, type StoredPolicyVersion } from "./store.ts";
 
@@ -89,6 +89,12 @@ function inForce(record: StoredPolicy): NonNullable<Memory["current"]> {
     throw new TypeError("the stored policy record has no usable current version");
   }
   if (entry.text === null) return { entry, compiled: undefined };
+  // Compiled once per version: a re-read every RECHECK_MS that finds the same version keeps the
+  // routes already indexed (a 64 KiB policy is not re-parsed and re-indexed every 10 s).
+  const known = memory?.current;
+  if (known?.compiled && known.entry.version === entry.version && known.entry.text === entry.text) {
+    return { entry, compiled: known.compiled };
+  }
   const parsed = parsePolicy(entry.text);
   if (!parsed.ok) throw new TypeError(`stored version ${entry.version} is invalid: ${parsed.problems.join("; ")}`);
   return { entry, compiled: parsed.value };

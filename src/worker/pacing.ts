@@ -7,7 +7,7 @@
 import type { AgentInfo } from "../agents/classify.ts";
 import type { RateLimits } from "../policy/crawl-rate.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
-import type { RateFact } from "../policy/edge-decision.ts";
+import type { RateFact } from "../policy/edge-facts.ts";
 import { crawlRateKey } from "./crawl-rate-object.ts";
 import type { EdgeContext } from "./edge-context.ts";
 

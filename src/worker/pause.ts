@@ -8,7 +8,7 @@
  * refused by the API, and pauses over a day come back with a warning.
  */
 
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 import { IsolateMemory } from "./isolate-memory.ts";
 import { readPause, type Pause } from "./store.ts";

@@ -8,13 +8,8 @@
 import { classifyUserAgent } from "../agents/classify.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../agents/verification.ts";
 import { activityOf } from "../policy/activity.ts";
-import {
-  decideEdge,
-  isRobotsTxtPath,
-  verificationOf,
-  type EdgeAction,
-  type EdgeFacts,
-} from "../policy/edge-decision.ts";
+import { decideEdge, isRobotsTxtPath, verificationOf } from "../policy/edge-decision.ts";
+import type { EdgeAction, EdgeFacts } from "../policy/edge-facts.ts";
 import { recordActivity } from "./activity-recorder.ts";
 import { isServedAuthority } from "./authorities.ts";
 import type { EdgeContext } from "./edge-context.ts";
@@ -30,6 +25,8 @@ import {
   rateLimitedResponse,
   ruleHeader,
   selfLoopResponse,
+  signatureRequiredResponse,
+  signatureReusedResponse,
   unavailableResponse,
   usageBlockedResponse,
   usageHeader,
@@ -98,7 +95,6 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     originUnusable: config.originUrlProblem,
     selfAddressed: !config.originUrl && isLoopbackHost(url.hostname),
     mode: config.mode,
-    configProblems: edge.configProblems.length > 0,
     served: isServedAuthority(config, edge.authority),
     isRobotsTxt: readsRobots && isRobotsTxtPath(url.pathname),
     pathAndQuery: url.pathname + url.search,
@@ -151,6 +147,10 @@ async function perform(edge: EdgeContext, action: EdgeAction, robots: LoadedRobo
       return blockedResponse(action.verdict, action.status);
     case "rate-limited":
       return rateLimitedResponse(action.retryAfter);
+    case "signature-reused":
+      return signatureReusedResponse(action.retryAfter);
+    case "signature-required":
+      return signatureRequiredResponse(action.verdict);
     case "unavailable":
       return unavailableResponse(action.retryAfter, UNAVAILABLE_WHY[action.why], action.why);
     case "gather":
@@ -177,7 +177,8 @@ function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): vo
   const { config, request, url } = edge;
   const signed = facts.signature?.status === "verified" ? facts.signature : undefined;
   const agent = signed?.agent ?? facts.agent;
-  if (config.logDecisions === "none" || !(agent.crawler || facts.signature?.status === "failed")) return;
+  const signatureClaim = facts.signature?.status === "failed" || facts.signature?.status === "reused";
+  if (config.logDecisions === "none" || !(agent.crawler || signatureClaim)) return;
   const outcome = loggedOutcome(action, facts.pathAndQuery);
   if (!outcome || (config.logDecisions === "blocked" && outcome.action === "pass")) return;
   logDecision({
@@ -216,6 +217,10 @@ function loggedOutcome(action: EdgeAction, pathAndQuery: string): LoggedOutcome 
     }
     case "impostor":
       return { ...none, action: "impostor" };
+    case "signature-reused":
+      return { ...none, action: "rate-limited" };
+    case "signature-required":
+      return { ...action.verdict, action: "block" };
     default:
       return undefined;
   }

@@ -107,6 +107,45 @@ export function rateLimitedResponse(retryAfterSeconds: number): Response {
   );
 }
 
+/**
+ * A Web Bot Auth signature this isolate already saw (httpsig-protocol-01, "Requesting a Message Signature"): a new
+ * signature is all it takes, so Retry-After is short.
+ */
+export function signatureReusedResponse(retryAfterSeconds: number): Response {
+  return new Response("Too many requests: this signature was already used; sign this request anew.\n", {
+    status: 429,
+    headers: {
+      "content-type": TEXT,
+      "cache-control": "private, no-store",
+      "retry-after": String(retryAfterSeconds),
+      "x-robots-edge": "signature-reused",
+    },
+  });
+}
+
+/**
+ * What we accept, as RFC 9421 §5.1 asks for it: the components and parameters a Web Bot Auth
+ * signature must have (httpsig-protocol-01, "Generating HTTP Message Signature"), under the label the agent is to use.
+ */
+export const ACCEPT_SIGNATURE = 'sig1=("@authority" "signature-agent";key="sig1");created;expires;tag="web-bot-auth"';
+
+/** A route that asks this crawler to sign (a policy rule with `"signature": "required"`). */
+export function signatureRequiredResponse(verdict: Verdict): Response {
+  const { route, routeIndex } = verdict.policy ?? { route: { pattern: "?" }, routeIndex: -1 };
+  return new Response(
+    `This site asks for a Web Bot Auth signature here ("${route.pattern}", route ${routeIndex + 1}); sign the request (Accept-Signature) and retry.\n`,
+    {
+      status: 403,
+      headers: {
+        "content-type": TEXT,
+        "cache-control": "private, no-store",
+        "accept-signature": ACCEPT_SIGNATURE,
+        "x-robots-edge": `${ruleHeader("blocked", verdict)}; signature=required`,
+      },
+    },
+  );
+}
+
 /** Route mode addressed to the Worker itself: say how to run it instead of looping. */
 export function selfLoopResponse(): Response {
   return errorResponse(

@@ -24,9 +24,6 @@ import ipaddr from "ipaddr.js";
 import { hostInDomains, type ReverseDnsResult, type ReverseDnsRule } from "../agents/verification.ts";
 import { IsolateMemory } from "./isolate-memory.ts";
 
-/** Cloudflare's resolver; the `DOH_RESOLVER` var may name another (https only). */
-export { DEFAULT_DOH_RESOLVER } from "./config.ts";
-
 export type DnsRecordType = "PTR" | "A" | "AAAA";
 
 /** A resolver's answer to one question: the record data, or that the name does not exist. */

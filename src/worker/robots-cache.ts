@@ -20,7 +20,7 @@
 
 import { compileRobots, type RobotsMatcher } from "../core/index.ts";
 import { isServedAuthority } from "./authorities.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "../config/read-config.ts";
 import { IsolateMemory } from "./isolate-memory.ts";
 import { fetchRobotsTxt } from "./origin-fetch.ts";
 import { accessWarning, applyFetch, modelOf, sameOutcome, type RobotsEntry } from "./robots-entry.ts";

@@ -43,8 +43,6 @@ export interface StoredCopy {
   readonly lastModified: string | undefined;
 }
 
-export type { EntryState };
-
 export interface RobotsEntry {
   readonly version: number;
   readonly authority: string;

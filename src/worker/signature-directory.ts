@@ -1,9 +1,10 @@
 /**
- * Web Bot Auth key directories (draft-meunier-http-message-signatures-directory): fetched
- * from trusted signers only, kept in KV and isolate memory, refreshed by the cron.
+ * Web Bot Auth key sets (draft-ietf-webbotauth-httpsig-protocol-01, "Key Distribution and Discovery"): the JWK Set at each
+ * trusted signer's URL (its well-known directory for a bare origin), fetched from trusted
+ * signers only, kept in KV and isolate memory by signer URL, refreshed by the cron.
  *
  * Safety and cost choices, stated up front:
- * - Only an origin in the trust table is ever fetched. A Signature-Agent a client sends that
+ * - Only a signer URL in the trust table is ever fetched. A Signature-Agent a client sends that
  *   the table does not hold is never fetched (no SSRF), whatever the request says.
  * - https only; http only for a loopback origin the operator listed in SIGNATURE_AGENTS
  *   (local runs and tests). No redirects (a directory that moves is a failure, not a hop to a
@@ -16,11 +17,11 @@
  */
 
 import { parseDirectory, type DirectoryKey, type ParsedDirectory } from "../agents/web-bot-auth/directory.ts";
-import { isLoopbackOrigin, type SignatureAgent } from "../agents/web-bot-auth/signature-agents.ts";
+import type { SignatureAgent } from "../agents/web-bot-auth/signature-agents.ts";
+import { isLoopbackUrl } from "../agents/web-bot-auth/signer-url.ts";
 import { maxAgeOf, readLimited, ROBOTS_FETCH_USER_AGENT } from "./origin-fetch.ts";
 import { readSignatureDirectory, writeSignatureDirectory, type StoredSignatureDirectory } from "./store.ts";
 
-export const DIRECTORY_PATH = "/.well-known/http-message-signatures-directory";
 const DIRECTORY_MEDIA_TYPE = "application/http-message-signatures-directory+json";
 /** A JWKS of a few keys is a few KB; 64 KiB leaves room for a card and many keys. */
 export const MAX_DIRECTORY_BYTES = 64 * 1024;
@@ -33,14 +34,14 @@ const MAX_MEMORY_ENTRIES = 64;
 
 export interface DirectoryOptions {
   readonly kv: KVNamespace;
-  /** The trust table in effect (trustedSignatureAgents). */
+  /** The trust table in effect, by signer URL (trustedSignatureAgents). */
   readonly agents: ReadonlyMap<string, SignatureAgent>;
   readonly timeoutMs: number;
 }
 
 /** A signer's keys as they stand: possibly the last good ones after failed refreshes. */
 export interface SignatureDirectory {
-  readonly origin: string;
+  readonly url: string;
   readonly directory: ParsedDirectory | undefined;
   readonly nextFetchAt: number;
   /** Why the last fetch failed (the keys are then the last good ones, if any). */
@@ -56,42 +57,42 @@ export function clearSignatureDirectoryMemory(): void {
 }
 
 /**
- * The directory of a trusted signer, for the request path: memory, then KV, and a fetch only
- * when its lifetime is over (one per isolate at a time). Undefined for an untrusted origin.
+ * The key set of a trusted signer, for the request path: memory, then KV, and a fetch only
+ * when its lifetime is over (one per isolate at a time). Undefined for an untrusted URL.
  */
 export async function signatureDirectory(
   options: DirectoryOptions,
-  origin: string,
+  signerUrl: string,
 ): Promise<SignatureDirectory | undefined> {
-  const agent = options.agents.get(origin);
+  const agent = options.agents.get(signerUrl);
   if (agent === undefined) return undefined;
   const now = Date.now();
-  const remembered = memory.get(origin);
+  const remembered = memory.get(signerUrl);
   if (remembered && now < remembered.nextFetchAt) return remembered;
-  const stored = await readSignatureDirectory(options.kv, origin);
+  const stored = await readSignatureDirectory(options.kv, signerUrl);
   if (stored && now < stored.nextFetchAt) return remember(await fromStored(stored));
   return refreshOnce(options, agent, stored);
 }
 
-/** The key lookup the verifier takes (verifyWebBotAuth's `lookupKey`). */
+/** The key lookup the verifier takes (verifyWebBotAuth's `lookupKey`): by the pair (signer URL, keyid). */
 export function signatureKeyLookup(
   options: DirectoryOptions,
-): (origin: string, keyid: string) => Promise<DirectoryKey | undefined> {
-  return async (origin, keyid) => (await signatureDirectory(options, origin))?.directory?.keys.get(keyid);
+): (signerUrl: string, keyid: string) => Promise<DirectoryKey | undefined> {
+  return async (signerUrl, keyid) => (await signatureDirectory(options, signerUrl))?.directory?.keys.get(keyid);
 }
 
-/** For the cron: fetch every trusted signer's directory whose lifetime is over. Says what happened per origin. */
+/** For the cron: fetch every trusted signer's key set whose lifetime is over. Says what happened per signer URL. */
 export async function refreshSignatureDirectories(options: DirectoryOptions): Promise<Record<string, string>> {
   const report: Record<string, string> = {};
   await Promise.all(
     [...options.agents.values()].map(async (agent) => {
-      const stored = await readSignatureDirectory(options.kv, agent.origin);
+      const stored = await readSignatureDirectory(options.kv, agent.url);
       if (stored && Date.now() < stored.nextFetchAt) {
-        report[agent.origin] = "fresh";
+        report[agent.url] = "fresh";
         return;
       }
       const refreshed = await refreshOnce(options, agent, stored);
-      report[agent.origin] = refreshed.lastError ?? "fetched";
+      report[agent.url] = refreshed.lastError ?? "fetched";
     }),
   );
   return report;
@@ -102,10 +103,10 @@ function refreshOnce(
   agent: SignatureAgent,
   previous: StoredSignatureDirectory | undefined,
 ): Promise<SignatureDirectory> {
-  let pending = inFlight.get(agent.origin);
+  let pending = inFlight.get(agent.url);
   if (pending === undefined) {
-    pending = refresh(options, agent, previous).finally(() => inFlight.delete(agent.origin));
-    inFlight.set(agent.origin, pending);
+    pending = refresh(options, agent, previous).finally(() => inFlight.delete(agent.url));
+    inFlight.set(agent.url, pending);
   }
   return pending;
 }
@@ -120,7 +121,7 @@ async function refresh(
   try {
     const fetched = await fetchDirectory(agent, options.timeoutMs);
     stored = {
-      origin: agent.origin,
+      url: agent.url,
       json: fetched.json,
       fetchedAt: now,
       nextFetchAt: now + fetched.lifetimeMs,
@@ -129,7 +130,7 @@ async function refresh(
   } catch (error) {
     // Keep the last good keys: an outage at the signer must not unverify its agents.
     stored = {
-      origin: agent.origin,
+      url: agent.url,
       json: previous?.json,
       fetchedAt: previous?.fetchedAt,
       nextFetchAt: now + RETRY_AFTER_FAILURE_MS,
@@ -144,15 +145,18 @@ async function fetchDirectory(
   agent: SignatureAgent,
   timeoutMs: number,
 ): Promise<{ json: unknown; lifetimeMs: number }> {
-  const url = new URL(DIRECTORY_PATH, agent.origin);
-  const mayUseHttp = agent.docs === "SIGNATURE_AGENTS" && isLoopbackOrigin(agent.origin);
+  const url = new URL(agent.url);
+  const mayUseHttp = agent.docs === "SIGNATURE_AGENTS" && isLoopbackUrl(agent.url);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && mayUseHttp)) {
-    throw new Error(`refused: ${agent.origin} is not https (http only for a loopback origin in SIGNATURE_AGENTS)`);
+    throw new Error(`refused: ${agent.url} is not https (http only for a loopback host in SIGNATURE_AGENTS)`);
   }
   const response = await fetch(url, {
     redirect: "manual",
     signal: AbortSignal.timeout(timeoutMs),
-    headers: { accept: `${DIRECTORY_MEDIA_TYPE}, application/json`, "user-agent": ROBOTS_FETCH_USER_AGENT },
+    headers: {
+      accept: `${DIRECTORY_MEDIA_TYPE}, application/jwk-set+json, application/json`,
+      "user-agent": ROBOTS_FETCH_USER_AGENT,
+    },
   });
   if (response.status !== 200) {
     await response.body?.cancel();
@@ -180,11 +184,11 @@ function lifetimeOf(cacheControl: string | null): number {
 
 async function fromStored(stored: StoredSignatureDirectory): Promise<SignatureDirectory> {
   const directory = stored.json === undefined ? undefined : await parseDirectory(stored.json);
-  return { origin: stored.origin, directory, nextFetchAt: stored.nextFetchAt, lastError: stored.lastError };
+  return { url: stored.url, directory, nextFetchAt: stored.nextFetchAt, lastError: stored.lastError };
 }
 
 function remember(entry: SignatureDirectory): SignatureDirectory {
-  if (memory.size >= MAX_MEMORY_ENTRIES && !memory.has(entry.origin)) memory.clear();
-  memory.set(entry.origin, entry);
+  if (memory.size >= MAX_MEMORY_ENTRIES && !memory.has(entry.url)) memory.clear();
+  memory.set(entry.url, entry);
   return entry;
 }

@@ -10,7 +10,7 @@
  *              policy              -> the live operator policy and its last versions (live-policy.ts)
  */
 
-import type { RobotsEntry } from "./robots-entry.ts";
+import { ENTRY_VERSION, type RobotsEntry } from "./robots-entry.ts";
 
 const ROBOTS_PREFIX = "robots:";
 const PAUSE_KEY = "pause";
@@ -25,7 +25,9 @@ export interface Pause {
 
 export async function readEntry(kv: KVNamespace, authority: string): Promise<RobotsEntry | undefined> {
   const value = await kv.get<RobotsEntry>(ROBOTS_PREFIX + authority, "json");
-  return value ?? undefined;
+  // An entry written in another format is not guessed at: it reads as none, so the edge
+  // fetches robots.txt again and writes it anew.
+  return value?.version === ENTRY_VERSION ? value : undefined;
 }
 
 /** What the key listing tells of an entry without reading it (older entries carry none). */
@@ -107,9 +109,9 @@ export async function writeRanges(kv: KVNamespace, ranges: StoredRanges): Promis
 
 const SIGNATURE_DIRECTORY_PREFIX = "signature-directory:";
 
-/** A trusted Web Bot Auth signer's directory: the last good JSON and when to fetch it next. */
+/** A trusted Web Bot Auth signer's key set, by signer URL: the last good JSON and when to fetch it next. */
 export interface StoredSignatureDirectory {
-  readonly origin: string;
+  readonly url: string;
   /** The directory as last fetched with usable keys; undefined before the first success. */
   readonly json: unknown;
   readonly fetchedAt: number | undefined;
@@ -120,13 +122,13 @@ export interface StoredSignatureDirectory {
 
 export async function readSignatureDirectory(
   kv: KVNamespace,
-  origin: string,
+  signerUrl: string,
 ): Promise<StoredSignatureDirectory | undefined> {
-  return (await kv.get<StoredSignatureDirectory>(SIGNATURE_DIRECTORY_PREFIX + origin, "json")) ?? undefined;
+  return (await kv.get<StoredSignatureDirectory>(SIGNATURE_DIRECTORY_PREFIX + signerUrl, "json")) ?? undefined;
 }
 
 export async function writeSignatureDirectory(kv: KVNamespace, directory: StoredSignatureDirectory): Promise<void> {
-  await kv.put(SIGNATURE_DIRECTORY_PREFIX + directory.origin, JSON.stringify(directory));
+  await kv.put(SIGNATURE_DIRECTORY_PREFIX + directory.url, JSON.stringify(directory));
 }
 
 const POLICY_KEY = "policy";

@@ -77,6 +77,17 @@ describe("verified, refuted or unverifiable", () => {
   ])("$ua from $address (cf $cf) -> $result", ({ ua, address, cf, result }) => {
     expect(statusOf({ agent: classifyUserAgent(ua), address, cfVerifiedBot: cf, ranges })).toBe(result);
   });
+
+  // Our failure to refresh a list must not make a crawler from a range added since an impostor.
+  const stale = new Map([["googlebot", new RangeSet(parseRangeList(fixture) ?? [], { stale: true })]]);
+  it.each([
+    { address: "66.249.64.1", result: "verified", why: "a stale list still verifies what it holds" },
+    { address: "203.0.113.9", result: "unverifiable", why: "but refutes nothing" },
+  ])("stale list: $why", ({ address, result }) => {
+    const input = { agent: classifyUserAgent(GOOGLEBOT), address, cfVerifiedBot: undefined, ranges: stale };
+    expect(statusOf(input)).toBe(result);
+    expect(needsReverseDns(input)).toBe(result === "unverifiable");
+  });
 });
 
 // Issue #9: any request whose tokens would select a verifiable crawler's group is verified as
@@ -904,10 +915,11 @@ describe("cloudflareBotOf", () => {
       why: "both",
     },
     {
-      cf: { botManagement: { verifiedBot: false }, verifiedBotCategory: "AI Crawler" },
+      // A vetoed category would still give an unknown bot that category's policy rules.
+      cf: { botManagement: { verifiedBot: false }, verifiedBotCategory: "Search Engine Crawler" },
       verified: false,
-      category: "AI Crawler",
-      why: "verifiedBot decides",
+      category: undefined,
+      why: "verifiedBot decides, and its false takes the category with it",
     },
     {
       cf: { botManagement: { verifiedBot: "yes" }, verifiedBotCategory: 7 },

@@ -101,6 +101,12 @@ describe("reading usage lines into the model", () => {
       lines: ["2 content-usage - train-ai=y,search=n"],
       why: "vocab-07 §6",
     },
+    // draft-ietf-aipref-vocab-08: ai-use is the third category.
+    {
+      robots: "User-agent: *\nContent-Usage: train-ai=n, ai-use=n, search=y\n",
+      lines: ["2 content-usage - train-ai=n,ai-use=n,search=y"],
+      why: "vocab-08: train-ai, ai-use, search",
+    },
     // vocab-07 §6.5.1: "train-ai=y, train-ai, search=n, search="n"" -> all unknown (last values are not tokens)
     {
       robots: 'User-agent: *\nContent-Usage: train-ai=y, train-ai, search=n, search="n"\n',
@@ -217,9 +223,15 @@ describe("lint: usage diagnostics", () => {
     { robots: ATTACH_EXAMPLE, codes: [], why: "attach-05 example is clean" },
     {
       robots: SIGNALS_ORG + CLOUDFLARE_USE.replace("User-Agent: *\n", ""),
-      codes: [],
-      why: "contentsignals.org + use= clean",
+      codes: ["4 usage-content-use"],
+      why: "contentsignals.org + use=reference: read, and said how far it binds (info)",
     },
+    {
+      robots: "User-agent: *\nContent-Signal: search=yes, use=everything\n",
+      codes: ["2 usage-invalid-value"],
+      why: "use= is immediate, reference or full",
+    },
+    { robots: "User-agent: *\nContent-Usage: ai-use=n, search=y\n", codes: [], why: "vocab-08 ai-use is a key" },
     { robots: "User-agent: *\nContent-Usage: Train-AI=n\n", codes: ["2 usage-syntax"], why: "not a dictionary" },
     { robots: "User-agent: *\nContent-Usage: /p\n", codes: ["2 usage-syntax"], why: "no statement" },
     {

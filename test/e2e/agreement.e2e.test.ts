@@ -43,88 +43,157 @@ interface Row {
   readonly marker?: string;
   /** The Content-Usage header on the edge's response (null: none). */
   readonly contentUsage?: string | null;
+  /** The URL given to explain, when not the path itself (a visitor's absolute URL). */
+  readonly explainUrl?: string;
+  /** Retry-After: explain's and the edge's header alike. */
+  readonly retryAfter?: number;
 }
 
-const configurations: { name: string; vars: Record<string, string>; paused?: boolean; robots?: string; rows: Row[] }[] =
-  [
-    {
-      name: "MODE=enforce, no policy",
-      vars: {},
-      rows: [
-        { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
-        { ua: GOOGLEBOT, path: "/private/press-kit/", action: "pass", status: null, edge: 200 },
-        { ua: GOOGLEBOT, path: "/%70rivate/report", action: "block", status: 403, edge: 403 },
-        { ua: GOOGLEBOT, path: "/private;%2F../", action: "block", status: 403, edge: 403 },
-        { ua: GPTBOT, path: "/blog/", action: "block", status: 403, edge: 403 },
-        { ua: CHROME, path: "/private/report", action: "pass", status: null, edge: 200 },
-        { ua: GOOGLEBOT, path: "/robots.txt", action: "serve-robots-txt", status: null, edge: 200, marker: "served" },
-      ],
+interface Configuration {
+  readonly name: string;
+  readonly vars: Record<string, string>;
+  readonly paused?: boolean;
+  readonly robots?: string;
+  /** POST refresh before the rows (default true); false: explain works from nothing stored. */
+  readonly refresh?: boolean;
+  /** What GET status says the edge does now (a part of its `edge`). */
+  readonly now?: Record<string, unknown>;
+  readonly rows: Row[];
+}
+
+const configurations: Configuration[] = [
+  {
+    name: "MODE=enforce, no policy",
+    vars: {},
+    rows: [
+      { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
+      { ua: GOOGLEBOT, path: "/private/press-kit/", action: "pass", status: null, edge: 200 },
+      { ua: GOOGLEBOT, path: "/%70rivate/report", action: "block", status: 403, edge: 403 },
+      { ua: GOOGLEBOT, path: "/private;%2F../", action: "block", status: 403, edge: 403 },
+      { ua: GPTBOT, path: "/blog/", action: "block", status: 403, edge: 403 },
+      { ua: CHROME, path: "/private/report", action: "pass", status: null, edge: 200 },
+      { ua: GOOGLEBOT, path: "/robots.txt", action: "serve-robots-txt", status: null, edge: 200, marker: "served" },
+    ],
+  },
+  {
+    name: "MODE=enforce during a crawl pause",
+    vars: {},
+    paused: true,
+    rows: [
+      { ua: GOOGLEBOT, path: "/blog/", action: "paused", status: 503, edge: 503, marker: "paused", retryAfter: 120 },
+      {
+        ua: GOOGLEBOT,
+        path: "/private/report",
+        action: "paused",
+        status: 503,
+        edge: 503,
+        marker: "paused",
+        retryAfter: 120,
+      },
+      { ua: GPTBOT, path: "/blog/", action: "paused", status: 503, edge: 503, marker: "paused" },
+      { ua: CHROME, path: "/blog/", action: "pass", status: null, edge: 200 },
+      { ua: CHROME, path: "/robots.txt", action: "paused", status: 503, edge: 503, marker: "paused" },
+    ],
+  },
+  {
+    name: "MODE=report with a policy (a route in enforce, a route off)",
+    vars: { MODE: "report", POLICY },
+    rows: [
+      {
+        ua: GOOGLEBOT,
+        path: "/private/report",
+        action: "report",
+        status: null,
+        edge: 200,
+        marker: 'would-block; rule="disallow: /private/"; line=3',
+      },
+      { ua: GOOGLEBOT, path: "/blog/hello-world", action: "block", status: 451, edge: 451 },
+      { ua: GPTBOT, path: "/blog/", action: "block", status: 451, edge: 451 },
+      { ua: GPTBOT, path: "/docs/guide/", action: "pass", status: null, edge: 200 },
+    ],
+  },
+  {
+    name: "usage preferences (Content-Usage, Content-Signal) under USAGE_SIGNALS=enforce",
+    vars: {},
+    robots: USAGE_ROBOTS,
+    rows: [
+      {
+        ua: GPTBOT,
+        path: "/",
+        action: "block",
+        status: 403,
+        edge: 403,
+        marker: 'blocked; usage="content-usage train-ai"; line=4',
+      },
+      { ua: GPTBOT, path: "/blog/hello-world", action: "pass", status: null, edge: 200, contentUsage: "train-ai=y" },
+      { ua: CCBOT, path: "/docs/guide/", action: "block", status: 403, edge: 403 },
+      { ua: GOOGLEBOT, path: "/", action: "pass", status: null, edge: 200, contentUsage: "train-ai=n" },
+      {
+        ua: OAI_SEARCHBOT,
+        path: "/docs/guide/",
+        action: "pass",
+        status: null,
+        edge: 200,
+        contentUsage: "train-ai=n",
+      },
+      { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
+      { ua: CHROME, path: "/", action: "pass", status: null, edge: 200, contentUsage: null },
+    ],
+  },
+  {
+    name: "MODE=off is the kill switch over a route in enforce",
+    vars: { MODE: "off", POLICY },
+    now: { mode: { mode: "off", source: "var", routes: [] }, problems: [] },
+    rows: [
+      { ua: GOOGLEBOT, path: "/blog/hello-world", action: "pass", status: null, edge: 200 },
+      { ua: GPTBOT, path: "/private/report", action: "pass", status: null, edge: 200 },
+    ],
+  },
+  {
+    name: "MODE=off with no robots.txt stored: explain says pass, never 'refresh first'",
+    vars: { MODE: "off" },
+    refresh: false,
+    rows: [
+      { ua: GOOGLEBOT, path: "/private/report", action: "pass", status: null, edge: 200 },
+      { ua: GPTBOT, path: "/", action: "pass", status: null, edge: 200 },
+    ],
+  },
+  {
+    name: "a typo in MODE: its default (enforce) stands in, shown as a problem",
+    vars: { MODE: "enforse" },
+    now: {
+      mode: { mode: "enforce", source: "refused" },
+      problems: ['MODE must be one of enforce, report, off, got "enforse"'],
     },
-    {
-      name: "MODE=enforce during a crawl pause",
-      vars: {},
-      paused: true,
-      rows: [
-        { ua: GOOGLEBOT, path: "/blog/", action: "paused", status: 503, edge: 503, marker: "paused" },
-        { ua: GPTBOT, path: "/blog/", action: "paused", status: 503, edge: 503, marker: "paused" },
-        { ua: CHROME, path: "/blog/", action: "pass", status: null, edge: 200 },
-        { ua: CHROME, path: "/robots.txt", action: "paused", status: 503, edge: 503, marker: "paused" },
-      ],
-    },
-    {
-      name: "MODE=report with a policy (a route in enforce, a route off)",
-      vars: { MODE: "report", POLICY },
-      rows: [
-        {
-          ua: GOOGLEBOT,
-          path: "/private/report",
-          action: "report",
-          status: null,
-          edge: 200,
-          marker: 'would-block; rule="disallow: /private/"; line=3',
-        },
-        { ua: GOOGLEBOT, path: "/blog/hello-world", action: "block", status: 451, edge: 451 },
-        { ua: GPTBOT, path: "/blog/", action: "block", status: 451, edge: 451 },
-        { ua: GPTBOT, path: "/docs/guide/", action: "pass", status: null, edge: 200 },
-      ],
-    },
-    {
-      name: "usage preferences (Content-Usage, Content-Signal) under USAGE_SIGNALS=enforce",
-      vars: {},
-      robots: USAGE_ROBOTS,
-      rows: [
-        {
-          ua: GPTBOT,
-          path: "/",
-          action: "block",
-          status: 403,
-          edge: 403,
-          marker: 'blocked; usage="content-usage train-ai"; line=4',
-        },
-        { ua: GPTBOT, path: "/blog/hello-world", action: "pass", status: null, edge: 200, contentUsage: "train-ai=y" },
-        { ua: CCBOT, path: "/docs/guide/", action: "block", status: 403, edge: 403 },
-        { ua: GOOGLEBOT, path: "/", action: "pass", status: null, edge: 200, contentUsage: "train-ai=n" },
-        {
-          ua: OAI_SEARCHBOT,
-          path: "/docs/guide/",
-          action: "pass",
-          status: null,
-          edge: 200,
-          contentUsage: "train-ai=n",
-        },
-        { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
-        { ua: CHROME, path: "/", action: "pass", status: null, edge: 200, contentUsage: null },
-      ],
-    },
-    {
-      name: "MODE=off is the kill switch over a route in enforce",
-      vars: { MODE: "off", POLICY },
-      rows: [
-        { ua: GOOGLEBOT, path: "/blog/hello-world", action: "pass", status: null, edge: 200 },
-        { ua: GPTBOT, path: "/private/report", action: "pass", status: null, edge: 200 },
-      ],
-    },
-  ];
+    rows: [
+      { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
+      { ua: GOOGLEBOT, path: "/private/press-kit/", action: "pass", status: null, edge: 200 },
+      { ua: CHROME, path: "/private/report", action: "pass", status: null, edge: 200 },
+    ],
+  },
+  {
+    name: "a public URL in explain (proxy mode: any host is the Worker's)",
+    vars: {},
+    rows: [
+      {
+        ua: GOOGLEBOT,
+        path: "/private/report",
+        explainUrl: "https://www.mysite.example/private/report",
+        action: "block",
+        status: 403,
+        edge: 403,
+      },
+      {
+        ua: GOOGLEBOT,
+        path: "/private/press-kit/",
+        explainUrl: "http://127.0.0.1:8787/private/press-kit/",
+        action: "pass",
+        status: null,
+        edge: 200,
+      },
+    ],
+  },
+];
 
 let origin: DemoOrigin;
 beforeAll(async () => {
@@ -134,7 +203,8 @@ afterAll(async () => {
   await origin?.close();
 });
 
-describe.each(configurations)("admin explain and the edge agree: $name", ({ vars, paused, robots, rows }) => {
+describe.each(configurations)("admin explain and the edge agree: $name", (configuration) => {
+  const { vars, paused, robots, rows } = configuration;
   let edge: EdgeProcess;
   const admin = async (method: string, path: string, body?: unknown) => {
     const init: RequestInit = { method, headers: { authorization: `Bearer ${TOKEN}` } };
@@ -148,7 +218,7 @@ describe.each(configurations)("admin explain and the edge agree: $name", ({ vars
     edge = await startEdge({
       vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off", ...vars },
     });
-    expect((await admin("POST", "refresh")).status).toBe(200);
+    if (configuration.refresh !== false) expect((await admin("POST", "refresh")).status).toBe(200);
     if (paused) expect((await admin("POST", "pause", { minutes: 5, retryAfter: 120 })).status).toBe(200);
   }, 90_000);
   afterAll(async () => {
@@ -157,13 +227,50 @@ describe.each(configurations)("admin explain and the edge agree: $name", ({ vars
   });
 
   it.each(rows)("$path for $ua: explain $action $status, edge $edge", async (row) => {
-    const query = new URLSearchParams({ ua: row.ua, url: row.path });
+    const query = new URLSearchParams({ ua: row.ua, url: row.explainUrl ?? row.path });
     const explained = await admin("GET", `explain?${query}`);
     expect(explained.status).toBe(200);
     expect(explained.json["action"]).toMatchObject({ action: row.action, status: row.status });
     const response = await rawRequest(edge.url, row.path, { ua: row.ua });
     expect(response.status).toBe(row.edge);
+    if (row.retryAfter !== undefined) {
+      expect(explained.json["action"]).toMatchObject({ retryAfter: row.retryAfter });
+      expect(response.headers["retry-after"]).toBe(String(row.retryAfter));
+    }
     if (row.marker) expect(response.headers["x-robots-edge"]).toBe(row.marker);
     if (row.contentUsage !== undefined) expect(response.headers["content-usage"] ?? null).toBe(row.contentUsage);
+  });
+
+  it.runIf(configuration.now)("GET status says what the edge does now", async () => {
+    const status = await admin("GET", "status");
+    expect(status.json["edge"]).toMatchObject(configuration.now ?? {});
+  });
+});
+
+// A short ADMIN_TOKEN turns off the admin API, and only it: the edge enforces as before, and
+// the admin prefix answers why instead of the origin's 404.
+describe("a short ADMIN_TOKEN: the admin API is off, enforcement is not", () => {
+  let edge: EdgeProcess;
+  beforeAll(async () => {
+    edge = await startEdge({ vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: "too-short", VERIFY_CRAWLERS: "off" } });
+  }, 90_000);
+  afterAll(async () => {
+    await edge?.stop();
+  });
+
+  it.each([
+    { ua: GOOGLEBOT, path: "/private/report", edge: 403 },
+    { ua: GPTBOT, path: "/blog/", edge: 403 },
+    { ua: CHROME, path: "/private/report", edge: 200 },
+  ])("$path for $ua: edge $edge", async ({ ua, path, edge: status }) => {
+    expect((await rawRequest(edge.url, path, { ua })).status).toBe(status);
+  });
+
+  it.each(["status", "explain?ua=x&url=/", ""])("admin %j answers 503 saying why", async (path) => {
+    const response = await fetch(`${edge.url}/__robots/${path}`, { headers: { authorization: "Bearer too-short" } });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: string };
+    expect(body.error).toContain("the admin API is off: ADMIN_TOKEN is shorter than 16 characters");
+    expect(body.error).not.toContain("too-short");
   });
 });

@@ -356,6 +356,48 @@ describe("bypass attempts with re-spelled paths", () => {
   });
 });
 
+// Every layer judges every spelling: a live-policy route (mode report, off or an allow rule)
+// chosen by one spelling, and a path-scoped usage preference, hold on every spelling. Also the
+// `%3A` LinkChecker sends for `:`, and `/%2F<host>/…` read as a network path.
+describe("bypass attempts through the live policy and usage preferences", () => {
+  it.each([
+    "/beta/..%2Fprivate/report",
+    "/beta/..;/private/report",
+    "//beta/private/report",
+    "/beta/x;y=%2F..%2F..%2F/private/report",
+  ])('policy {"routes":[{"pattern":"/beta/","mode":"report"}]}: %s -> crawler 403, human not blocked', async (path) => {
+    expect((await adminCall("PUT", "policy", { routes: [{ pattern: "/beta/", mode: "report" }] })).status).toBe(200);
+    try {
+      expect((await get(path, GOOGLEBOT)).status).toBe(403);
+      expect([403, 503]).not.toContain((await get(path, CHROME)).status);
+    } finally {
+      expect((await adminCall("POST", "policy/rollback", { version: 0 })).status).toBe(200);
+    }
+  });
+
+  const USAGE_ROBOTS =
+    "User-agent: *\nDisallow: /private/\nDisallow: /wiki/Special:\nContent-Usage: /ai-no/ train-ai=n\n";
+  it.each([
+    { path: "/pub/..%2Fai-no/x", ua: GPTBOT },
+    { path: "/pub/..;/ai-no/x", ua: GPTBOT },
+    { path: "//pub/ai-no/x", ua: GPTBOT },
+    { path: "/ai-no;x=1/x", ua: GPTBOT },
+    { path: "/wiki/Special%3ARandom", ua: GOOGLEBOT, why: "LinkChecker's %3A for :" },
+    { path: "/%2Fevil.test/private/report", ua: GOOGLEBOT, why: "%2F decoded, then a network path" },
+  ])("robots.txt with Content-Usage: /ai-no/ train-ai=n: $path -> crawler 403", async ({ path, ua }) => {
+    origin.setRobots(USAGE_ROBOTS);
+    try {
+      expect((await refresh()).json).toMatchObject({ state: "ok" });
+      expect((await get(path, ua)).status).toBe(403);
+      expect((await get("/blog/", ua)).status).toBe(200);
+      expect([403, 503]).not.toContain((await get(path, CHROME)).status);
+    } finally {
+      origin.setRobots(DEMO_ROBOTS);
+      await refresh();
+    }
+  });
+});
+
 // Issue #9, the proxy escape: a request target that is a network-path reference must never
 // leave ORIGIN_URL's host. A second server stands for "another host": it must see nothing.
 // The demo origin resolves its request target as a URL reference (as many Node frameworks do)

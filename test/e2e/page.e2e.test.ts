@@ -223,11 +223,26 @@ describe("operator page: activity (issue #13)", () => {
       "disallow: /private/ (line 2)",
     ]);
     expect(await page.content()).not.toContain("session=secret");
-    // Choosing one crawler redraws the chart with its requests only: GPTBot's single block.
+    // Choosing one crawler filters the whole section: GPTBot's single block, in the chart and every table.
     await page.selectOption("#activity-crawler", "GPTBot");
     expect(await page.locator("#activity-svg rect.bar").count()).toBe(1);
     expect(await page.getAttribute("#activity-svg rect.bar", "data-count")).toBe("1");
+    expect((await cells("#activity-table tbody tr")).map((row) => row[0])).toEqual(["GPTBot"]);
+    expect((await cells("#activity-recent tbody tr")).map((row) => row.slice(1, 4))).toEqual([
+      ["GPTBot", "unverifiable", "GET /articles/1"],
+    ]);
+    expect(await page.textContent("#activity-blocked")).toBe("/articles/1 — 1");
+    expect(await page.textContent("#activity-summary")).toMatch(/^GPTBot: 1 crawler requests \(0 passed, 1 blocked/);
     await page.selectOption("#activity-crawler", "");
+    expect((await cells("#activity-table tbody tr")).length).toBeGreaterThan(2);
+    // 30 days: a bar per day, labelled by date, rather than 720 one-pixel hours.
+    await page.selectOption("#activity-hours", "720");
+    await expect.poll(() => page.textContent("#activity-chart-caption")).toContain("per day");
+    const labels = await page.$$eval("#activity-svg text", (nodes) => nodes.map((node) => node.textContent));
+    expect(labels.filter((label) => /^\d\d-\d\d$/.test(label ?? "")).length).toBeGreaterThanOrEqual(2);
+    expect(await page.locator("#activity-svg rect.bar").count()).toBeLessThanOrEqual(31 * 5);
+    await page.selectOption("#activity-hours", "24");
+    await expect.poll(() => page.textContent("#activity-chart-caption")).toContain("per hour");
     await page.locator("#activity").screenshot({ path: resolve(SHOTS, "7-activity.png") });
   });
 
@@ -365,5 +380,84 @@ describe("operator page: the policy editor", () => {
     const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
     expect(overflow).toBeLessThanOrEqual(0);
     await shot("11-policy-history");
+  });
+});
+
+// What the edge does now, at the top of the page: a typo in MODE is a problem banner, the mode
+// in force (its default) says why, and during a pause the tester says 503, never "allowed".
+describe("operator page: problems and what the edge does now", () => {
+  let troubled: EdgeProcess;
+  let view: Page;
+
+  beforeAll(async () => {
+    troubled = await startEdge({
+      vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off", MODE: "enforse" },
+    });
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    await fetch(`${troubled.url}/__robots/refresh`, { method: "POST", headers: auth });
+    await fetch(`${troubled.url}/__robots/pause`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ minutes: 30, retryAfter: 600, reason: "migration" }),
+    });
+    view = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await view?.close();
+    await troubled?.stop();
+  });
+
+  it("shows the problem as a banner above everything, and the mode in force with why", async () => {
+    await view.goto(`${troubled.url}/__robots/`);
+    await view.fill("#token", TOKEN);
+    await view.press("#token", "Enter");
+    await view.waitForSelector("#problems:not(.hidden)");
+    expect(await view.getAttribute("#problems", "role")).toBe("alert");
+    expect(await view.textContent("#problems-list")).toBe('MODE must be one of enforce, report, off, got "enforse"');
+    // The banner is the first thing of the signed-in page.
+    expect(await view.evaluate("document.querySelector('#app').firstElementChild.id")).toBe("problems");
+    const now = await view.$$eval("#edge-now dt, #edge-now dd", (nodes) => nodes.map((node) => node.textContent));
+    expect(now.slice(0, 2)).toEqual([
+      "Mode",
+      'enforce — MODE was refused, so its default "enforce" applies (see problems)',
+    ]);
+    expect(now[3]).toMatch(/^until \d{4}-\d\d-\d\dT[\d:.]+Z \(migration\): crawlers get 503$/);
+    // The edge enforces all the same: the typo did not switch enforcement off.
+    expect((await rawRequest(troubled.url, "/private/report", { ua: GOOGLEBOT })).status).toBe(503);
+  });
+
+  it("during the pause the tester says 503 paused, live and draft, and what the draft changes after it", async () => {
+    await view.fill("#ua", GOOGLEBOT);
+    await view.fill("#urls", "/blog/\n/private/report");
+    await view.click("#run");
+    await view.waitForSelector("#results tbody tr:nth-child(2)");
+    const rows = await view.$$eval("#results tbody tr", (trs) =>
+      trs.map((tr) => [...tr.children].slice(0, 3).map((td) => [td.textContent, td.className])),
+    );
+    expect(rows).toEqual([
+      [
+        ["/blog/", ""],
+        ["503 paused", "held"],
+        ["paused 503", ""],
+      ],
+      [
+        ["/private/report", ""],
+        ["503 paused", "held"],
+        ["paused 503", ""],
+      ],
+    ]);
+    await view.check("#draft-mode");
+    await view.fill("#draft", "User-agent: *\nDisallow: /blog/\n");
+    await view.click("#run");
+    await expect
+      .poll(() => view.textContent("#message"))
+      .toBe(
+        "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, 2 URL(s) would be decided differently by the draft.",
+      );
+    await view.uncheck("#draft-mode");
+    await view.click("#run");
+    await view.waitForSelector("#results tbody tr td.held");
+    await view.screenshot({ path: resolve(SHOTS, "12-problem-banner.png"), fullPage: true });
   });
 });

@@ -5,11 +5,12 @@ import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { activityOf, recordedPath, type VerifiedState } from "../../src/policy/activity.ts";
-import { summarizeActivity, type CountRow } from "../../src/policy/activity-summary.ts";
-import { decideEdge, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { summarizeActivity, type CountRow, type SeriesRow } from "../../src/policy/activity-summary.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
 import { replay, type ReplaySettings } from "../../src/policy/replay.ts";
-import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./edge-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
@@ -178,7 +179,6 @@ describe("activityOf: one decision, one event", () => {
       expected: { kind: "human", time: NOON },
     },
     { why: "MODE=off", overrides: { mode: "off" as const }, expected: undefined },
-    { why: "config problems", overrides: { configProblems: true }, expected: undefined },
     { why: "a host the edge does not protect", overrides: { served: false }, expected: undefined },
     { why: "no origin", overrides: { originUnusable: true }, expected: undefined },
   ])("$why -> $expected", ({ overrides, expected }) => {
@@ -204,38 +204,55 @@ describe("activityOf: one decision, one event", () => {
 });
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const H0 = Date.UTC(2026, 10, 23, 10);
-const row = (
-  hour: number,
-  token: string,
-  action: CountRow["action"],
-  count: number,
-  extra: Partial<CountRow> = {},
-): CountRow => ({
-  hour,
+const count = (token: string, action: CountRow["action"], n: number, extra: Partial<CountRow> = {}): CountRow => ({
   token,
   category: null,
   verified: "unchecked",
   action,
   layer: "robots.txt",
-  count,
+  count: n,
   violations: 0,
   ...extra,
 });
+const series = (token: string | null, bucket: number, action: SeriesRow["action"], n: number): SeriesRow => ({
+  token,
+  bucket,
+  action,
+  count: n,
+});
 
 describe("summarizeActivity", () => {
-  it("folds rows per crawler, per hour (zeros included), claimed vs verified", () => {
+  it("folds counts per crawler, per hour (zeros included), claimed vs verified", () => {
     const summary = summarizeActivity(
-      [
-        row(H0, "GPTBot", "block", 3, { verified: "refuted", violations: 3, category: "ai-training" }),
-        row(H0 + 2 * HOUR, "GPTBot", "block", 1, { verified: "verified", violations: 1 }),
-        row(H0 + HOUR, "Googlebot", "pass", 5, { verified: "verified" }),
-        row(H0 - HOUR, "Googlebot", "pass", 99), // before the window
-      ],
-      [{ hour: H0 + HOUR, count: 7 }],
+      {
+        bucketMs: HOUR,
+        counts: [
+          count("GPTBot", "block", 3, { verified: "refuted", violations: 3, category: "ai-training" }),
+          count("GPTBot", "block", 1, { verified: "verified", violations: 1, category: "ai-training" }),
+          count("Googlebot", "pass", 5, { verified: "verified" }),
+        ],
+        otherNames: 0,
+        series: [
+          series(null, H0, "block", 3),
+          series(null, H0 + HOUR, "pass", 5),
+          series(null, H0 + 2 * HOUR, "block", 1),
+          series("GPTBot", H0, "block", 3),
+          series("GPTBot", H0 + 2 * HOUR, "block", 1),
+          series(null, H0 - HOUR, "pass", 99), // before the window
+        ],
+        humans: [{ bucket: H0 + HOUR, count: 7 }],
+      },
       { fromHour: H0, toHour: H0 + 2 * HOUR },
+      "(other)",
     );
-    expect(summary.hours).toEqual(["2026-11-23T10:00:00.000Z", "2026-11-23T11:00:00.000Z", "2026-11-23T12:00:00.000Z"]);
+    expect(summary.bucket).toBe("hour");
+    expect(summary.buckets).toEqual([
+      "2026-11-23T10:00:00.000Z",
+      "2026-11-23T11:00:00.000Z",
+      "2026-11-23T12:00:00.000Z",
+    ]);
     expect(summary.totals).toEqual({
       crawlerRequests: 9,
       humanRequests: 7,
@@ -254,35 +271,49 @@ describe("summarizeActivity", () => {
       violations: 4,
       layers: { "robots.txt": 4 },
     });
-    expect(gptbot?.hourly.map((hour) => hour.block)).toEqual([3, 0, 1]);
+    expect(gptbot?.series.map((bucket) => bucket.block)).toEqual([3, 0, 1]);
+    // Googlebot's series was not asked for: none, rather than zeros that would lie.
+    expect(summary.crawlers[0]?.series).toEqual([]);
     // All crawlers together, hour by hour (the chart's "all crawlers").
-    expect(summary.hourly.map((hour) => [hour.hour.slice(11, 13), hour.pass, hour.block])).toEqual([
+    expect(summary.series.map((bucket) => [bucket.start.slice(11, 13), bucket.pass, bucket.block])).toEqual([
       ["10", 0, 3],
       ["11", 5, 0],
       ["12", 0, 1],
     ]);
     expect(summary.humans).toEqual({
       total: 7,
-      hourly: [
-        { hour: "2026-11-23T10:00:00.000Z", count: 0 },
-        { hour: "2026-11-23T11:00:00.000Z", count: 7 },
-        { hour: "2026-11-23T12:00:00.000Z", count: 0 },
+      series: [
+        { start: "2026-11-23T10:00:00.000Z", count: 0 },
+        { start: "2026-11-23T11:00:00.000Z", count: 7 },
+        { start: "2026-11-23T12:00:00.000Z", count: 0 },
       ],
     });
   });
-});
 
-describe("summarizeActivity bounds its answer", () => {
-  it("carries hour-by-hour counts for the 25 busiest crawlers only; totals for all", () => {
-    const rows = Array.from({ length: 30 }, (_, i) => row(H0, `Bot${String(i).padStart(2, "0")}`, "pass", 100 - i));
-    const summary = summarizeActivity(rows, [], { fromHour: H0, toHour: H0 + HOUR });
-    expect(summary.crawlers).toHaveLength(30);
-    expect(summary.crawlers.map((crawler) => crawler.hourly.length)).toEqual([
-      ...Array(25).fill(2),
-      ...Array(5).fill(0),
+  it("a 30-day window comes in days (the first one partial), and all other names come last, counted", () => {
+    const from = H0 - 29 * DAY;
+    const day = (time: number) => time - (time % DAY);
+    const summary = summarizeActivity(
+      {
+        bucketMs: DAY,
+        counts: [count("(other)", "pass", 500), count("GPTBot", "block", 2, { category: "ai-training" })],
+        otherNames: 480,
+        series: [series(null, day(H0), "pass", 500), series(null, day(from), "block", 2)],
+        humans: [],
+      },
+      { fromHour: from, toHour: H0 },
+      "(other)",
+    );
+    expect(summary.bucket).toBe("day");
+    expect(summary.buckets).toHaveLength(30);
+    expect(summary.buckets[0]).toBe("2026-10-25T00:00:00.000Z");
+    expect(summary.buckets.at(-1)).toBe("2026-11-23T00:00:00.000Z");
+    expect(summary.series.at(-1)?.pass).toBe(500);
+    expect(summary.series[0]?.block).toBe(2);
+    expect(summary.crawlers.map((crawler) => [crawler.token, crawler.requests, crawler.names])).toEqual([
+      ["GPTBot", 2, undefined],
+      ["(other)", 500, 480],
     ]);
-    expect(summary.crawlers[29]).toMatchObject({ token: "Bot29", requests: 71 });
-    expect(summary.hourly[0]?.pass).toBe(2565);
   });
 });
 
@@ -308,6 +339,7 @@ const request = (token: string, path: string, verified: VerifiedState = "uncheck
   path,
 });
 
+// Changes are listed newest first (replay judges the newest requests first, within its budget).
 describe("replay", () => {
   it.each([
     {
@@ -321,8 +353,8 @@ describe("replay", () => {
       ],
       // An unverifiable claim is still refused by `*`, now only because it is unproven (503).
       changed: [
-        ["Googlebot", "/private/a", "block", "pass"],
         ["Googlebot", "/private/a", "block", "unavailable"],
+        ["Googlebot", "/private/a", "block", "pass"],
       ],
     },
     {
@@ -350,8 +382,8 @@ describe("replay", () => {
       ],
       // Only a verified AdsBot-Google is exempt from `*`.
       changed: [
-        ["AdsBot-Google", "/b", "pass", "unavailable"],
         ["FooBot", "/a", "pass", "block"],
+        ["AdsBot-Google", "/b", "pass", "unavailable"],
       ],
     },
   ])("$why", ({ live, draft, requests, changed }) => {

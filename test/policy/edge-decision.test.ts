@@ -6,11 +6,12 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { decideEdge, type EdgeAction, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import type { EdgeAction, EdgeFacts } from "../../src/policy/edge-facts.ts";
 import type { Mode } from "../../src/policy/mode.ts";
 import { UNPROVEN_RETRY_AFTER_SECONDS } from "../../src/policy/claim.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
-import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./edge-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
@@ -139,6 +140,19 @@ const SIGNED_BINGBOT = {
 } as const;
 const FAILED = { status: "failed", why: "bad-signature", signer: "https://agent.test" } as const;
 const UNTRUSTED = { status: "untrusted", signer: "https://stranger.test" } as const;
+const REUSED = { status: "reused", signer: "https://agent.test" } as const;
+/** A route asking search engines to sign: signed ones are allowed, unsigned ones asked to sign. */
+const SIGN_HERE = parsePolicy(
+  JSON.stringify({
+    routes: [
+      {
+        pattern: "/private/",
+        rules: [{ crawlers: ["category:search-engine"], action: "allow", signature: "required" }],
+      },
+    ],
+  }),
+);
+const signHere = SIGN_HERE.ok ? SIGN_HERE.value : null;
 
 describe("the facts around the policy layers", () => {
   it.each([
@@ -148,7 +162,6 @@ describe("the facts around the policy layers", () => {
       expected: "no-origin 502",
     },
     { why: "route mode addressed to itself", over: { selfAddressed: true }, expected: "self-loop 508" },
-    { why: "config problems run as MODE=off", over: { configProblems: true }, expected: "forward config-problems" },
     {
       why: "kill switch before the pause",
       over: { mode: "off", pause: { retryAfter: 60 } },
@@ -200,6 +213,37 @@ describe("the facts around the policy layers", () => {
     {
       why: "a signer we do not trust: the User-Agent decides",
       over: { agent: classifyUserAgent(CHROME), signed: true, signature: UNTRUSTED },
+      expected: "forward human",
+    },
+    // httpsig-protocol-01 §4.4: reuse answered 429; a route may ask for a signature (403).
+    {
+      why: "a reused signature: 429, before anything else is gathered",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: REUSED, pause: undefined },
+      expected: "signature-reused 429",
+    },
+    {
+      why: "a route requiring a signature, an unsigned crawler it names: 403 asking for one",
+      over: { policy: signHere },
+      expected: "signature-required 403",
+    },
+    {
+      why: "a route requiring a signature, the named crawler signed: its rule applies (allow)",
+      over: { policy: signHere, signed: true, signature: SIGNED_BINGBOT },
+      expected: "pass policy",
+    },
+    {
+      why: "a route requiring a signature under MODE=report: only marked",
+      over: { policy: signHere, mode: "report" },
+      expected: "report policy",
+    },
+    {
+      why: "a route requiring a signature of search engines does not touch a crawler it does not name",
+      over: { policy: signHere, agent: classifyUserAgent("ExampleFetcher/1.0") },
+      expected: "block 403 robots.txt",
+    },
+    {
+      why: "a person is never asked to sign",
+      over: { policy: signHere, agent: classifyUserAgent(CHROME) },
       expected: "forward human",
     },
     { why: "verification is asked for first", over: { needsVerification: true }, expected: "gather verification" },
@@ -485,6 +529,25 @@ describe("Rule 1: an unverifiable claim is judged under its group and under `*`"
       why: "the claimed group's usage refusal still binds an unverifiable GPTBot: 403",
       over: { ...claim(UNVERIFIABLE), agent: classifyUserAgent(GPTBOT), pathAndQuery: "/open" },
       expected: "block 403 robots.txt",
+    },
+    {
+      // Its group allows /private/ but refuses training; USAGE_SIGNALS=report only marks that
+      // refusal, which forwards the request. `*` refuses the path outright: the marked pass of
+      // the claimed group must not stand in for `*`'s refusal.
+      why: "unverifiable GPTBot whose group's usage refusal is only reported, where `*` blocks: 503",
+      over: {
+        ...claim(UNVERIFIABLE),
+        agent: classifyUserAgent(GPTBOT),
+        usageSignals: "report",
+        robots: {
+          state: "ok",
+          matcher: compileRobots(
+            parseRobotsTxt("User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nContent-Usage: train-ai=n\n"),
+          ),
+          retryAfter: 0,
+        },
+      },
+      expected: "unavailable 503 unproven-claim",
     },
     {
       why: "robots.txt unavailable: the same 503 for every claim",

@@ -162,3 +162,23 @@ describe("validation reports every problem at once", () => {
     expect(result.ok ? [] : result.problems).toHaveLength(2);
   });
 });
+
+// A rule may ask the crawlers it names for a Web Bot Auth signature (edge-decision.ts answers 403 with Accept-Signature).
+describe('a rule\'s "signature"', () => {
+  it.each([
+    { signature: "required", problems: [] },
+    {
+      signature: "optional",
+      problems: ['routes[0].rules[0].signature must be "required" when present, got "optional"'],
+    },
+    { signature: true, problems: ['routes[0].rules[0].signature must be "required" when present, got true'] },
+  ])("$signature", ({ signature, problems }) => {
+    const withSignature = parsePolicy(
+      JSON.stringify({
+        routes: [{ pattern: "/app/", rules: [{ crawlers: ["category:ai-assistant"], action: "allow", signature }] }],
+      }),
+    );
+    expect(withSignature.ok ? [] : withSignature.problems).toEqual(problems);
+    if (withSignature.ok) expect(withSignature.value.policy.routes[0]?.rules[0]?.signature).toBe("required");
+  });
+});

@@ -42,6 +42,26 @@ describe("enforcementSpellings", () => {
     { path: "//evil.test", spellings: ["/evil.test", "/"], why: "authority only" },
     { path: "//", spellings: ["/"], why: "nothing after the slashes" },
     { path: "//h/../private/?q", spellings: ["/private/?q"], why: "both readings agree: one spelling" },
+    // An origin that decodes %2F and then resolves the target as a URL reference.
+    {
+      path: "/%2Fevil.test/private/",
+      spellings: ["/%2Fevil.test/private/", "/evil.test/private/", "/private/"],
+      why: "/%2Fhost/path",
+    },
+    { path: "/%2F/evil.test/x", spellings: ["/%2F/evil.test/x", "/evil.test/x", "/x"], why: "/%2F/host/path" },
+    // Reserved-character escapes (but %2F, %3F, %23) decoded: MediaWiki serves %3A as ":".
+    { path: "/wiki/Special%3ARandom", spellings: ["/wiki/Special%3ARandom", "/wiki/Special:Random"], why: "%3A" },
+    { path: "/wiki/Special%3aX", spellings: ["/wiki/Special%3AX", "/wiki/Special:X"], why: "lower-case hex" },
+    { path: "/wiki/O%27Brien", spellings: ["/wiki/O%27Brien", "/wiki/O'Brien"], why: "%27 is '" },
+    { path: "/a%40b%2C%3D", spellings: ["/a%40b%2C%3D", "/a@b,="], why: "@ , =" },
+    { path: "/a%3Fb%23c", spellings: ["/a%3Fb%23c"], why: "%3F and %23 would end the path: kept" },
+    { path: "/a%3Bx/b", spellings: ["/a%3Bx/b", "/a;x/b", "/a/b"], why: "%3B decoded is a parameter, dropped" },
+    {
+      path: "/wiki/Special%3AX%2F..%2Fy",
+      spellings: ["/wiki/Special%3AX%2F..%2Fy", "/wiki/y", "/wiki/Special:X%2F..%2Fy"],
+      why: "with an encoded ../: readings of both",
+    },
+    { path: "/x?a%3Ab", spellings: ["/x?a%3Ab"], why: "the query is left as written" },
   ])("$path -> $spellings ($why)", ({ path, spellings }) => {
     expect(enforcementSpellings(path)).toEqual(spellings);
   });

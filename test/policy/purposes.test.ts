@@ -11,7 +11,7 @@ import { parsePolicy } from "../../src/policy/operator-policy.ts";
 import { locateProblems } from "../../src/policy/policy-lines.ts";
 import { compilePurposes } from "../../src/policy/purposes-robots.ts";
 import { readPurposes, type Purposes } from "../../src/policy/purposes.ts";
-import { gatheredFacts, VERIFIED } from "./edge-facts.ts";
+import { gatheredFacts, VERIFIED } from "./gathered-facts.ts";
 
 // The crawler table by category, by hand.
 const SEARCH_ENGINE = [

@@ -5,8 +5,14 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import type { CrawlerCategory } from "../../src/agents/crawlers.ts";
 import { compileRobots, parseRobotsTxt, resolveUsage } from "../../src/core/index.ts";
+import { explainRequest } from "../../src/policy/explain.ts";
 import { usageGroup, usageVerdict, type UsageSignalsMode } from "../../src/policy/usage-signals.ts";
-import { refusedCategories, USAGE_REFUSALS } from "../../src/policy/usage-vocabulary.ts";
+import {
+  DOCUMENTED_CONTENT_USES,
+  refusedCategories,
+  USAGE_REFUSALS,
+  type DocumentedContentUse,
+} from "../../src/policy/usage-vocabulary.ts";
 
 const UA = {
   GPTBot: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)",
@@ -285,6 +291,7 @@ describe("usageVerdict: USAGE_SIGNALS modes", () => {
 describe("the vocabulary table", () => {
   it.each([
     { format: "content-usage", key: "train-ai", refuses: ["ai-training"] },
+    { format: "content-usage", key: "ai-use", refuses: ["ai-assistant", "ai-search"] },
     { format: "content-usage", key: "search", refuses: ["search-engine"] },
     { format: "content-signal", key: "ai-train", refuses: ["ai-training"] },
     { format: "content-signal", key: "search", refuses: ["search-engine"] },
@@ -299,5 +306,132 @@ describe("the vocabulary table", () => {
     const refused = new Set<CrawlerCategory>(USAGE_REFUSALS.flatMap((row) => row.refuses));
     const spared: CrawlerCategory[] = ["seo-tool", "social-preview", "monitoring", "archiver", "other"];
     expect(spared.filter((category) => refused.has(category))).toEqual([]);
+  });
+});
+
+// draft-ietf-aipref-vocab-08: `ai-use` (assistants and agents acting on content at request
+// time, and AI search feeding answers), and `search=y` overriding train-ai and ai-use for
+// crawlers whose use is a search use. vocab-07 files (no ai-use) decide as before.
+const VOCAB_08 = "User-Agent: *\nAllow: /\nContent-Usage: ai-use=n\nContent-Usage: /both/ ai-use=n, search=y\n";
+const VOCAB_07 = "User-Agent: *\nAllow: /\nContent-Usage: train-ai=n, search=y\n";
+
+describe("vocab-08: ai-use and the search override", () => {
+  it.each([
+    { robots: VOCAB_08, ua: "ChatGPTUser", url: "/x", action: "refuse", line: 3, why: "ai-use=n refuses an assistant" },
+    { robots: VOCAB_08, ua: "OAISearchBot", url: "/x", action: "refuse", line: 3, why: "ai-use=n refuses AI search" },
+    { robots: VOCAB_08, ua: "Googlebot", url: "/x", action: "pass", line: null, why: "ai-use=n is not about search" },
+    { robots: VOCAB_08, ua: "GPTBot", url: "/x", action: "pass", line: null, why: "ai-use=n is not about training" },
+    {
+      robots: VOCAB_08,
+      ua: "OAISearchBot",
+      url: "/both/x",
+      action: "pass",
+      line: null,
+      why: "search=y overrides ai-use=n for a search use",
+    },
+    {
+      robots: VOCAB_08,
+      ua: "ChatGPTUser",
+      url: "/both/x",
+      action: "refuse",
+      line: 4,
+      why: "search=y does not lift ai-use=n for an assistant acting for a user",
+    },
+    { robots: VOCAB_07, ua: "GPTBot", url: "/x", action: "refuse", line: 3, why: "vocab-07 as written: train-ai=n" },
+    { robots: VOCAB_07, ua: "Googlebot", url: "/x", action: "pass", line: null, why: "vocab-07 as written: search=y" },
+    {
+      robots: VOCAB_07,
+      ua: "OAISearchBot",
+      url: "/x",
+      action: "pass",
+      line: null,
+      why: "vocab-07: nothing refuses it",
+    },
+  ] as const)("$ua $url: $why", ({ robots, ua, url, action, line }) => {
+    expect(verdict(robots, ua, url)).toMatchObject({ action, line });
+  });
+
+  it("the table names each key's draft version", () => {
+    expect(USAGE_REFUSALS.filter((row) => row.format === "content-usage").map((row) => [row.key, row.since])).toEqual([
+      ["train-ai", "draft-ietf-aipref-vocab-07"],
+      ["ai-use", "draft-ietf-aipref-vocab-08"],
+      ["search", "draft-ietf-aipref-vocab-07"],
+    ]);
+  });
+});
+
+// Content-Signal use=immediate|reference|full (Cloudflare's managed robots.txt writes use=reference).
+const USE_REFERENCE = "User-Agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\nAllow: /\n";
+function useVerdict(robots: string, ua: keyof typeof UA, documentedUses: readonly DocumentedContentUse[]) {
+  const agent = classifyUserAgent(UA[ua]);
+  const decision = compileRobots(parseRobotsTxt(robots)).decide(agent.tokens, "/a");
+  const result = usageVerdict(resolveUsage(decision.group, "/a", decision), {
+    category: agent.known?.category,
+    mode: "enforce",
+    tokens: agent.tokens,
+    documentedUses,
+  });
+  return { action: result.action, key: result.refusal?.key ?? null };
+}
+const documented = (token: string, use: "immediate" | "reference" | "full") => [
+  { token, use, source: "a test row: no operator documents one" },
+];
+
+describe("Content-Signal use=", () => {
+  it("no operator documents its use: the built-in table is empty, so use= refuses nobody", () => {
+    expect(DOCUMENTED_CONTENT_USES).toEqual([]);
+    expect(useVerdict(USE_REFERENCE, "ChatGPTUser", DOCUMENTED_CONTENT_USES)).toEqual({ action: "pass", key: null });
+  });
+
+  it.each([
+    { use: "full", action: "refuse", key: "use", why: "a documented use broader than use=reference" },
+    { use: "reference", action: "pass", key: null, why: "the same use" },
+    { use: "immediate", action: "pass", key: null, why: "a narrower use" },
+  ] as const)("ChatGPT-User documented as use=$use: $why", ({ use, action, key }) => {
+    expect(useVerdict(USE_REFERENCE, "ChatGPTUser", documented("ChatGPT-User", use))).toEqual({ action, key });
+  });
+
+  it("a crawler the table does not list is not bound by use=", () => {
+    expect(useVerdict(USE_REFERENCE, "ChatGPTUser", documented("PerplexityBot", "full"))).toEqual({
+      action: "pass",
+      key: null,
+    });
+  });
+});
+
+const explainAt = (robots: string, ua: keyof typeof UA, url: string) =>
+  explainRequest({
+    userAgent: UA[ua],
+    url,
+    mode: "enforce",
+    failOpen: false,
+    blockStatus: 403,
+    state: "ok",
+    matcher: compileRobots(parseRobotsTxt(robots)),
+    paused: false,
+    facts: { now: 0, verifyCrawlers: "off" },
+  }).contentSignalUse;
+
+describe("explain shows the Content-Signal use= in force and whom it binds", () => {
+  it.each([
+    {
+      robots: "User-Agent: *\nContent-Signal: search=yes, use=reference\nAllow: /\n",
+      url: "/a",
+      expected: {
+        use: "reference",
+        line: 2,
+        binds: "binds nobody here: this crawler's operator documents no use (usage-vocabulary.ts)",
+      },
+      why: "use=reference on every path",
+    },
+    {
+      robots: "User-Agent: *\nContent-Signal: /docs/ use=immediate\nAllow: /\n",
+      url: "/a",
+      expected: null,
+      why: "a use= for another path",
+    },
+    { robots: "User-Agent: *\nContent-Signal: search=yes\nAllow: /\n", url: "/a", expected: null, why: "no use=" },
+  ])("$why", ({ robots, url, expected }) => {
+    expect(explainAt(robots, "ChatGPTUser", url)).toEqual(expected);
   });
 });

@@ -6,7 +6,8 @@ import { classifyUserAgent } from "../../src/agents/classify.ts";
 import type { VerificationOutcome } from "../../src/agents/verification.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { decideEdge, verificationOf, type EdgeFacts } from "../../src/policy/edge-decision.ts";
+import { decideEdge, verificationOf } from "../../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { explainRequest } from "../../src/policy/explain.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
 
@@ -236,7 +237,6 @@ describe("Cloudflare's verified bot category as a fact", () => {
     originUnusable: false,
     selfAddressed: false,
     mode: "enforce",
-    configProblems: false,
     served: true,
     isRobotsTxt: false,
     pathAndQuery: "/open",

@@ -4,7 +4,7 @@
 // must have produced.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ActivityLog } from "../../src/worker/activity-object.ts";
 import { admin, BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, ORIGIN } from "./helpers.ts";
 
@@ -32,7 +32,9 @@ interface ActivityAnswer {
   origin: string;
   recording: boolean;
   warning?: string;
-  hours: string[];
+  bucket: string;
+  buckets: string[];
+  problems: string[];
   totals: Record<string, number>;
   crawlers: {
     token: string;
@@ -42,10 +44,11 @@ interface ActivityAnswer {
     verified: Record<string, number>;
     layers: Record<string, number>;
     violations: number;
-    hourly: ({ hour: string } & Record<string, number>)[];
+    names?: number;
+    series: ({ start: string } & Record<string, number>)[];
   }[];
   humans: { total: number };
-  topBlockedPaths: { path: string; count: number }[];
+  topBlockedPaths: { token: string; path: string; count: number }[];
   violations: { token: string; verified: string; path: string; count: number }[];
   recent: {
     token: string;
@@ -81,7 +84,9 @@ describe("recording crawler decisions", () => {
     const answer = await activity();
     expect(answer.origin).toBe(ORIGIN);
     expect(answer.recording).toBe(true);
-    expect(answer.hours).toHaveLength(24);
+    expect(answer.bucket).toBe("hour");
+    expect(answer.buckets).toHaveLength(24);
+    expect(answer.problems).toEqual([]);
     expect(answer.totals).toEqual({
       crawlerRequests: 4,
       humanRequests: 3,
@@ -110,12 +115,12 @@ describe("recording crawler decisions", () => {
       violations: 1,
     });
     // The current hour holds everything, the hours before it nothing.
-    expect(crawler(answer, "Googlebot")?.hourly.at(-1)).toMatchObject({ pass: 1, block: 1 });
-    expect(crawler(answer, "Googlebot")?.hourly.at(0)).toMatchObject({ pass: 0, block: 0 });
+    expect(crawler(answer, "Googlebot")?.series.at(-1)).toMatchObject({ pass: 1, block: 1 });
+    expect(crawler(answer, "Googlebot")?.series.at(0)).toMatchObject({ pass: 0, block: 0 });
     expect(answer.topBlockedPaths).toEqual([
-      { path: "/", count: 1 },
-      { path: "/articles/1", count: 1 },
-      { path: "/private/report", count: 1 },
+      { token: "GPTBot", path: "/", count: 1 },
+      { token: "GPTBot", path: "/articles/1", count: 1 },
+      { token: "Googlebot", path: "/private/report", count: 1 },
     ]);
     expect(answer.violations).toEqual(
       expect.arrayContaining([
@@ -221,7 +226,6 @@ describe("recording crawler decisions", () => {
 
   it.each([
     { why: "MODE=off judges nothing", vars: { ...OFF, MODE: "off" } },
-    { why: "a config problem judges nothing", vars: { ...OFF, MODE: "enforse" } },
     { why: "RECORD_ACTIVITY=false records nothing", vars: { ...OFF, RECORD_ACTIVITY: "false" } },
   ])("nothing recorded: $why", async ({ vars }) => {
     await call("/private/x", { ua: GOOGLEBOT, env: vars });
@@ -230,6 +234,12 @@ describe("recording crawler decisions", () => {
     expect(answer.totals["crawlerRequests"]).toBe(0);
     expect(answer.humans.total).toBe(0);
     expect(answer.recent).toEqual([]);
+  });
+
+  it("a typo in MODE enforces its default, and activity records the block the edge made", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect((await call("/private/x", { ua: GOOGLEBOT, env: { ...OFF, MODE: "enforse" } })).status).toBe(403);
+    expect(crawler(await activity(), "Googlebot")?.total).toMatchObject({ pass: 0, block: 1 });
   });
 
   it("GET status says whether activity is recorded", async () => {
@@ -279,7 +289,7 @@ describe("GET activity: parameters", () => {
   it("hours=1 is the current hour only; recent=2 the two newest requests", async () => {
     for (const path of ["/1", "/2", "/3"]) await call(path, { ua: GOOGLEBOT, env: OFF });
     const answer = await activity("?hours=1&recent=2");
-    expect(answer.hours).toHaveLength(1);
+    expect(answer.buckets).toHaveLength(1);
     expect(answer.recent.map((entry) => entry.path)).toEqual(["/3", "/2"]);
   });
 });
@@ -312,36 +322,132 @@ const hourly = (hour: number, token: string) => ({
   violations: 0,
 });
 
+const NOW = Date.UTC(2026, 10, 23, 12, 30);
+const HOUR0 = NOW - (NOW % 3_600_000);
+const sqlCount = (table: string) =>
+  runInDurableObject(
+    stub(),
+    async (_object: ActivityLog, state) =>
+      state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n,
+  );
+
 describe("the ActivityLog object stays bounded", () => {
-  it("keeps the last 10,000 requests and 30 days of hours", async () => {
-    const now = Date.UTC(2026, 10, 23, 12, 30);
-    const hour = now - (now % 3_600_000);
-    const recent = Array.from({ length: 10_050 }, (_, i) => event(now - 10_050 + i, "FooBot", `/p${i}`));
+  it("keeps 30 days of hours, and the last 500 requests per crawler history", async () => {
+    const recent = Array.from({ length: 600 }, (_, i) => event(NOW - 600 + i, "FooBot", `/p${i}`));
     await stub().record(
-      { hourly: [hourly(hour - 30 * 86_400_000, "Old"), hourly(hour - 29 * 86_400_000, "Kept")], humans: [], recent },
-      now,
+      { hourly: [hourly(HOUR0 - 30 * 86_400_000, "Old"), hourly(HOUR0 - 29 * 86_400_000, "Kept")], humans: [], recent },
+      NOW,
     );
-    const counts = await runInDurableObject(stub(), async (_object: ActivityLog, state) => ({
-      recent: state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM recent").one().n,
-      first: state.storage.sql.exec<{ path: string }>("SELECT path FROM recent ORDER BY id LIMIT 1").one().path,
-      tokens: state.storage.sql
-        .exec<{ token: string }>("SELECT token FROM hourly ORDER BY hour")
+    const kept = await stub().recentRequests(10_000, NOW);
+    expect([kept.length, kept[0]?.path, kept.at(-1)?.path]).toEqual([500, "/p100", "/p599"]);
+    const tokens = await runInDurableObject(stub(), async (_object: ActivityLog, state) =>
+      state.storage.sql
+        .exec<{ token: string }>("SELECT token FROM hourly_counts ORDER BY hour")
         .toArray()
         .map((row) => row.token),
-    }));
-    expect(counts).toEqual({ recent: 10_000, first: "/p50", tokens: ["Kept"] });
+    );
+    expect(tokens).toEqual(["Kept"]);
   });
 
-  it("one hour holds at most 200 crawler names; later ones count as (other)", async () => {
-    const now = Date.UTC(2026, 10, 23, 12, 30);
-    const hour = now - (now % 3_600_000);
-    const rows = Array.from({ length: 250 }, (_, i) => hourly(hour, `Bot${i}`));
-    await stub().record({ hourly: rows, humans: [], recent: [] }, now);
-    await stub().record({ hourly: [hourly(hour, "Bot3"), hourly(hour, "Bot999")], humans: [], recent: [] }, now);
-    const read = await stub().read(hour, 0);
-    expect(read.hourly).toHaveLength(201);
-    expect(read.hourly.find((row) => row.token === "(other)")?.count).toBe(51);
-    expect(read.hourly.find((row) => row.token === "Bot3")?.count).toBe(2);
+  it("a flood under one name evicts no other crawler's history", async () => {
+    const gptbot = { ...event(NOW - 5_000, "GPTBot", "/kept"), category: "ai-training" };
+    await stub().record({ hourly: [], humans: [], recent: [gptbot] }, NOW);
+    const flood = Array.from({ length: 10_000 }, (_, i) => event(NOW - 4_000 + i / 10, "Flood", `/f${i}`));
+    for (let i = 0; i < flood.length; i += 1_000)
+      await stub().record({ hourly: [], humans: [], recent: flood.slice(i, i + 1_000) }, NOW);
+    const kept = await stub().recentRequests(10_000, NOW);
+    expect(kept.filter((entry) => entry.token === "GPTBot").map((entry) => entry.path)).toEqual(["/kept"]);
+    expect(kept.filter((entry) => entry.token === "Flood")).toHaveLength(500);
+  });
+
+  it("one hour holds at most 200 invented names; later ones count as (other); known and verified crawlers never", async () => {
+    const rows = Array.from({ length: 250 }, (_, i) => hourly(HOUR0, `Bot${i}`));
+    await stub().record({ hourly: rows, humans: [], recent: [] }, NOW);
+    await stub().record(
+      {
+        hourly: [
+          hourly(HOUR0, "Bot3"),
+          hourly(HOUR0, "Bot999"),
+          { ...hourly(HOUR0, "GPTBot"), category: "ai-training" },
+          { ...hourly(HOUR0, "NewVerifiedBot"), verified: "verified" as const },
+        ],
+        humans: [],
+        recent: [],
+      },
+      NOW,
+    );
+    const stored = await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
+    const tokens = new Map<string, number>();
+    for (const row of stored.counts) tokens.set(row.token, (tokens.get(row.token) ?? 0) + row.count);
+    // Shown: GPTBot and the verified name, the 50 busiest invented names (Bot3 with 2 first); the rest as one.
+    expect(tokens.get("GPTBot")).toBe(1);
+    expect(tokens.get("NewVerifiedBot")).toBe(1);
+    expect(tokens.get("Bot3")).toBe(2);
+    expect(tokens.size).toBe(2 + 50 + 1);
+    expect(tokens.get("(other)")).toBe(250 + 2 - 50 - 1);
+    // The 150 invented names not shown; the 52 folded into (other) when they were written are not named at all.
+    expect(stored.otherNames).toBe(200 - 50);
+  });
+
+  it("writes per flush, not per request: batches wait in memory until the write", async () => {
+    for (let i = 0; i < 20; i++)
+      await stub().record({ hourly: [{ ...hourly(HOUR0, "Bingbot"), count: 50 }], humans: [], recent: [] }, NOW);
+    expect(await sqlCount("hourly_counts")).toBe(0);
+    const read = await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
+    expect(read.counts).toEqual([expect.objectContaining({ token: "Bingbot", count: 1_000 })]);
+    expect(await sqlCount("hourly_counts")).toBe(1);
+  });
+
+  it("an unknown stored action is a visible problem, never read as a pass", async () => {
+    await stub().record({ hourly: [hourly(HOUR0, "Bingbot")], humans: [], recent: [] }, NOW);
+    await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
+    await runInDurableObject(stub(), async (_object: ActivityLog, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO hourly_counts VALUES (?, 'Bingbot', '', 'unchecked', 'teleport', 'robots.txt', 7, 0)",
+        HOUR0,
+      );
+    });
+    const read = await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
+    expect(read.counts.map((row) => [row.action, row.count])).toEqual([["pass", 1]]);
+    expect(read.problems).toEqual([
+      'stored action "teleport" is not one this version knows (pass, block, report, unavailable, rateLimited): those counts are not shown',
+    ]);
+  });
+
+  it("the 30-day view with 200 new names an hour answers bounded: named crawlers shown, one (other) entry, days", async () => {
+    // 720 hours × 200 invented names, written straight into SQLite (bench/activity.bench.ts times this read).
+    await stub().record(
+      { hourly: [{ ...hourly(HOUR0, "GPTBot"), category: "ai-training" }], humans: [], recent: [] },
+      NOW,
+    );
+    await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
+    await runInDurableObject(stub(), async (_object: ActivityLog, state) => {
+      state.storage.sql.exec(
+        `WITH RECURSIVE h(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM h WHERE n < 719),
+                        b(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM b WHERE i < 199)
+         INSERT INTO hourly_counts SELECT ? - n * 3600000, 'Invented-' || n || '-' || i, '', 'unchecked', 'pass',
+                                          'robots.txt', 1, 0 FROM h, b`,
+        HOUR0,
+      );
+    });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(NOW);
+    const response = await admin("activity?hours=720&recent=0");
+    vi.useRealTimers();
+    const text = await response.text();
+    const answer = JSON.parse(text) as ActivityAnswer;
+    // 720 hours from 13:00 on 24 October to 12:00 on 23 November: 31 days, the first and last partial.
+    expect(answer.bucket).toBe("day");
+    expect([answer.buckets.length, answer.buckets[0], answer.buckets.at(-1)]).toEqual([
+      31,
+      "2026-10-24T00:00:00.000Z",
+      "2026-11-23T00:00:00.000Z",
+    ]);
+    expect(answer.totals["crawlerRequests"]).toBe(144_001);
+    expect(answer.crawlers).toHaveLength(1 + 50 + 1);
+    expect(answer.crawlers[0]).toMatchObject({ token: "GPTBot", requests: 1 });
+    expect(answer.crawlers.at(-1)).toMatchObject({ token: "(other)", requests: 143_950, names: 143_950 });
+    expect(text.length).toBeLessThan(200_000);
   });
 });
 
@@ -375,17 +481,12 @@ describe("POST replay", () => {
       crawlers: { token: string; requests: number; changed: number }[];
     };
     expect(answer.requests).toBe(4);
+    expect(answer).toMatchObject({ recorded: 4, partial: false });
+    expect(answer).not.toHaveProperty("note");
     // GPTBot and bingbot are blocked as before, by lines that moved: not a change.
     expect(answer.changedCount).toBe(2);
+    // Newest first: replay judges the newest requests first, so a partial answer is the latest.
     expect(answer.changed).toEqual([
-      {
-        time: expect.any(String),
-        token: "Googlebot",
-        method: "GET",
-        path: "/private/a",
-        live: { action: "block", layer: "robots.txt", line: 2, rule: "disallow: /private/" },
-        draft: { action: "pass", layer: "robots.txt", line: null, rule: null },
-      },
       {
         time: expect.any(String),
         token: "Googlebot",
@@ -393,6 +494,14 @@ describe("POST replay", () => {
         path: "/public",
         live: { action: "pass", layer: "robots.txt", line: null, rule: null },
         draft: { action: "block", layer: "robots.txt", line: 3, rule: "disallow: /public" },
+      },
+      {
+        time: expect.any(String),
+        token: "Googlebot",
+        method: "GET",
+        path: "/private/a",
+        live: { action: "block", layer: "robots.txt", line: 2, rule: "disallow: /private/" },
+        draft: { action: "pass", layer: "robots.txt", line: null, rule: null },
       },
     ]);
     expect(answer.crawlers).toEqual([
@@ -442,6 +551,14 @@ describe("POST replay", () => {
       body: '{"policy": {"routes": [{"pattern": "nope", "rules": []}]}}',
       status: 400,
       error: "policy: ",
+    },
+    {
+      why: "a draft policy over the live policy's 64 KiB cap",
+      body: JSON.stringify({
+        policy: { routes: Array.from({ length: 1600 }, (_, n) => ({ pattern: `*/s${n}*.pdf$`, mode: "report" })) },
+      }),
+      status: 400,
+      error: "bytes as JSON; a policy may be at most 65536",
     },
     {
       why: "a body over 1 MiB",

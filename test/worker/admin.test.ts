@@ -50,17 +50,57 @@ describe("status and refresh", () => {
     });
   });
 
-  it("GET status lists known origins and the pause", async () => {
+  it("GET status lists known origins and what the edge does now: the mode and why, the pause and its end", async () => {
     await call("/private/x", { ua: GOOGLEBOT });
-    await admin("pause", { method: "POST", body: { minutes: 10 } });
+    await admin("pause", { method: "POST", body: { minutes: 10, reason: "deploy" } });
     const body = (await (await admin("status")).json()) as {
       origins: { authority: string }[];
-      pause: unknown;
-      mode: string;
+      edge: Record<string, unknown>;
     };
-    expect(body.mode).toBe("enforce");
+    expect(body.edge).toEqual({
+      mode: { mode: "enforce", source: "var", why: 'MODE = "enforce"', routes: [] },
+      pause: { until: expect.stringMatching(/^\d{4}-.+Z$/), retryAfter: 600, reason: "deploy" },
+      forwarding: true,
+      problems: [],
+      warnings: [],
+    });
     expect(body.origins.map((origin) => origin.authority)).toEqual([ORIGIN]);
-    expect(body.pause).toMatchObject({ retryAfter: expect.any(Number) });
+  });
+
+  it.each([
+    {
+      why: "MODE as set",
+      env: { MODE: "report" },
+      mode: { mode: "report", source: "var", why: 'MODE = "report"' },
+    },
+    {
+      why: "MODE unset: its default",
+      env: { MODE: "" },
+      mode: { mode: "enforce", source: "default", why: 'MODE is not set; the default is "enforce"' },
+    },
+    {
+      why: "a typo in MODE: the default, and why",
+      env: { MODE: "enforse" },
+      mode: {
+        mode: "enforce",
+        source: "refused",
+        why: 'MODE was refused, so its default "enforce" applies (see problems)',
+      },
+    },
+    {
+      why: "policy routes with their own mode are named",
+      env: { POLICY: '{"routes":[{"pattern":"/drafts/","mode":"report","rules":[]}]}' },
+      mode: { mode: "enforce", source: "var", routes: [{ pattern: "/drafts/", mode: "report" }] },
+    },
+    {
+      why: "MODE=off wins over every route's mode",
+      env: { MODE: "off", POLICY: '{"routes":[{"pattern":"/drafts/","mode":"enforce","rules":[]}]}' },
+      mode: { mode: "off", source: "var", why: 'MODE = "off"', routes: [] },
+    },
+  ])("the mode in status: $why", async ({ env: vars, mode }) => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const body = (await (await admin("status", { env: vars })).json()) as { edge: { mode: unknown } };
+    expect(body.edge.mode).toMatchObject(mode);
   });
 
   // Every source of identity evidence with its age and last error; a missing or stale list warns,
@@ -149,6 +189,85 @@ describe("explain", () => {
   it("needs ua and url", async () => {
     expect((await admin("explain?ua=x")).status).toBe(400);
   });
+
+  it.each([
+    { url: "https://www.mysite.example/private/a", why: "the public host (the Worker's, whatever its name)" },
+    { url: "http://127.0.0.1:8787/private/a", why: "the Worker's own local address" },
+    { url: `${ORIGIN}/private/a`, why: "ORIGIN_URL's own" },
+    { url: "/private/a", why: "a bare path" },
+  ])("proxy mode takes any absolute URL: $why", async ({ url }) => {
+    expect(await explain(GOOGLEBOT, url)).toMatchObject({
+      authority: ORIGIN,
+      path: "/private/a",
+      action: { action: "block", status: 403 },
+    });
+  });
+
+  it.each(["ftp://x.example/private/a", "private/a", "javascript:alert(1)"])(
+    "refuses %s: a path or an http(s) URL only",
+    async (url) => {
+      const response = await admin(`explain?ua=x&url=${encodeURIComponent(url)}`);
+      expect(response.status).toBe(400);
+    },
+  );
+
+  it("during a pause: 503 with the pause's Retry-After, as the edge answers", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 30, retryAfter: 600 } });
+    expect(await explain(GOOGLEBOT, "/open")).toMatchObject({
+      action: { action: "paused", status: 503, retryAfter: 600 },
+      reason: "paused",
+    });
+    const edge = await call("/open", { ua: GOOGLEBOT });
+    expect([edge.status, edge.headers.get("retry-after")]).toEqual([503, "600"]);
+  });
+});
+
+const explainIn = async (vars: Partial<Env>, url: string) => {
+  const response = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=${encodeURIComponent(url)}`, {
+    env: vars,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+describe("explain for every mode", () => {
+  it("MODE=off with no robots.txt stored: pass, never 404 'no robots.txt stored'", async () => {
+    const answer = await explainIn({ MODE: "off" }, "/private/x");
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { action: { action: "pass", status: null }, reason: "mode-off", robotsState: null },
+    });
+    expect(answer.body["ifEnforced"]).toBeUndefined();
+  });
+
+  it("MODE=off with a copy: pass, and what robots.txt would say with MODE=enforce", async () => {
+    await admin("refresh", { method: "POST" });
+    expect(await explainIn({ MODE: "off" }, "/private/x")).toMatchObject({
+      status: 200,
+      body: {
+        action: { action: "pass" },
+        reason: "mode-off",
+        ifEnforced: { action: { action: "block", status: 403 }, rule: { pattern: "/private/", line: 2 } },
+      },
+    });
+    expect((await call("/private/x", { ua: GOOGLEBOT, env: { MODE: "off" } })).status).toBe(200);
+  });
+
+  it("MODE=enforce with no copy stored: 404 saying to refresh first (explain never fetches)", async () => {
+    const answer = await explainIn({}, "/private/x");
+    expect(answer.status).toBe(404);
+    expect(answer.body["error"]).toContain("POST refresh");
+  });
+
+  it.each([
+    { url: "https://www.example.com/private/x", status: 200, action: "block" },
+    { url: "https://other.example.com/private/x", status: 404, action: undefined },
+  ])("route mode: $url of a served authority, else 404", async ({ url, status, action }) => {
+    const route = { ORIGIN_URL: "", AUTHORITIES: "www.example.com" };
+    await admin("refresh?origin=https://www.example.com", { method: "POST", env: route });
+    const answer = await explainIn(route, url);
+    expect(answer.status).toBe(status);
+    if (action) expect(answer.body).toMatchObject({ authority: "https://www.example.com", action: { action } });
+  });
 });
 
 describe("cron", () => {
@@ -210,6 +329,29 @@ describe("operator page and its API", () => {
     ]);
     expect(result.results[0]?.live.rule?.line).toBe(2);
     expect(await (await call("/robots.txt")).text()).toBe(ROBOTS);
+  });
+
+  it("POST test during a pause: 503 on both sides now, and what the draft changes once it ends", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 30, retryAfter: 600 } });
+    const draft = "User-agent: *\nDisallow: /private/\nDisallow: /drafts/\n";
+    const body = { ua: GOOGLEBOT, urls: ["/private/x", "/drafts/y"], draft };
+    const result = (await (await admin("test", { method: "POST", body })).json()) as {
+      paused: boolean;
+      results: {
+        url: string;
+        live: { action: { action: string; status: number | null } };
+        draft: { action: { action: string; status: number | null } };
+        differs: boolean;
+        differsAfterPause: boolean;
+      }[];
+    };
+    expect(result.paused).toBe(true);
+    expect(
+      result.results.map((r) => [r.url, r.live.action.status, r.draft.action.status, r.differs, r.differsAfterPause]),
+    ).toEqual([
+      ["/private/x", 503, 503, false, false],
+      ["/drafts/y", 503, 503, false, true],
+    ]);
   });
 
   it.each([
@@ -325,8 +467,8 @@ const failingList = (fails: (options: KVNamespaceListOptions | undefined) => boo
 describe("status", () => {
   it("shows config problems to the operator, never to the public", async () => {
     const bad = { MODE: "bogus", BLOCK_STATUS: "200" };
-    const status = (await (await admin("status", { env: bad })).json()) as { config: { problems: string[] } };
-    expect(status.config.problems).toEqual([
+    const status = (await (await admin("status", { env: bad })).json()) as { edge: { problems: string[] } };
+    expect(status.edge.problems).toEqual([
       expect.stringContaining("MODE must be one of"),
       expect.stringContaining("BLOCK_STATUS must be"),
     ]);

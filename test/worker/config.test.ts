@@ -1,7 +1,10 @@
-// Config validation (issues #9, #15): every bad var is a problem naming its fix, replaced by its
-// default; parsing never throws; secrets never appear in messages.
+// Config validation: every bad var is a problem naming its fix, replaced by its default (and
+// only it: the rest of the configuration stands); parsing never throws; secrets never appear
+// in messages.
 import { describe, expect, it } from "vitest";
-import { loadConfig, parseConfig } from "../../src/worker/config.ts";
+import { parseConfig } from "../../src/config/read-config.ts";
+import { SETTING_NAMES, SETTINGS, type SettingDeclaration } from "../../src/policy/settings.ts";
+import { loadConfig } from "../../src/worker/config.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const TOKEN = "0123456789abcdef";
@@ -126,6 +129,39 @@ describe("parseConfig: a bad var is a problem with its fix, and the default stan
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(problem);
     expect(config[field as keyof typeof config]).toEqual(fallback);
+    const refused = Object.keys(vars).filter(
+      (name) => name in SETTINGS && config.sources[name as keyof typeof SETTINGS] === "refused",
+    );
+    expect(refused).toHaveLength("routes" in vars ? 0 : 1);
+  });
+
+  it("a refused var degrades only itself: the other vars stand as set", () => {
+    const { config, problems } = parseConfig(
+      { MODE: "enforse", BLOCK_STATUS: "451", ADMIN_TOKEN: "short", VERIFY_CRAWLERS: "block", FAIL_OPEN: "true" },
+      { now: NOW },
+    );
+    expect(problems).toHaveLength(2);
+    expect(config).toMatchObject({
+      mode: "enforce",
+      blockStatus: 451,
+      adminToken: undefined,
+      adminTokenRefused: true,
+      verifyCrawlers: "block",
+      failOpen: true,
+    });
+    expect(config.sources).toMatchObject({
+      MODE: "refused",
+      ADMIN_TOKEN: "refused",
+      BLOCK_STATUS: "var",
+      VERIFY_CRAWLERS: "var",
+      RETRY_AFTER: "default",
+    });
+  });
+
+  it("an unset ADMIN_TOKEN is not refused: the admin prefix is an ordinary path then", () => {
+    const { config } = parseConfig({}, { now: NOW });
+    expect(config.adminToken).toBeUndefined();
+    expect(config.adminTokenRefused).toBe(false);
   });
 
   it("never repeats the admin token in a problem", () => {
@@ -193,6 +229,42 @@ describe("parseConfig: good values", () => {
     expect(result.problems).toEqual([]);
     if (warning === undefined) expect(result.warnings).toEqual([]);
     else expect(result.warnings[0]).toContain(warning);
+  });
+});
+
+describe("the declared settings (settings.ts)", () => {
+  // Written out here: the Worker's defaults, as docs/operating.md lists them.
+  const defaults: [string, unknown][] = [
+    ["mode", "enforce"],
+    ["blockStatus", 403],
+    ["adminPrefix", "/__robots/"],
+    ["robotsMaxAgeSeconds", 86_400],
+    ["fetchTimeoutMs", 5_000],
+    ["failOpen", false],
+    ["retryAfterSeconds", 3_600],
+    ["maxPauseMinutes", 2_880],
+    ["logDecisions", "all"],
+    ["enforceRates", "honoured"],
+    ["logQuery", false],
+    ["recordActivity", true],
+    ["verifyCrawlers", "unknown"],
+    ["usageSignals", "enforce"],
+    ["usageHeader", true],
+    ["dohResolver", "https://cloudflare-dns.com/dns-query"],
+  ];
+  it.each(defaults)("unset, %s is %j", (field, value) => {
+    const { config, problems } = parseConfig({}, { now: NOW });
+    expect(problems).toEqual([]);
+    expect(config[field as keyof typeof config]).toEqual(value);
+  });
+
+  it("every value a list declares is accepted by the reader", () => {
+    for (const name of SETTING_NAMES) {
+      const declared: SettingDeclaration = SETTINGS[name];
+      for (const value of declared.values ?? []) {
+        expect(parseConfig({ [name]: value }, { now: NOW }).problems, `${name}=${value}`).toEqual([]);
+      }
+    }
   });
 });
 

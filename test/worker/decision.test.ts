@@ -47,12 +47,20 @@ describe("edge and explain agree where they used to differ", () => {
       explain: { action: { action: "block", status: 403 }, layer: "policy", reason: "policy-rule" },
     },
     {
-      why: "a config problem runs as MODE=off, and explain says so",
+      why: "a refused var's default stands in (BLOCK_STATUS 403), and explain says so",
       env: { BLOCK_STATUS: "99" },
       ua: GOOGLEBOT,
       path: "/private/x",
-      edge: 200,
-      explain: { action: { action: "pass", status: null }, layer: "none", reason: "config-problems" },
+      edge: 403,
+      explain: { action: { action: "block", status: 403 }, layer: "robots.txt", reason: "rule" },
+    },
+    {
+      why: "a typo in MODE enforces (its default), and explain says so",
+      env: { MODE: "enforse" },
+      ua: GOOGLEBOT,
+      path: "/private/x",
+      edge: 403,
+      explain: { action: { action: "block", status: 403 }, layer: "robots.txt" },
     },
     {
       why: "a crawler bound by Crawl-delay: explain says when it would be limited",

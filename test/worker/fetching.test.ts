@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_ROBOTS_BYTES } from "../../src/core/index.ts";
-import { parseConfig } from "../../src/worker/config.ts";
+import { parseConfig } from "../../src/config/read-config.ts";
 import { PROJECT_URL, VERSION } from "../../src/worker/origin-fetch.ts";
 import { clearRobotsMemory, MEMORY_RECHECK_MS, refresh } from "../../src/worker/robots-cache.ts";
 import { fromBase64 } from "../../src/worker/robots-entry.ts";
@@ -190,6 +190,20 @@ describe("caching", () => {
     expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(403);
     expect(get.mock.calls.filter(([key]) => String(key) === `robots:${ORIGIN}`)).toHaveLength(1);
     expect(origin.requests.slice(fetchesBefore).some((url) => url.endsWith("/robots.txt"))).toBe(false);
+  });
+
+  it("an entry stored in another format is not read: the edge fetches robots.txt again and stores it anew", async () => {
+    const origin = fakeOrigin({ body: GOOD });
+    await call("/private/a", { ua: GOOGLEBOT });
+    const key = `robots:${ORIGIN}`;
+    const stored = (await env.ROBOTS.get<Record<string, unknown>>(key, "json")) ?? {};
+    await env.ROBOTS.put(key, JSON.stringify({ ...stored, version: 0 }));
+    clearRobotsMemory();
+    expect(await readEntry(env.ROBOTS, ORIGIN)).toBeUndefined();
+    const fetchesBefore = robotsFetches(origin);
+    expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(403);
+    expect(robotsFetches(origin)).toBe(fetchesBefore + 1);
+    expect((await readEntry(env.ROBOTS, ORIGIN))?.version).toBe(1);
   });
 
   it("re-reads KV after MEMORY_RECHECK_MS to see other isolates' refreshes", async () => {

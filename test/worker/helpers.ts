@@ -8,6 +8,7 @@ import { clearPauseMemory } from "../../src/worker/pause.ts";
 import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
 import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
 import { clearSignatureDirectoryMemory } from "../../src/worker/signature-directory.ts";
+import { clearSignatureReuseMemory } from "../../src/worker/verify-signature.ts";
 import { clearReverseDnsMemory } from "../../src/worker/reverse-dns.ts";
 import { clearIdentityHealth } from "../../src/worker/verify-crawler.ts";
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
@@ -78,6 +79,7 @@ export async function freshState(): Promise<void> {
   clearPauseMemory();
   clearRangesMemory();
   clearSignatureDirectoryMemory();
+  clearSignatureReuseMemory();
   clearReverseDnsMemory();
   clearIdentityHealth();
   clearPolicyMemory();

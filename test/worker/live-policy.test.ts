@@ -456,3 +456,29 @@ describe("bad input is a clear 4xx, never a crash (attack rows)", () => {
     expect((await view()).text).toBe(BLOCK_TRAINING);
   });
 });
+
+describe("every spelling is judged under the live policy (a route chosen by one spelling lifts nothing)", () => {
+  const GPTBOT =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+  it.each(["/beta/..%2Fprivate/x", "/beta/..;/private/x", "//beta/private/x", "/beta/x;y=%2F..%2F..%2F/private/x"])(
+    'policy {"routes":[{"pattern":"/beta/","mode":"report"}]}: %s -> 403, never forwarded',
+    async (path) => {
+      const origin = fakeOrigin({ body: ROBOTS });
+      await put('{"routes":[{"pattern":"/beta/","mode":"report"}]}');
+      const response = await call(path, { ua: CCBOT });
+      expect(response.status).toBe(403);
+      expect(origin.requests.filter((url) => !url.endsWith("/robots.txt"))).toEqual([]);
+      expect((await call("/beta/x", { ua: CCBOT })).status).toBe(200);
+    },
+  );
+
+  it.each(["/pub/..%2Fai-no/x", "/pub/..;/ai-no/x", "//pub/ai-no/x", "/ai-no;x=1/x"])(
+    "Content-Usage: /ai-no/ train-ai=n: GPTBot on %s -> 403",
+    async (path) => {
+      fakeOrigin({ body: "User-agent: *\nAllow: /\nContent-Usage: /ai-no/ train-ai=n\n" });
+      const response = await call(path, { ua: GPTBOT });
+      expect(response.status).toBe(403);
+      expect((await call("/pub/x", { ua: GPTBOT })).status).toBe(200);
+    },
+  );
+});

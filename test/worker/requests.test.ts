@@ -222,22 +222,40 @@ describe("modes", () => {
   });
 });
 
-// Issue #15: a bad configuration never takes the site down nor shows to visitors.
-describe("configuration problems: everything goes to the origin as with MODE=off", () => {
+// A bad setting degrades only itself: its default stands in, enforcement goes on, the site
+// never goes down, and visitors see nothing of the configuration.
+describe("configuration problems: a bad var's default stands in, enforcement goes on", () => {
   it.each([
-    { env: { MODE: "block" } },
-    { env: { BLOCK_STATUS: "200" } },
-    { env: { ADMIN_PREFIX: "robots" } },
-    { env: { PAUSE_UNTIL: "tomorrow" } },
-    { env: { FAIL_OPEN: "yes" } },
-    { env: { POLICY: '{"routes":[{"pattern":"articles"}]}' } },
-  ])("$env: a disallowed crawler request reaches the origin, nothing of the config shown", async ({ env }) => {
+    { env: { MODE: "enforse" }, status: 403 },
+    { env: { MODE: "block" }, status: 403 },
+    { env: { BLOCK_STATUS: "200" }, status: 403 },
+    { env: { BLOCK_STATUS: "451", FAIL_OPEN: "yes" }, status: 451 },
+    { env: { ADMIN_PREFIX: "robots" }, status: 403 },
+    { env: { ADMIN_TOKEN: "short" }, status: 403 },
+    { env: { PAUSE_UNTIL: "tomorrow" }, status: 403 },
+    { env: { POLICY: '{"routes":[{"pattern":"articles"}]}' }, status: 403 },
+    { env: { MODE: "report", VERIFY_CRAWLERS: "strict" }, status: 200 },
+  ])("$env: a disallowed crawler request gets $status, the problem is logged", async ({ env, status }) => {
     fakeOrigin({ body: "User-agent: *\nDisallow: /private/\n" });
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const response = await call("/private/x", { ua: GOOGLEBOT, env });
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe("origin page /private/x");
-    expect(error).toHaveBeenCalled();
+    expect(response.status).toBe(status);
+    expect(await response.text()).not.toMatch(/must be|enforse|ADMIN|POLICY|VERIFY_CRAWLERS/);
+    expect(error.mock.calls.some(([line]) => String(line).includes('"where":"config"'))).toBe(true);
+  });
+
+  it("a too-short ADMIN_TOKEN turns the admin API off with an error that says why, never naming the token", async () => {
+    fakeOrigin({ body: "User-agent: *\nDisallow: /private/\n" });
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const env = { ADMIN_TOKEN: "hunter2-short" };
+    for (const path of ["status", ""]) {
+      const response = await admin(path, { token: "hunter2-short", env });
+      expect(response.status).toBe(503);
+      const body = await response.text();
+      expect(body).toContain("the admin API is off: ADMIN_TOKEN is shorter than 16 characters");
+      expect(body).not.toContain("hunter2");
+    }
+    expect((await call("/private/x", { ua: GOOGLEBOT, env })).status).toBe(403);
   });
 
   it("the problems are logged once a minute per isolate, not once per request", async () => {

@@ -2,7 +2,7 @@
 // cron's capped, paged refresh (issue #9).
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseConfig } from "../../src/worker/config.ts";
+import { parseConfig } from "../../src/config/read-config.ts";
 import { refreshDueOrigins } from "../../src/worker/cron-refresh.ts";
 import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
 import { call, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";

@@ -15,9 +15,13 @@ import {
 import { newSigner, signRequest, type TestSigner } from "../agents/web-bot-auth/signer.ts";
 import { freshState } from "./helpers.ts";
 
-const AGENT = "https://agent.example";
-const LOOPBACK = "http://127.0.0.1:8788";
 const DIRECTORY = "/.well-known/http-message-signatures-directory";
+// Signer URLs (signer-url.ts): a bare origin stands for its well-known directory.
+const AGENT_ORIGIN = "https://agent.example";
+const AGENT = `${AGENT_ORIGIN}${DIRECTORY}`;
+const LOOPBACK = `http://127.0.0.1:8788${DIRECTORY}`;
+/** httpsig-protocol-01: a Signature-Agent may name a JWK Set anywhere on its host. */
+const JWKS = "https://keys.example/bots/agent.jwks";
 
 type Answer = { status?: number; body?: string; headers?: Record<string, string> } | "network-error";
 
@@ -32,7 +36,7 @@ beforeEach(async () => {
   signer = await newSigner();
   fetched = [];
   answers = new Map();
-  answers.set(`${AGENT}${DIRECTORY}`, directoryAnswer(signer, "max-age=600"));
+  answers.set(AGENT, directoryAnswer(signer, "max-age=600"));
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input, init);
     fetched.push(request.url);
@@ -44,8 +48,9 @@ beforeEach(async () => {
   options = {
     kv: env.ROBOTS,
     agents: trustedSignatureAgents([
-      { origin: AGENT, token: "ExampleAgent", docs: "SIGNATURE_AGENTS" },
-      { origin: LOOPBACK, token: "LocalAgent", docs: "SIGNATURE_AGENTS" },
+      { url: AGENT, token: "ExampleAgent", docs: "SIGNATURE_AGENTS" },
+      { url: LOOPBACK, token: "LocalAgent", docs: "SIGNATURE_AGENTS" },
+      { url: JWKS, token: "KeyAgent", docs: "SIGNATURE_AGENTS" },
     ]),
     timeoutMs: 1000,
   };
@@ -65,35 +70,46 @@ function directoryAnswer(key: TestSigner, cacheControl?: string): Answer {
   };
 }
 
-async function keyids(origin: string): Promise<string[]> {
-  return [...((await signatureDirectory(options, origin))?.directory?.keys.keys() ?? [])];
+async function keyids(signerUrl: string): Promise<string[]> {
+  return [...((await signatureDirectory(options, signerUrl))?.directory?.keys.keys() ?? [])];
 }
 
 describe("which directories are fetched", () => {
   it("fetches a trusted signer's directory over https", async () => {
     expect(await keyids(AGENT)).toEqual([signer.keyid]);
-    expect(fetched).toEqual([`${AGENT}${DIRECTORY}`]);
+    expect(fetched).toEqual([AGENT]);
+  });
+
+  it("fetches a trusted JWK Set URL as it is, not its origin's well-known directory", async () => {
+    answers.set(JWKS, directoryAnswer(signer));
+    expect(await keyids(JWKS)).toEqual([signer.keyid]);
+    expect(fetched).toEqual([JWKS]);
   });
 
   it("never fetches an origin outside the trust table (no SSRF)", async () => {
-    expect(await signatureDirectory(options, "https://evil.example")).toBeUndefined();
-    expect(await signatureDirectory(options, "http://169.254.169.254")).toBeUndefined();
+    expect(await signatureDirectory(options, `https://evil.example${DIRECTORY}`)).toBeUndefined();
+    expect(await signatureDirectory(options, "http://169.254.169.254/latest/meta-data")).toBeUndefined();
+    expect(await signatureDirectory(options, "https://keys.example/bots/other.jwks")).toBeUndefined();
     expect(fetched).toEqual([]);
   });
 
   it("fetches an operator-listed loopback origin over http", async () => {
-    answers.set(`${LOOPBACK}${DIRECTORY}`, directoryAnswer(signer));
+    answers.set(LOOPBACK, directoryAnswer(signer));
     expect(await keyids(LOOPBACK)).toEqual([signer.keyid]);
   });
 
   it("refuses http for a non-loopback origin even if the table holds it", async () => {
     options = {
       ...options,
-      agents: new Map([["http://agent.example", { origin: "http://agent.example", docs: "SIGNATURE_AGENTS" }]]),
+      agents: new Map([
+        [`http://agent.example${DIRECTORY}`, { url: `http://agent.example${DIRECTORY}`, docs: "SIGNATURE_AGENTS" }],
+      ]),
     };
-    expect(await keyids("http://agent.example")).toEqual([]);
+    expect(await keyids(`http://agent.example${DIRECTORY}`)).toEqual([]);
     expect(fetched).toEqual([]);
-    expect((await signatureDirectory(options, "http://agent.example"))?.lastError).toMatch(/^refused: .* is not https/);
+    expect((await signatureDirectory(options, `http://agent.example${DIRECTORY}`))?.lastError).toMatch(
+      /^refused: .* is not https/,
+    );
   });
 
   it.each<{ why: string; answer: Answer; error: string | RegExp }>([
@@ -116,11 +132,11 @@ describe("which directories are fetched", () => {
     { why: "not JSON", answer: { body: "<html>" }, error: /JSON/ },
     { why: "no usable keys", answer: { body: '{"keys":[{"kty":"EC"}]}' }, error: "no usable keys in the directory" },
   ])("$why: no keys, and the reason kept", async ({ answer, error }) => {
-    answers.set(`${AGENT}${DIRECTORY}`, answer);
+    answers.set(AGENT, answer);
     const directory = await signatureDirectory(options, AGENT);
     expect(directory?.directory).toBeUndefined();
     expect(directory?.lastError).toMatch(error);
-    expect(fetched).toEqual([`${AGENT}${DIRECTORY}`]);
+    expect(fetched).toEqual([AGENT]);
   });
 });
 
@@ -144,14 +160,14 @@ describe("caching", () => {
     { cacheControl: undefined, lifetimeMs: 3_600_000, why: "none: 1 hour" },
   ])("lifetime from Cache-Control $cacheControl ($why)", async ({ cacheControl, lifetimeMs }) => {
     vi.useFakeTimers({ now: 1_800_000_000_000, toFake: ["Date"] });
-    answers.set(`${AGENT}${DIRECTORY}`, directoryAnswer(signer, cacheControl));
+    answers.set(AGENT, directoryAnswer(signer, cacheControl));
     expect((await signatureDirectory(options, AGENT))?.nextFetchAt).toBe(1_800_000_000_000 + lifetimeMs);
   });
 
   it("a failed refresh keeps the last good keys and is not retried per request", async () => {
     vi.useFakeTimers({ now: 1_800_000_000_000, toFake: ["Date"] });
     await keyids(AGENT);
-    answers.set(`${AGENT}${DIRECTORY}`, "network-error");
+    answers.set(AGENT, "network-error");
     vi.setSystemTime(1_800_000_000_000 + 601_000);
     expect(await keyids(AGENT)).toEqual([signer.keyid]);
     expect(await keyids(AGENT)).toEqual([signer.keyid]);
@@ -162,7 +178,7 @@ describe("caching", () => {
 
   it("a signer that is down from the start is asked again only after the retry delay", async () => {
     vi.useFakeTimers({ now: 1_800_000_000_000, toFake: ["Date"] });
-    answers.set(`${AGENT}${DIRECTORY}`, "network-error");
+    answers.set(AGENT, "network-error");
     for (let i = 0; i < 5; i++) await keyids(AGENT);
     expect(fetched).toHaveLength(1);
     vi.setSystemTime(1_800_000_000_000 + 301_000);
@@ -175,10 +191,11 @@ describe("the cron refresh", () => {
   it("fetches each trusted directory that is due, and reports per origin", async () => {
     const report = await refreshSignatureDirectories(options);
     expect(report).toEqual({
-      "https://chatgpt.com": "directory answered 404",
-      "https://agent.bot.goog": "directory answered 404",
+      [`https://chatgpt.com${DIRECTORY}`]: "directory answered 404",
+      [`https://agent.bot.goog${DIRECTORY}`]: "directory answered 404",
       [AGENT]: "fetched",
       [LOOPBACK]: "directory answered 404",
+      [JWKS]: "directory answered 404",
     });
     expect(await refreshSignatureDirectories(options)).toMatchObject({ [AGENT]: "fresh" });
     expect(fetched.filter((url) => url.startsWith(AGENT))).toHaveLength(1);
@@ -197,7 +214,7 @@ describe("verification with fetched keys", () => {
           headers: new Headers(
             await signRequest(signer, {
               url,
-              agent: { form: "dictionary", key: "sig1", origin: AGENT },
+              agent: { form: "dictionary", key: "sig1", origin: AGENT_ORIGIN },
               created: now,
               expires: now + 60,
             }),
@@ -205,8 +222,8 @@ describe("verification with fetched keys", () => {
         },
         { now: Date.now(), isTrusted: (origin) => options.agents.has(origin), lookupKey: signatureKeyLookup(options) },
       );
-    expect(await verify()).toEqual({ status: "verified", signer: AGENT, keyid: signer.keyid });
-    expect(await verify()).toEqual({ status: "verified", signer: AGENT, keyid: signer.keyid });
+    expect(await verify()).toMatchObject({ status: "verified", signer: AGENT, keyid: signer.keyid });
+    expect(await verify()).toMatchObject({ status: "verified", signer: AGENT, keyid: signer.keyid });
     expect(fetched).toHaveLength(1);
   });
 
@@ -214,7 +231,13 @@ describe("verification with fetched keys", () => {
     const now = Math.floor(Date.now() / 1000);
     const url = "https://www.example.com/news";
     const outcomes = [];
-    for (const origin of ["http://169.254.169.254", "https://internal.example", "http://127.0.0.1:9999"]) {
+    const chosen = [
+      "http://169.254.169.254",
+      "https://internal.example",
+      "http://127.0.0.1:9999",
+      "https://keys.example/x",
+    ];
+    for (const origin of chosen) {
       const headers = await signRequest(signer, {
         url,
         agent: { form: "dictionary", key: "sig1", origin },
@@ -227,7 +250,7 @@ describe("verification with fetched keys", () => {
       );
       outcomes.push(outcome.status === "failed" ? outcome.why : outcome.status);
     }
-    expect(outcomes).toEqual(["untrusted-signer", "untrusted-signer", "untrusted-signer"]);
+    expect(outcomes).toEqual(["untrusted-signer", "untrusted-signer", "untrusted-signer", "untrusted-signer"]);
     expect(fetched).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * An HTTP Message Signatures Directory (draft-meunier-http-message-signatures-directory §4):
- * a JWKS served at `/.well-known/http-message-signatures-directory` on the signer's origin,
- * media type `application/http-message-signatures-directory+json`. Each key is named by its
+ * A signer's key set (draft-ietf-webbotauth-httpsig-protocol-01, "Directory Format"): a JWK Set, at the URL
+ * its Signature-Agent names, or at `/.well-known/http-message-signatures-directory` on its
+ * origin (media type `application/http-message-signatures-directory+json`). At most
+ * MAX_DIRECTORY_KEYS keys are read (its SSRF considerations, "Key count"). Each key is named by its
  * JWK SHA-256 thumbprint (RFC 7638; for OKP keys RFC 8037 §2), which is what `keyid` carries
  * in Signature-Input. We compute the thumbprint ourselves and ignore any `kid` a key states:
  * a directory cannot make one key answer to another key's id.
@@ -38,6 +39,9 @@ export interface ParsedDirectory {
   readonly problems: readonly string[];
 }
 
+/** Keys read per key set; the rest are skipped (a problem says so). A signer rotates with two or three. */
+export const MAX_DIRECTORY_KEYS = 32;
+
 const ED25519_X = /^[A-Za-z0-9_-]{43}$/; // 32 bytes, base64url without padding
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -46,7 +50,10 @@ export async function parseDirectory(json: unknown): Promise<ParsedDirectory | u
   if (!isObject(json) || !Array.isArray(json["keys"])) return undefined;
   const keys = new Map<string, DirectoryKey>();
   const problems: string[] = [];
-  for (const [index, candidate] of json["keys"].entries()) {
+  if (json["keys"].length > MAX_DIRECTORY_KEYS) {
+    problems.push(`${json["keys"].length} keys: only the first ${MAX_DIRECTORY_KEYS} are read`);
+  }
+  for (const [index, candidate] of json["keys"].slice(0, MAX_DIRECTORY_KEYS).entries()) {
     const key = await directoryKey(candidate);
     if (typeof key === "string") problems.push(`keys[${index}]: ${key}`);
     else keys.set(key.keyid, key);

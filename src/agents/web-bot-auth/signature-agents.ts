@@ -1,25 +1,32 @@
 /**
  * Which Web Bot Auth signers we trust, and what each stands for in robots.txt.
  *
- * A signer is named by its directory origin (the Signature-Agent value). Trust is data: the
+ * A signer is named by the URL of its key set (signer-url.ts: a bare origin stands for its
+ * well-known directory, any other https URL for that JWK Set itself). Trust is data: the
  * built-in table below, each row citing its operator's page, plus the operator's own in the
  * var SIGNATURE_AGENTS. Only a trusted signer's directory is ever fetched (no SSRF: a URL a
  * client puts in Signature-Agent is never fetched unless the table or the operator named it),
  * and only a trusted signer's Signature Agent Card is believed.
  *
- * SIGNATURE_AGENTS = '{"https://agent.example": {"token": "ExampleAgent", "category": "ai-assistant"}}'
- * `token` may be left out when the signer's card states `rfc9309-product-token`.
- * http is accepted only for a loopback origin listed there (local runs and tests).
+ * SIGNATURE_AGENTS = '{"https://agent.example": {"token": "ExampleAgent", "category": "ai-assistant"},
+ *                     "https://keys.example/bot/jwks.json": {"token": "KeyBot"}}'
+ * A bare origin (the form every earlier draft used, kept for compatibility) trusts that
+ * origin's well-known directory only, not any path on the host: on a shared host an arbitrary
+ * path does not name the host's operator (httpsig-protocol-01, "Key Distribution and Discovery"). A full URL trusts exactly
+ * that JWK Set. `token` may be left out when the signer's card states `rfc9309-product-token`.
+ * http is accepted only for a loopback host listed there (local runs and tests).
  */
 
-import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../crawlers.ts";
+import { productToken } from "../../core/product-token.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, KNOWN_CRAWLERS, type CrawlerCategory } from "../crawlers.ts";
 import type { AgentCard } from "./directory.ts";
+import { signerUrlOf } from "./signer-url.ts";
 import { parseUrl } from "./url.ts";
 
 /** One trusted signer. */
 export interface SignatureAgent {
-  /** The directory origin, as `new URL(...).origin` spells it. */
-  readonly origin: string;
+  /** The signer's identifier: the URL of its key set, as signerUrlOf spells it. */
+  readonly url: string;
   /** The robots.txt product token it is judged by; from its card when absent. */
   readonly token?: string;
   readonly category?: CrawlerCategory;
@@ -32,14 +39,14 @@ export const KNOWN_SIGNATURE_AGENTS: readonly SignatureAgent[] = [
   {
     // ChatGPT agent sends `Signature-Agent: "https://chatgpt.com"` (the legacy string form) and a
     // browser User-Agent. It acts for a user, as ChatGPT-User does; OpenAI lists no token of its own.
-    origin: "https://chatgpt.com",
+    url: "https://chatgpt.com/.well-known/http-message-signatures-directory",
     token: "ChatGPT-User",
     category: "ai-assistant",
     docs: "https://help.openai.com/en/articles/11845367-chatgpt-agent-allowlisting",
   },
   {
     // Google-Agent (user-triggered fetcher) signs a subset of requests, `Signature-Agent: g="https://agent.bot.goog"`.
-    origin: "https://agent.bot.goog",
+    url: "https://agent.bot.goog/.well-known/http-message-signatures-directory",
     token: "Google-Agent",
     category: "ai-assistant",
     docs: "https://developers.google.com/crawling/docs/crawlers-fetchers/web-bot-auth",
@@ -48,7 +55,6 @@ export const KNOWN_SIGNATURE_AGENTS: readonly SignatureAgent[] = [
 
 // RFC 9309 §2.2.1: a product token is letters, "_" and "-".
 const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: string[] };
 
@@ -79,7 +85,7 @@ export function parseSignatureAgents(raw: string | undefined): Parsed<readonly S
 function parseEntry(key: string, value: unknown, problems: string[]): SignatureAgent | undefined {
   const where = `SIGNATURE_AGENTS[${JSON.stringify(key)}]`;
   const before = problems.length;
-  const origin = directoryOrigin(key, where, problems);
+  const url = signerUrlIn(key, where, problems);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     problems.push(`${where} must be an object like {"token": "ExampleAgent", "category": "ai-assistant"}`);
     return undefined;
@@ -94,52 +100,68 @@ function parseEntry(key: string, value: unknown, problems: string[]): SignatureA
   if (category !== undefined && (typeof category !== "string" || !isCrawlerCategory(category))) {
     problems.push(`${where}.category must be one of ${CRAWLER_CATEGORIES.join(", ")}, got ${JSON.stringify(category)}`);
   }
-  if (problems.length > before || origin === undefined) return undefined;
+  if (problems.length > before || url === undefined) return undefined;
   return {
-    origin,
+    url,
     ...(typeof token === "string" && { token }),
     ...(typeof category === "string" && { category: category as CrawlerCategory }),
     docs: "SIGNATURE_AGENTS",
   };
 }
 
-function directoryOrigin(key: string, where: string, problems: string[]): string | undefined {
-  const url = parseUrl(key);
-  if (url === undefined) {
-    problems.push(`${where}: the key must be an origin like "https://agent.example"`);
+function signerUrlIn(key: string, where: string, problems: string[]): string | undefined {
+  const parsed = parseUrl(key);
+  if (parsed && (parsed.search || parsed.hash)) {
+    problems.push(`${where}: a signer URL has no query or fragment (they are not part of its identity)`);
     return undefined;
   }
-  const bare = url.username === "" && url.password === "" && url.pathname === "/" && !url.search && !url.hash;
-  if (!bare) {
-    problems.push(`${where}: the key must be a bare origin (scheme://host[:port]), not a URL with a path`);
-    return undefined;
-  }
-  if (url.protocol === "https:") return url.origin;
-  if (url.protocol === "http:" && isLoopbackOrigin(url.origin)) return url.origin;
-  problems.push(`${where}: directories are fetched over https only (http only for a loopback origin)`);
+  const signer = signerUrlOf(key);
+  if ("url" in signer) return signer.url;
+  problems.push(
+    `${where}: the key must be an https origin ("https://agent.example", its well-known directory) or the https URL of a JWK Set; ${signer.problem}`,
+  );
   return undefined;
 }
 
-/** True for http(s) origins on localhost, 127.0.0.0/8 or [::1]. */
-export function isLoopbackOrigin(origin: string): boolean {
-  return LOOPBACK_HOSTS.test(parseUrl(origin)?.hostname ?? "");
-}
-
-/** The trust table in effect: the built-in rows, each replaced by the operator's row for its origin. */
+/** The trust table in effect, by signer URL: the built-in rows, each replaced by the operator's row for its URL. */
 export function trustedSignatureAgents(operator: readonly SignatureAgent[]): ReadonlyMap<string, SignatureAgent> {
-  return new Map([...KNOWN_SIGNATURE_AGENTS, ...operator].map((agent) => [agent.origin, agent]));
+  return new Map([...KNOWN_SIGNATURE_AGENTS, ...operator].map((agent) => [agent.url, agent]));
 }
 
-/** What a verified, trusted signer stands for; `undefined` when neither the table nor its card names a token. */
+/** Product tokens of the crawler table: each belongs to the operator that documents it. */
+const TABLE_TOKENS = new Set(
+  KNOWN_CRAWLERS.flatMap((crawler) => [
+    crawler.token,
+    ...crawler.fallbacks,
+    ...(crawler.pattern === undefined ? [] : typeof crawler.pattern === "string" ? [crawler.pattern] : crawler.pattern),
+  ]).map(productToken),
+);
+
+/**
+ * What a verified, trusted signer stands for; `undefined` when neither the table nor its card
+ * names a token it may stand for. The operator's own row (SIGNATURE_AGENTS) may name any
+ * token: the operator decides. A card is the signer speaking for itself, so it may not claim
+ * a token of the crawler table (AdsBot-Google, Googlebot…) that belongs to another operator:
+ * only a token the built-in trust table, citing that operator, gives this very signer.
+ */
 export function signerIdentity(
   agent: SignatureAgent,
   card: AgentCard,
 ): { readonly token: string; readonly category: CrawlerCategory } | undefined {
-  const cardToken =
-    card.productToken !== undefined && PRODUCT_TOKEN.test(card.productToken) ? card.productToken : undefined;
-  const token = agent.token ?? cardToken;
+  const token = agent.token ?? cardToken(agent, card);
   if (token === undefined) return undefined;
   return { token, category: agent.category ?? categoryOfPurpose(card.purpose) };
+}
+
+function cardToken(agent: SignatureAgent, card: AgentCard): string | undefined {
+  const claimed = card.productToken;
+  if (claimed === undefined || !PRODUCT_TOKEN.test(claimed)) return undefined;
+  if (!TABLE_TOKENS.has(productToken(claimed))) return claimed;
+  const documented = KNOWN_SIGNATURE_AGENTS.some(
+    (known) =>
+      known.url === agent.url && known.token !== undefined && productToken(known.token) === productToken(claimed),
+  );
+  return documented ? claimed : undefined;
 }
 
 /**

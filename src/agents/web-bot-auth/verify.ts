@@ -5,15 +5,23 @@
  *
  * A request is verified when one signature labelled `tag="web-bot-auth"`:
  * - states `created`, `expires` and `keyid` (RFC 9421 §2.3), and is within them (±MAX_SKEW_SECONDS);
+ * - spans no more than the configured window (`maxWindowSeconds`, SIGNATURE_MAX_WINDOW, default
+ *   300 s) and was created no longer ago than that: a signature is a bearer token until it
+ *   expires (httpsig-protocol-01, "Static Signatures"), so a window of years would replay on any path for years;
  * - covers `@authority` or `@target-uri`, so it cannot be replayed against another site;
  * - covers Signature-Agent whenever the request carries one, in either form: the dictionary
  *   form of the drafts (`sig1="https://agent.example"`, covered as `"signature-agent";key="sig1"`)
  *   or the legacy string (`"https://chatgpt.com"`, covered as `"signature-agent"`);
- * - names a signer origin the trust table holds, whose directory has the key `keyid`;
+ * - names a signer URL the trust table holds (signer-url.ts), whose key set has the key
+ *   `keyid`: keys are looked up by the pair (URL, keyid), never by keyid alone (-01, "Validating Message Signature");
  * - and verifies with that key (Ed25519, or RSA-PSS-SHA512) over the signature base we rebuild.
  *
  * Choices where the drafts leave room:
- * - Signatures without the web-bot-auth tag are other protocols' business: `absent`, not failed.
+ * - Only a parseable web-bot-auth signature is a claim: a Signature-Input that is no
+ *   structured dictionary, has no member tagged web-bot-auth, or a Signature with no byte
+ *   sequence under that label is `absent`, not failed. A client could as well have left the
+ *   headers out, so treating it as absent grants nothing, while calling it a failed signer
+ *   would turn a person whose browser sends junk headers into a refused bot.
  * - With several web-bot-auth labels, the first decides (the drafts send one).
  * - A signature made for another authority is indistinguishable from a tampered one: the
  *   authority is covered, not transmitted, so both fail as `bad-signature`.
@@ -24,11 +32,14 @@
 import { isInnerList, parseDictionary, parseItem, serializeInnerList, serializeItem } from "structured-headers";
 import type { Dictionary, InnerList, Item, Parameters } from "structured-headers";
 import type { DirectoryKey } from "./directory.ts";
+import { signerUrlOf } from "./signer-url.ts";
 import { parseUrl, type UrlParts } from "./url.ts";
-import { importPublicKey, verifySignatureBytes, type CryptoKeyHandle } from "./web-crypto.ts";
+import { base64url, importPublicKey, verifySignatureBytes, type CryptoKeyHandle } from "./web-crypto.ts";
 
 /** Clock difference tolerated on `created` and `expires`, in seconds. */
 export const MAX_SKEW_SECONDS = 60;
+/** The default longest signature window (expires - created), and oldest `created`, in seconds. */
+export const DEFAULT_MAX_WINDOW_SECONDS = 300;
 export const WEB_BOT_AUTH_TAG = "web-bot-auth";
 
 /** Why a signature verified nothing. */
@@ -37,6 +48,7 @@ export type SignatureFailure =
   | "missing-component"
   | "expired"
   | "future"
+  | "window-too-long"
   | "untrusted-signer"
   | "unknown-key"
   | "unsupported-algorithm"
@@ -44,7 +56,15 @@ export type SignatureFailure =
 
 export type SignatureOutcome =
   | { readonly status: "absent" }
-  | { readonly status: "verified"; readonly signer: string; readonly keyid: string }
+  | {
+      readonly status: "verified";
+      readonly signer: string;
+      readonly keyid: string;
+      /** What makes this one use: signer and `nonce`, else signer, bytes and request target (bounded). */
+      readonly reuseKey: string;
+      /** Seconds since the epoch: the signature is worth remembering until then (plus the skew). */
+      readonly expires: number;
+    }
   | { readonly status: "failed"; readonly why: SignatureFailure; readonly detail: string; readonly signer?: string };
 
 /** The parts of the request a signature can cover. */
@@ -58,10 +78,15 @@ export interface SignedRequest {
 export interface VerifyOptions {
   /** Now, in milliseconds since the epoch. */
   readonly now: number;
-  /** Is this directory origin in the trust table? Asked before any key lookup. */
-  readonly isTrusted: (origin: string) => boolean;
-  /** The trusted signer's key with this thumbprint, from its (cached) directory. */
-  readonly lookupKey: (origin: string, keyid: string) => Promise<DirectoryKey | undefined> | DirectoryKey | undefined;
+  /** Longest accepted `expires - created`, and oldest accepted `created`, in seconds (default 300). */
+  readonly maxWindowSeconds?: number;
+  /** Is this signer URL in the trust table? Asked before any key lookup. */
+  readonly isTrusted: (signerUrl: string) => boolean;
+  /** The trusted signer's key with this thumbprint, from its (cached) key set: the pair (URL, keyid). */
+  readonly lookupKey: (
+    signerUrl: string,
+    keyid: string,
+  ) => Promise<DirectoryKey | undefined> | DirectoryKey | undefined;
 }
 
 class Failure extends Error {
@@ -95,17 +120,12 @@ async function verifyFields(
   inputField: string,
   options: VerifyOptions,
 ): Promise<SignatureOutcome> {
-  const inputs = parseField(inputField, "Signature-Input");
-  const label = [...inputs.keys()].find((name) => tagOf(inputs.get(name)) === WEB_BOT_AUTH_TAG);
-  if (label === undefined) return { status: "absent" };
-  const input = inputs.get(label) as InnerList;
-  const signature = parseField(signatureField, "Signature").get(label);
-  if (signature === undefined || !(signature[0] instanceof ArrayBuffer)) {
-    throw new Failure("malformed", `Signature has no byte sequence for label ${label}`);
-  }
-  const params = signatureParams(input[1], options.now);
+  const claim = webBotAuthClaim(signatureField, inputField);
+  if (claim === undefined) return { status: "absent" };
+  const { input, signature } = claim;
+  const params = signatureParams(input[1], options.now, options.maxWindowSeconds ?? DEFAULT_MAX_WINDOW_SECONDS);
   const components = input[0];
-  const signer = signerOrigin(request, components);
+  const signer = signerUrl(request, components);
   if (!options.isTrusted(signer)) throw new Failure("untrusted-signer", `${signer} is not a trusted signer`, signer);
   const key = await options.lookupKey(signer, params.keyid);
   if (key === undefined) throw new Failure("unknown-key", `${signer} has no key ${params.keyid}`, signer);
@@ -114,11 +134,42 @@ async function verifyFields(
   const valid = await verifySignatureBytes(
     key.algorithm,
     await importedKey(key),
-    new Uint8Array(signature[0]),
+    new Uint8Array(signature),
     new TextEncoder().encode(base),
   );
   if (!valid) throw new Failure("bad-signature", "the signature does not match this request", signer);
-  return { status: "verified", signer, keyid: params.keyid };
+  return {
+    status: "verified",
+    signer,
+    keyid: params.keyid,
+    reuseKey: reuseKeyOf(signer, params, signature, request),
+    expires: params.expires,
+  };
+}
+
+/**
+ * The web-bot-auth signature the request carries, or undefined when it carries none we can
+ * read: Signature-Input a dictionary with a member tagged web-bot-auth (the first decides),
+ * and Signature a dictionary holding a byte sequence under the same label.
+ */
+function webBotAuthClaim(
+  signatureField: string,
+  inputField: string,
+): { readonly input: InnerList; readonly signature: ArrayBuffer } | undefined {
+  const inputs = parseQuietly(inputField);
+  const label = inputs && [...inputs.keys()].find((name) => tagOf(inputs.get(name)) === WEB_BOT_AUTH_TAG);
+  if (inputs === undefined || label === undefined) return undefined;
+  const bytes = parseQuietly(signatureField)?.get(label)?.[0];
+  if (!(bytes instanceof ArrayBuffer)) return undefined;
+  return { input: inputs.get(label) as InnerList, signature: bytes };
+}
+
+function parseQuietly(value: string): Dictionary | undefined {
+  try {
+    return parseDictionary(value);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseField(value: string, name: string): Dictionary {
@@ -136,9 +187,30 @@ function tagOf(member: Item | InnerList | undefined): unknown {
 interface SignatureParams {
   readonly keyid: string;
   readonly alg: unknown;
+  readonly expires: number;
+  readonly nonce: string | undefined;
 }
 
-function signatureParams(params: Parameters, now: number): SignatureParams {
+/** Longest nonce or signature prefix kept per remembered use: bounds the reuse memory per entry. */
+const MAX_REUSE_KEY_PART = 128;
+
+/**
+ * RFC 9421 §7.2.2: a nonce names one use. Without one, the signature bytes together with the
+ * request they came on do: Ed25519 is deterministic, so an honest agent signing two requests
+ * to one authority in the same second (covering `@authority` alone, as the drafts allow)
+ * sends the same bytes twice, and only a replay of the same request is a reuse we can tell
+ * from that. Prefixed by the signer URL: two signers may pick the same nonce. Bounded: at
+ * most MAX_REUSE_KEY_PART characters of nonce, signature and target each.
+ */
+function reuseKeyOf(signer: string, params: SignatureParams, signature: ArrayBuffer, request: SignedRequest): string {
+  if (params.nonce !== undefined) return `${signer} nonce:${params.nonce.slice(0, MAX_REUSE_KEY_PART)}`;
+  const bytes = base64url(new Uint8Array(signature)).slice(0, MAX_REUSE_KEY_PART);
+  const url = parseUrl(request.url);
+  const target = `${request.method} ${url ? url.pathname + url.search : request.url}`.slice(0, MAX_REUSE_KEY_PART);
+  return `${signer} sig:${bytes} ${target}`;
+}
+
+function signatureParams(params: Parameters, now: number, maxWindowSeconds: number): SignatureParams {
   const created = params.get("created");
   const expires = params.get("expires");
   const keyid = params.get("keyid");
@@ -146,10 +218,17 @@ function signatureParams(params: Parameters, now: number): SignatureParams {
   if (typeof expires !== "number" || !Number.isInteger(expires)) throw new Failure("malformed", "no integer expires");
   if (typeof keyid !== "string" || keyid === "") throw new Failure("malformed", "no keyid");
   if (expires <= created) throw new Failure("malformed", "expires is not after created");
+  if (expires - created > maxWindowSeconds) {
+    throw new Failure("window-too-long", `window of ${expires - created} s exceeds ${maxWindowSeconds} s`);
+  }
   const nowSeconds = now / 1000;
   if (created > nowSeconds + MAX_SKEW_SECONDS) throw new Failure("future", `created ${created} is in the future`);
   if (expires < nowSeconds - MAX_SKEW_SECONDS) throw new Failure("expired", `expired at ${expires}`);
-  return { keyid, alg: params.get("alg") };
+  if (created < nowSeconds - maxWindowSeconds - MAX_SKEW_SECONDS) {
+    throw new Failure("expired", `created ${created} is older than ${maxWindowSeconds} s`);
+  }
+  const nonce = params.get("nonce");
+  return { keyid, alg: params.get("alg"), expires, nonce: typeof nonce === "string" ? nonce : undefined };
 }
 
 function checkKey(key: DirectoryKey, params: SignatureParams, nowSeconds: number, signer: string): void {
@@ -160,27 +239,41 @@ function checkKey(key: DirectoryKey, params: SignatureParams, nowSeconds: number
   }
 }
 
-/** The directory origin the signature names, through the Signature-Agent form it covers. */
-function signerOrigin(request: SignedRequest, components: readonly Item[]): string {
+/**
+ * The signer URL the signature names, through the Signature-Agent member it covers
+ * (signer-url.ts). httpsig-protocol-01 ("Signature-Agent"): members carry no parameters, and a verifier
+ * ignores a member that does; `type=directory` on a bare origin is still accepted, since -00
+ * signers send it and it names the same well-known directory. A member we ignore, or a value
+ * that is no https URL, names no signer we can resolve: `untrusted-signer`, and no policy is
+ * attached to it (the User-Agent decides, as without a signature).
+ */
+function signerUrl(request: SignedRequest, components: readonly Item[]): string {
   const names = components.map(([name]) => name);
   if (!names.includes("@authority") && !names.includes("@target-uri")) {
     throw new Failure("missing-component", "covers neither @authority nor @target-uri");
   }
   const field = request.headers.get("signature-agent");
-  if (field === null) throw new Failure("malformed", "no Signature-Agent: no directory to take the key from");
+  if (field === null) throw new Failure("malformed", "no Signature-Agent: no key set to take the key from");
   const covered = components.find(([name]) => name === "signature-agent");
   if (covered === undefined) throw new Failure("missing-component", "Signature-Agent is sent but not covered");
   const key = covered[1].get("key");
   const [value, memberParams] = key === undefined ? parseSignatureAgentItem(field) : dictionaryMember(field, key);
   if (typeof value !== "string") throw new Failure("malformed", "Signature-Agent is not a string URL");
-  const origin = originOf(value);
-  // httpsig-protocol §5.5: `type=jwks_uri` and `type=cimd` name other key sources. Trust is
-  // given to directory origins only, so such a signer is one we cannot vouch for.
-  const type = memberParams.get("type");
-  if (type !== undefined && String(type) !== "directory") {
-    throw new Failure("untrusted-signer", `Signature-Agent type=${String(type)}: only directories are trusted`, origin);
+  const signer = signerUrlOf(value);
+  if ("problem" in signer) throw new Failure("untrusted-signer", `Signature-Agent ${signer.problem}`);
+  if (!onlyLegacyDirectoryType(memberParams, value)) {
+    throw new Failure(
+      "untrusted-signer",
+      "Signature-Agent member carries parameters: ignored (httpsig-protocol-01)",
+      signer.url,
+    );
   }
-  return origin;
+  return signer.url;
+}
+
+function onlyLegacyDirectoryType(params: Parameters, value: string): boolean {
+  if (params.size === 0) return true;
+  return params.size === 1 && String(params.get("type")) === "directory" && parseUrl(value)?.pathname === "/";
 }
 
 function parseSignatureAgentItem(field: string): Item {
@@ -197,14 +290,6 @@ function dictionaryMember(field: string, key: unknown): Item {
   if (member === undefined || isInnerList(member))
     throw new Failure("malformed", `Signature-Agent has no member ${key}`);
   return member;
-}
-
-/** httpsig-protocol §5.5: a directory is named by a bare origin (a lone "/" is tolerated). */
-function originOf(value: string): string {
-  const url = parseUrl(value);
-  const web = url !== undefined && (url.protocol === "https:" || url.protocol === "http:");
-  if (web && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password) return url.origin;
-  throw new Failure("malformed", `Signature-Agent ${JSON.stringify(value)} is not a bare http(s) origin`);
 }
 
 /** RFC 9421 §2.5: one line per covered component, then `"@signature-params"`. */

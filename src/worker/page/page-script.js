@@ -61,9 +61,68 @@ async function start() {
   select.replaceChildren();
   for (const origin of status.origins) select.append(el("option", origin.authority));
   if (status.origins.length === 0 && status.proxy) select.append(el("option", status.proxy));
-  showPause(status.pause);
+  showEdgeNow(status.edge, status.identity);
+  showPause(status.edge.pause);
   await showOrigin();
   await loadPolicy();
+}
+
+/** A banner's list: shown with its items, hidden when there are none. */
+function showBanner(id, items) {
+  const list = $(id + "-list");
+  list.replaceChildren(...items.map((item) => el("li", item)));
+  $(id).classList.toggle("hidden", items.length === 0);
+}
+
+/**
+ * What the edge does now: the mode and why, the pause, every problem and warning, and the
+ * identity sources (each published list's age and last error, reverse DNS, Cloudflare).
+ */
+function showEdgeNow(now, identity) {
+  showBanner("problems", now.problems);
+  showBanner("warnings", [...now.warnings, ...((identity && identity.warnings) || [])]);
+  const facts = [
+    ["Mode", now.mode.mode + " — " + now.mode.why],
+    [
+      "Crawl pause",
+      now.pause
+        ? "until " + now.pause.until + (now.pause.reason ? " (" + now.pause.reason + ")" : "") + ": crawlers get 503"
+        : "none",
+    ],
+  ];
+  if (!now.forwarding) facts.push(["Forwarding", "none: ORIGIN_URL is unusable, every request gets 502"]);
+  // The published crawler lists in one line; a list whose last fetch failed gets its own.
+  const lists = (identity && identity.lists) || [];
+  const loaded = lists.filter((list) => list.ageSeconds !== null);
+  if (lists.length > 0) {
+    const oldest = Math.max(0, ...loaded.map((list) => list.ageSeconds));
+    facts.push([
+      "Crawler lists",
+      loaded.length +
+        " of " +
+        lists.length +
+        " loaded" +
+        (loaded.length ? ", oldest " + Math.round(oldest / 60) + " min" : ""),
+    ]);
+  }
+  for (const list of lists.filter((entry) => entry.lastError))
+    facts.push(["List " + list.name, "last fetch failed: " + list.lastError]);
+  if (identity && identity.reverseDns)
+    facts.push([
+      "Reverse DNS",
+      identity.reverseDns.resolver +
+        (identity.reverseDns.lastError ? "; last error: " + identity.reverseDns.lastError : ""),
+    ]);
+  const list = $("edge-now");
+  list.replaceChildren();
+  for (const [name, value] of facts) list.append(el("dt", name), el("dd", value));
+}
+
+/** After a change (a pause): what the edge does now, read back from the edge rather than assumed. */
+async function refreshEdgeNow() {
+  const status = await api("GET", "status?limit=1");
+  showEdgeNow(status.edge, status.identity);
+  showPause(status.edge.pause);
 }
 
 function showPause(pause) {
@@ -153,12 +212,24 @@ function describe(result) {
     result.action.action +
     (result.action.status ? " " + result.action.status : "") +
     (result.action.rateLimit ? " (" + result.action.rateLimit + ")" : "");
+  const answer = verdictOf(result);
   return {
-    decision: result.allowed ? "allowed" : "disallowed",
+    decision: answer.text,
+    className: answer.className,
     action,
     group: result.group ? result.group.token : "none",
     where,
   };
+}
+
+/** Actions the edge answers with a 503 or 429 now, whatever the rules allow (a pause, Visit-time, a rate). */
+const HELD = ["paused", "unavailable", "visit-time", "rate-limited", "no-origin", "self-loop"];
+
+/** The decision in a word, as the edge answers it: during a pause "503 paused", never a green "allowed". */
+function verdictOf(result) {
+  if (HELD.includes(result.action.action))
+    return { text: result.action.status + " " + result.action.action, className: "held" };
+  return result.allowed ? { text: "allowed", className: "allowed" } : { text: "disallowed", className: "disallowed" };
 }
 
 // How the tested User-Agent's crawler claim is verified, or why not (the same for every URL).
@@ -196,27 +267,11 @@ async function run() {
     row.append(el("td", result.url));
     if (draftMode) {
       const draft = describe(result.draft);
-      row.append(
-        el(
-          "td",
-          live.decision + ", " + live.action + " — " + live.where,
-          result.live.allowed ? "allowed" : "disallowed",
-        ),
-      );
-      row.append(
-        el(
-          "td",
-          draft.decision + ", " + draft.action + " — " + draft.where,
-          result.draft.allowed ? "allowed" : "disallowed",
-        ),
-      );
+      row.append(el("td", live.decision + ", " + live.action + " — " + live.where, live.className));
+      row.append(el("td", draft.decision + ", " + draft.action + " — " + draft.where, draft.className));
       if (result.differs) row.classList.add("differs");
     } else {
-      row.append(
-        el("td", live.decision, result.live.allowed ? "allowed" : "disallowed"),
-        el("td", live.action),
-        el("td", live.group),
-      );
+      row.append(el("td", live.decision, live.className), el("td", live.action), el("td", live.group));
       const cell = el("td");
       const button = el("button", live.where, "secondary");
       button.type = "button";
@@ -228,10 +283,16 @@ async function run() {
   }
   const first = data.results.find((r) => r.live.rule);
   if (!draftMode) highlight(first && first.live.rule.line);
+  const differing = data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft.";
+  const afterPause = data.results.filter((r) => r.differsAfterPause).length;
   say(
-    draftMode
-      ? data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft."
-      : verificationText(data.results[0] && data.results[0].live.verification),
+    !draftMode
+      ? verificationText(data.results[0] && data.results[0].live.verification)
+      : data.paused
+        ? "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, " +
+          afterPause +
+          " URL(s) would be decided differently by the draft."
+        : differing,
   );
   if (draftMode) await replayDraft();
 }
@@ -277,9 +338,9 @@ function svg(tag, attributes) {
   return node;
 }
 
-/** "2026-11-23T10:00:00.000Z" -> "11-23 10:00". */
-function shortHour(iso) {
-  return iso.slice(5, 10) + " " + iso.slice(11, 16);
+/** "2026-11-23T10:00:00.000Z" -> "11-23 10:00" for an hour, "11-23" for a day. */
+function shortStart(iso) {
+  return activityData && activityData.bucket === "day" ? iso.slice(5, 10) : iso.slice(5, 10) + " " + iso.slice(11, 16);
 }
 
 async function showActivity() {
@@ -293,12 +354,28 @@ async function showActivity() {
   const chosen = select.value;
   select.replaceChildren(el("option", "All crawlers"));
   /** @type {HTMLOptionElement} */ (select.firstChild).value = "";
-  for (const crawler of activityData.crawlers.filter((c) => c.hourly.length > 0))
-    select.append(el("option", crawler.token));
+  for (const crawler of activityData.crawlers) select.append(el("option", crawler.token));
   select.value = activityData.crawlers.some((c) => c.token === chosen) ? chosen : "";
-  const t = activityData.totals;
+  showActivitySection();
+}
+
+/** The chosen crawler's entry, or undefined for all crawlers. */
+function chosenCrawler() {
+  const chosen = $("activity-crawler").value;
+  return chosen ? activityData.crawlers.find((c) => c.token === chosen) : undefined;
+}
+
+/** Everything in the Activity section, for all crawlers or the one chosen. */
+function showActivitySection() {
+  const crawler = chosenCrawler();
+  const t = crawler
+    ? { ...crawler.total, crawlerRequests: crawler.requests, humanRequests: activityData.totals.humanRequests }
+    : activityData.totals;
+  const problems = (activityData.problems || []).map((problem) => "Stored data problem: " + problem + ". ").join("");
   $("activity-summary").textContent =
+    problems +
     (activityData.recording ? "" : (activityData.warning || "Not recording") + ". ") +
+    (crawler ? crawler.token + ": " : "") +
     t.crawlerRequests +
     " crawler requests (" +
     t.pass +
@@ -322,14 +399,17 @@ async function showActivity() {
   fillRecent();
 }
 
-/** Requests per hour, stacked by action: all crawlers, or the one chosen. */
+/** Requests per hour (a day beyond 48 hours), stacked by action: all crawlers, or the one chosen. */
 function drawChart() {
-  const chosen = $("activity-crawler").value;
-  const crawler = activityData.crawlers.find((c) => c.token === chosen);
-  // One crawler's hours (the answer carries them for the busiest 25), or all crawlers together.
-  const hourly = crawler && crawler.hourly.length > 0 ? crawler.hourly : activityData.hourly;
-  const hours = activityData.hours;
-  const stacks = hourly.map((counts) => ({ hour: counts.hour, counts }));
+  const crawler = chosenCrawler();
+  // One crawler's series (the answer carries them for the 25 busiest), or all crawlers together.
+  const series = crawler ? crawler.series : activityData.series;
+  const hours = activityData.buckets;
+  $("activity-chart-caption").textContent =
+    crawler && series.length === 0
+      ? crawler.token + ": no chart (series are kept for the 25 busiest crawlers); the table below has its numbers."
+      : "Crawler requests per " + activityData.bucket + ", stacked by action. The table below holds the same numbers.";
+  const stacks = series.map((counts) => ({ hour: counts.start, counts }));
   const highest = Math.max(1, ...stacks.map((s) => ACTIONS.reduce((sum, a) => sum + s.counts[a], 0)));
   // Drawn at the width it is shown at, so its text stays readable on a phone.
   const width = Math.round(Math.min(960, Math.max(300, chartElement().clientWidth || 720)));
@@ -365,7 +445,7 @@ function drawChart() {
         "data-count": count,
       });
       const title = svg("title", {});
-      title.textContent = shortHour(stack.hour) + " UTC: " + count + " " + ACTION_NAMES[action];
+      title.textContent = shortStart(stack.hour) + " UTC: " + count + " " + ACTION_NAMES[action];
       bar.append(title);
       chart.append(bar);
     }
@@ -382,7 +462,7 @@ function drawChart() {
       "font-size": 11,
       fill: "#444",
     });
-    label.textContent = shortHour(hour);
+    label.textContent = shortStart(hour);
     chart.append(label);
   });
   const legend = $("activity-legend");
@@ -410,11 +490,17 @@ function tableBody(id) {
   return body;
 }
 
+/** Rows of the chosen crawler only, or all. */
+function forChosen(rows) {
+  const crawler = chosenCrawler();
+  return crawler ? rows.filter((row) => row.token === crawler.token) : rows;
+}
+
 function fillActivityTable() {
   const body = tableBody("activity-table");
-  for (const c of activityData.crawlers) {
+  for (const c of forChosen(activityData.crawlers)) {
     const row = tableRow([
-      c.token,
+      c.names ? c.token + " (" + c.names + " names)" : c.token,
       c.category || "unknown",
       c.requests,
       ...ACTIONS.map((action) => c.total[action]),
@@ -433,19 +519,26 @@ function fillActivityTable() {
 function fillBlockedPaths() {
   const list = $("activity-blocked");
   list.replaceChildren();
-  for (const entry of activityData.topBlockedPaths) list.append(el("li", entry.path + " — " + entry.count));
-  if (activityData.topBlockedPaths.length === 0) list.append(el("li", "None blocked."));
+  // Per crawler and path in the answer; for all crawlers, per path.
+  const byPath = new Map();
+  for (const entry of forChosen(activityData.topBlockedPaths))
+    byPath.set(entry.path, (byPath.get(entry.path) || 0) + entry.count);
+  const paths = [...byPath].toSorted((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
+  for (const [path, count] of paths) list.append(el("li", path + " — " + count));
+  if (paths.length === 0) list.append(el("li", "None blocked."));
 }
 
 function fillViolations() {
   const body = tableBody("activity-violations");
-  for (const v of activityData.violations) body.append(tableRow([v.token, v.verified, v.path, v.count]));
-  if (activityData.violations.length === 0) body.append(tableRow(["None."]));
+  const violations = forChosen(activityData.violations);
+  for (const v of violations) body.append(tableRow([v.token, v.verified, v.path, v.count]));
+  if (violations.length === 0) body.append(tableRow(["None."]));
 }
 
 function fillRecent() {
   const body = tableBody("activity-recent");
-  for (const r of activityData.recent) {
+  const recent = forChosen(activityData.recent);
+  for (const r of recent) {
     body.append(
       tableRow([
         r.time.slice(5, 19).replace("T", " "),
@@ -457,7 +550,7 @@ function fillRecent() {
       ]),
     );
   }
-  if (activityData.recent.length === 0) body.append(tableRow(["No crawler requests recorded yet."]));
+  if (recent.length === 0) body.append(tableRow(["No crawler requests recorded yet."]));
 }
 
 /** A replayed outcome in a few words: "Block (line 7)". */
@@ -471,7 +564,12 @@ async function replayDraft() {
     draft: $("draft").value,
   });
   $("replay-summary").textContent =
-    "Published, this draft would change " + data.changedCount + " of the last " + data.requests + " crawler requests.";
+    "Published, this draft would change " +
+    data.changedCount +
+    " of the last " +
+    data.requests +
+    " crawler requests." +
+    (data.partial ? " Only the newest " + data.requests + " of " + data.recorded + " were judged (work budget)." : "");
   const table = /** @type {HTMLTableElement} */ (document.getElementById("replay-changes"));
   const head = table.tHead;
   head.replaceChildren();
@@ -487,7 +585,7 @@ async function replayDraft() {
   }
 }
 
-// ---- The operator policy editor (issue #13): GET/PUT policy, POST policy/rollback, replay. ----
+// ---- The operator policy editor: GET/PUT policy, POST policy/rollback, replay. ----
 
 /** The version the editor was loaded from: saves send it as If-Match, so none undoes another's. */
 let policyVersion = 0;
@@ -631,7 +729,12 @@ async function replayPolicy() {
     return;
   }
   $("policy-replay-summary").textContent =
-    "This policy would change " + data.changedCount + " of the last " + data.requests + " crawler requests.";
+    "This policy would change " +
+    data.changedCount +
+    " of the last " +
+    data.requests +
+    " crawler requests." +
+    (data.partial ? " Only the newest " + data.requests + " of " + data.recorded + " were judged (work budget)." : "");
   for (const change of (data.changed || []).slice(0, 20)) {
     const row = el("tr");
     row.append(
@@ -797,7 +900,7 @@ $("pause-start").addEventListener(
   "click",
   guard(async () => {
     const data = await api("POST", "pause", { minutes: Number($("pause-minutes").value) });
-    showPause(data.pause);
+    await refreshEdgeNow();
     say(data.warning || "Pause started.");
   }),
 );
@@ -805,7 +908,7 @@ $("pause-end").addEventListener(
   "click",
   guard(async () => {
     await api("DELETE", "pause");
-    showPause(null);
+    await refreshEdgeNow();
     say("Pause ended.");
   }),
 );
@@ -821,7 +924,7 @@ $("purposes-apply").addEventListener("click", guard(applyPurposes));
 $("purposes-live").addEventListener("click", guard(showLivePurposes));
 $("activity-hours").addEventListener("change", guard(showActivity));
 $("activity-reload").addEventListener("click", guard(showActivity));
-$("activity-crawler").addEventListener("change", () => activityData && drawChart());
+$("activity-crawler").addEventListener("change", () => activityData && showActivitySection());
 $("draft-mode").addEventListener("change", () => $("draft-box").classList.toggle("hidden", !$("draft-mode").checked));
 if (sessionStorage.getItem(KEY)) guard(start)();
 else $("token").focus();

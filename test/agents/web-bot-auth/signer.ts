@@ -55,6 +55,8 @@ export interface SignOptions {
   tag?: string;
   keyid?: string;
   alg?: string;
+  /** RFC 9421 §2.3 `nonce`. */
+  nonce?: string;
   /** Derived components to cover; Signature-Agent is added as its form requires unless `coverAgent` is false. */
   components?: string[];
   coverAgent?: boolean;
@@ -84,6 +86,7 @@ export async function signRequest(signer: TestSigner, options: SignOptions): Pro
     `(${identifiers.join(" ")});created=${options.created};expires=${options.expires}` +
     `;keyid="${options.keyid ?? signer.keyid}"` +
     (options.alg ? `;alg="${options.alg}"` : "") +
+    (options.nonce ? `;nonce="${options.nonce}"` : "") +
     `;tag="${options.tag ?? "web-bot-auth"}"`;
   lines.push(`"@signature-params": ${params}`);
   const signature = await crypto.subtle.sign(

@@ -9,22 +9,37 @@ const NOW = 1_800_000_000; // seconds; the verifier's clock in every row
 const TARGET = "https://www.example.com/news/today?x=1";
 const AGENT = "https://agent.example";
 const CHATGPT = "https://chatgpt.com";
-const TRUSTED = new Set([AGENT, CHATGPT, "https://agent.bot.goog"]);
+const GOOGLE = "https://agent.bot.goog";
+const DIRECTORY = "/.well-known/http-message-signatures-directory";
+/** A signer's identifier: a bare origin stands for its well-known directory (signer-url.ts). */
+const url = (origin: string) => `${origin}${DIRECTORY}`;
+/** httpsig-protocol-01: a Signature-Agent naming a JWK Set directly. */
+const JWKS = "https://keys.example/bots/agent.jwks";
+/** A trusted JWK Set that publishes only the RSA key: (URL, key) pairs, never the key alone. */
+const RSA_ONLY = "https://keys.example/bots/rsa.jwks";
+const TRUSTED = new Set([url(AGENT), url(CHATGPT), url(GOOGLE), JWKS, RSA_ONLY]);
 
 let signer: TestSigner;
 let other: TestSigner; // a key no directory publishes
 let rsa: TestSigner;
-let keys: ReadonlyMap<string, DirectoryKey>;
+let keySets: ReadonlyMap<string, ReadonlyMap<string, DirectoryKey>>;
 
 beforeAll(async () => {
   signer = await newSigner();
   other = await newSigner();
   rsa = await newSigner("rsa-pss-sha512");
-  const directory = await parseDirectory({ keys: [signer.publicJwk, rsa.publicJwk] });
-  keys = directory?.keys ?? new Map();
+  const both = (await parseDirectory({ keys: [signer.publicJwk, rsa.publicJwk] }))?.keys ?? new Map();
+  const rsaOnly = (await parseDirectory({ keys: [rsa.publicJwk] }))?.keys ?? new Map();
+  keySets = new Map([
+    [url(AGENT), both],
+    [url(CHATGPT), both],
+    [url(GOOGLE), both],
+    [JWKS, both],
+    [RSA_ONLY, rsaOnly],
+  ]);
 });
 
-const base: Omit<SignOptions, "agent"> = { url: TARGET, created: NOW - 10, expires: NOW + 300 };
+const base: Omit<SignOptions, "agent"> = { url: TARGET, created: NOW - 10, expires: NOW + 290 };
 
 interface Row {
   why: string;
@@ -51,63 +66,98 @@ async function run(row: Row): Promise<SignatureOutcome> {
     {
       now: NOW * 1000,
       isTrusted: (origin) => TRUSTED.has(origin),
-      lookupKey: (_origin, keyid) => keys.get(keyid),
+      lookupKey: (signerUrl, keyid) => keySets.get(signerUrl)?.get(keyid),
     },
   );
 }
 
-const verified = (origin: string) => ({ status: "verified", signer: origin }) as const;
+const verified = (signerUrl: string) => ({ status: "verified", signer: signerUrl }) as const;
 const failed = (why: string, origin?: string) =>
   ({ status: "failed", why, ...(origin && { signer: origin }) }) as const;
 
 // draft-meunier-web-bot-auth-architecture §4: tag="web-bot-auth", created, expires, keyid, and
 // @authority (or @target-uri) plus Signature-Agent covered whenever it is sent.
 const accepted: Row[] = [
-  { why: "dictionary form, key=sig1 (the drafts)", sign: {}, expected: verified(AGENT) },
+  {
+    why: "dictionary form, key=sig1, a bare origin (its well-known directory)",
+    sign: {},
+    expected: verified(url(AGENT)),
+  },
+  // draft-ietf-webbotauth-httpsig-protocol-01 §4.3 and §5.3: every value is a direct JWK Set URL.
+  {
+    why: "-01: a full https URL of a JWK Set",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: JWKS } },
+    expected: verified(JWKS),
+  },
+  {
+    why: "-01: the query is not part of the identifier",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: `${JWKS}?v=2` } },
+    expected: verified(JWKS),
+  },
+  {
+    why: "-01: the well-known URL spelled out is the same signer as the bare origin",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: url(AGENT) } },
+    expected: verified(url(AGENT)),
+  },
+  {
+    why: '-01 example: agent2="https://signature-agent.test" style, another member key',
+    sign: { label: "sig2", agent: { form: "dictionary", key: "agent2", origin: AGENT } },
+    expected: verified(url(AGENT)),
+  },
+  {
+    why: "-01 legacy sf-string carrying a JWK Set URL",
+    sign: { agent: { form: "string", origin: JWKS } },
+    expected: verified(JWKS),
+  },
   {
     why: 'Google-Agent\'s form: g="https://agent.bot.goog"',
     sign: { label: "g", agent: { form: "dictionary", key: "g", origin: "https://agent.bot.goog" } },
-    expected: verified("https://agent.bot.goog"),
+    expected: verified(url(GOOGLE)),
   },
   {
     why: 'legacy quoted string, covered as "signature-agent" (ChatGPT agent)',
     sign: { agent: { form: "string", origin: CHATGPT }, components: ["@authority", "@method", "@path"] },
-    expected: verified(CHATGPT),
+    expected: verified(url(CHATGPT)),
   },
   {
-    why: "httpsig-protocol §5.5: an explicit type=directory",
+    why: "-00's explicit type=directory on a bare origin (still sent; the same directory)",
     sign: { agent: { form: "dictionary", key: "sig1", origin: AGENT, params: ";type=directory" } },
-    expected: verified(AGENT),
+    expected: verified(url(AGENT)),
   },
   {
     why: "a trailing / on the origin is tolerated",
     sign: { agent: { form: "dictionary", key: "sig1", origin: `${AGENT}/` } },
-    expected: verified(AGENT),
+    expected: verified(url(AGENT)),
   },
-  { why: "@target-uri instead of @authority", sign: { components: ["@target-uri"] }, expected: verified(AGENT) },
-  { why: 'alg="ed25519" stated', sign: { alg: "ed25519" }, expected: verified(AGENT) },
-  { why: "RFC 9421 §3.3.1 RSA-PSS-SHA512 key", sign: {}, key: "rsa", expected: verified(AGENT) },
+  { why: "@target-uri instead of @authority", sign: { components: ["@target-uri"] }, expected: verified(url(AGENT)) },
+  { why: 'alg="ed25519" stated', sign: { alg: "ed25519" }, expected: verified(url(AGENT)) },
+  { why: "RFC 9421 §3.3.1 RSA-PSS-SHA512 key", sign: {}, key: "rsa", expected: verified(url(AGENT)) },
   {
     why: 'RSA-PSS-SHA512 with alg="rsa-pss-sha512"',
     sign: { alg: "rsa-pss-sha512" },
     key: "rsa",
-    expected: verified(AGENT),
+    expected: verified(url(AGENT)),
   },
   {
     why: "created 30 s ahead: within the skew",
     sign: { created: NOW + 30, expires: NOW + 300 },
-    expected: verified(AGENT),
+    expected: verified(url(AGENT)),
   },
   {
     why: "expired 30 s ago: within the skew",
-    sign: { created: NOW - 600, expires: NOW - 30 },
-    expected: verified(AGENT),
+    sign: { created: NOW - 290, expires: NOW - 30 },
+    expected: verified(url(AGENT)),
+  },
+  {
+    why: "a window of exactly the maximum (300 s)",
+    sign: { created: NOW - 10, expires: NOW + 290 },
+    expected: verified(url(AGENT)),
   },
   {
     why: "other Signature-Agent members are ignored",
     sign: {},
     tamper: { headers: { "signature-agent": `sig1="${AGENT}", other="https://evil.example"` } },
-    expected: verified(AGENT),
+    expected: verified(url(AGENT)),
   },
 ];
 
@@ -116,59 +166,90 @@ const refused: Row[] = [
     why: "path changed after signing (@path covered)",
     sign: { components: ["@authority", "@path"] },
     tamper: { url: "https://www.example.com/admin" },
-    expected: failed("bad-signature", AGENT),
+    expected: failed("bad-signature", url(AGENT)),
   },
   {
     why: "signed for another authority (replayed here)",
     sign: { url: "https://other.example/news/today" },
     tamper: { url: TARGET },
-    expected: failed("bad-signature", AGENT),
+    expected: failed("bad-signature", url(AGENT)),
   },
   {
     why: "Signature-Agent swapped to another trusted signer",
     sign: {},
     tamper: { headers: { "signature-agent": `sig1="${CHATGPT}"` } },
-    expected: failed("bad-signature", CHATGPT),
+    expected: failed("bad-signature", url(CHATGPT)),
   },
   {
     why: "signature bytes replaced",
     sign: {},
     tamper: { headers: { signature: `sig1=:${btoa("x".repeat(64))}:` } },
-    expected: failed("bad-signature", AGENT),
+    expected: failed("bad-signature", url(AGENT)),
   },
   {
     why: "method changed (@method covered)",
     sign: { components: ["@authority", "@method"] },
     tamper: { method: "POST" },
-    expected: failed("bad-signature", AGENT),
+    expected: failed("bad-signature", url(AGENT)),
   },
-  { why: "expired beyond the skew", sign: { created: NOW - 600, expires: NOW - 61 }, expected: failed("expired") },
+  { why: "expired beyond the skew", sign: { created: NOW - 200, expires: NOW - 61 }, expected: failed("expired") },
+  {
+    why: "expires 10 years ahead: a window longer than the maximum",
+    sign: { created: NOW - 10, expires: NOW + 10 * 365 * 86_400 },
+    expected: failed("window-too-long"),
+  },
+  {
+    why: "a window of 301 s, one more than the maximum",
+    sign: { created: NOW - 10, expires: NOW + 291 },
+    expected: failed("window-too-long"),
+  },
+  {
+    // With the window bounded, a `created` older than the window plus the skew is always past its expiry too.
+    why: "created longer ago than the maximum window and the skew",
+    sign: { created: NOW - 400, expires: NOW - 120 },
+    expected: failed("expired"),
+  },
   {
     why: "created in the future beyond the skew",
-    sign: { created: NOW + 61, expires: NOW + 600 },
+    sign: { created: NOW + 61, expires: NOW + 300 },
     expected: failed("future"),
   },
-  { why: "a key the directory does not publish", sign: {}, key: "other", expected: failed("unknown-key", AGENT) },
-  { why: "keyid names no key", sign: { keyid: "nope" }, expected: failed("unknown-key", AGENT) },
+  { why: "a key the directory does not publish", sign: {}, key: "other", expected: failed("unknown-key", url(AGENT)) },
+  { why: "keyid names no key", sign: { keyid: "nope" }, expected: failed("unknown-key", url(AGENT)) },
   {
-    why: "type=jwks_uri: keys from somewhere other than a trusted directory",
-    sign: { agent: { form: "dictionary", key: "sig1", origin: AGENT, params: ";type=jwks_uri" } },
-    expected: failed("untrusted-signer", AGENT),
+    why: "-01: a member with parameters is ignored (type=jwks_uri), so no signer is resolved",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: JWKS, params: ";type=jwks_uri" } },
+    expected: failed("untrusted-signer", JWKS),
   },
   {
-    why: "Signature-Agent with a path is not a directory origin",
+    why: "-01: type=directory on a URL with a path is a parameter too: ignored",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: JWKS, params: ";type=directory" } },
+    expected: failed("untrusted-signer", JWKS),
+  },
+  {
+    why: "a JWK Set URL on a trusted origin, but not the trusted URL: an origin row trusts its well-known directory only",
     sign: { agent: { form: "dictionary", key: "sig1", origin: `${AGENT}/keys.json` } },
-    expected: failed("malformed"),
+    expected: failed("untrusted-signer", `${AGENT}/keys.json`),
+  },
+  {
+    why: "(URL, key) pairs: a key another trusted set publishes does not verify under this URL",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: RSA_ONLY } },
+    expected: failed("unknown-key", RSA_ONLY),
+  },
+  {
+    why: "-01: http is no signer URL (https only)",
+    sign: { agent: { form: "dictionary", key: "sig1", origin: "http://agent.example" } },
+    expected: failed("untrusted-signer"),
   },
   {
     why: "a signer outside the trust table",
     sign: { agent: { form: "dictionary", key: "sig1", origin: "https://evil.example" } },
-    expected: failed("untrusted-signer", "https://evil.example"),
+    expected: failed("untrusted-signer", url("https://evil.example")),
   },
   {
     why: "alg that does not fit the key",
     sign: { alg: "rsa-pss-sha512" },
-    expected: failed("unsupported-algorithm", AGENT),
+    expected: failed("unsupported-algorithm", url(AGENT)),
   },
   {
     why: "covers neither @authority nor @target-uri",
@@ -178,33 +259,15 @@ const refused: Row[] = [
   { why: "Signature-Agent sent but not covered", sign: { coverAgent: false }, expected: failed("missing-component") },
   { why: "no Signature-Agent: no directory named", sign: { agent: { form: "none" } }, expected: failed("malformed") },
   {
-    why: "Signature-Input unparsable",
-    sign: {},
-    tamper: { headers: { "signature-input": 'sig1=("@authority"' } },
-    expected: failed("malformed"),
-  },
-  {
-    why: "Signature missing while Signature-Input is sent",
-    sign: {},
-    tamper: { headers: { signature: null } },
-    expected: failed("malformed"),
-  },
-  {
-    why: "Signature is not a byte sequence",
-    sign: {},
-    tamper: { headers: { signature: 'sig1="abc"' } },
-    expected: failed("malformed"),
-  },
-  {
     why: "keyed member missing from Signature-Agent",
     sign: {},
     tamper: { headers: { "signature-agent": `other="${AGENT}"` } },
     expected: failed("malformed"),
   },
   {
-    why: "Signature-Agent not a URL",
+    why: "Signature-Agent not a URL: nothing to resolve",
     sign: { agent: { form: "string", origin: "chatgpt" } },
-    expected: failed("malformed"),
+    expected: failed("untrusted-signer"),
   },
   {
     why: "legacy string, but sent as a dictionary without key=",
@@ -231,6 +294,37 @@ const absent: Row[] = [
   {
     why: "an RFC 9421 signature for another protocol (tag differs)",
     sign: { tag: "other-protocol" },
+    expected: { status: "absent" },
+  },
+  // Only a parseable web-bot-auth signature is a claim: junk is as if the headers were not sent.
+  {
+    why: "Signature-Input unparsable",
+    sign: {},
+    tamper: { headers: { "signature-input": 'sig1=("@authority"' } },
+    expected: { status: "absent" },
+  },
+  {
+    why: "Signature-Input a lone token (a browser extension's junk)",
+    sign: {},
+    tamper: { headers: { "signature-input": "???" } },
+    expected: { status: "absent" },
+  },
+  {
+    why: "Signature missing while Signature-Input is sent",
+    sign: {},
+    tamper: { headers: { signature: null } },
+    expected: { status: "absent" },
+  },
+  {
+    why: "Signature is not a byte sequence",
+    sign: {},
+    tamper: { headers: { signature: 'sig1="abc"' } },
+    expected: { status: "absent" },
+  },
+  {
+    why: "Signature under another label only",
+    sign: {},
+    tamper: { headers: { signature: `sig9=:${btoa("x".repeat(64))}:` } },
     expected: { status: "absent" },
   },
 ];
@@ -267,6 +361,12 @@ describe("parseDirectory", () => {
     const directory = await parseDirectory(json);
     expect(directory?.keys.size).toBe(0);
     expect(directory?.problems).toEqual(problems);
+  });
+
+  it("reads at most MAX_DIRECTORY_KEYS keys, and says so", async () => {
+    const directory = await parseDirectory({ keys: Array.from({ length: 40 }, () => ({ kty: "EC" })) });
+    expect(directory?.problems[0]).toBe("40 keys: only the first 32 are read");
+    expect(directory?.problems).toHaveLength(1 + 32);
   });
 
   it.each([{ json: null }, { json: [] }, { json: { keys: "x" } }, { json: "keys" }])(

@@ -1,7 +1,7 @@
 // The facts of one request with everything already gathered, for tables that call decideEdge
 // directly: a served origin, MODE=enforce, no pause, no policy, the rate limiter present and
 // allowing. Each table passes what it is about (the agent, the path, robots.txt) and what it varies.
-import type { EdgeFacts } from "../../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
 
 export function gatheredFacts(
   facts: Pick<EdgeFacts, "agent" | "pathAndQuery" | "robots" | "now"> & Partial<EdgeFacts>,
@@ -10,7 +10,6 @@ export function gatheredFacts(
     originUnusable: false,
     selfAddressed: false,
     mode: "enforce",
-    configProblems: false,
     served: true,
     isRobotsTxt: false,
     verifyCrawlers: "unknown",

@@ -1,0 +1,165 @@
+// "Every layer judges every spelling" (src/policy/path-spellings.ts judgeEverySpelling): the
+// operator's policy routes and the usage preferences are judged on every spelling of the path,
+// as robots.txt is, and a pass counts only if it holds for every spelling. Rows: the adversarial
+// review's reproductions, written as requested, with the action the edge must take.
+import { describe, expect, it } from "vitest";
+import { classifyUserAgent } from "../../src/agents/classify.ts";
+import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
+import { judge } from "../../src/policy/judge.ts";
+import { parsePolicy, type CompiledPolicy } from "../../src/policy/operator-policy.ts";
+import { gatheredFacts } from "./gathered-facts.ts";
+
+const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+const PARTNER = "PartnerBot/1.0 (+https://partner.example/bot)";
+const NOON = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+function policyOf(json: string): CompiledPolicy {
+  const parsed = parsePolicy(json);
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return parsed.value;
+}
+
+const PRIVATE = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /private/\n"));
+
+function decided(over: Pick<EdgeFacts, "pathAndQuery"> & Partial<EdgeFacts>) {
+  return decideEdge(
+    gatheredFacts({
+      agent: classifyUserAgent(BINGBOT),
+      robots: { state: "ok", matcher: PRIVATE, retryAfter: 300 },
+      now: NOON,
+      rateLimiter: false,
+      ...over,
+    }),
+  );
+}
+
+describe("a live-policy route is chosen per spelling: off, report and allow lift nothing another spelling refuses", () => {
+  const report = policyOf('{"routes":[{"pattern":"/beta/","mode":"report"}]}');
+  const off = policyOf('{"routes":[{"pattern":"/open/","mode":"off"}]}');
+  const allow = policyOf(
+    '{"routes":[{"pattern":"/partners/","rules":[{"crawlers":["PartnerBot"],"action":"allow"}]}]}',
+  );
+  it.each([
+    // The review's reproduction: policy {"routes":[{"pattern":"/beta/","mode":"report"}]}.
+    { policy: report, path: "/beta/..%2Fprivate/x", why: "%2F decoded: /private/x" },
+    { policy: report, path: "/beta/..;/private/x", why: "parameters dropped: /beta/../private/x" },
+    { policy: report, path: "//beta/private/x", why: "network-path reading: /private/x on host beta" },
+    { policy: report, path: "/beta/x;y=%2F..%2F..%2F/private/x", why: "servlet reading of an encoded ../" },
+    { policy: report, path: "/beta/%2E%2E%2Fprivate/x", why: "encoded dots and slash" },
+    { policy: off, path: "/open/..%2Fprivate/x", why: "a route with mode off" },
+    { policy: off, path: "//open/private/x", why: "a route with mode off, network path" },
+    { policy: allow, path: "/partners/..%2Fprivate/x", agent: PARTNER, why: "an allow rule for the crawler" },
+    { policy: allow, path: "/partners/..;/private/x", agent: PARTNER, why: "an allow rule, parameters" },
+  ])("$path -> 403, judged as /private/x ($why)", ({ policy, path, agent }) => {
+    const action = decided({ pathAndQuery: path, policy, agent: classifyUserAgent(agent ?? BINGBOT) });
+    expect(action).toMatchObject({
+      kind: "block",
+      status: 403,
+      verdict: { layer: "robots.txt", judgedPath: "/private/x" },
+    });
+  });
+
+  it.each([
+    { policy: report, path: "/beta/x", expected: { kind: "pass" } },
+    { policy: report, path: "/beta/private/x", expected: { kind: "pass" }, why: "/beta/private/ is not /private/" },
+    { policy: off, path: "/open/x", expected: { kind: "pass", verdict: { layer: "policy" } } },
+    { policy: allow, path: "/partners/x", agent: PARTNER, expected: { kind: "pass", verdict: { layer: "policy" } } },
+    // Another spelling in a route with mode report: forwarded and marked, as that path itself is.
+    {
+      policy: policyOf('{"routes":[{"pattern":"/private/","mode":"report"}]}'),
+      path: "/x/..%2Fprivate/y",
+      expected: { kind: "report", verdict: { judgedPath: "/private/y" } },
+    },
+  ])("$path under its route alone -> $expected.kind (controls)", ({ policy, path, agent, expected }) => {
+    expect(decided({ pathAndQuery: path, policy, agent: classifyUserAgent(agent ?? BINGBOT) })).toMatchObject(expected);
+  });
+
+  it("a route's block status is the refusing spelling's route's", () => {
+    const policy = policyOf(
+      '{"routes":[{"pattern":"/beta/","mode":"report"},{"pattern":"/private/","blockStatus":451}]}',
+    );
+    expect(decided({ pathAndQuery: "/beta/..%2Fprivate/x", policy })).toMatchObject({ kind: "block", status: 451 });
+  });
+
+  it("judge() on its own combines the same way (the policy and robots.txt layers)", () => {
+    const verdict = judge({
+      mode: "enforce",
+      failOpen: false,
+      state: "ok",
+      matcher: PRIVATE,
+      tokens: ["OtherBot"],
+      obeysGlobalGroup: true,
+      pathAndQuery: "/beta/..%2Fprivate/x",
+      policy: report,
+    });
+    expect(verdict).toMatchObject({ action: "block", layer: "robots.txt", judgedPath: "/private/x" });
+  });
+
+  it("robots.txt unavailable: a route with mode off on one spelling does not pass the others", () => {
+    const unavailable = { state: "unavailable", matcher: undefined, retryAfter: 120 } as const;
+    expect(decided({ pathAndQuery: "/open/..%2Fx", policy: off, robots: unavailable })).toMatchObject({
+      kind: "unavailable",
+      status: 503,
+      why: "robots-unavailable",
+    });
+    expect(decided({ pathAndQuery: "/open/x", policy: off, robots: unavailable })).toMatchObject({ kind: "pass" });
+  });
+
+  it("a spelling in a route with mode off does not shed the crawl-delay another spelling is held to", () => {
+    const paced = compileRobots(parseRobotsTxt("User-agent: bingbot\nCrawl-delay: 5\n"));
+    const robots = { state: "ok", matcher: paced, retryAfter: 0 } as const;
+    const over = { policy: off, robots, rateLimiter: true, rate: undefined };
+    expect(decided({ pathAndQuery: "/open/..%2Fx", ...over })).toMatchObject({ kind: "gather", fact: "rate" });
+    expect(decided({ pathAndQuery: "/open/x", ...over })).toMatchObject({ kind: "pass" });
+  });
+});
+
+describe("path-scoped usage preferences are resolved on every spelling", () => {
+  // The review's reproduction: Content-Usage: /ai-no/ train-ai=n, GPTBot.
+  const usage = compileRobots(parseRobotsTxt("User-agent: *\nAllow: /\nContent-Usage: /ai-no/ train-ai=n\n"));
+  const robots = { state: "ok", matcher: usage, retryAfter: 0 } as const;
+  it.each([
+    { path: "/ai-no/x", why: "as written (control)" },
+    { path: "/pub/..%2Fai-no/x", why: "%2F decoded" },
+    { path: "/pub/..;/ai-no/x", why: "parameters dropped" },
+    { path: "//pub/ai-no/x", why: "network-path reading" },
+    { path: "/ai-no;x=1/x", why: "a parameter on the segment" },
+    { path: "/ai%2Dno/x", why: "an unreserved escape" },
+  ])("GPTBot on $path -> 403 by Content-Usage line 3 ($why)", ({ path }) => {
+    const action = decided({ pathAndQuery: path, agent: classifyUserAgent(GPTBOT), robots });
+    expect(action).toMatchObject({ kind: "block", status: 403, usage: { key: "train-ai", line: 3 } });
+  });
+
+  it.each([
+    { path: "/pub/x", agent: GPTBOT, why: "no line covers it" },
+    { path: "/pub/..%2Fai-no/x", agent: BINGBOT, why: "train-ai does not refuse a search engine" },
+  ])("$path -> pass ($why)", ({ path, agent }) => {
+    expect(decided({ pathAndQuery: path, agent: classifyUserAgent(agent), robots })).toMatchObject({ kind: "pass" });
+  });
+});
+
+describe("reserved-character escapes are judged decoded too (LinkChecker sends every `:` as %3A)", () => {
+  const wiki = compileRobots(
+    parseRobotsTxt("User-agent: *\nDisallow: /wiki/Special:\nDisallow: /wiki/Talk:O'Brien\nDisallow: /w/a@b\n"),
+  );
+  const robots = { state: "ok", matcher: wiki, retryAfter: 0 } as const;
+  it.each([
+    { path: "/wiki/Special%3ARandom", judged: "/wiki/Special:Random" },
+    { path: "/wiki/Special%3aRandom", judged: "/wiki/Special:Random" },
+    { path: "/wiki/Talk:O%27Brien", judged: "/wiki/Talk:O'Brien" },
+    { path: "/wiki/Talk%3AO%27Brien", judged: "/wiki/Talk:O'Brien" },
+    { path: "/w/a%40b", judged: "/w/a@b" },
+  ])("$path -> 403, judged as $judged", ({ path, judged }) => {
+    expect(decided({ pathAndQuery: path, robots })).toMatchObject({ kind: "block", verdict: { judgedPath: judged } });
+  });
+
+  it("%3F stays escaped: decoded, it would end the path (an origin would serve /a, not /a?x)", () => {
+    const query = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /a?\n"));
+    const over = { robots: { state: "ok", matcher: query, retryAfter: 0 } as const };
+    expect(decided({ pathAndQuery: "/a%3Fx", ...over })).toMatchObject({ kind: "pass" });
+    expect(decided({ pathAndQuery: "/a?x", ...over })).toMatchObject({ kind: "block" });
+  });
+});
