@@ -16,7 +16,8 @@
  * with usage signals (Content-Signal ai-input=no).
  *
  * Tokens with no User-Agent of their own (Google-Extended, Applebot-Extended) are policy
- * switches, not clients, so they are not here: no request ever carries them.
+ * switches, not clients, so they are not in this table (no request ever carries them); PURPOSE_SWITCHES,
+ * at the end, lists them for the purposes setting.
  * Only tokens we can cite are listed; anything else is classified generically (classify.ts).
  * Keep `docs` pointing at the operator's own page, or say why there is none.
  */
@@ -1036,5 +1037,38 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     operator: "Internet Archive",
     category: "archiver",
     docs: "https://archive.org/details/archive.org_bot",
+  },
+];
+
+/**
+ * A product token that no crawler sends: a switch an operator reads from robots.txt to decide
+ * what a crawler listed above may do with what it fetched (Google-Extended: whether Googlebot's
+ * fetches may train Gemini and ground its answers). Writing a group for it changes no crawl,
+ * so the edge never enforces it; it only says the site's wish in the operator's own words.
+ */
+export interface PurposeSwitch {
+  readonly token: string;
+  /** The use it switches off when a group disallows it. */
+  readonly category: CrawlerCategory;
+  /** The crawler whose fetches it governs (a token of KNOWN_CRAWLERS). */
+  readonly governs: string;
+  readonly operator: string;
+  readonly docs: string;
+}
+
+export const PURPOSE_SWITCHES: readonly PurposeSwitch[] = [
+  {
+    token: "Google-Extended",
+    category: "ai-training",
+    governs: "Googlebot",
+    operator: "Google",
+    docs: GOOGLE_COMMON + ": Google-Extended has no User-Agent; it controls use for Gemini training and grounding",
+  },
+  {
+    token: "Applebot-Extended",
+    category: "ai-training",
+    governs: "Applebot",
+    operator: "Apple",
+    docs: "https://support.apple.com/en-us/119829: Applebot-Extended does not crawl; it controls use for Apple's generative models",
   },
 ];

@@ -6,6 +6,7 @@ import { formatDiagnostic } from "./format.ts";
 import { CliError, EXIT_NO, EXIT_OK, inputName, readRobotsFile, write, type Io } from "./io.ts";
 
 export async function lint(args: readonly string[], io: Io): Promise<number> {
+  if (args.includes("--purposes")) return (await import("./purposes.ts")).lintPurposes(args, io);
   const { operands, options } = splitOptions("lint", args, ["--json"]);
   const [file, extra] = operands;
   if (file === undefined) throw new CliError("lint needs a robots.txt file: robots-edge lint robots.txt");

@@ -40,8 +40,19 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       Diagnostics, one per line: file:line: severity: message [code]; --json: one object
       {"file", "errors", "warnings", "groups", "diagnostics"}. Exit 1 on errors (a binary
       file is one).
+  robots-edge lint --purposes <setting.json> [robots.txt]
+      What a purposes setting generates for this origin file, and where it and the
+      owner's lines disagree.
 `,
     run: async (args, io) => (await import("./lint.ts")).lint(args, io),
+  },
+  purposes: {
+    usage: `  robots-edge purposes <setting.json> [robots.txt]
+      The robots.txt the edge serves for this origin file (none: the origin has none) and
+      a purposes setting ({"purposes": […]} or the bare list): the generated lines, then
+      the file unchanged. Notes on stderr; exit 1 when the setting cannot be applied.
+`,
+    run: async (args, io) => (await import("./purposes.ts")).purposes(args, io),
   },
   explain: {
     usage: `  robots-edge explain <robots.txt|-> "<User-Agent header>" <url> [--json]

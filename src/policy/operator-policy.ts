@@ -22,6 +22,7 @@ import { canonicalizePath, indexPathPatterns, productToken, type PathPatternInde
 import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory } from "../agents/crawlers.ts";
+import { readPurposes, type Purposes } from "./purposes.ts";
 
 export type PolicyAction = "block" | "allow";
 
@@ -42,6 +43,8 @@ export interface PolicyRoute {
 
 export interface OperatorPolicy {
   readonly routes: readonly PolicyRoute[];
+  /** Which crawler categories may use which paths, compiled into the served robots.txt (purposes.ts). */
+  readonly purposes?: Purposes;
 }
 
 /** A request as the policy sees it. */
@@ -107,11 +110,19 @@ export function parsePolicy(json: string): Validated<CompiledPolicy> {
     return invalid([`not JSON: ${error instanceof Error ? error.message : String(error)}`]);
   }
   const problems: string[] = [];
-  const routes = isObject(value) && Array.isArray(value["routes"]) ? (value["routes"] as unknown[]) : undefined;
-  if (!routes) return invalid(['must be an object with a "routes" list']);
+  const fields = isObject(value) ? value : {};
+  const hasPurposes = fields["purposes"] !== undefined;
+  // `routes` may be left out of a policy that has only purposes.
+  const routes = Array.isArray(fields["routes"])
+    ? (fields["routes"] as unknown[])
+    : hasPurposes && fields["routes"] === undefined
+      ? []
+      : undefined;
+  if (!isObject(value) || !routes) return invalid(['must be an object with a "routes" list']);
   const parsed = routes.map((route, i) => readRoute(route, `routes[${i}]`, problems));
+  const purposes = hasPurposes ? readPurposes(fields["purposes"], "purposes", problems) : undefined;
   if (problems.length > 0) return invalid(problems);
-  return valid(new CompiledPolicy({ routes: parsed }));
+  return valid(new CompiledPolicy({ routes: parsed, ...(purposes && { purposes }) }));
 }
 
 function readRoute(value: unknown, where: string, problems: string[]): PolicyRoute {

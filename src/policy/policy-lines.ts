@@ -97,8 +97,8 @@ function decodeKey(quoted: string): string {
   }
 }
 
-/** A problem's path: the leading `routes[0].rules[1].action` of parsePolicy's wording. */
-const LEADING_PATH = /^[A-Za-z_$][\w$]*(?:\[\d+\]|\.[A-Za-z_$][\w$]*)*/;
+/** A problem's path: the leading `routes[0].rules[1].action` (`purposes[0].ai-training`) of parsePolicy's wording. */
+const LEADING_PATH = /^[A-Za-z_$][\w$]*(?:\[\d+\]|\.[A-Za-z_$][\w$-]*)*/;
 /** V8's JSON.parse says where it stopped: "... in JSON at position 42 (line 3 column 5)". */
 const JSON_POSITION = /at position (\d+)/;
 

@@ -10,7 +10,6 @@
  *        first within a work budget and says `partial` (with a `note`) when it stopped early.
  */
 
-import { compileRobots, parseRobotsTxt } from "../core/index.ts";
 import { hourOf } from "../policy/activity.ts";
 import { summarizeActivity } from "../policy/activity-summary.ts";
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
@@ -22,6 +21,7 @@ import { readBodyJson } from "./admin-body.ts";
 import { MAX_POLICY_BYTES } from "./admin-policy.ts";
 import { jsonResponse } from "./responses.ts";
 import { storedRobots } from "./robots-cache.ts";
+import { compileServed, draftLoaded, servedRobots } from "./purposes-served.ts";
 
 const DEFAULT_HOURS = 24;
 const DEFAULT_RECENT = 100;
@@ -141,16 +141,21 @@ export async function replayDraft(
   if (json.value === undefined) return problem(400, "the body must be JSON", ["the body must be JSON"]);
   const body = readReplayBody(json.value);
   if (!body.ok) return problem(400, body.problems.join("; "), body.problems);
-  const robots = await storedRobots(origin, admin.kv);
+  const stored = await storedRobots(origin, admin.kv);
+  // Each side's robots.txt is the one it would serve and enforce: its origin file with its purposes.
+  const robots = stored && servedRobots(stored, livePolicy);
   const live: ReplaySide = {
     state: robots?.entry.state ?? "none",
     matcher: robots?.matcher(),
     policy: livePolicy,
   };
+  const draftSidePolicy = body.value.policyGiven ? body.value.policy : livePolicy;
+  const draftOrigin = body.value.robots === undefined ? stored : draftLoaded(stored, body.value.robots, Date.now());
+  const draftRobots = draftOrigin && compileServed(draftOrigin, draftSidePolicy);
   const draft: ReplaySide = {
-    state: body.value.robots === undefined ? live.state : "ok",
-    matcher: body.value.robots === undefined ? live.matcher : compileRobots(parseRobotsTxt(body.value.robots)),
-    policy: body.value.policyGiven ? body.value.policy : livePolicy,
+    state: draftRobots?.entry.state ?? "none",
+    matcher: draftRobots?.matcher(),
+    policy: draftSidePolicy,
   };
   const namespace = admin.env.ACTIVITY;
   const requests = namespace

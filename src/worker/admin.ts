@@ -44,6 +44,8 @@ import { authorityOf, isExistingAuthority, isServedAuthority } from "./authoriti
 import type { Config } from "../config/read-config.ts";
 import { getPolicy, putPolicy, rollbackPolicy } from "./admin-policy.ts";
 import { policyInForce } from "./live-policy.ts";
+import { servedRobots } from "./purposes-served.ts";
+import { previewPurposes } from "./admin-purposes.ts";
 import type { CompiledPolicy } from "../policy/operator-policy.ts";
 import { adminPageResponse } from "./page.ts";
 import { accessWarning, fromBase64, modelOf } from "./robots-entry.ts";
@@ -110,9 +112,18 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
     case "GET activity":
     case "POST replay":
       return activityRoute(admin, route);
+    case "POST purposes/preview":
+      return purposesPreview(admin);
     default:
       return adminError(404, `no admin route ${JSON.stringify(route)}; see docs/operating.md, "Admin API"`);
   }
+}
+
+/** What a purposes setting generates for an existing origin's file (admin-purposes.ts). */
+async function purposesPreview(admin: AdminContext): Promise<Response> {
+  const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+  if (!origin.ok) return originProblem(origin);
+  return previewPurposes(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
 }
 
 /** Activity and replay, for an existing origin (admin-activity.ts). */
@@ -298,7 +309,9 @@ async function explain(admin: AdminContext): Promise<Response> {
   const robots = await storedRobots(origin, admin.kv);
   const claimCheck = ip === null ? undefined : await claimCheckOf(admin, ua, ip);
   const situation = await situationOf(admin, origin);
-  const stored = robots && { state: robots.entry.state, matcher: robots.matcher() };
+  // What the edge enforces: the origin's copy with the purposes in force (purposes-served.ts).
+  const served = robots && servedRobots(robots, situation.policy);
+  const stored = served && { state: served.entry.state, matcher: served.matcher() };
   const explanation = explainIfDecidable(explainInput(admin, situation, ua, path, claimCheck), stored);
   if (!explanation)
     return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh?origin=${origin} first`);
@@ -422,8 +435,8 @@ async function testUrls(admin: AdminContext): Promise<Response> {
   const param = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!param.ok) return originProblem(param);
   const origin = param.value;
-  const robots = await robotsFor(origin, admin.kv, admin.config, admin.ctx);
   const situation = await situationOf(admin, origin);
+  const robots = servedRobots(await robotsFor(origin, admin.kv, admin.config, admin.ctx), situation.policy);
   const { ua, urls, draft: draftText } = body.value;
   const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
   const live = { state: robots.entry.state, matcher: robots.matcher() };

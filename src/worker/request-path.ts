@@ -34,6 +34,7 @@ import {
 } from "./responses.ts";
 import { robotsFor, type LoadedRobots } from "./robots-cache.ts";
 import { nextAttemptSeconds } from "./robots-entry.ts";
+import { servedRobots } from "./purposes-served.ts";
 import { robotsTxtResponse } from "./robots-route.ts";
 import { needsVerification, verifyClaim } from "./verify-crawler.ts";
 import { carriesSignature, checkSignature } from "./verify-signature.ts";
@@ -58,7 +59,10 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         break;
       }
       case "robots":
-        robots = await robotsFor(edge.authority, edge.env.ROBOTS, edge.config, edge.ctx);
+        robots = servedRobots(
+          await robotsFor(edge.authority, edge.env.ROBOTS, edge.config, edge.ctx),
+          (await policyInForce(edge.env.ROBOTS, edge.config)).compiled,
+        );
         facts = { ...facts, robots: robotsFact(robots, Date.now()) };
         break;
       case "policy":

@@ -625,6 +625,7 @@ async function loadPolicy() {
     ". Other isolates apply a new version within about 10 s, other locations when KV's cache there renews (docs/operating.md, Live policy).";
   showPolicyProblems([]);
   showPolicyHistory(data.history, data.version);
+  await showLivePurposes();
 }
 
 function showPolicyHistory(history, inForce) {
@@ -746,6 +747,128 @@ async function replayPolicy() {
   }
 }
 
+// --- Purposes ---------------------------------------------------------------------------
+
+const PURPOSE_CATEGORIES = ["search-engine", "ai-search", "ai-assistant", "ai-training"];
+
+/** The purposes list of the policy text, or [] when it has none or is not JSON. */
+function purposesOfPolicyText() {
+  try {
+    const policy = JSON.parse($("policy-text").value || "{}");
+    return Array.isArray(policy && policy.purposes) ? policy.purposes : [];
+  } catch {
+    return [];
+  }
+}
+
+/** One editable row; keys the table has no column for (other categories, named crawlers) ride along. */
+function purposesRow(entry) {
+  const row = el("tr");
+  const { path, ...stated } = entry;
+  const kept = Object.fromEntries(Object.entries(stated).filter(([key]) => !PURPOSE_CATEGORIES.includes(key)));
+  row.dataset.kept = JSON.stringify(kept);
+  const pathCell = el("td");
+  const input = /** @type {HTMLInputElement} */ (el("input"));
+  input.value = typeof path === "string" ? path : "/";
+  input.setAttribute("aria-label", "path prefix");
+  input.className = "purpose-path";
+  pathCell.append(input);
+  row.append(pathCell);
+  for (const category of PURPOSE_CATEGORIES) {
+    const cell = el("td");
+    const select = /** @type {HTMLSelectElement} */ (el("select"));
+    select.setAttribute("aria-label", category + " on this path");
+    select.dataset.category = category;
+    for (const value of ["", "allow", "block"]) {
+      const option = /** @type {HTMLOptionElement} */ (el("option", value || "—"));
+      option.value = value;
+      select.append(option);
+    }
+    select.value = stated[category] === "allow" || stated[category] === "block" ? stated[category] : "";
+    cell.append(select);
+    row.append(cell);
+  }
+  const remove = el("button", "Remove", "secondary");
+  remove.type = "button";
+  remove.addEventListener("click", () => row.remove());
+  const removeCell = el("td");
+  removeCell.append(remove);
+  row.append(removeCell);
+  return row;
+}
+
+function fillPurposesTable(list) {
+  const body = /** @type {HTMLTableElement} */ (document.getElementById("purposes-table")).tBodies[0];
+  body.replaceChildren(...list.map(purposesRow));
+}
+
+function purposesOfTable() {
+  const body = /** @type {HTMLTableElement} */ (document.getElementById("purposes-table")).tBodies[0];
+  return Array.from(body.rows).map((row) => {
+    const entry = { path: /** @type {HTMLInputElement} */ (row.querySelector(".purpose-path")).value };
+    for (const select of Array.from(row.querySelectorAll("select"))) {
+      if (select.value) entry[select.dataset.category] = select.value;
+    }
+    return { ...entry, ...JSON.parse(row.dataset.kept || "{}") };
+  });
+}
+
+function fileLines(id, text) {
+  const list = $(id);
+  list.replaceChildren();
+  if (text === "") return;
+  for (const line of text.replace(/\n$/, "").split(/\r\n|\r|\n/)) list.append(el("li", line));
+}
+
+/** The preview of a draft list, or of the purposes in force when `list` is undefined. */
+async function previewPurposes(list) {
+  const origin = $("origin").value;
+  const path = "purposes/preview" + (origin ? "?origin=" + encodeURIComponent(origin) : "");
+  const { status, data } = await policyCall("POST", path, JSON.stringify(list === undefined ? {} : { purposes: list }));
+  const notes = $("purposes-notes");
+  notes.replaceChildren();
+  if (status === 404 && String(data.error || "").startsWith("no admin route")) {
+    $("purposes-summary").textContent = "Purposes are not available on this edge yet.";
+    return;
+  }
+  if (status !== 200) {
+    $("purposes-summary").textContent = "No preview: " + (data.error || "HTTP " + status);
+    for (const problem of data.problems || []) notes.append(el("li", problem, "error"));
+    return;
+  }
+  $("purposes-summary").textContent =
+    (list === undefined ? "In force: " : "This draft: ") +
+    (data.generated === ""
+      ? "no generated lines; the origin's file is served as it is."
+      : data.generated.split("\n").filter((line) => /^user-agent:/i.test(line)).length +
+        " user-agent lines generated.");
+  for (const note of data.notes || []) notes.append(el("li", note.severity + ": " + note.message, note.severity));
+  fileLines("purposes-generated", data.generated);
+  fileLines("purposes-origin", data.originText);
+}
+
+/** The table's list into the policy text (routes and the rest kept), then its preview. */
+async function applyPurposes() {
+  let policy;
+  try {
+    policy = JSON.parse($("policy-text").value || "{}");
+  } catch {
+    say("The policy text is not JSON; fix it before putting purposes into it.");
+    return;
+  }
+  const list = purposesOfTable();
+  if (list.length > 0) policy.purposes = list;
+  else delete policy.purposes;
+  $("policy-text").value = JSON.stringify(policy, null, 2);
+  await previewPurposes(list);
+  say("Purposes put into the policy text: save it as a new version, or replay it first.");
+}
+
+async function showLivePurposes() {
+  fillPurposesTable(purposesOfPolicyText());
+  await previewPurposes(undefined);
+}
+
 function guard(action) {
   return () =>
     action().catch((error) => {
@@ -793,6 +916,12 @@ $("run").addEventListener("click", guard(run));
 $("policy-save").addEventListener("click", guard(savePolicy));
 $("policy-replay").addEventListener("click", guard(replayPolicy));
 $("policy-reload").addEventListener("click", guard(loadPolicy));
+$("purposes-add").addEventListener("click", () => {
+  const body = /** @type {HTMLTableElement} */ (document.getElementById("purposes-table")).tBodies[0];
+  body.append(purposesRow({ path: "/" }));
+});
+$("purposes-apply").addEventListener("click", guard(applyPurposes));
+$("purposes-live").addEventListener("click", guard(showLivePurposes));
 $("activity-hours").addEventListener("change", guard(showActivity));
 $("activity-reload").addEventListener("click", guard(showActivity));
 $("activity-crawler").addEventListener("change", () => activityData && showActivitySection());
