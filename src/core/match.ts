@@ -19,7 +19,7 @@
 
 import { productToken, userAgentNames } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
-import { canonicalizePath, pathAndQuery } from "./path.ts";
+import { canonicalPathEnd, canonicalizePath, pathAndQuery, pathStartInPlace } from "./path.ts";
 import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
 import { RuleTree } from "./rule-tree.ts";
 
@@ -98,12 +98,22 @@ export class RobotsMatcher {
 
   /** May a crawler with these product tokens (priority order) fetch this URL or path? */
   decide(tokens: readonly string[], url: string, options: DecideOptions = NO_OPTIONS): Decision {
-    const path = canonicalizePath(pathAndQuery(url));
     const index = this.indexFor(tokens, options);
-    if (!index) return isRobotsTxt(path) ? ROBOTS_TXT_NO_GROUP : NO_GROUP;
-    if (isRobotsTxt(path)) return index.robotsTxt;
+    // Usually the URL already spells its path canonically: match it where it stands. Else
+    // (an escape, a non-ASCII or other rewritten character, no path) build the canonical path.
+    const start = pathStartInPlace(url);
+    const end = start < 0 ? -1 : canonicalPathEnd(url, start);
+    if (end >= 0) return this.decideOn(index, url, start, end);
+    const path = matchablePath(canonicalizePath(pathAndQuery(url)));
+    return this.decideOn(index, path, 0, path.length);
+  }
+
+  /** The decision for the canonical, matchable path `text[start, end)`. */
+  private decideOn(index: GroupIndex | undefined, text: string, start: number, end: number): Decision {
+    if (!index) return isRobotsTxt(text, start, end) ? ROBOTS_TXT_NO_GROUP : NO_GROUP;
+    if (isRobotsTxt(text, start, end)) return index.robotsTxt;
     index.tree ??= this.buildTree(index.group);
-    const winner = index.tree.find(matchablePath(path));
+    const winner = index.tree.findIn(text, start, end);
     return winner ? winner.decision : index.noMatch;
   }
 
@@ -152,8 +162,10 @@ export function compileRobots(robots: RobotsTxt, options?: MatcherOptions): Robo
   return new RobotsMatcher(robots, options);
 }
 
-function isRobotsTxt(path: string): boolean {
-  return path.startsWith("/robots.txt") && (path.length === 11 || path[11] === "?");
+/** Is `text[start, end)` the path /robots.txt, with or without a query? */
+function isRobotsTxt(text: string, start: number, end: number): boolean {
+  const after = start + 11;
+  return after <= end && text.startsWith("/robots.txt", start) && (after === end || text.charCodeAt(after) === 0x3f);
 }
 
 /** Google: `allow: /dir/index.htm…` also allows `/dir/$`. */

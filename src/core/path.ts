@@ -26,6 +26,11 @@
 
 const HEX = "0123456789ABCDEF";
 const NEEDS_WORK = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/;
+/**
+ * ASCII codes canonicalizePath rewrites (neither reserved nor unreserved), `%` among them
+ * (escapes are normalised, and matchablePath spells %2A and %24 as `*` and `$`): 1 = rewritten.
+ */
+const REWRITTEN = rewrittenTable();
 
 /** The canonical spelling of a path, query or pattern (see the file comment). */
 export function canonicalizePath(value: string): string {
@@ -92,6 +97,37 @@ export function pathAndQuery(url: string): string {
   return code === 0x3f ? `/${path}` : path;
 }
 
+/**
+ * Where the path of `url` starts, when it can be matched where it stands: the index of the
+ * `/` that starts it. -1 when pathAndQuery would build a new string (no path, or a query or
+ * fragment straight after the authority): those few URLs take the general route.
+ * Same scan as pathAndQuery; the differential tests hold the two routes equal.
+ */
+export function pathStartInPlace(url: string): number {
+  if (url.charCodeAt(0) === 0x2f /* / */) return 0;
+  for (let i = authorityStart(url); i < url.length; i++) {
+    const code = url.charCodeAt(i);
+    if (code === 0x2f /* / */) return i;
+    if (code === 0x3f /* ? */ || code === 0x23 /* # */) return -1;
+  }
+  return -1;
+}
+
+/**
+ * Where the path (and query) starting at `start` ends, the first `#` or the URL's end, when
+ * every character before it is already in canonical, matchable spelling (so canonicalizePath
+ * and matchablePath would return it unchanged); else -1. One pass, one table look-up a
+ * character: the common case never builds the canonical path at all.
+ */
+export function canonicalPathEnd(url: string, start: number): number {
+  for (let i = start; i < url.length; i++) {
+    const code = url.charCodeAt(i);
+    if (code === 0x23 /* # */) return i;
+    if (code >= 0x80 || REWRITTEN[code] === 1) return -1;
+  }
+  return url.length;
+}
+
 /** Index just past `scheme://` (RFC 3986 §3.1), or 0 when the URL does not start with one. */
 function authorityStart(url: string): number {
   if (url.startsWith("https://")) return 8;
@@ -125,6 +161,12 @@ function hexValue(code: number): number {
   if (code >= 0x41 && code <= 0x46) return code - 0x37;
   if (code >= 0x61 && code <= 0x66) return code - 0x57;
   return -1;
+}
+
+function rewrittenTable(): Uint8Array {
+  const table = new Uint8Array(0x80);
+  for (let code = 0; code < 0x80; code++) table[code] = isReserved(code) || isUnreserved(code) ? 0 : 1;
+  return table;
 }
 
 /** RFC 3986 §2.2 reserved = gen-delims / sub-delims. */

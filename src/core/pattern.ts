@@ -61,15 +61,16 @@ export function matchablePath(canonical: string): string {
 }
 
 /**
- * Does the part of `path` from `from` on satisfy the pattern's segments?
- * The head has already been matched, ending at `from`.
+ * Does the part of `path` from `from` up to `end` satisfy the pattern's segments?
+ * The head has already been matched, ending at `from`. `end` (default: the path's length)
+ * lets a decision match a path inside a whole URL without slicing it out.
  */
-export function matchesAfterHead(pattern: CompiledPattern, path: string, from: number): boolean {
+export function matchesAfterHead(pattern: CompiledPattern, path: string, from: number, end = path.length): boolean {
   const { segments, anchored } = pattern;
-  if (segments.length === 0) return !anchored || from === path.length;
+  if (segments.length === 0) return !anchored || from === end;
   const lastIndex = segments.length - 1;
   const last = segments[lastIndex] ?? "";
-  const limit = anchored ? path.length - last.length : path.length;
+  const limit = anchored ? end - last.length : end;
   if (limit < from) return false;
   let position = from;
   for (let i = 0; i < lastIndex; i++) {
@@ -78,7 +79,10 @@ export function matchesAfterHead(pattern: CompiledPattern, path: string, from: n
     if (at < 0 || at + segment.length > limit) return false;
     position = at + segment.length;
   }
-  return anchored ? path.startsWith(last, limit) : path.indexOf(last, position) >= 0;
+  if (anchored) return path.startsWith(last, limit);
+  // indexOf finds the leftmost occurrence: if that one passes `end`, every later one does.
+  const at = path.indexOf(last, position);
+  return at >= 0 && at + last.length <= end;
 }
 
 /** Whether `a` beats `b`: longer pattern; on a tie allow (least restrictive); then earlier. */

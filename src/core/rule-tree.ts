@@ -23,7 +23,15 @@ const ONE_BY_ONE_LIMIT = 50_000;
 
 interface TreeNode<P extends CompiledPattern> {
   label: string;
+  /** Children by the first character of their label, while the tree is built. */
   children: Map<number, TreeNode<P>> | undefined;
+  /**
+   * The same children for walking, once built: `firsts` holds each child's first character
+   * in ascending order and `kids` the child at the same index. A walk looks a character up
+   * in a short string rather than hashing it into a Map (most nodes have a few children).
+   */
+  firsts: string;
+  kids: TreeNode<P>[];
   /** Best rule with no wildcard and no `$` whose head ends here: it matches on reaching it. */
   prefix: P | undefined;
   /** Best rule `head$`: it matches only when the path ends here. */
@@ -32,8 +40,11 @@ interface TreeNode<P extends CompiledPattern> {
   wild: P[] | undefined;
 }
 
+/** The children of every leaf: one shared empty list (seal gives inner nodes their own). */
+const NO_KIDS: never[] = [];
+
 function newNode<P extends CompiledPattern>(label: string): TreeNode<P> {
-  return { label, children: undefined, prefix: undefined, exact: undefined, wild: undefined };
+  return { label, children: undefined, firsts: "", kids: NO_KIDS, prefix: undefined, exact: undefined, wild: undefined };
 }
 
 /** An index of compiled patterns that finds the winning rule for a path. */
@@ -50,43 +61,53 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
 
   constructor(patterns: readonly P[]) {
     for (const pattern of patterns) this.add(pattern);
-    this.sortWild(this.root);
+    this.seal(this.root);
     this.hasWild = patterns.some((pattern) => pattern.segments.length > 0);
   }
 
   /** The winning rule for a canonical path, or undefined when no rule matches. */
   find(path: string): P | undefined {
-    const depth = this.walk(path);
-    if (this.hasWild && this.wildWork(path, depth) > ONE_BY_ONE_LIMIT) return this.findInOnePass(path, depth);
+    return this.findIn(path, 0, path.length);
+  }
+
+  /**
+   * The winning rule for the canonical path `text[start, end)`: a decision matches on the URL
+   * it was given, so the path is never sliced out of it. Positions below are indexes in `text`.
+   */
+  findIn(text: string, start: number, end: number): P | undefined {
+    const depth = this.walk(text, start, end);
+    if (this.hasWild && this.wildWork(end, depth) > ONE_BY_ONE_LIMIT) return this.findInOnePass(text, end, depth);
     // Deepest first: the longest heads meet first, so a rule found there lets the shallower
     // nodes' wildcard rules stop at the first one that cannot outrank it.
     let best: P | undefined;
     for (let i = depth - 1; i >= 0; i--) {
       const node = this.walkedNodes[i];
-      if (node) best = bestAt(node, path, this.walkedPositions[i] ?? 0, best);
+      if (node) best = bestAt(node, text, this.walkedPositions[i] ?? 0, end, best);
     }
     return best;
   }
 
   /** Steps that trying the walked nodes' wildcard rules one by one could take at most. */
-  private wildWork(path: string, depth: number): number {
+  private wildWork(end: number, depth: number): number {
     let work = 0;
     for (let i = 0; i < depth; i++) {
-      work += (this.walkedNodes[i]?.wild?.length ?? 0) * (path.length - (this.walkedPositions[i] ?? 0));
+      work += (this.walkedNodes[i]?.wild?.length ?? 0) * (end - (this.walkedPositions[i] ?? 0));
     }
     return work;
   }
 
   /** Record the nodes whose key is a prefix of the path, root first; returns how many. */
-  private walk(path: string): number {
+  private walk(text: string, start: number, end: number): number {
     let node = this.root;
-    let position = 0;
+    let position = start;
     let depth = 0;
     this.walkedNodes[depth] = node;
-    this.walkedPositions[depth++] = 0;
-    while (position < path.length) {
-      const child = node.children?.get(path.charCodeAt(position));
-      if (!child || !path.startsWith(child.label, position)) break;
+    this.walkedPositions[depth++] = start;
+    while (position < end) {
+      const at = childIndex(node.firsts, text.charCodeAt(position));
+      if (at < 0) break;
+      const child = node.kids[at] as TreeNode<P>;
+      if (!labelAt(text, position, end, child.label)) break;
       position += child.label.length;
       node = child;
       this.walkedNodes[depth] = node;
@@ -101,7 +122,7 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
    * (segment-automaton.ts), then the best of all matching rules wins (`outranks` is a total
    * order, so the order of comparison does not change the winner).
    */
-  private findInOnePass(path: string, depth: number): P | undefined {
+  private findInOnePass(text: string, end: number, depth: number): P | undefined {
     let best: P | undefined;
     const candidates: Candidate[] = [];
     for (let i = 0; i < depth; i++) {
@@ -109,11 +130,11 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
       const position = this.walkedPositions[i] ?? 0;
       if (!node) continue;
       if (node.prefix && outranks(node.prefix, best)) best = node.prefix;
-      if (node.exact && position === path.length && outranks(node.exact, best)) best = node.exact;
+      if (node.exact && position === end && outranks(node.exact, best)) best = node.exact;
       for (const pattern of node.wild ?? []) candidates.push({ pattern, from: position });
     }
     this.automaton ??= new SegmentAutomaton(this.wildPatterns(this.root));
-    for (const pattern of this.automaton.matching(path, candidates)) {
+    for (const pattern of this.automaton.matching(text, candidates, end)) {
       if (outranks(pattern, best)) best = pattern as P;
     }
     return best;
@@ -155,10 +176,49 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
     return node;
   }
 
-  private sortWild(node: TreeNode<P>): void {
+  /** Once every pattern is in: wildcard rules best first, children laid out for walking. */
+  private seal(node: TreeNode<P>): void {
     node.wild?.sort((a, b) => (outranks(a, b) ? -1 : 1));
-    node.children?.forEach((child) => this.sortWild(child));
+    // oxlint-disable-next-line unicorn/no-array-sort -- core is ES2022 (no toSorted); sorts a copy
+    const firsts = [...(node.children?.keys() ?? [])].sort((a, b) => a - b);
+    node.firsts = String.fromCharCode(...firsts);
+    if (firsts.length > 0) node.kids = firsts.map((first) => node.children?.get(first) as TreeNode<P>);
+    for (const child of node.kids) this.seal(child);
   }
+}
+
+/**
+ * Index in `firsts` (ascending character codes, each once) of `code`, or -1. Binary search
+ * narrows a wide node to a few characters, then a scan finishes: most nodes have one to a few
+ * children, and a scan of those is cheaper than hashing.
+ */
+function childIndex(firsts: string, code: number): number {
+  let low = 0;
+  let high = firsts.length;
+  while (high - low > 8) {
+    const middle = (low + high) >>> 1;
+    if (firsts.charCodeAt(middle) > code) high = middle;
+    else low = middle;
+  }
+  for (let i = low; i < high; i++) {
+    const first = firsts.charCodeAt(i);
+    if (first === code) return i;
+    if (first > code) return -1;
+  }
+  return -1;
+}
+
+/**
+ * Does `label` occur in `text` at `position`, within `end`? Its first character is already
+ * known to match (childIndex found it). A plain loop: labels are short, and a built-in call
+ * costs more than comparing a few characters.
+ */
+function labelAt(text: string, position: number, end: number, label: string): boolean {
+  if (position + label.length > end) return false;
+  for (let i = 1; i < label.length; i++) {
+    if (text.charCodeAt(position + i) !== label.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 function commonPrefixLength(label: string, key: string, from: number): number {
@@ -168,14 +228,20 @@ function commonPrefixLength(label: string, key: string, from: number): number {
 }
 
 /** The winner among `best` and the rules stored at `node` that match the path there. */
-function bestAt<P extends CompiledPattern>(node: TreeNode<P>, path: string, position: number, best: P | undefined) {
+function bestAt<P extends CompiledPattern>(
+  node: TreeNode<P>,
+  text: string,
+  position: number,
+  end: number,
+  best: P | undefined,
+): P | undefined {
   let winner = best;
   if (node.prefix && outranks(node.prefix, winner)) winner = node.prefix;
-  if (node.exact && position === path.length && outranks(node.exact, winner)) winner = node.exact;
+  if (node.exact && position === end && outranks(node.exact, winner)) winner = node.exact;
   if (node.wild) {
     for (const pattern of node.wild) {
       if (!outranks(pattern, winner)) break;
-      if (matchesAfterHead(pattern, path, position)) {
+      if (matchesAfterHead(pattern, text, position, end)) {
         winner = pattern;
         break;
       }

@@ -50,8 +50,11 @@ export class SegmentAutomaton {
     this.link();
   }
 
-  /** The candidates whose whole pattern matches `path` (heads already matched). */
-  matching(path: string, candidates: readonly Candidate[]): CompiledPattern[] {
+  /**
+   * The candidates whose whole pattern matches `path` up to `end` (default: its length; a
+   * decision passes the URL and where its path ends). Heads are already matched.
+   */
+  matching(path: string, candidates: readonly Candidate[], end = path.length): CompiledPattern[] {
     const matched: CompiledPattern[] = [];
     const waiting = new Map<number, Runner[]>(); // segment id -> runners waiting for it
     // oxlint-disable-next-line unicorn/no-array-sort -- core is ES2022 (no toSorted); sorts a copy
@@ -59,7 +62,7 @@ export class SegmentAutomaton {
     let next = 0;
     const start = (runner: Runner) => {
       if (runner.segment === searchedCount(runner.pattern)) {
-        if (finishes(runner.pattern, path, runner.from)) matched.push(runner.pattern);
+        if (finishes(runner.pattern, path, runner.from, end)) matched.push(runner.pattern);
       } else {
         const id = this.ids.get(runner.pattern.segments[runner.segment] ?? "") ?? 0;
         const list = waiting.get(id);
@@ -68,17 +71,18 @@ export class SegmentAutomaton {
       }
     };
     let state = 0;
-    for (let end = 0; end < path.length; end++) {
-      // Runners whose head ends here join before the character at `end` is read.
-      while (next < pending.length && (pending[next]?.from ?? 0) <= end) {
+    // Reading starts where the first head ends: no runner accepts an occurrence before that.
+    for (let at = pending[0]?.from ?? end; at < end; at++) {
+      // Runners whose head ends here join before the character at `at` is read.
+      while (next < pending.length && (pending[next]?.from ?? 0) <= at) {
         const candidate = pending[next++];
         if (candidate) start({ pattern: candidate.pattern, segment: 0, from: candidate.from });
       }
-      state = this.step(state, path.charCodeAt(end));
-      for (let at = this.ending[state] === -1 ? (this.outputLink[state] ?? -1) : state; at >= 0;) {
-        const id = this.ending[at] ?? -1;
-        this.accept(waiting, id, end + 1 - (this.lengths[id] ?? 0), end + 1, start);
-        at = this.outputLink[at] ?? -1;
+      state = this.step(state, path.charCodeAt(at));
+      for (let link = this.ending[state] === -1 ? (this.outputLink[state] ?? -1) : state; link >= 0;) {
+        const id = this.ending[link] ?? -1;
+        this.accept(waiting, id, at + 1 - (this.lengths[id] ?? 0), at + 1, start);
+        link = this.outputLink[link] ?? -1;
       }
     }
     // Heads that end the path: only a pattern with nothing left to search can still match.
@@ -161,10 +165,10 @@ function searchedCount(pattern: CompiledPattern): number {
   return pattern.anchored ? pattern.segments.length - 1 : pattern.segments.length;
 }
 
-/** After the searched segments ended at `from`: does the rest of the pattern hold? */
-function finishes(pattern: CompiledPattern, path: string, from: number): boolean {
+/** After the searched segments ended at `from`: does the rest of the pattern hold by `end`? */
+function finishes(pattern: CompiledPattern, path: string, from: number, end: number): boolean {
   if (!pattern.anchored) return true;
   const last = pattern.segments[pattern.segments.length - 1] ?? "";
-  const limit = path.length - last.length;
+  const limit = end - last.length;
   return limit >= from && path.startsWith(last, limit);
 }
