@@ -19,7 +19,7 @@
 
 import { productToken, userAgentNames } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
-import { canonicalPathEnd, canonicalizePath, pathAndQuery, pathStartInPlace } from "./path.ts";
+import { canonicalizePath, isRewritten, pathAndQuery, pathStartInPlace } from "./path.ts";
 import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
 import { RuleTree } from "./rule-tree.ts";
 
@@ -102,10 +102,21 @@ export class RobotsMatcher {
     // Usually the URL already spells its path canonically: match it where it stands. Else
     // (an escape, a non-ASCII or other rewritten character, no path) build the canonical path.
     const start = pathStartInPlace(url);
-    const end = start < 0 ? -1 : canonicalPathEnd(url, start);
-    if (end >= 0) return this.decideOn(index, url, start, end);
+    const inPlace = start < 0 ? undefined : this.decideInPlace(index, url, start);
+    if (inPlace) return inPlace;
     const path = matchablePath(canonicalizePath(pathAndQuery(url)));
     return this.decideOn(index, path, 0, path.length);
+  }
+
+  /** The decision for the path at `url[start]` as the URL spells it, or undefined when only its canonical spelling can tell. */
+  private decideInPlace(index: GroupIndex | undefined, url: string, start: number): Decision | undefined {
+    const robotsTxt = isRobotsTxtInPlace(url, start);
+    if (robotsTxt !== false) return robotsTxt && (index ? index.robotsTxt : ROBOTS_TXT_NO_GROUP);
+    if (!index) return NO_GROUP;
+    index.tree ??= this.buildTree(index.group);
+    const winner = index.tree.findInPlace(url, start);
+    if (winner === null) return undefined;
+    return winner ? winner.decision : index.noMatch;
   }
 
   /** The decision for the canonical, matchable path `text[start, end)`. */
@@ -160,6 +171,26 @@ function newGroupIndex(group: AppliedGroup): GroupIndex {
 /** Compile a parsed file for matching. */
 export function compileRobots(robots: RobotsTxt, options?: MatcherOptions): RobotsMatcher {
   return new RobotsMatcher(robots, options);
+}
+
+const ROBOTS_TXT = "/robots.txt";
+
+/**
+ * In place: is the path at `url[start]` /robots.txt, with or without a query? Undefined when
+ * only its canonical spelling can tell (`/robots%2Etxt`). Once the URL differs from
+ * `/robots.txt` at a character canonicalizePath keeps, its canonical path differs there too;
+ * and a rewritten character after it never becomes a `?` or the end.
+ */
+function isRobotsTxtInPlace(url: string, start: number): boolean | undefined {
+  // Reads stay inside the URL: an index past its end would give NaN and slow every caller.
+  const length = Math.min(ROBOTS_TXT.length, url.length - start);
+  for (let i = 0; i < length; i++) {
+    const code = url.charCodeAt(start + i);
+    if (code !== ROBOTS_TXT.charCodeAt(i)) return isRewritten(code) ? undefined : false;
+  }
+  const after = start + ROBOTS_TXT.length;
+  if (length < ROBOTS_TXT.length) return false;
+  return after === url.length || url.charCodeAt(after) === 0x3f /* ? */ || url.charCodeAt(after) === 0x23; /* # */
 }
 
 /** Is `text[start, end)` the path /robots.txt, with or without a query? */

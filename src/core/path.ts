@@ -104,6 +104,7 @@ export function pathAndQuery(url: string): string {
  * Same scan as pathAndQuery; the differential tests hold the two routes equal.
  */
 export function pathStartInPlace(url: string): number {
+  if (url.length === 0) return -1;
   if (url.charCodeAt(0) === 0x2f /* / */) return 0;
   for (let i = authorityStart(url); i < url.length; i++) {
     const code = url.charCodeAt(i);
@@ -123,19 +124,24 @@ export function canonicalPathEnd(url: string, start: number): number {
   for (let i = start; i < url.length; i++) {
     const code = url.charCodeAt(i);
     if (code === 0x23 /* # */) return i;
-    if (code >= 0x80 || REWRITTEN[code] === 1) return -1;
+    if (isRewritten(code)) return -1;
   }
   return url.length;
 }
 
+/** Would canonicalizePath or matchablePath rewrite this character (a `%` included)? */
+export function isRewritten(code: number): boolean {
+  return code >= 0x80 || REWRITTEN[code] === 1;
+}
+
 /** Index just past `scheme://` (RFC 3986 §3.1), or 0 when the URL does not start with one. */
 function authorityStart(url: string): number {
-  if (url.startsWith("https://")) return 8;
-  if (url.startsWith("http://")) return 7;
   if (!isAlpha(url.charCodeAt(0))) return 0;
   for (let i = 1; i < url.length; i++) {
     const code = url.charCodeAt(i);
-    if (code === 0x3a /* : */) return url.startsWith("//", i + 1) ? i + 3 : 0;
+    if (code === 0x3a /* : */) {
+      return i + 2 < url.length && url.charCodeAt(i + 1) === 0x2f && url.charCodeAt(i + 2) === 0x2f ? i + 3 : 0;
+    }
     if (!isAlpha(code) && !isDigit(code) && code !== 0x2b && code !== 0x2d && code !== 0x2e) return 0;
   }
   return 0;

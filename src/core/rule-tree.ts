@@ -10,6 +10,7 @@
  * labels from the root spell the heads of the rules stored at that node.
  */
 
+import { canonicalPathEnd, isRewritten } from "./path.ts";
 import { matchesAfterHead, outranks, type CompiledPattern } from "./pattern.ts";
 import { SegmentAutomaton, type Candidate } from "./segment-automaton.ts";
 
@@ -32,6 +33,10 @@ interface TreeNode<P extends CompiledPattern> {
    */
   firsts: string;
   kids: TreeNode<P>[];
+  /** The label holds `%` or `#`: compared in place, those characters are not taken as read. */
+  careful: boolean;
+  /** A `$` or `*` rule ends here: matching it reads the path past this node. */
+  readsRest: boolean;
   /** Best rule with no wildcard and no `$` whose head ends here: it matches on reaching it. */
   prefix: P | undefined;
   /** Best rule `head$`: it matches only when the path ends here. */
@@ -44,7 +49,17 @@ interface TreeNode<P extends CompiledPattern> {
 const NO_KIDS: never[] = [];
 
 function newNode<P extends CompiledPattern>(label: string): TreeNode<P> {
-  return { label, children: undefined, firsts: "", kids: NO_KIDS, prefix: undefined, exact: undefined, wild: undefined };
+  return {
+    label,
+    children: undefined,
+    firsts: "",
+    kids: NO_KIDS,
+    careful: false,
+    readsRest: false,
+    prefix: undefined,
+    exact: undefined,
+    wild: undefined,
+  };
 }
 
 /** An index of compiled patterns that finds the winning rule for a path. */
@@ -57,12 +72,16 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
    */
   private readonly walkedNodes: TreeNode<P>[] = [];
   private readonly walkedPositions: number[] = [];
-  private readonly hasWild: boolean;
+  /** What the last walk found (see `walk`); like the arrays above, reused by every call. */
+  private stop = 0;
+  private walkReadsRest = false;
+  /** How many wildcard rules the tree holds: a bound on the rules one walk can meet. */
+  private readonly wildCount: number;
 
   constructor(patterns: readonly P[]) {
     for (const pattern of patterns) this.add(pattern);
     this.seal(this.root);
-    this.hasWild = patterns.some((pattern) => pattern.segments.length > 0);
+    this.wildCount = patterns.filter((pattern) => pattern.segments.length > 0).length;
   }
 
   /** The winning rule for a canonical path, or undefined when no rule matches. */
@@ -75,8 +94,44 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
    * it was given, so the path is never sliced out of it. Positions below are indexes in `text`.
    */
   findIn(text: string, start: number, end: number): P | undefined {
-    const depth = this.walk(text, start, end);
-    if (this.hasWild && this.wildWork(end, depth) > ONE_BY_ONE_LIMIT) return this.findInOnePass(text, end, depth);
+    return this.bestOfWalk(text, start, end, this.walk(text, start, end, false));
+  }
+
+  /**
+   * The winning rule for the path that starts at `text[start]` and ends at the first `#` or
+   * the end of `text`, read as the URL spells it, or `null` when the answer needs the path's
+   * canonical spelling (then the caller canonicalises it and calls `findIn`).
+   *
+   * One pass over the path, for the usual URL that is already canonical: the walk compares
+   * the path with the heads of the rules (which are canonical, so a character equal to one of
+   * theirs is canonical too, `%` and `#` aside); only the character where the walk stops, and
+   * the rest of the path when a walked node holds a rule that reads it (`$` or `*`), are
+   * checked for characters canonicalizePath would rewrite (path.ts `isRewritten`).
+   * Why a prefix can be trusted: canonicalizePath copies every character that is neither `%`
+   * nor rewritten as it stands, so up to the first such character the two spellings agree.
+   */
+  findInPlace(text: string, start: number): P | undefined | null {
+    const depth = this.walk(text, start, text.length, true);
+    const stop = this.stop;
+    if (stop === STOP_UNSURE) return null;
+    let end = stop;
+    if (stop < text.length) {
+      const code = text.charCodeAt(stop);
+      if (code !== 0x23 /* # */) {
+        if (isRewritten(code)) return null;
+        // The path goes on past the walk; where it ends matters only to `$` and `*` rules.
+        end = this.walkReadsRest ? canonicalPathEnd(text, stop + 1) : text.length;
+        if (end < 0) return null;
+      }
+    }
+    return this.bestOfWalk(text, start, end, depth);
+  }
+
+  /** The winner among the rules of the walked nodes, for a path ending at `end`. */
+  private bestOfWalk(text: string, start: number, end: number, depth: number): P | undefined {
+    if (this.wildCount * (end - start) > ONE_BY_ONE_LIMIT && this.wildWork(end, depth) > ONE_BY_ONE_LIMIT) {
+      return this.findInOnePass(text, end, depth);
+    }
     // Deepest first: the longest heads meet first, so a rule found there lets the shallower
     // nodes' wildcard rules stop at the first one that cannot outrank it.
     let best: P | undefined;
@@ -96,23 +151,44 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
     return work;
   }
 
-  /** Record the nodes whose key is a prefix of the path, root first; returns how many. */
-  private walk(text: string, start: number, end: number): number {
+  /**
+   * Record the nodes whose key is a prefix of `text[start, end)`, root first; returns how
+   * many. Also sets `stop`, where the walk stopped reading (STOP_UNSURE: a `%` met in place),
+   * and `walkReadsRest`, whether a walked node holds a `$` or `*` rule. `inPlace`: the text
+   * is a URL as written, so a `%` in a head is not trusted and a `#` ends the path.
+   */
+  private walk(text: string, start: number, end: number, inPlace: boolean): number {
     let node = this.root;
     let position = start;
     let depth = 0;
+    let readsRest = node.readsRest;
+    let stop = end;
     this.walkedNodes[depth] = node;
     this.walkedPositions[depth++] = start;
     while (position < end) {
       const at = childIndex(node.firsts, text.charCodeAt(position));
-      if (at < 0) break;
+      if (at < 0) {
+        stop = position;
+        break;
+      }
       const child = node.kids[at] as TreeNode<P>;
-      if (!labelAt(text, position, end, child.label)) break;
+      if (inPlace) {
+        const missed = labelMissedAt(text, position, child);
+        if (missed !== LABEL_MATCHED) {
+          stop = missed;
+          break;
+        }
+      } else if (!labelAt(text, position, end, child.label)) {
+        break;
+      }
       position += child.label.length;
       node = child;
+      readsRest ||= node.readsRest;
       this.walkedNodes[depth] = node;
       this.walkedPositions[depth++] = position;
     }
+    this.stop = stop;
+    this.walkReadsRest = readsRest;
     return depth;
   }
 
@@ -179,6 +255,8 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
   /** Once every pattern is in: wildcard rules best first, children laid out for walking. */
   private seal(node: TreeNode<P>): void {
     node.wild?.sort((a, b) => (outranks(a, b) ? -1 : 1));
+    node.careful = node.label.includes("%") || node.label.includes("#");
+    node.readsRest = node.exact !== undefined || node.wild !== undefined;
     // oxlint-disable-next-line unicorn/no-array-sort -- core is ES2022 (no toSorted); sorts a copy
     const firsts = [...(node.children?.keys() ?? [])].sort((a, b) => a - b);
     node.firsts = String.fromCharCode(...firsts);
@@ -206,6 +284,28 @@ function childIndex(firsts: string, code: number): number {
     if (first > code) return -1;
   }
   return -1;
+}
+
+/** `labelMissedAt`'s answers besides an index: the whole label matched; a `%` met, unsure. */
+const LABEL_MATCHED = -1;
+const STOP_UNSURE = -2;
+
+/**
+ * Where `child.label` stops matching `text` at `position` (the index of the first character
+ * that differs, or the text's end), LABEL_MATCHED, or STOP_UNSURE when an equal `%` was read:
+ * an escape in the URL may not be spelled as the head spells it (`%2f` and `%2F`).
+ * A `#` ends the path, so it never matches. The first character is known to match (childIndex)
+ * unless the label is careful.
+ */
+function labelMissedAt<P extends CompiledPattern>(text: string, position: number, child: TreeNode<P>): number {
+  const label = child.label;
+  const length = Math.min(label.length, text.length - position);
+  for (let i = child.careful ? 0 : 1; i < length; i++) {
+    const code = text.charCodeAt(position + i);
+    if (code !== label.charCodeAt(i) || code === 0x23 /* # */) return position + i;
+    if (code === 0x25 /* % */) return STOP_UNSURE;
+  }
+  return length === label.length ? LABEL_MATCHED : position + length;
 }
 
 /**
