@@ -27,12 +27,16 @@ interface TreeNode<P extends CompiledPattern> {
   /** Children by the first character of their label, while the tree is built. */
   children: Map<number, TreeNode<P>> | undefined;
   /**
-   * The same children for walking, once built: `firsts` holds each child's first character
-   * in ascending order and `kids` the child at the same index. A walk looks a character up
-   * in a short string rather than hashing it into a Map (most nodes have a few children).
+   * The same children for walking, once built (seal): `kids` in ascending order of their
+   * label's first character; those characters are `codes[firstsAt ..]`, the label itself is
+   * `codes[labelAt ..]` for `labelLength` (codes: the tree's one array of character codes).
+   * A walk compares the URL with numbers in one typed array: no Map hashing, and no second
+   * string to decode for every character compared.
    */
-  firsts: string;
   kids: TreeNode<P>[];
+  firstsAt: number;
+  labelAt: number;
+  labelLength: number;
   /** The label holds `%` or `#`: compared in place, those characters are not taken as read. */
   careful: boolean;
   /** A `$` or `*` rule ends here: matching it reads the path past this node. */
@@ -52,8 +56,10 @@ function newNode<P extends CompiledPattern>(label: string): TreeNode<P> {
   return {
     label,
     children: undefined,
-    firsts: "",
     kids: NO_KIDS,
+    firstsAt: 0,
+    labelAt: 0,
+    labelLength: label.length,
     careful: false,
     readsRest: false,
     prefix: undefined,
@@ -78,9 +84,14 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
   /** How many wildcard rules the tree holds: a bound on the rules one walk can meet. */
   private readonly wildCount: number;
 
+  /** Every node's label and children's first characters (see TreeNode), built by seal. */
+  private codes = new Uint16Array(0);
+
   constructor(patterns: readonly P[]) {
     for (const pattern of patterns) this.add(pattern);
-    this.seal(this.root);
+    const codes: number[] = [];
+    this.seal(this.root, codes);
+    this.codes = Uint16Array.from(codes);
     this.wildCount = patterns.filter((pattern) => pattern.segments.length > 0).length;
   }
 
@@ -163,25 +174,26 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
     let depth = 0;
     let readsRest = node.readsRest;
     let stop = end;
+    const codes = this.codes;
     this.walkedNodes[depth] = node;
     this.walkedPositions[depth++] = start;
     while (position < end) {
-      const at = childIndex(node.firsts, text.charCodeAt(position));
+      const at = childIndex(codes, node.firstsAt, node.kids.length, text.charCodeAt(position));
       if (at < 0) {
         stop = position;
         break;
       }
       const child = node.kids[at] as TreeNode<P>;
       if (inPlace) {
-        const missed = labelMissedAt(text, position, child);
+        const missed = labelMissedAt(text, position, codes, child);
         if (missed !== LABEL_MATCHED) {
           stop = missed;
           break;
         }
-      } else if (!labelAt(text, position, end, child.label)) {
+      } else if (!labelAt(text, position, end, codes, child)) {
         break;
       }
-      position += child.label.length;
+      position += child.labelLength;
       node = child;
       readsRest ||= node.readsRest;
       this.walkedNodes[depth] = node;
@@ -253,33 +265,37 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
   }
 
   /** Once every pattern is in: wildcard rules best first, children laid out for walking. */
-  private seal(node: TreeNode<P>): void {
+  private seal(node: TreeNode<P>, codes: number[]): void {
     node.wild?.sort((a, b) => (outranks(a, b) ? -1 : 1));
     node.careful = node.label.includes("%") || node.label.includes("#");
     node.readsRest = node.exact !== undefined || node.wild !== undefined;
+    node.labelAt = codes.length;
+    node.labelLength = node.label.length;
+    for (let i = 0; i < node.label.length; i++) codes.push(node.label.charCodeAt(i));
     // oxlint-disable-next-line unicorn/no-array-sort -- core is ES2022 (no toSorted); sorts a copy
     const firsts = [...(node.children?.keys() ?? [])].sort((a, b) => a - b);
-    node.firsts = String.fromCharCode(...firsts);
+    node.firstsAt = codes.length;
+    codes.push(...firsts);
     if (firsts.length > 0) node.kids = firsts.map((first) => node.children?.get(first) as TreeNode<P>);
-    for (const child of node.kids) this.seal(child);
+    for (const child of node.kids) this.seal(child, codes);
   }
 }
 
 /**
- * Index in `firsts` (ascending character codes, each once) of `code`, or -1. Binary search
- * narrows a wide node to a few characters, then a scan finishes: most nodes have one to a few
- * children, and a scan of those is cheaper than hashing.
+ * Index among a node's `count` children of the one whose label starts with `code`, or -1;
+ * their first characters are `codes[from .. from + count)`, ascending. Binary search narrows a
+ * wide node to a few characters, then a scan finishes: most nodes have one to a few children.
  */
-function childIndex(firsts: string, code: number): number {
+function childIndex(codes: Uint16Array, from: number, count: number, code: number): number {
   let low = 0;
-  let high = firsts.length;
+  let high = count;
   while (high - low > 8) {
     const middle = (low + high) >>> 1;
-    if (firsts.charCodeAt(middle) > code) high = middle;
+    if ((codes[from + middle] ?? 0) > code) high = middle;
     else low = middle;
   }
   for (let i = low; i < high; i++) {
-    const first = firsts.charCodeAt(i);
+    const first = codes[from + i] ?? 0;
     if (first === code) return i;
     if (first > code) return -1;
   }
@@ -297,15 +313,20 @@ const STOP_UNSURE = -2;
  * A `#` ends the path, so it never matches. The first character is known to match (childIndex)
  * unless the label is careful.
  */
-function labelMissedAt<P extends CompiledPattern>(text: string, position: number, child: TreeNode<P>): number {
-  const label = child.label;
-  const length = Math.min(label.length, text.length - position);
-  for (let i = child.careful ? 0 : 1; i < length; i++) {
-    const code = text.charCodeAt(position + i);
-    if (code !== label.charCodeAt(i) || code === 0x23 /* # */) return position + i;
+function labelMissedAt<P extends CompiledPattern>(
+  text: string,
+  position: number,
+  codes: Uint16Array,
+  child: TreeNode<P>,
+): number {
+  const length = Math.min(child.labelLength, text.length - position);
+  const at = child.labelAt - position;
+  for (let i = position + (child.careful ? 0 : 1); i < position + length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== codes[at + i] || code === 0x23 /* # */) return i;
     if (code === 0x25 /* % */) return STOP_UNSURE;
   }
-  return length === label.length ? LABEL_MATCHED : position + length;
+  return length === child.labelLength ? LABEL_MATCHED : position + length;
 }
 
 /**
@@ -313,10 +334,18 @@ function labelMissedAt<P extends CompiledPattern>(text: string, position: number
  * known to match (childIndex found it). A plain loop: labels are short, and a built-in call
  * costs more than comparing a few characters.
  */
-function labelAt(text: string, position: number, end: number, label: string): boolean {
-  if (position + label.length > end) return false;
-  for (let i = 1; i < label.length; i++) {
-    if (text.charCodeAt(position + i) !== label.charCodeAt(i)) return false;
+function labelAt<P extends CompiledPattern>(
+  text: string,
+  position: number,
+  end: number,
+  codes: Uint16Array,
+  child: TreeNode<P>,
+): boolean {
+  const stop = position + child.labelLength;
+  if (stop > end) return false;
+  const at = child.labelAt - position;
+  for (let i = position + 1; i < stop; i++) {
+    if (text.charCodeAt(i) !== codes[at + i]) return false;
   }
   return true;
 }
