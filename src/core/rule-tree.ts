@@ -41,6 +41,8 @@ interface TreeNode<P extends CompiledPattern> {
   careful: boolean;
   /** A `$` or `*` rule ends here: matching it reads the path past this node. */
   readsRest: boolean;
+  /** Some rule ends here: a walk records the node (nodes that only branch are passed by). */
+  holdsRules: boolean;
   /** Best rule with no wildcard and no `$` whose head ends here: it matches on reaching it. */
   prefix: P | undefined;
   /** Best rule `head$`: it matches only when the path ends here. */
@@ -62,6 +64,7 @@ function newNode<P extends CompiledPattern>(label: string): TreeNode<P> {
     labelLength: label.length,
     careful: false,
     readsRest: false,
+    holdsRules: false,
     prefix: undefined,
     exact: undefined,
     wild: undefined,
@@ -163,10 +166,11 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
   }
 
   /**
-   * Record the nodes whose key is a prefix of `text[start, end)`, root first; returns how
-   * many. Also sets `stop`, where the walk stopped reading (STOP_UNSURE: a `%` met in place),
-   * and `walkReadsRest`, whether a walked node holds a `$` or `*` rule. `inPlace`: the text
-   * is a URL as written, so a `%` in a head is not trusted and a `#` ends the path.
+   * Record the nodes that hold rules and whose key is a prefix of `text[start, end)`, root
+   * first; returns how many. Also sets `stop`, where the walk stopped reading (STOP_UNSURE: a
+   * `%` met in place), and `walkReadsRest`, whether a walked node holds a `$` or `*` rule.
+   * `inPlace`: the text is a URL as written, so a `%` in a head is not trusted and a `#` ends
+   * the path.
    */
   private walk(text: string, start: number, end: number, inPlace: boolean): number {
     let node = this.root;
@@ -175,8 +179,10 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
     let readsRest = node.readsRest;
     let stop = end;
     const codes = this.codes;
-    this.walkedNodes[depth] = node;
-    this.walkedPositions[depth++] = start;
+    if (node.holdsRules) {
+      this.walkedNodes[depth] = node;
+      this.walkedPositions[depth++] = start;
+    }
     while (position < end) {
       const at = childIndex(codes, node.firstsAt, node.kids.length, text.charCodeAt(position));
       if (at < 0) {
@@ -195,9 +201,11 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
       }
       position += child.labelLength;
       node = child;
-      readsRest ||= node.readsRest;
-      this.walkedNodes[depth] = node;
-      this.walkedPositions[depth++] = position;
+      if (node.holdsRules) {
+        readsRest ||= node.readsRest;
+        this.walkedNodes[depth] = node;
+        this.walkedPositions[depth++] = position;
+      }
     }
     this.stop = stop;
     this.walkReadsRest = readsRest;
@@ -269,6 +277,7 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
     node.wild?.sort((a, b) => (outranks(a, b) ? -1 : 1));
     node.careful = node.label.includes("%") || node.label.includes("#");
     node.readsRest = node.exact !== undefined || node.wild !== undefined;
+    node.holdsRules = node.readsRest || node.prefix !== undefined;
     node.labelAt = codes.length;
     node.labelLength = node.label.length;
     for (let i = 0; i < node.label.length; i++) codes.push(node.label.charCodeAt(i));
