@@ -35,6 +35,11 @@ interface TreeNode<P extends CompiledPattern> {
    */
   kids: TreeNode<P>[];
   firstsAt: number;
+  /**
+   * For a wide node (more than NARROW children), where its table starts in `codes`: for each
+   * ASCII character, 1 + the index of the child starting with it, or 0. Else -1.
+   */
+  tableAt: number;
   labelAt: number;
   labelLength: number;
   /** The label holds `%` or `#`: compared in place, those characters are not taken as read. */
@@ -60,6 +65,7 @@ function newNode<P extends CompiledPattern>(label: string): TreeNode<P> {
     children: undefined,
     kids: NO_KIDS,
     firstsAt: 0,
+    tableAt: -1,
     labelAt: 0,
     labelLength: label.length,
     careful: false,
@@ -184,7 +190,7 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
       this.walkedPositions[depth++] = start;
     }
     while (position < end) {
-      const at = childIndex(codes, node.firstsAt, node.kids.length, text.charCodeAt(position));
+      const at = childIndex(codes, node, text.charCodeAt(position));
       if (at < 0) {
         stop = position;
         break;
@@ -285,25 +291,28 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
     const firsts = [...(node.children?.keys() ?? [])].sort((a, b) => a - b);
     node.firstsAt = codes.length;
     codes.push(...firsts);
+    // Heads are canonical, so ASCII (path.ts): a table of 128 entries covers every child.
+    if (firsts.length > NARROW && firsts.every((first) => first < 0x80)) {
+      node.tableAt = codes.length;
+      for (let code = 0; code < 0x80; code++) codes.push(0);
+      firsts.forEach((first, i) => (codes[node.tableAt + first] = i + 1));
+    }
     if (firsts.length > 0) node.kids = firsts.map((first) => node.children?.get(first) as TreeNode<P>);
     for (const child of node.kids) this.seal(child, codes);
   }
 }
 
+/** Up to this many children, a node's first characters are scanned; above, it has a table. */
+const NARROW = 6;
+
 /**
- * Index among a node's `count` children of the one whose label starts with `code`, or -1;
- * their first characters are `codes[from .. from + count)`, ascending. Binary search narrows a
- * wide node to a few characters, then a scan finishes: most nodes have one to a few children.
+ * Index among the node's children of the one whose label starts with `code`, or -1: one look-up
+ * in a wide node's table, else a scan of its few first characters (ascending, each once).
  */
-function childIndex(codes: Uint16Array, from: number, count: number, code: number): number {
-  let low = 0;
-  let high = count;
-  while (high - low > 8) {
-    const middle = (low + high) >>> 1;
-    if ((codes[from + middle] ?? 0) > code) high = middle;
-    else low = middle;
-  }
-  for (let i = low; i < high; i++) {
+function childIndex<P extends CompiledPattern>(codes: Uint16Array, node: TreeNode<P>, code: number): number {
+  if (node.tableAt >= 0) return code < 0x80 ? (codes[node.tableAt + code] ?? 0) - 1 : -1;
+  const from = node.firstsAt;
+  for (let i = 0; i < node.kids.length; i++) {
     const first = codes[from + i] ?? 0;
     if (first === code) return i;
     if (first > code) return -1;
