@@ -108,7 +108,10 @@ export class RobotsMatcher {
     return this.decideOn(index, path, 0, path.length);
   }
 
-  /** The decision for the path at `url[start]` as the URL spells it, or undefined when only its canonical spelling can tell. */
+  /**
+   * The decision for the path at `url[start]` as the URL spells it, or undefined when only its
+   * canonical spelling can tell (then `decide` takes the general route).
+   */
   private decideInPlace(index: GroupIndex | undefined, url: string, start: number): Decision | undefined {
     const robotsTxt = isRobotsTxtInPlace(url, start);
     if (robotsTxt !== false) return robotsTxt && (index ? index.robotsTxt : ROBOTS_TXT_NO_GROUP);
@@ -188,15 +191,16 @@ function isRobotsTxtInPlace(url: string, start: number): boolean | undefined {
     const code = url.charCodeAt(start + i);
     if (code !== ROBOTS_TXT.charCodeAt(i)) return isRewritten(code) ? undefined : false;
   }
-  const after = start + ROBOTS_TXT.length;
   if (length < ROBOTS_TXT.length) return false;
-  return after === url.length || url.charCodeAt(after) === 0x3f /* ? */ || url.charCodeAt(after) === 0x23; /* # */
+  // The path ends here, or a query follows (`?`), or the fragment (`#`).
+  const after = start + ROBOTS_TXT.length;
+  return after === url.length || url.charCodeAt(after) === 0x3f || url.charCodeAt(after) === 0x23;
 }
 
 /** Is `text[start, end)` the path /robots.txt, with or without a query? */
 function isRobotsTxt(text: string, start: number, end: number): boolean {
-  const after = start + 11;
-  return after <= end && text.startsWith("/robots.txt", start) && (after === end || text.charCodeAt(after) === 0x3f);
+  const after = start + ROBOTS_TXT.length;
+  return after <= end && text.startsWith(ROBOTS_TXT, start) && (after === end || text.charCodeAt(after) === 0x3f);
 }
 
 /** Google: `allow: /dir/index.htm…` also allows `/dir/$`. */

@@ -348,9 +348,9 @@ function labelMissedAt<P extends CompiledPattern>(
 }
 
 /**
- * Does `label` occur in `text` at `position`, within `end`? Its first character is already
- * known to match (childIndex found it). A plain loop: labels are short, and a built-in call
- * costs more than comparing a few characters.
+ * Does the child's label occur in `text` at `position`, within `end`? Its first character is
+ * already known to match (childIndex found it). A plain loop over the tree's codes: labels are
+ * short, and a built-in call costs more than comparing a few characters.
  */
 function labelAt<P extends CompiledPattern>(
   text: string,
