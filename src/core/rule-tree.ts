@@ -93,14 +93,22 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
   /** How many wildcard rules the tree holds: a bound on the rules one walk can meet. */
   private readonly wildCount: number;
 
-  /** Every node's label and children's first characters (see TreeNode), built by seal. */
-  private codes = new Uint16Array(0);
+  /** Every node's label, children's first characters and table (see TreeNode), by seal. */
+  private readonly codes: Uint16Array;
+  /**
+   * Counted while the tree is built, so that `codes` is allocated once at a size that holds
+   * everything (growing a large array element by element cost ~60 ms for the largest corpus
+   * file, 437,000 label characters): labels' characters, nodes (each is one first character
+   * of its parent), and nodes that had more than NARROW children (a table each).
+   */
+  private labelCharacters = 0;
+  private nodes = 1;
+  private wideNodes = 0;
 
   constructor(patterns: readonly P[]) {
     for (const pattern of patterns) this.add(pattern);
-    const codes: number[] = [];
-    this.seal(this.root, codes);
-    this.codes = Uint16Array.from(codes);
+    this.codes = new Uint16Array(this.labelCharacters + this.nodes + 0x80 * this.wideNodes);
+    this.seal(this.root, 0);
     this.wildCount = patterns.filter((pattern) => pattern.segments.length > 0).length;
   }
 
@@ -267,38 +275,57 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
       const child = node.children?.get(first);
       if (!child) {
         const leaf = newNode<P>(key.slice(position));
-        (node.children ??= new Map()).set(first, leaf);
+        const children = (node.children ??= new Map());
+        children.set(first, leaf);
+        this.nodes++;
+        this.labelCharacters += leaf.label.length;
+        if (children.size === NARROW + 1) this.wideNodes++;
         return leaf;
       }
       const common = commonPrefixLength(child.label, key, position);
-      if (common < child.label.length) splitNode(node, child, common);
+      if (common < child.label.length) {
+        splitNode(node, child, common); // one more node; the characters are the same
+        this.nodes++;
+      }
       node = node.children?.get(first) ?? child;
       position += common;
     }
     return node;
   }
 
-  /** Once every pattern is in: wildcard rules best first, children laid out for walking. */
-  private seal(node: TreeNode<P>, codes: number[]): void {
+  /**
+   * Once every pattern is in: wildcard rules best first, children in order, and each node's
+   * label, children's first characters and (wide node) table written to `codes` from `at` on.
+   * Returns where the next node's codes start.
+   */
+  private seal(node: TreeNode<P>, at: number): number {
+    const codes = this.codes;
     node.wild?.sort((a, b) => (outranks(a, b) ? -1 : 1));
     node.careful = node.label.includes("%") || node.label.includes("#");
     node.readsRest = node.exact !== undefined || node.wild !== undefined;
     node.holdsRules = node.readsRest || node.prefix !== undefined;
-    node.labelAt = codes.length;
+    node.labelAt = at;
     node.labelLength = node.label.length;
-    for (let i = 0; i < node.label.length; i++) codes.push(node.label.charCodeAt(i));
-    // oxlint-disable-next-line unicorn/no-array-sort -- core is ES2022 (no toSorted); sorts a copy
-    const firsts = [...(node.children?.keys() ?? [])].sort((a, b) => a - b);
-    node.firstsAt = codes.length;
-    codes.push(...firsts);
+    for (let i = 0; i < node.labelLength; i++) codes[at + i] = node.label.charCodeAt(i);
+    node.firstsAt = at + node.labelLength;
+    const children = node.children;
+    if (children === undefined) return node.firstsAt; // a leaf, as most nodes are
+    const kids: TreeNode<P>[] = [];
+    children.forEach((child) => kids.push(child));
+    kids.sort((a, b) => a.label.charCodeAt(0) - b.label.charCodeAt(0));
+    node.kids = kids;
+    let next = node.firstsAt + kids.length;
     // Heads are canonical, so ASCII (path.ts): a table of 128 entries covers every child.
-    if (firsts.length > NARROW && firsts.every((first) => first < 0x80)) {
-      node.tableAt = codes.length;
-      for (let code = 0; code < 0x80; code++) codes.push(0);
-      firsts.forEach((first, i) => (codes[node.tableAt + first] = i + 1));
+    const wide = kids.length > NARROW && kids.every((kid) => kid.label.charCodeAt(0) < 0x80);
+    if (wide) node.tableAt = next;
+    if (wide) next += 0x80;
+    for (let i = 0; i < kids.length; i++) {
+      const first = kids[i]?.label.charCodeAt(0) ?? 0;
+      codes[node.firstsAt + i] = first;
+      if (wide) codes[node.tableAt + first] = i + 1;
     }
-    if (firsts.length > 0) node.kids = firsts.map((first) => node.children?.get(first) as TreeNode<P>);
-    for (const child of node.kids) this.seal(child, codes);
+    for (const kid of kids) next = this.seal(kid, next);
+    return next;
   }
 }
 
