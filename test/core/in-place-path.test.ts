@@ -60,6 +60,26 @@ describe("the fast route answers, or hands over", () => {
   });
 });
 
+describe("a node with many children (looked up in a table)", () => {
+  // Eight heads after `/`: the `/` node is wide (more than six children).
+  const patterns = ["/a", "/b/x$", "/c", "/d*e", "/e", "/f", "/g", "/h", "/~"];
+  it.each([
+    { url: "https://example.com/a", route: 0 },
+    { url: "https://example.com/b/x", route: 1 },
+    { url: "https://example.com/b/xy", route: -1 },
+    { url: "https://example.com/dze", route: 3 },
+    { url: "https://example.com/h/i", route: 7 },
+    { url: "https://example.com/~", route: 8 },
+    { url: "https://example.com/i", route: -1 },
+    { url: "https://example.com/é", route: "unsure" },
+    { url: "https://example.com/%68", route: "unsure" },
+  ])("$url -> $route", ({ url, route }) => {
+    const tree = treeOf(patterns);
+    expect(inPlaceWinner(tree, url)).toBe(route);
+    if (route !== "unsure") expect(generalWinner(tree, url)).toBe(route);
+  });
+});
+
 // Small alphabets, so that heads share prefixes and URLs run into the rules' heads often.
 const patternUnit = fc.constantFrom(
   "/",
