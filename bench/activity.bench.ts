@@ -1,5 +1,5 @@
 // The activity store's bounds, measured on the very statements the ActivityLog object runs
-// (src/worker/activity-store.ts), here on Node's SQLite:
+// (src/worker/activity/store.ts), here on Node's SQLite:
 //   - the 30-day view with 200 new names an hour (144,000 names): target within 1 s and 16 MB;
 //   - SQLite rows written per crawler request under sustained traffic: target at most 0.2
 //     (Workers Free allows 100,000 rows written a day, then fails every further write).
@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { ActivityBuffer } from "../src/policy/activity-batch.ts";
 import type { CrawlerEvent } from "../src/policy/activity.ts";
 import { summarizeActivity } from "../src/policy/activity-summary.ts";
-import { ActivityStore, OTHER_TOKEN, type SqlRunner, type SqlValue } from "../src/worker/activity-store.ts";
+import { ActivityStore, OTHER_TOKEN, type SqlRunner, type SqlValue } from "../src/worker/activity/store.ts";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 23, 12, 30);

@@ -99,7 +99,7 @@ bench
     if (activity.size >= 500) activity.take();
     i++;
   });
-// A live policy at its 64 KiB cap (admin-policy.ts MAX_POLICY_BYTES), every route a wildcard one
+// A live policy at its 64 KiB cap (admin/policy.ts MAX_POLICY_BYTES), every route a wildcard one
 // whose head matches any path, against an 8 KB path of `%2F` and `;` (several spellings, each
 // judged through every layer). Routes are indexed once per version (operator-policy.ts), so a
 // decision walks each spelling once. Target: p99 ≤ 1 ms per decision (trying each route in

@@ -21,8 +21,8 @@ import {
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
 import { decideEdge, verificationOf } from "../src/policy/edge-decision.ts";
 import type { EdgeFacts } from "../src/policy/edge-facts.ts";
-import { crawlerRanges } from "../src/worker/crawler-ranges.ts";
-import { reverseDnsFor, type DnsResolver } from "../src/worker/reverse-dns.ts";
+import { crawlerRanges } from "../src/worker/identity/crawler-ranges.ts";
+import { reverseDnsFor, type DnsResolver } from "../src/worker/identity/reverse-dns.ts";
 import { random } from "./random.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -75,7 +75,7 @@ function baseFacts(agent: AgentInfo, verifyCrawlers: EdgeFacts["verifyCrawlers"]
     agent,
     signed: false,
     verifyCrawlers,
-    // request-path.ts / verify-crawler.ts needsVerification: a browser stops at `crawler`.
+    // edge/request-path.ts / identity/verify-crawler.ts needsVerification: a browser stops at `crawler`.
     needsVerification: verifyCrawlers !== "off" && agent.crawler && verificationPlan(agent).methods.length > 0,
     pause: null,
     robots: { state: "ok", matcher, retryAfter: 0 },
@@ -90,7 +90,7 @@ function baseFacts(agent: AgentInfo, verifyCrawlers: EdgeFacts["verifyCrawlers"]
   };
 }
 
-/** One unsigned request, decided as request-path.ts decides it, with the log line's outcome. */
+/** One unsigned request, decided as edge/request-path.ts decides it, with the log line's outcome. */
 async function request(ua: string, address: string, verifyCrawlers: EdgeFacts["verifyCrawlers"]): Promise<string> {
   const agent = classifyUserAgent(ua);
   let facts = baseFacts(agent, verifyCrawlers);

@@ -1,6 +1,6 @@
 /**
  * The one decision: what the edge does with a request, from facts the Worker gathered. Pure,
- * no I/O. The Worker (src/worker/request-path.ts) performs the action; the admin explain, the
+ * no I/O. The Worker (src/worker/edge/request-path.ts) performs the action; the admin explain, the
  * operator page's tester and `robots-edge explain` call this same function (through
  * explain.ts), so they cannot disagree with the edge.
  *
@@ -67,7 +67,7 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   if (!facts.isRobotsTxt && !claimant.crawler) return { kind: "forward", why: "human" };
 
   // A verified signature is the strongest evidence; a failed one a failed claim. Otherwise the
-  // User-Agent's claim is checked against its operator's addresses (verify-crawler.ts).
+  // User-Agent's claim is checked against its operator's addresses (identity/verify-crawler.ts).
   const checksAddress = !signed && !failedSignature && facts.needsVerification;
   if (checksAddress && facts.verification === undefined) return { kind: "gather", fact: "verification" };
   const standing = claimStanding(facts);

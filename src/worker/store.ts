@@ -10,7 +10,7 @@
  *              policy              -> the live operator policy and its last versions (live-policy.ts)
  */
 
-import { ENTRY_VERSION, type RobotsEntry } from "./robots-entry.ts";
+import { ENTRY_VERSION, type RobotsEntry } from "./robots/entry.ts";
 
 const ROBOTS_PREFIX = "robots:";
 const PAUSE_KEY = "pause";

@@ -5,7 +5,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ActivityLog } from "../../src/worker/activity-object.ts";
+import type { ActivityLog } from "../../src/worker/activity/object.ts";
 import { admin, BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, ORIGIN } from "./helpers.ts";
 
 const ROBOTS = [

@@ -2,8 +2,8 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { RANGE_SOURCES } from "../../src/agents/verification.ts";
-import { refreshCrawlerRanges } from "../../src/worker/crawler-ranges.ts";
-import { ROBOTS_FETCH_USER_AGENT } from "../../src/worker/origin-fetch.ts";
+import { refreshCrawlerRanges } from "../../src/worker/identity/crawler-ranges.ts";
+import { ROBOTS_FETCH_USER_AGENT } from "../../src/worker/robots/origin-fetch.ts";
 import { freshState } from "./helpers.ts";
 
 const OLD = { fetchedAt: 1, cidrs: ["192.0.2.0/24"] };

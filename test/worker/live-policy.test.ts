@@ -1,4 +1,4 @@
-// The live operator policy (src/worker/live-policy.ts, src/worker/admin-policy.ts): stored in
+// The live operator policy (src/worker/live-policy.ts, src/worker/admin/policy.ts): stored in
 // KV, changed through the admin API, in force on the isolate that saved it at once and on the
 // others within RECHECK_MS; a failed KV read keeps the last good policy.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config/read-config.ts";
-import { refreshDueOrigins } from "../../src/worker/cron-refresh.ts";
+import { refreshDueOrigins } from "../../src/worker/robots/cron-refresh.ts";
 import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
 import { call, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
 
