@@ -11,6 +11,7 @@
 
 import type { AgentInfo } from "../agents/classify.ts";
 import { VERIFICATION_STATUSES } from "../agents/verification.ts";
+import { disguiseOf } from "./disguise.ts";
 import { verificationOf } from "./edge-decision.ts";
 import type { EdgeAction, EdgeFacts } from "./edge-facts.ts";
 
@@ -20,9 +21,10 @@ export type RecordedAction = (typeof RECORDED_ACTIONS)[number];
 
 /**
  * The claim's truth as the decision used it (agents/verification.ts VERIFICATION_STATUSES),
- * or "unchecked" when the request claimed no crawler that can be verified.
+ * "unchecked" when the request claimed no crawler that can be verified, or "disguised": it
+ * claimed a person (a browser User-Agent) from a crawler-only list's address (disguise.ts).
  */
-export const VERIFIED_STATES = [...VERIFICATION_STATUSES, "unchecked"] as const;
+export const VERIFIED_STATES = [...VERIFICATION_STATUSES, "unchecked", "disguised"] as const;
 export type VerifiedState = (typeof VERIFIED_STATES)[number];
 
 /** Names stored before the vocabulary was one: read back as what they meant. */
@@ -114,13 +116,15 @@ export function activityOf(facts: EdgeFacts, action: EdgeAction, method: string)
   };
 }
 
-/** Who the request said it was: the trusted signer's crawler, else the User-Agent's claim. */
+/** Who the request was judged as: the trusted signer's crawler, the disguised crawler, else the User-Agent's claim. */
 function claimantOf(facts: EdgeFacts): AgentInfo {
-  return facts.signature?.status === "verified" ? facts.signature.agent : facts.agent;
+  if (facts.signature?.status === "verified") return facts.signature.agent;
+  return disguiseOf(facts)?.agent ?? facts.agent;
 }
 
 /** What the decision used (edge-decision.ts verificationOf): an unverifiable claim is never "verified". */
 function verifiedStateOf(facts: EdgeFacts): VerifiedState {
+  if (disguiseOf(facts)) return "disguised";
   const outcome = verificationOf(facts);
   return outcome.why === "not-claimed" ? "unchecked" : outcome.status;
 }

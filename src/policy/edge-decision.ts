@@ -15,7 +15,10 @@
  *      reused -> 429; verified from a trusted signer -> the request IS the crawler the signer
  *      stands for, whatever its User-Agent; failed -> a refuted claim (step 6); from an
  *      untrusted signer -> ignored
- *   5. humans: not a crawler (and not robots.txt) -> forward, unjudged
+ *   5. humans: not a crawler (and not robots.txt) -> forward, unjudged — unless its address is
+ *      in a fresh crawler-only published list (DISGUISED_CRAWLERS, disguise.ts): then it is
+ *      that crawler in disguise, judged below as it (standing "disguised", claim.ts); under
+ *      `report` it skips the pause and pacing and a refusal is only marked
  *   6. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim with
  *      VERIFY_CRAWLERS=block -> 403; with `unknown` it is judged below as an anonymous bot under
  *      `*`. An unverifiable claim is judged below under its group AND under `*`; refused by `*`
@@ -42,6 +45,7 @@
 import type { AgentInfo } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import { ANONYMOUS_BOT, claimStanding, judgeClaim, type Judged } from "./claim.ts";
+import { disguiseOf, disguiseOutcome, disguiseStep, reportedOnly } from "./disguise.ts";
 import { canonicalizePath, resolveUsage } from "../core/index.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
 import type { EdgeAction, EdgeFacts, RobotsFact } from "./edge-facts.ts";
@@ -63,29 +67,37 @@ export function decideEdge(facts: EdgeFacts): EdgeAction {
   // A request that signs is an automated client even when its signature fails (a browser never
   // signs): the failed claim is judged below, never passed as a human's.
   const failedSignature = facts.signature?.status === "failed";
-  const claimant = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
+  const stated = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
+  const disguise = stated === facts.agent ? disguiseStep(facts) : "person";
+  if (disguise === "gather") return { kind: "gather", fact: "disguise" };
+  const disguised = typeof disguise === "object" ? disguise : undefined;
+  const claimant = disguised?.agent ?? stated;
   if (!facts.isRobotsTxt && !claimant.crawler) return { kind: "forward", why: "human" };
+  const reportOnly = disguised !== undefined && facts.disguisedCrawlers === "report";
 
   // A verified signature is the strongest evidence; a failed one a failed claim. Otherwise the
   // User-Agent's claim is checked against its operator's addresses (identity/verify-crawler.ts).
   const checksAddress = !signed && !failedSignature && facts.needsVerification;
   if (checksAddress && facts.verification === undefined) return { kind: "gather", fact: "verification" };
-  const standing = claimStanding(facts);
+  const standing = disguised ? "disguised" : claimStanding(facts);
   if (standing === "refuted" && facts.verifyCrawlers === "block") return { kind: "impostor", status: 403 };
 
-  if (facts.pause === undefined) return { kind: "gather", fact: "pause" };
-  if (facts.pause) return { kind: "unavailable", status: 503, retryAfter: facts.pause.retryAfter, why: "paused" };
+  if (!reportOnly) {
+    if (facts.pause === undefined) return { kind: "gather", fact: "pause" };
+    if (facts.pause) return { kind: "unavailable", status: 503, retryAfter: facts.pause.retryAfter, why: "paused" };
+  }
 
   if (!facts.robots) return { kind: "gather", fact: "robots" };
   if (facts.isRobotsTxt) return { kind: "serve-robots-txt", retryAfter: facts.robots.retryAfter };
   if (facts.policy === undefined) return { kind: "gather", fact: "policy" };
   // Our table's category first (per product token, cited); Cloudflare's only for a crawler the
   // table does not know, and never for a signer's agent.
-  const category = claimant.known?.category ?? (signed ? undefined : facts.cloudflareCategory);
+  const category = claimant.known?.category ?? (signed || disguised ? undefined : facts.cloudflareCategory);
   const { robots } = facts;
-  return judgeClaim(standing, { agent: claimant, category }, (who, withRate) =>
-    judged(withRate ? facts : { ...facts, rate: "not-checked" }, robots, who),
+  const action = judgeClaim(standing, { agent: claimant, category }, (who, withRate) =>
+    judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who),
   );
+  return reportOnly ? reportedOnly(action) : action;
 }
 
 /**
@@ -231,7 +243,8 @@ export function isRobotsTxtPath(pathname: string): boolean {
  * what the decision used (claim.ts), so an unverifiable claim is never shown as verified.
  */
 export function verificationOf(
-  facts: Pick<EdgeFacts, "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification">,
+  facts: Pick<EdgeFacts, "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification"> &
+    Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">>,
 ): VerificationOutcome {
   const { signature } = facts;
   if (signature?.status === "verified") {
@@ -254,6 +267,8 @@ export function verificationOf(
       reason: `signature${of} failed: ${signature.why}`,
     };
   }
+  const disguised = disguiseOf({ ...facts, isRobotsTxt: facts.isRobotsTxt ?? false });
+  if (disguised) return disguiseOutcome(disguised);
   if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) {
     return unverifiable("verify-off", "VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *");
   }

@@ -9,6 +9,7 @@ import type { CrawlerCategory } from "../agents/crawlers.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { RobotsMatcher } from "../core/index.ts";
 import type { RateLimits } from "./crawl-rate.ts";
+import type { DisguiseFact } from "./disguise.ts";
 import type { EntryState, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
@@ -53,6 +54,14 @@ export interface EdgeFacts {
   /** How the address check came out (verified, refuted, unverifiable), once gathered. */
   readonly verification?: VerificationOutcome | undefined;
   /**
+   * DISGUISED_CRAWLERS (disguise.ts): a browser User-Agent from a crawler-only published range
+   * is judged as that crawler (enforce), recorded as it (report), or a person (off). Absent
+   * where no address is looked up (replay, the CLI): off.
+   */
+  readonly disguisedCrawlers?: Mode | undefined;
+  /** The crawler-only list holding a browser's address: undefined until looked up, null for none. */
+  readonly disguise?: DisguiseFact | null | undefined;
+  /**
    * Our category for Cloudflare's `verifiedBotCategory` (agents/verification.ts
    * categoryOfCloudflare): the category of a verified crawler our table does not know.
    */
@@ -93,7 +102,7 @@ export type ForwardReason = "mode-off" | "not-served" | "human";
 export type EdgeAction =
   | {
       readonly kind: "gather";
-      readonly fact: "signature" | "verification" | "pause" | "robots" | "policy" | "rate";
+      readonly fact: "signature" | "verification" | "disguise" | "pause" | "robots" | "policy" | "rate";
       readonly limits?: RateLimits;
       readonly group?: string;
     }

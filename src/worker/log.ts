@@ -33,6 +33,11 @@ export interface DecisionLog {
   readonly signer?: string | undefined;
   /** How the crawler was verified, or why not (policy/edge-decision.ts verificationOf). */
   readonly verification?: VerificationOutcome | undefined;
+  /**
+   * A browser User-Agent judged as a crawler in disguise (policy/disguise.ts): the crawler-only
+   * list its address is in, and DISGUISED_CRAWLERS (report: the action is what it would have been).
+   */
+  readonly disguised?: { readonly source: string; readonly treatment: Mode } | undefined;
 }
 
 /** At most MAX_LOGGED_CHARS characters, with a mark where the rest was cut. */
@@ -62,6 +67,7 @@ export function logDecision(entry: DecisionLog): void {
       userAgent: entry.userAgent === null ? null : bounded(entry.userAgent),
       tokens: entry.tokens.slice(0, 8).map(bounded),
       signer: entry.signer ?? null,
+      disguised: entry.disguised ?? null,
       verification: entry.verification ? loggedVerification(entry.verification) : null,
       group: verdict.decision?.group?.token ?? null,
       reason: verdict.decision?.reason ?? null,

@@ -5,9 +5,10 @@
  * reaches them), then perform the action it returns. Nothing here decides what happens to a request.
  */
 
-import { classifyUserAgent } from "../../agents/classify.ts";
+import { classifyUserAgent, type AgentInfo } from "../../agents/classify.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../../agents/verification.ts";
 import { activityOf } from "../../policy/activity.ts";
+import { disguiseOf as disguisedAs } from "../../policy/disguise.ts";
 import { decideEdge, isRobotsTxtPath, verificationOf } from "../../policy/edge-decision.ts";
 import type { EdgeAction, EdgeFacts } from "../../policy/edge-facts.ts";
 import { recordActivity } from "../activity/recorder.ts";
@@ -36,6 +37,7 @@ import { robotsFor, type LoadedRobots } from "../robots/cache.ts";
 import { nextAttemptSeconds } from "../robots/entry.ts";
 import { servedRobots } from "../robots/purposes-served.ts";
 import { robotsTxtResponse } from "../robots/route.ts";
+import { disguiseOf } from "../identity/disguised.ts";
 import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
 import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
 
@@ -52,6 +54,9 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         break;
       case "verification":
         facts = { ...facts, verification: await verifyClaim(edge, facts.agent) };
+        break;
+      case "disguise":
+        facts = { ...facts, disguise: await disguiseOf(edge) };
         break;
       case "pause": {
         const pause = await activePause(edge.env.ROBOTS, edge.config);
@@ -72,7 +77,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         const pacing = { group: fact.group ?? "*", limits: fact.limits ?? { minIntervalMs: 0, rates: [] } };
         const rate = await checkCrawlRate(
           edge,
-          { ...pacing, agent: facts.agent, verification: verificationOf(facts) },
+          { ...pacing, agent: judgedAgent(facts), verification: verificationOf(facts) },
           facts.now,
         );
         facts = { ...facts, rate };
@@ -101,6 +106,7 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     agent,
     signed: carriesSignature(request, config.verifyCrawlers),
     verifyCrawlers: config.verifyCrawlers,
+    disguisedCrawlers: config.disguisedCrawlers,
     needsVerification: needsVerification(edge, agent),
     // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
     cloudflareCategory:
@@ -176,7 +182,8 @@ const UNAVAILABLE_WHY = {
 function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): void {
   const { config, request, url } = edge;
   const signed = facts.signature?.status === "verified" ? facts.signature : undefined;
-  const agent = signed?.agent ?? facts.agent;
+  const disguised = disguisedAs(facts);
+  const agent = signed?.agent ?? disguised?.agent ?? facts.agent;
   const signatureClaim = facts.signature?.status === "failed" || facts.signature?.status === "reused";
   if (config.logDecisions === "none" || !(agent.crawler || signatureClaim)) return;
   const outcome = loggedOutcome(action, facts.pathAndQuery);
@@ -192,7 +199,13 @@ function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): vo
     logQuery: config.logQuery,
     signer: signed?.signer,
     verification: verificationOf(facts),
+    disguised: disguised && { source: disguised.source, treatment: config.disguisedCrawlers },
   });
+}
+
+/** Who the request is judged as, for its pacing: the crawler in disguise, else its User-Agent's. */
+function judgedAgent(facts: EdgeFacts): AgentInfo {
+  return disguisedAs(facts)?.agent ?? facts.agent;
 }
 
 function loggedOutcome(action: EdgeAction, pathAndQuery: string): LoggedOutcome | undefined {
