@@ -16,8 +16,6 @@
  * is no address (not found).
  */
 
-import ipaddr from "ipaddr.js";
-
 /** One list to compile: its name, its CIDRs, and whether it is crawler-only (else it excludes). */
 export interface RangeListInput {
   readonly name: string;
@@ -38,81 +36,176 @@ export interface AddressIndex {
 /** Compile lists into one AddressIndex (see the file comment). Invalid CIDRs are skipped. */
 export function compileAddressIndex(lists: readonly RangeListInput[]): AddressIndex {
   const names = [...new Set(lists.filter((list) => list.crawlerOnly).map((list) => list.name))];
-  const v4: Interval[] = [];
-  const v6: Interval[] = [];
+  const v4 = new Edges(1);
+  const v6 = new Edges(WORDS_V6);
+  const scratch = new Uint32Array(WORDS_V6);
   for (const list of lists) {
     const owner = list.crawlerOnly ? names.indexOf(list.name) : MIXED;
     for (const cidr of list.cidrs) {
-      const interval = intervalOf(cidr, owner);
-      if (interval) (interval.family === 4 ? v4 : v6).push(interval);
+      const bits = parseCidr(cidr, scratch);
+      if (bits === undefined) continue;
+      if (bits.family === 4) v4.addCidr(scratch, bits.length, owner);
+      else v6.addCidr(scratch, bits.length, owner);
     }
   }
-  return new CompiledIndex(names, disjoint(v4), disjoint(v6));
+  return new CompiledIndex(names, v4.disjoint(names.length), v6.disjoint(names.length));
 }
 
 const MIXED = -1;
+const PREFIX_LENGTH = /^\d{1,3}$/;
 
-interface Interval {
-  readonly family: 4 | 6;
-  readonly start: bigint;
-  /** Inclusive. */
-  readonly end: bigint;
-  /** Index into the crawler-only names, or MIXED. */
-  readonly owner: number;
+/** `address/bits` into `words` (IPv4: words[0]); its family and prefix length, or undefined. */
+function parseCidr(cidr: string, words: Uint32Array): { family: 4 | 6; length: number } | undefined {
+  const slash = cidr.indexOf("/");
+  const bitsText = slash < 0 ? "" : cidr.slice(slash + 1);
+  if (!PREFIX_LENGTH.test(bitsText)) return undefined;
+  const length = Number(bitsText);
+  const address = cidr.slice(0, slash);
+  if (address.includes(":")) return parseIPv6(address, words) && length <= 128 ? { family: 6, length } : undefined;
+  const v4 = parseIPv4(address);
+  if (v4 === undefined || length > 32) return undefined;
+  words[0] = v4;
+  return { family: 4, length };
 }
 
-function intervalOf(cidr: string, owner: number): Interval | undefined {
-  let parsed: [ipaddr.IPv4 | ipaddr.IPv6, number];
-  try {
-    parsed = ipaddr.parseCIDR(cidr);
-  } catch {
-    return undefined;
-  }
-  const [address, bits] = parsed;
-  const width = address.kind() === "ipv4" ? 32 : 128;
-  const value = address.toByteArray().reduce((sum, byte) => (sum << 8n) | BigInt(byte), 0n);
-  const size = 1n << BigInt(width - bits);
-  const start = value - (value % size);
-  return { family: width === 32 ? 4 : 6, start, end: start + size - 1n, owner };
-}
-
-/** An owned stretch of addresses after the sweep: exactly one crawler-only owner, no mixed list. */
-interface Segment {
-  readonly start: bigint;
-  end: bigint;
-  readonly owner: number;
+/** The compiled stretches of one family: words per stretch (start, end inclusive) and owners. */
+interface Stretches {
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+  readonly owners: Uint8Array;
 }
 
 /**
- * Sweep the intervals' edges in address order, keeping how many intervals of each owner cover
- * the stretch between two edges; a stretch is kept when exactly one crawler-only owner and no
- * mixed list covers it. Adjacent stretches of the same owner merge. O(n log n) in the CIDRs.
+ * One family's interval edges, in typed arrays (no object per CIDR: a list at its bound,
+ * MAX_RANGE_PREFIXES per list, must compile in a Worker's CPU budget). Each CIDR adds an edge
+ * at its first address (+1 for its owner) and one just past its last (-1); past the family's
+ * last address is flagged rather than written.
  */
-function disjoint(intervals: readonly Interval[]): Segment[] {
-  const edges = intervals.flatMap((interval) => [
-    { at: interval.start, delta: 1, owner: interval.owner },
-    { at: interval.end + 1n, delta: -1, owner: interval.owner },
-  ]);
-  edges.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  const covering = new Map<number, number>();
-  const segments: Segment[] = [];
-  for (let i = 0; i < edges.length;) {
-    const at = edges[i]?.at ?? 0n;
-    for (; i < edges.length && edges[i]?.at === at; i++) {
-      const edge = edges[i];
-      if (!edge) continue;
-      const count = (covering.get(edge.owner) ?? 0) + edge.delta;
-      if (count === 0) covering.delete(edge.owner);
-      else covering.set(edge.owner, count);
-    }
-    const next = edges[i]?.at;
-    const [owner] = covering.keys();
-    if (next === undefined || covering.size !== 1 || owner === undefined || owner === MIXED) continue;
-    const last = segments.at(-1);
-    if (last && last.owner === owner && last.end + 1n === at) last.end = next - 1n;
-    else segments.push({ start: at, end: next - 1n, owner });
+class Edges {
+  private readonly width: number;
+  private words: Uint32Array;
+  private deltas: Int8Array;
+  private owners: Int16Array;
+  private pastEnd: Uint8Array;
+  private count = 0;
+
+  constructor(width: number) {
+    this.width = width;
+    this.words = new Uint32Array(64 * width);
+    this.deltas = new Int8Array(64);
+    this.owners = new Int16Array(64);
+    this.pastEnd = new Uint8Array(64);
   }
-  return segments;
+
+  addCidr(address: Uint32Array, length: number, owner: number): void {
+    this.reserve(this.count + 2);
+    const first = this.count * this.width;
+    const past = first + this.width;
+    for (let i = 0; i < this.width; i++) {
+      const covered = Math.min(32, Math.max(0, length - 32 * i));
+      const mask = covered === 0 ? 0 : (0xffffffff << (32 - covered)) >>> 0;
+      this.words[first + i] = ((address[i] ?? 0) & mask) >>> 0;
+      this.words[past + i] = ((address[i] ?? 0) | ~mask) >>> 0;
+    }
+    // The end edge is one past the last address: add one, carrying.
+    let carry = 1;
+    for (let i = this.width - 1; i >= 0 && carry; i--) {
+      const word = (this.words[past + i] ?? 0) + 1;
+      this.words[past + i] = word >>> 0;
+      carry = word > 0xffffffff ? 1 : 0;
+    }
+    this.set(this.count, 1, owner, 0);
+    this.set(this.count + 1, -1, owner, carry);
+    this.count += 2;
+  }
+
+  /**
+   * Sweep the edges in address order, counting the intervals of each owner that cover the
+   * stretch up to the next edge; keep a stretch covered by exactly one crawler-only owner and
+   * no mixed list, merging it into the stretch before when that one has the same owner.
+   * O(n log n) in the CIDRs.
+   */
+  disjoint(owners: number): Stretches {
+    const order = Uint32Array.from({ length: this.count }, (_, i) => i);
+    order.sort((a, b) => this.compare(a, b));
+    const covering = new Int32Array(owners + 1); // the last slot counts mixed lists
+    let ownersCovering = 0;
+    const out = { starts: new Uint32Array(this.words.length), ends: new Uint32Array(this.words.length) };
+    const outOwners = new Uint8Array(this.count);
+    let kept = 0;
+    let previousKept = false;
+    for (let k = 0; k < order.length;) {
+      const at = order[k] ?? 0;
+      if (this.pastEnd[at]) break; // nothing after the family's last address
+      for (; k < order.length && this.compare(order[k] ?? 0, at) === 0; k++) {
+        const edge = order[k] ?? 0;
+        const slot = (this.owners[edge] ?? 0) === MIXED ? owners : (this.owners[edge] ?? 0);
+        const before = covering[slot] ?? 0;
+        const after = before + (this.deltas[edge] ?? 0);
+        covering[slot] = after;
+        ownersCovering += Number(after > 0) - Number(before > 0);
+      }
+      const owner = ownersCovering === 1 && !(covering[owners] ?? 0) ? covering.findIndex((n) => n > 0) : -1;
+      const next = k < order.length ? (order[k] ?? 0) : -1;
+      if (owner < 0 || next < 0) {
+        previousKept = false;
+        continue;
+      }
+      if (!(previousKept && outOwners[kept - 1] === owner)) {
+        out.starts.set(this.words.subarray(at * this.width, (at + 1) * this.width), kept * this.width);
+        outOwners[kept++] = owner;
+      }
+      this.writeBefore(next, out.ends, (kept - 1) * this.width);
+      previousKept = true;
+    }
+    const size = kept * this.width;
+    return { starts: out.starts.slice(0, size), ends: out.ends.slice(0, size), owners: outOwners.slice(0, kept) };
+  }
+
+  /** The address just before edge `edge` (its words minus one; the family's last address when past the end). */
+  private writeBefore(edge: number, target: Uint32Array, offset: number): void {
+    if (this.pastEnd[edge]) {
+      target.fill(0xffffffff, offset, offset + this.width);
+      return;
+    }
+    let borrow = 1;
+    for (let i = this.width - 1; i >= 0; i--) {
+      const word = (this.words[edge * this.width + i] ?? 0) - borrow;
+      target[offset + i] = word >>> 0;
+      borrow = word < 0 ? 1 : 0;
+    }
+  }
+
+  private compare(a: number, b: number): number {
+    const pastA = this.pastEnd[a] ?? 0;
+    const pastB = this.pastEnd[b] ?? 0;
+    if (pastA || pastB) return pastA - pastB;
+    for (let i = 0; i < this.width; i++) {
+      const difference = (this.words[a * this.width + i] ?? 0) - (this.words[b * this.width + i] ?? 0);
+      if (difference !== 0) return difference;
+    }
+    return 0;
+  }
+
+  private set(edge: number, delta: number, owner: number, pastEnd: number): void {
+    this.deltas[edge] = delta;
+    this.owners[edge] = owner;
+    this.pastEnd[edge] = pastEnd;
+  }
+
+  private reserve(edges: number): void {
+    if (edges <= this.deltas.length) return;
+    const size = Math.max(edges, this.deltas.length * 2);
+    const grow = <T extends Uint32Array | Int8Array | Int16Array | Uint8Array>(array: T, length: number): T => {
+      const bigger = new (array.constructor as new (n: number) => T)(length);
+      bigger.set(array);
+      return bigger;
+    };
+    this.words = grow(this.words, size * this.width);
+    this.deltas = grow(this.deltas, size);
+    this.owners = grow(this.owners, size);
+    this.pastEnd = grow(this.pastEnd, size);
+  }
 }
 
 const WORDS_V6 = 4;
@@ -131,20 +224,16 @@ class CompiledIndex implements AddressIndex {
   readonly intervals: number;
   readonly bytes: number;
 
-  constructor(names: readonly string[], v4: readonly Segment[], v6: readonly Segment[]) {
+  constructor(names: readonly string[], v4: Stretches, v6: Stretches) {
     if (names.length > 255) throw new RangeError("at most 255 crawler-only lists can be compiled");
     this.names = names;
-    this.v4Starts = Uint32Array.from(v4, (segment) => Number(segment.start));
-    this.v4Ends = Uint32Array.from(v4, (segment) => Number(segment.end));
-    this.v4Owners = Uint8Array.from(v4, (segment) => segment.owner);
-    this.v6Starts = new Uint32Array(v6.length * WORDS_V6);
-    this.v6Ends = new Uint32Array(v6.length * WORDS_V6);
-    this.v6Owners = Uint8Array.from(v6, (segment) => segment.owner);
-    v6.forEach((segment, i) => {
-      writeWords(this.v6Starts, i * WORDS_V6, segment.start);
-      writeWords(this.v6Ends, i * WORDS_V6, segment.end);
-    });
-    this.intervals = v4.length + v6.length;
+    this.v4Starts = v4.starts;
+    this.v4Ends = v4.ends;
+    this.v4Owners = v4.owners;
+    this.v6Starts = v6.starts;
+    this.v6Ends = v6.ends;
+    this.v6Owners = v6.owners;
+    this.intervals = v4.owners.length + v6.owners.length;
     const arrays = [this.v4Starts, this.v4Ends, this.v4Owners, this.v6Starts, this.v6Ends, this.v6Owners];
     this.bytes =
       arrays.reduce((sum, array) => sum + array.byteLength, 0) + names.reduce((sum, name) => sum + 2 * name.length, 0);
@@ -199,12 +288,6 @@ class CompiledIndex implements AddressIndex {
   }
 }
 
-function writeWords(target: Uint32Array, offset: number, value: bigint): void {
-  for (let word = 0; word < WORDS_V6; word++) {
-    target[offset + word] = Number((value >> BigInt(32 * (WORDS_V6 - 1 - word))) & 0xffffffffn);
-  }
-}
-
 /** Sign of (stored interval edge at `offset`) - (address). */
 function compareWords(stored: Uint32Array, offset: number, address: Uint32Array): number {
   for (let word = 0; word < WORDS_V6; word++) {
@@ -238,45 +321,70 @@ export function parseIPv4(text: string): number | undefined {
   return parts === 4 ? value : undefined;
 }
 
-const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
+/** Scratch for parseIPv6's groups (one parse at a time: the isolate runs one request's code at once). */
+const GROUPS = new Uint16Array(8);
 
 /**
  * IPv6 text into four 32-bit words (most significant first); false when it is not one. Hex
  * groups of 1–4 digits, at most one `::`, an optional dotted IPv4 tail; no zone (`%eth0`).
+ * One pass over the characters, no allocation but the dotted tail's slice: it runs per request.
  */
 export function parseIPv6(text: string, words: Uint32Array): boolean {
-  const gap = text.indexOf("::");
-  if (gap >= 0 && text.indexOf("::", gap + 1) >= 0) return false;
-  const head = gap < 0 ? text : text.slice(0, gap);
-  const tail = gap < 0 ? "" : text.slice(gap + 2);
-  const before = head === "" ? [] : head.split(":");
-  const after = tail === "" ? [] : tail.split(":");
-  const groups = groupsOf(gap < 0 ? before : after);
-  if (!groups) return false;
-  const leading = gap < 0 ? [] : groupsOf(before, false);
-  if (!leading) return false;
-  const count = leading.length + groups.length;
-  if (gap < 0 ? count !== 8 : count > 7) return false;
-  const all = [...leading, ...Array<number>(8 - count).fill(0), ...groups];
+  const n = text.length;
+  let count = 0;
+  let gapAt = -1;
+  let i = 0;
+  if (n >= 2 && text.charCodeAt(0) === COLON) {
+    if (text.charCodeAt(1) !== COLON) return false;
+    gapAt = 0;
+    i = 2;
+  }
+  while (i < n) {
+    const start = i;
+    let value = 0;
+    let digits = 0;
+    for (let digit = hexValue(text.charCodeAt(i)); digit >= 0 && i < n; digit = hexValue(text.charCodeAt(++i))) {
+      value = value * 16 + digit;
+      digits++;
+    }
+    if (i < n && text.charCodeAt(i) === DOT) {
+      const v4 = count <= 6 ? parseIPv4(text.slice(start)) : undefined;
+      if (v4 === undefined) return false;
+      GROUPS[count++] = Math.floor(v4 / 65536);
+      GROUPS[count++] = v4 % 65536;
+      break;
+    }
+    if (digits === 0 || digits > 4 || count === 8) return false;
+    GROUPS[count++] = value;
+    if (i === n) break;
+    if (text.charCodeAt(i) !== COLON || ++i === n) return false;
+    if (text.charCodeAt(i) === COLON) {
+      if (gapAt >= 0) return false;
+      gapAt = count;
+      i++;
+    }
+  }
+  if (gapAt < 0 ? count !== 8 : count > 7) return false;
+  const zeros = 8 - count;
   for (let word = 0; word < WORDS_V6; word++) {
-    words[word] = (((all[2 * word] ?? 0) << 16) | (all[2 * word + 1] ?? 0)) >>> 0;
+    words[word] = ((groupAt(2 * word, gapAt, zeros) << 16) | groupAt(2 * word + 1, gapAt, zeros)) >>> 0;
   }
   return true;
 }
 
-/** Hex groups as numbers; the last may be a dotted IPv4 address (two groups) when allowed. */
-function groupsOf(parts: readonly string[], dottedTail = true): number[] | undefined {
-  const groups: number[] = [];
-  for (const [i, part] of parts.entries()) {
-    if (dottedTail && i === parts.length - 1 && part.includes(".")) {
-      const v4 = parseIPv4(part);
-      if (v4 === undefined) return undefined;
-      groups.push(Math.floor(v4 / 65536), v4 % 65536);
-    } else if (HEX_GROUP.test(part)) {
-      groups.push(parseInt(part, 16));
-    } else {
-      return undefined;
-    }
-  }
-  return groups;
+const COLON = 58;
+const DOT = 46;
+
+/** The group at position `at` of the full eight, with `zeros` groups inserted at `gapAt`. */
+function groupAt(at: number, gapAt: number, zeros: number): number {
+  if (gapAt < 0 || at < gapAt) return GROUPS[at] ?? 0;
+  if (at < gapAt + zeros) return 0;
+  return GROUPS[at - zeros] ?? 0;
+}
+
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  if (code >= 65 && code <= 70) return code - 55;
+  return -1;
 }

@@ -53,6 +53,18 @@ describe("compileAddressIndex: which crawler-only list holds an address", () => 
     expect(index.bytes).toBe(4 * (4 + 4 + 1) + 3 * (16 + 16 + 1) + 2 * "gptbotbingbotccbot".length);
   });
 
+  it.each([
+    { cidrs: ["0.0.0.0/0"], address: "255.255.255.255", owner: "all" },
+    { cidrs: ["0.0.0.0/0"], address: "0.0.0.0", owner: "all" },
+    { cidrs: ["::/0"], address: "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", owner: "all" },
+    { cidrs: ["255.255.255.255/32"], address: "255.255.255.255", owner: "all" },
+    { cidrs: ["255.255.255.255/32"], address: "255.255.255.254", owner: undefined },
+    { cidrs: ["1.2.3.4/32", "1.2.3.5/32"], address: "1.2.3.5", owner: "all" },
+    { cidrs: ["10.0.0.0/8", "10.1.0.0/16"], address: "10.1.2.3", owner: "all" },
+  ])("the family's edges and nesting: $cidrs holds $address -> $owner", ({ cidrs, address, owner }) => {
+    expect(compileAddressIndex([{ name: "all", crawlerOnly: true, cidrs }]).lookup(address)).toBe(owner);
+  });
+
   it("an empty index finds nothing", () => {
     expect(compileAddressIndex([]).lookup("20.171.206.1")).toBeUndefined();
   });
