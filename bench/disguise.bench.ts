@@ -54,10 +54,10 @@ const PERSON_V4 = "203.0.113.9";
 const PERSON_V6 = "2a02:c7f:1234:5678:9abc:def0:1234:5678";
 
 function edgeFor(address: string) {
-  const request = new Request("https://www.example.com/news/today", {
+  const browser = new Request("https://www.example.com/news/today", {
     headers: { "user-agent": CHROME, "cf-connecting-ip": address },
   });
-  return { request, env: { ROBOTS: kv } as unknown as Env };
+  return { request: browser, env: { ROBOTS: kv } as unknown as Env };
 }
 
 function baseFacts(disguisedCrawlers: Mode): EdgeFacts {

@@ -54,6 +54,12 @@ export function compileAddressIndex(lists: readonly RangeListInput[]): AddressIn
 const MIXED = -1;
 const PREFIX_LENGTH = /^\d{1,3}$/;
 
+function grow<T extends Uint32Array | Int8Array | Int16Array | Uint8Array>(array: T, length: number): T {
+  const bigger = new (array.constructor as new (n: number) => T)(length);
+  bigger.set(array);
+  return bigger;
+}
+
 /** `address/bits` into `words` (IPv4: words[0]); its family and prefix length, or undefined. */
 function parseCidr(cidr: string, words: Uint32Array): { family: 4 | 6; length: number } | undefined {
   const slash = cidr.indexOf("/");
@@ -196,11 +202,6 @@ class Edges {
   private reserve(edges: number): void {
     if (edges <= this.deltas.length) return;
     const size = Math.max(edges, this.deltas.length * 2);
-    const grow = <T extends Uint32Array | Int8Array | Int16Array | Uint8Array>(array: T, length: number): T => {
-      const bigger = new (array.constructor as new (n: number) => T)(length);
-      bigger.set(array);
-      return bigger;
-    };
     this.words = grow(this.words, size * this.width);
     this.deltas = grow(this.deltas, size);
     this.owners = grow(this.owners, size);

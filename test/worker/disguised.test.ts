@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { RANGE_SOURCES } from "../../src/agents/verification.ts";
 import { MAX_RANGE_PREFIXES, STALE_LIST_MS } from "../../src/worker/identity/crawler-ranges.ts";
-import { admin, call, CHROME, fakeOrigin, freshState, ORIGIN } from "./helpers.ts";
+import { admin, call, CHROME, fakeOrigin, freshState } from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /private/\n";
 const GPTBOT_ADDRESS = "20.171.206.7"; // in the gptbot list below: crawler-only
@@ -189,28 +189,29 @@ describe("a browser User-Agent from a published list", () => {
   });
 });
 
+/** Answer the lists' fetches (robots.txt as the origin's). */
+function serveLists(answer: (url: string) => Response): string[] {
+  const asked: string[] = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = new Request(input, init).url;
+    asked.push(url);
+    if (url.endsWith("/robots.txt")) return new Response(ROBOTS);
+    return answer(url);
+  });
+  return asked;
+}
+
 describe("the lists' sources: CRAWLER_RANGES, bounds, refresh now, status", () => {
   const LIST = { prefixes: [{ ipv4Prefix: "20.171.206.0/24" }] };
   const MIRROR = "https://mirror.example/gptbot.json";
 
-  function serveLists(answer: (url: string) => Response): string[] {
-    const asked: string[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = new Request(input, init).url;
-      asked.push(url);
-      if (url.endsWith("/robots.txt")) return new Response(ROBOTS);
-      return answer(url);
-    });
-    return asked;
-  }
-
   it("POST refresh?sources=ranges fetches every list now, gptbot's from CRAWLER_RANGES, and answers the sources", async () => {
     const asked = serveLists((url) => (url === MIRROR ? Response.json(LIST) : new Response("down", { status: 503 })));
-    const env = { CRAWLER_RANGES: JSON.stringify({ gptbot: MIRROR }), DISGUISED_CRAWLERS: "enforce" };
+    const vars = { CRAWLER_RANGES: JSON.stringify({ gptbot: MIRROR }), DISGUISED_CRAWLERS: "enforce" };
     const response = await call("/__robots/refresh?sources=ranges", {
       method: "POST",
       headers: { authorization: "Bearer test-admin-token" },
-      env,
+      env: vars,
     });
     expect(response.status).toBe(200);
     const expectedUrls = RANGE_SOURCES.map((source) => (source.name === "gptbot" ? MIRROR : source.url));
@@ -232,11 +233,15 @@ describe("the lists' sources: CRAWLER_RANGES, bounds, refresh now, status", () =
       fetchedAt: null,
     });
     // The list is in force at once: the next browser from it is GPTBot.
-    const disguised = await call("/private/x", { ua: CHROME, headers: { "cf-connecting-ip": GPTBOT_ADDRESS }, env });
+    const disguised = await call("/private/x", {
+      ua: CHROME,
+      headers: { "cf-connecting-ip": GPTBOT_ADDRESS },
+      env: vars,
+    });
     expect(disguised.status).toBe(403);
     // GET status shows the same.
     const status = (await (
-      await call("/__robots/status", { headers: { authorization: "Bearer test-admin-token" }, env })
+      await call("/__robots/status", { headers: { authorization: "Bearer test-admin-token" }, env: vars })
     ).json()) as {
       identity: { lists: Record<string, unknown>[] };
     };
@@ -280,16 +285,16 @@ describe("the lists' sources: CRAWLER_RANGES, bounds, refresh now, status", () =
 
   it("an invalid CRAWLER_RANGES degrades only itself: the built-in addresses, and a problem in status", async () => {
     const asked = serveLists(() => Response.json(LIST));
-    const env = { CRAWLER_RANGES: JSON.stringify({ gptbot: "http://mirror.example/gptbot.json" }) };
+    const vars = { CRAWLER_RANGES: JSON.stringify({ gptbot: "http://mirror.example/gptbot.json" }) };
     await call("/__robots/refresh?sources=ranges", {
       method: "POST",
       headers: { authorization: "Bearer test-admin-token" },
-      env,
+      env: vars,
     });
     expect(asked).toContain("https://openai.com/gptbot.json");
     expect(asked).not.toContain("http://mirror.example/gptbot.json");
     const status = (await (
-      await call("/__robots/status", { headers: { authorization: "Bearer test-admin-token" }, env })
+      await call("/__robots/status", { headers: { authorization: "Bearer test-admin-token" }, env: vars })
     ).json()) as {
       problems?: string[];
     };
