@@ -13,7 +13,11 @@
 import ipaddr from "ipaddr.js";
 import { productToken } from "../core/product-token.ts";
 import type { AgentInfo } from "./classify.ts";
+import { categoryOfCloudflare } from "./cloudflare-categories.ts";
 import { KNOWN_CRAWLERS, type CrawlerCategory } from "./crawlers.ts";
+
+// The mapping lives with the rest of Cloudflare's vocabulary; callers of this module keep their import.
+export { categoryOfCloudflare };
 
 /** Where an operator publishes its crawlers' IP ranges, and which tokens they cover. */
 export interface RangeSource {
@@ -641,26 +645,4 @@ export function cloudflareBotOf(cf: unknown): { verified: boolean | undefined; c
   // category a policy rule or usage preference may grant by.
   const category = verified === false ? undefined : stated;
   return { verified, category };
-}
-
-/**
- * Cloudflare's verified bot categories (developers.cloudflare.com/bots/concepts/bot/verified-bots/
- * categories) that say the same as one of ours. Only these map: "Advertising & Marketing",
- * "Aggregator", "Feed Fetcher", "Academic Research", "Security", "Accessibility", "Webhooks" and
- * "Other" say nothing a policy or usage preference could rely on.
- */
-const CLOUDFLARE_CATEGORIES: ReadonlyMap<string, CrawlerCategory> = new Map([
-  ["search engine crawler", "search-engine"],
-  ["ai crawler", "ai-training"], // "crawls websites for content that is used for training AI models"
-  ["ai assistant", "ai-assistant"], // "automated AI bot driven by user action"
-  ["ai search", "ai-search"],
-  ["search engine optimization", "seo-tool"],
-  ["page preview", "social-preview"],
-  ["monitoring & analytics", "monitoring"],
-  ["archiver", "archiver"],
-]);
-
-/** Our category for a Cloudflare verified bot category, where one says the same. */
-export function categoryOfCloudflare(category: string | undefined): CrawlerCategory | undefined {
-  return category === undefined ? undefined : CLOUDFLARE_CATEGORIES.get(category.toLowerCase());
 }
