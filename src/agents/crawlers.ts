@@ -345,6 +345,23 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     category: "other",
     docs: GOOGLE_USER + GOOGLE_USER_NOT_BOUND + "; Gemini Notebook sources (formerly Google-NotebookLM)",
   },
+  {
+    // Listed among the user-triggered fetchers (so, like them, "generally ignore robots.txt
+    // rules") with its own address list, user-triggered-agents.json (verification.ts), and a Web
+    // Bot Auth identity, https://agent.bot.goog (signature-agents.ts): a claim is checked before
+    // it skips `*`, and a group naming Google-Agent still applies.
+    token: "Google-Agent",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    honoursRateLimits: false,
+    rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
+    operator: "Google",
+    category: "ai-assistant",
+    docs:
+      "https://developers.google.com/crawling/docs/crawlers-fetchers/allow-google-agent: agents hosted on Google infrastructure that navigate the web and perform actions upon user request; listed on " +
+      GOOGLE_USER +
+      GOOGLE_USER_NOT_BOUND,
+  },
 
   // Microsoft Bing. Bing announced in 2010 that bingbot honours msnbot groups when the file
   // has none for bingbot ("bingbot on the horizon", Bing webmaster blog).
@@ -817,6 +834,16 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     operator: "Amazon",
     category: "ai-assistant",
     docs: "https://developer.amazon.com/amazonbot: fetches live information for Alexa users; Amazon documents that it respects robots.txt (user-agent, allow, disallow), so it stays held to `*`",
+  },
+  {
+    token: "amazon-QBusiness",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "Amazon (AWS)",
+    category: "ai-search",
+    docs: "https://docs.aws.amazon.com/amazonq/latest/business-use-dg/stop-web-crawler.html: Amazon Q Business Web Crawler obeys Allow and Disallow for `User-agent: amazon-QBusiness`; it indexes the sites an AWS customer chooses for that customer's generative AI assistant (an index behind AI answers, as ai-search)",
   },
   {
     token: "meta-externalagent",
