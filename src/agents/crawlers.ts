@@ -11,9 +11,11 @@
  * no harm" — a site's `*` group is not held against a person's own fetch, while a group
  * naming the fetcher still applies and an operator policy can change it. Only fetchers
  * whose operator publishes addresses are exempted, so a claim is verified (verification.ts)
- * and naming one is no way around `*`. AI assistants' fetchers (ChatGPT-User, Perplexity-User)
- * stay held to `*`: what they fetch feeds AI answers, which a site addresses in its `*` group
- * with usage signals (Content-Signal ai-input=no).
+ * and naming one is no way around `*`. The same holds for assistants whose operator says so
+ * and publishes their addresses (ChatGPT-User, Perplexity-User, Google-Agent); assistants whose
+ * operator says they obey robots.txt (Claude-User, MistralAI-User, Amzn-User) stay held to `*`.
+ * Either way, what they fetch feeds AI answers, which a site still addresses in its `*` group
+ * with usage preferences (Content-Signal ai-input=no, Content-Usage ai-use=n).
  *
  * Tokens with no User-Agent of their own (Google-Extended, Applebot-Extended) are policy
  * switches, not clients, so they are not in this table (no request ever carries them); PURPOSE_SWITCHES,

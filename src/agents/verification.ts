@@ -29,6 +29,10 @@ export interface RangeSource {
 /** Operators publishing machine-readable ranges in the `{"prefixes": [{"ipv4Prefix"|"ipv6Prefix"}]}` shape. */
 export const RANGE_SOURCES: readonly RangeSource[] = [
   {
+    // Google moved its lists from /static/search/apis/ipranges/ to /static/crawling/ipranges/
+    // (Search Central blog, 2026-03-31), redirecting the old paths; the common crawlers' new
+    // file name could not be read on Google's own page offline, so this one is fetched at the
+    // old address and followed (docs/decisions.md, "Sources: Google").
     name: "googlebot",
     url: "https://developers.google.com/static/search/apis/ipranges/googlebot.json",
     tokens: [
@@ -44,8 +48,9 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
     ],
   },
   {
+    // The address Google's special-case crawlers page gives since the move.
     name: "google-special",
-    url: "https://developers.google.com/static/search/apis/ipranges/special-crawlers.json",
+    url: "https://developers.google.com/static/crawling/ipranges/special-crawlers.json",
     tokens: ["AdsBot-Google", "AdsBot-Google-Mobile", "Mediapartners-Google", "APIs-Google"],
   },
   {
