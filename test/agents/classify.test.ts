@@ -648,6 +648,7 @@ describe("the table", () => {
       "GoogleProducer",
       "Google-Pinpoint",
       "Google-GeminiNotebook",
+      "Google-Agent",
       "ChatGPT-User",
       "Perplexity-User",
     ]);
