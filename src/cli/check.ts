@@ -160,7 +160,7 @@ function cachedMatcher(robots: string, cache: Map<string, RobotsMatcher>): Robot
 }
 
 /** The JSON form of a decision: `allowed`, the deciding rule (or null), the reason, the group. */
-export function decisionJson(decision: Decision) {
+function decisionJson(decision: Decision) {
   return {
     allowed: decision.allowed,
     rule: decision.rule ?? null,

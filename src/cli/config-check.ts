@@ -113,7 +113,7 @@ function knownVarNames(): readonly string[] {
 }
 
 /** The known name nearest to `name` (case-insensitive edit distance, a swap of two letters counting one). */
-export function closest(name: string, known: readonly string[]): string {
+function closest(name: string, known: readonly string[]): string {
   let best = known[0] ?? "";
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
@@ -250,7 +250,7 @@ function asArray(value: unknown): unknown[] {
 }
 
 /** The compatibility date of the installed workerd (its version is 1.YYYYMMDD.N), if found. */
-export function installedWorkerdDate(): string | undefined {
+function installedWorkerdDate(): string | undefined {
   try {
     const manifest = JSON.parse(
       readFileSync(new URL("../../node_modules/workerd/package.json", import.meta.url), "utf8"),

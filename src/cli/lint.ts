@@ -40,7 +40,7 @@ const BINARY_MIN_CONTROLS = 4;
  * text despite its NULs; a stray NUL in a text file is a lint finding, not a binary file:
  * what counts is the share of control bytes (C0 but tab, LF, CR, FF; and DEL).
  */
-export function binaryReason(bytes: Uint8Array): string | undefined {
+function binaryReason(bytes: Uint8Array): string | undefined {
   const head = bytes.subarray(0, SNIFF_BYTES);
   if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return undefined;
   let controls = 0;

@@ -109,7 +109,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   ),
 };
 
-export const USAGE = `usage:
+const USAGE = `usage:
 ${Object.values(COMMANDS)
   .map((entry) => entry.usage)
   .join("")}  robots-edge --version [--json]

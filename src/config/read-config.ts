@@ -32,7 +32,7 @@ import {
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 
 /** Cloudflare's public resolver, RFC 8484 JSON API: the default for reverse DNS verification. */
-export const DEFAULT_DOH_RESOLVER = SETTINGS.DOH_RESOLVER.default;
+const DEFAULT_DOH_RESOLVER = SETTINGS.DOH_RESOLVER.default;
 
 export interface Config {
   readonly mode: Mode;
