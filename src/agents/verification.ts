@@ -221,7 +221,7 @@ const KNOWN_OF_TOKEN = new Map(KNOWN_CRAWLERS.map((crawler) => [productToken(cra
  * crawler's (`Googlebot2`) are other product tokens (core/product-token.ts) and select no
  * crawler's group, so they need no check. Best first, without repeats.
  */
-export function rangeSourcesFor(agent: AgentInfo): RangeSource[] {
+function rangeSourcesFor(agent: AgentInfo): RangeSource[] {
   const sources: RangeSource[] = [];
   const vouched = new Set<string>();
   for (const token of agent.tokens.map(productToken)) {
@@ -329,7 +329,7 @@ const REVERSE_DNS_RULE_OF_TOKEN = new Map(
 );
 
 /** The reverse DNS rules of the operators a request's tokens claim, as rangeSourcesFor picks sources. */
-export function reverseDnsRulesFor(agent: AgentInfo): ReverseDnsRule[] {
+function reverseDnsRulesFor(agent: AgentInfo): ReverseDnsRule[] {
   const rules: ReverseDnsRule[] = [];
   const vouched = new Set<string>();
   for (const token of agent.tokens.map(productToken)) {

@@ -12,9 +12,7 @@ import {
   needsReverseDns,
   outcomeOfCheck,
   parseRangeList,
-  rangeSourcesFor,
   RangeSet,
-  reverseDnsRulesFor,
   verificationPlan,
   verifyCrawlerDetailed,
   type VerificationInput,
@@ -160,9 +158,9 @@ const claims: readonly { ua: string; sources: string[]; fromGoogle: string; from
   },
 ];
 
-describe("rangeSourcesFor and the check: every token that selects a verifiable group (issue #9)", () => {
+describe("the plan's lists and the check: every token that selects a verifiable group (issue #9)", () => {
   it.each(claims)("$why: $ua -> $sources", ({ ua, sources }) => {
-    expect(rangeSourcesFor(classifyUserAgent(ua)).map((source) => source.name)).toEqual(sources);
+    expect(verificationPlan(classifyUserAgent(ua)).rangeSources.map((source) => source.name)).toEqual(sources);
   });
 
   it.each(claims)("$why: $ua from Google -> $fromGoogle, elsewhere -> $fromElsewhere", (row) => {
@@ -199,7 +197,7 @@ describe("every crawler that skips `User-agent: *` is verified", () => {
   const skipping = KNOWN_CRAWLERS.filter((crawler) => !crawler.obeysGlobalGroup);
   it.each(skipping)("$token has a range source", (crawler) => {
     const agent = classifyUserAgent(`${crawler.token}/1.0`);
-    expect(rangeSourcesFor(agent).length).toBeGreaterThan(0);
+    expect(verificationPlan(agent).rangeSources.length).toBeGreaterThan(0);
   });
 });
 
@@ -811,8 +809,9 @@ describe("the operators added from their own pages", () => {
     { ua: "Mozilla/5.0 (compatible; MistralAI-Training/1.0)", lists: [], dns: [] },
   ])("$ua -> lists $lists, reverse DNS $dns", ({ ua, lists, dns }) => {
     const agent = classifyUserAgent(ua);
-    expect(rangeSourcesFor(agent).map((source) => source.name)).toEqual(lists);
-    expect(reverseDnsRulesFor(agent).map((rule) => rule.name)).toEqual(dns);
+    const plan = verificationPlan(agent);
+    expect(plan.rangeSources.map((source) => source.name)).toEqual(lists);
+    expect(plan.reverseDns.map((rule) => rule.name)).toEqual(dns);
   });
 });
 
