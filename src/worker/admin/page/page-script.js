@@ -508,9 +508,12 @@ function fillActivityTable() {
       c.verified.refuted,
       c.verified.unverifiable,
       c.verified.unchecked,
+      c.verified.disguised,
       c.violations,
     ]);
     if (c.verified.refuted > 0) row.children[9].classList.add("impostor");
+    // A browser User-Agent from the crawler's own published range (policy/disguise.ts).
+    if (c.verified.disguised > 0) row.children[12].classList.add("disguised");
     body.append(row);
   }
   if (activityData.crawlers.length === 0) body.append(tableRow(["No crawler requests in this period."]));
