@@ -102,6 +102,8 @@ export interface ExplainInput {
       | "rateLimiter"
       | "now"
       | "originUnusable"
+      | "disguisedCrawlers"
+      | "disguise"
     >
   > & {
     /** The address check, when the caller could make one (admin explain's `ip=`, from stored lists). */
@@ -153,6 +155,9 @@ function explainWith(
     signed: false,
     verifyCrawlers,
     ...claim,
+    // A browser's address, when the caller looked it up (admin explain's `ip=`); else a person.
+    disguisedCrawlers: facts.disguisedCrawlers,
+    disguise: facts.disguise ?? null,
     cloudflareCategory: facts.cloudflareCategory,
     pause,
     robots: robots && { state: robots.state, matcher: robots.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },

@@ -201,6 +201,35 @@ function serveLists(answer: (url: string) => Response): string[] {
   return asked;
 }
 
+describe("admin explain with ip=: what the edge would do with a browser from that address", () => {
+  it.each([
+    { setting: "enforce", ip: GPTBOT_ADDRESS, allowed: false, evidence: "gptbot", group: "gptbot" },
+    { setting: "report", ip: GPTBOT_ADDRESS, allowed: false, evidence: "gptbot", group: "gptbot" },
+    { setting: "off", ip: GPTBOT_ADDRESS, allowed: true, evidence: null, group: null },
+    { setting: "enforce", ip: CHATGPT_USER_ADDRESS, allowed: true, evidence: null, group: null },
+  ])(
+    "$setting, $ip -> group $group (the group token as robots.txt writes it, lowercased)",
+    async ({ setting, ip, allowed, evidence, group }) => {
+      await storeLists();
+      const vars = { DISGUISED_CRAWLERS: setting };
+      await admin("refresh", { method: "POST", env: vars });
+      const url = `explain?ua=${encodeURIComponent(CHROME)}&url=/private/x&ip=${ip}`;
+      const body = (await (await admin(url, { env: vars })).json()) as {
+        allowed: boolean | null;
+        group: { token: string } | null;
+        verification: { evidence: string | null };
+      };
+      expect({ allowed: body.allowed, evidence: body.verification.evidence, group: body.group?.token ?? null }).toEqual(
+        {
+          allowed,
+          evidence,
+          group,
+        },
+      );
+    },
+  );
+});
+
 describe("the lists' sources: CRAWLER_RANGES, bounds, refresh now, status", () => {
   const LIST = { prefixes: [{ ipv4Prefix: "20.171.206.0/24" }] };
   const MIRROR = "https://mirror.example/gptbot.json";

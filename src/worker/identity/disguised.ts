@@ -16,9 +16,13 @@ import { crawlerOnlyIndex } from "./crawler-ranges.ts";
 
 /** The crawler-only list holding the request's address, with the crawler it names; null for none. */
 export async function disguiseOf(edge: Pick<EdgeContext, "request" | "env">): Promise<DisguiseFact | null> {
-  const address = edge.request.headers.get("cf-connecting-ip");
+  return disguiseOfAddress(edge.env.ROBOTS, edge.request.headers.get("cf-connecting-ip"));
+}
+
+/** The same for an address given (admin explain's `ip=`): the stored lists, no fetch. */
+export async function disguiseOfAddress(kv: KVNamespace, address: string | null): Promise<DisguiseFact | null> {
   if (!address) return null;
-  const source = (await crawlerOnlyIndex(edge.env.ROBOTS)).lookup(address);
+  const source = (await crawlerOnlyIndex(kv)).lookup(address);
   const crawler = source === undefined ? undefined : rangeUseOf(source)?.crawler;
   return source === undefined || crawler === undefined ? null : { source, agent: agentOf(crawler) };
 }
