@@ -17,7 +17,7 @@
  * memory or the compile time without bound.
  */
 
-import { compileAddressIndex, type AddressIndex } from "../../agents/address-intervals.ts";
+import { compileAddressIndex, type AddressIndex, type RangeListInput } from "../../agents/address-intervals.ts";
 import { rangeUseOf } from "../../agents/range-uses.ts";
 import { parseRangeList, RangeSet, RANGE_SOURCES, type RangeSource } from "../../agents/verification.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
@@ -52,6 +52,7 @@ const memory = new IsolateMemory<"ranges", LoadedRanges>({
 /** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
 export function clearRangesMemory(): void {
   memory.clear();
+  compiled = undefined;
 }
 
 /** Range sets per source name, as stored (empty map before the first cron run). */
@@ -75,14 +76,29 @@ async function loadedRanges(kv: KVNamespace): Promise<LoadedRanges> {
     stale: now - source.fetchedAt > STALE_LIST_MS,
   }));
   const sets = new Map(lists.map((list) => [list.name, new RangeSet(list.cidrs, { stale: list.stale })]));
-  const disguise = compileAddressIndex(
-    lists
-      .map((list) => ({ ...list, crawlerOnly: rangeUseOf(list.name)?.use === "crawler-only" }))
-      .filter((list) => !(list.crawlerOnly && list.stale)),
-  );
-  const loaded = { sets, disguise };
+  const inputs = lists
+    .map((list) => ({ ...list, crawlerOnly: rangeUseOf(list.name)?.use === "crawler-only" }))
+    .filter((list) => !(list.crawlerOnly && list.stale));
+  const loaded = { sets, disguise: compiledOnce(inputs, stored?.sources ?? {}) };
   memory.set("ranges", loaded, now);
   return loaded;
+}
+
+/**
+ * The compiled index, recompiled only when the lists it is made of changed (a new fetch, a list
+ * turning stale): the isolate re-reads KV every 10 minutes, the lists change at most every 30.
+ */
+let compiled: { readonly signature: string; readonly index: AddressIndex } | undefined;
+
+function compiledOnce(
+  inputs: readonly (RangeListInput & { readonly stale: boolean })[],
+  sources: StoredRanges["sources"],
+): AddressIndex {
+  const signature = inputs
+    .map((list) => `${list.name}@${sources[list.name]?.fetchedAt}:${list.cidrs.length}:${list.stale}`)
+    .join(",");
+  if (compiled?.signature !== signature) compiled = { signature, index: compileAddressIndex(inputs) };
+  return compiled.index;
 }
 
 /** Where a source's list is fetched from: CRAWLER_RANGES's URL for it, else the operator's. */
