@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { RANGE_SOURCES } from "../../src/agents/verification.ts";
 import { MAX_RANGE_PREFIXES, STALE_LIST_MS } from "../../src/worker/identity/crawler-ranges.ts";
-import { admin, call, CHROME, fakeOrigin, freshState } from "./helpers.ts";
+import { admin, call, CHROME, fakeOrigin, freshState, runCron } from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /private/\n";
 const GPTBOT_ADDRESS = "20.171.206.7"; // in the gptbot list below: crawler-only
@@ -279,6 +279,19 @@ describe("the lists' sources: CRAWLER_RANGES, bounds, refresh now, status", () =
       lastError: null,
     });
   });
+
+  it.each([
+    { verify: "off", disguised: "report", fetched: true },
+    { verify: "off", disguised: "off", fetched: false },
+    { verify: "unknown", disguised: "off", fetched: true },
+  ])(
+    "the cron fetches the lists when VERIFY_CRAWLERS=$verify, DISGUISED_CRAWLERS=$disguised: $fetched",
+    async ({ verify, disguised, fetched }) => {
+      const asked = serveLists(() => Response.json(LIST));
+      await runCron({ VERIFY_CRAWLERS: verify, DISGUISED_CRAWLERS: disguised });
+      expect(asked.includes("https://openai.com/gptbot.json")).toBe(fetched);
+    },
+  );
 
   it("POST refresh?sources=other is refused (400)", async () => {
     const response = await admin("refresh?sources=robots", { method: "POST" });
