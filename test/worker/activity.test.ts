@@ -417,6 +417,7 @@ describe("the ActivityLog object stays bounded", () => {
   });
 
   it("names an earlier version stored read back as what they meant (version 1: rateLimited, impostor)", async () => {
+    await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
     await runInDurableObject(stub(), async (_object: ActivityLog, state) => {
       state.storage.sql.exec(
         "INSERT INTO hourly_counts VALUES (?, 'Bingbot', '', 'impostor', 'rateLimited', 'rate', 3, 0)",
