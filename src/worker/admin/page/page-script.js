@@ -380,7 +380,7 @@ function showActivitySection() {
     (crawler ? crawler.token + ": " : "") +
     t.crawlerRequests +
     " crawler requests (" +
-    vocabulary.countedActions.map((action) => t[action] + " " + actionName(action)).join(", ") +
+    vocabulary.countedActions.map((action) => actionName(action) + ": " + t[action]).join(", ") +
     ") and " +
     t.humanRequests +
     " from people since " +
