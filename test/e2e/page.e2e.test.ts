@@ -266,7 +266,9 @@ describe("operator page: activity (issue #13)", () => {
       ["GPTBot", "unverifiable", "GET /articles/1"],
     ]);
     expect(await page.textContent("#activity-blocked")).toBe("/articles/1 — 1");
-    expect(await page.textContent("#activity-summary")).toMatch(/^GPTBot: 1 crawler requests \(Pass: 0, Report: 0, Block: 1,/);
+    expect(await page.textContent("#activity-summary")).toMatch(
+      /^GPTBot: 1 crawler requests \(Pass: 0, Report: 0, Block: 1,/,
+    );
     await page.selectOption("#activity-crawler", "");
     expect((await cells("#activity-table tbody tr")).length).toBeGreaterThan(2);
     // 30 days: a bar per day, labelled by date, rather than 720 one-pixel hours.
