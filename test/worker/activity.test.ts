@@ -352,7 +352,7 @@ describe("the ActivityLog object stays bounded", () => {
   });
 
   it("a flood under one name evicts no other crawler's history", async () => {
-    const gptbot = { ...event(NOW - 5_000, "GPTBot", "/kept"), category: "ai-training" };
+    const gptbot = { ...event(NOW - 5_000, "GPTBot", "/kept"), category: "ai-training" as const };
     await stub().record({ hourly: [], humans: [], recent: [gptbot] }, NOW);
     const flood = Array.from({ length: 10_000 }, (_, i) => event(NOW - 4_000 + i / 10, "Flood", `/f${i}`));
     for (let i = 0; i < flood.length; i += 1_000)
