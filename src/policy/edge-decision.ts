@@ -349,19 +349,20 @@ export function verificationOf(
       reason: `signature${of} failed: ${signature.why}`,
     };
   }
-  if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) {
-    return unverifiable("verify-off", "VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *");
-  }
-  if (!facts.needsVerification) {
-    return unverifiable(
-      "not-claimed",
-      facts.agent.crawler ? "claims no crawler that can be verified" : "not a crawler",
-    );
-  }
-  if (facts.verification === NOT_GATHERED) return unverifiable("not-looked-up", "the address was not checked");
+  if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) return UNVERIFIABLE.verifyOff;
+  if (!facts.needsVerification) return facts.agent.crawler ? UNVERIFIABLE.noClaim : UNVERIFIABLE.notACrawler;
+  if (facts.verification === NOT_GATHERED) return UNVERIFIABLE.notLookedUp;
   return facts.verification;
 }
 
 function unverifiable(why: NonNullable<VerificationOutcome["why"]>, reason: string): VerificationOutcome {
-  return { status: "unverifiable", method: null, evidence: null, why, reason };
+  return Object.freeze({ status: "unverifiable", method: null, evidence: null, why, reason });
 }
+
+/** The outcomes that name no evidence, made once: most requests' record carries one of them. */
+const UNVERIFIABLE = {
+  verifyOff: unverifiable("verify-off", "VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *"),
+  noClaim: unverifiable("not-claimed", "claims no crawler that can be verified"),
+  notACrawler: unverifiable("not-claimed", "not a crawler"),
+  notLookedUp: unverifiable("not-looked-up", "the address was not checked"),
+} as const;
