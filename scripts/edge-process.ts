@@ -184,7 +184,7 @@ function stopGroup(child: ChildProcess): Promise<void> {
 function seedKv(persist: string, key: string, value: string, config: string | undefined): Promise<void> {
   const args = ["wrangler", "kv", "key", "put", key, value, "--binding", "ROBOTS", "--local", "--persist-to", persist];
   if (config) args.push("--config", config);
-  return new Promise((resolve, reject) => {
+  return new Promise((done, fail) => {
     const child = spawn("npx", args, {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "pipe"],
@@ -192,7 +192,7 @@ function seedKv(persist: string, key: string, value: string, config: string | un
     });
     let errors = "";
     child.stderr?.on("data", (chunk) => (errors += String(chunk)));
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`wrangler kv key put ${key}: ${errors}`))));
+    child.on("error", fail);
+    child.on("exit", (code) => (code === 0 ? done() : fail(new Error(`wrangler kv key put ${key}: ${errors}`))));
   });
 }
