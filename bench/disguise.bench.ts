@@ -13,7 +13,7 @@ import { rangeUseOf } from "../src/agents/range-uses.ts";
 import { RANGE_SOURCES } from "../src/agents/verification.ts";
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
 import { decideEdge } from "../src/policy/edge-decision.ts";
-import type { EdgeFacts } from "../src/policy/edge-facts.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";
 import type { Mode } from "../src/policy/mode.ts";
 import { crawlerOnlyIndex, MAX_RANGE_PREFIXES } from "../src/worker/identity/crawler-ranges.ts";
 import { disguiseOf } from "../src/worker/identity/disguised.ts";
@@ -73,11 +73,13 @@ function baseFacts(disguisedCrawlers: Mode): EdgeFacts {
     verifyCrawlers: "unknown",
     disguisedCrawlers,
     needsVerification: false,
-    pause: null,
+    cloudflareCategory: undefined,
+    ...NOTHING_GATHERED,
+    pause: "none",
     robots: { state: "ok", matcher, retryAfter: 0 },
     failOpen: false,
     blockStatus: 403,
-    policy: null,
+    policy: "none",
     enforceRates: "off",
     usageSignals: "enforce",
     usageHeader: true,
@@ -89,18 +91,18 @@ function baseFacts(disguisedCrawlers: Mode): EdgeFacts {
 /** One browser request, decided as edge/request-path.ts decides it. */
 async function request(edge: ReturnType<typeof edgeFor>, setting: Mode): Promise<string> {
   let facts = baseFacts(setting);
-  let action = decideEdge(facts);
-  if (action.kind === "gather" && action.fact === "disguise") {
-    facts = { ...facts, disguise: await disguiseOf(edge) };
-    action = decideEdge(facts);
+  let answer = decideEdge(facts);
+  if ("gather" in answer && answer.gather === "disguise") {
+    facts = { ...facts, disguise: (await disguiseOf(edge)) ?? "none" };
+    answer = decideEdge(facts);
   }
-  return action.kind === "forward" ? action.why : action.kind;
+  return "gather" in answer ? `gather ${answer.gather}` : `${answer.action} ${answer.layer}`;
 }
 
 const cases = [
-  { name: "browser, IPv4 in no list", edge: edgeFor(PERSON_V4), expected: "human" },
-  { name: "browser, IPv6 in no list", edge: edgeFor(PERSON_V6), expected: "human" },
-  { name: "browser from the gptbot list (enforce: 403)", edge: edgeFor(addressIn("gptbot")), expected: "block" },
+  { name: "browser, IPv4 in no list", edge: edgeFor(PERSON_V4), expected: "pass human" },
+  { name: "browser, IPv6 in no list", edge: edgeFor(PERSON_V6), expected: "pass human" },
+  { name: "browser from the gptbot list (enforce: 403)", edge: edgeFor(addressIn("gptbot")), expected: "block robots.txt" },
 ];
 // Warm the isolate (lists read and compiled) and check each case takes its path.
 for (const { name, edge, expected } of cases) {

@@ -12,12 +12,13 @@
  *   report   judged the same way, but the request passes: a refusal becomes a report (marked
  *            would-block, recorded and logged as what it would have been), nothing is paced or
  *            paused, and no header is added to a pass
+ * The record says it: `identity.judgedAs` "disguised", the list as the verification's evidence.
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
-import type { EdgeAction } from "./edge-facts.ts";
-import type { Mode } from "./mode.ts";
+import { NOT_GATHERED, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
+import type { EdgeOutcome } from "./edge-record.ts";
 
 /** The crawler-only list holding the request's address, and the crawler it names. */
 export interface DisguiseFact {
@@ -27,29 +28,18 @@ export interface DisguiseFact {
   readonly agent: AgentInfo;
 }
 
-export interface DisguiseFacts {
-  readonly agent: AgentInfo;
-  readonly isRobotsTxt: boolean;
-  /** DISGUISED_CRAWLERS; absent where nothing looks addresses up (replay, the CLI): off. */
-  readonly disguisedCrawlers?: Mode | undefined;
-  /** undefined: not looked up yet; null: the address is in no fresh crawler-only list. */
-  readonly disguise?: DisguiseFact | null | undefined;
-}
+export type DisguiseFacts = Pick<EdgeFacts, "agent" | "isRobotsTxt" | "disguisedCrawlers" | "disguise">;
 
 /**
- * Whether the request is a crawler in disguise: "gather" while the address is not looked up,
- * "person" when it is not (or the check is off, or it is no browser), else the fact.
+ * Whether a request whose claimant is `stated` is a crawler in disguise: "gather" while the
+ * address is not looked up, "person" when it is not (or the check is off, or it is no browser,
+ * or a signature stands for someone else), else the fact.
  */
-export function disguiseStep(facts: DisguiseFacts): "gather" | "person" | DisguiseFact {
-  if (facts.agent.crawler || facts.isRobotsTxt || (facts.disguisedCrawlers ?? "off") === "off") return "person";
-  if (facts.disguise === undefined) return "gather";
-  return facts.disguise ?? "person";
-}
-
-/** The disguise the decision acted on, if any (what the log, activity and explain mark). */
-export function disguiseOf(facts: DisguiseFacts): DisguiseFact | undefined {
-  const step = disguiseStep(facts);
-  return typeof step === "object" ? step : undefined;
+export function disguiseStep(facts: DisguiseFacts, stated: AgentInfo): "gather" | "person" | DisguiseFact {
+  if (stated !== facts.agent || stated.crawler || facts.isRobotsTxt) return "person";
+  if ((facts.disguisedCrawlers ?? "off") === "off") return "person";
+  if (facts.disguise === NOT_GATHERED) return "gather";
+  return facts.disguise === "none" ? "person" : facts.disguise;
 }
 
 /** The evidence, in the one vocabulary of identity (agents/verification.ts VerificationOutcome). */
@@ -66,25 +56,21 @@ export function disguiseOutcome(disguise: DisguiseFact): VerificationOutcome {
 
 /**
  * DISGUISED_CRAWLERS=report: what the crawler would get, only recorded. A refusal becomes a
- * report of it (the request goes on, marked would-block); a pass goes on as is, without
- * pacing or a Content-Usage header (nothing a person would not have had).
+ * report of it (the request goes on, marked would-block; the layer and line that would have
+ * refused stay); a pass goes on as is, without pacing or a Content-Usage header (nothing a
+ * person would not have had).
  */
-export function reportedOnly(action: EdgeAction): EdgeAction {
-  switch (action.kind) {
-    case "gather":
+export function reportedOnly(answer: EdgeOutcome | GatherRequest): EdgeOutcome | GatherRequest {
+  if ("gather" in answer) return answer;
+  switch (answer.action) {
     case "report":
-      return action;
-    case "pass":
-      return { kind: "pass", verdict: action.verdict };
+      return answer;
     case "block":
-      return { kind: "report", verdict: action.verdict, ...(action.usage && { usage: action.usage }) };
-    case "rate-limited":
-    case "signature-required":
-      return { kind: "report", verdict: action.verdict };
     case "unavailable":
-      return action.verdict ? { kind: "report", verdict: action.verdict } : { kind: "forward", why: "human" };
+    case "rate-limited":
+      return { ...answer, action: "report", status: null, retryAfter: null };
     default:
-      // Kinds a path layer never answers: the request goes on as a person's.
-      return { kind: "forward", why: "human" };
+      // A pass, or an action a path layer never answers: the request goes on as a person's would.
+      return { ...answer, action: "pass", status: null, retryAfter: null, pacing: null, contentUsage: null };
   }
 }

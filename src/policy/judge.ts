@@ -11,17 +11,20 @@ import type { Decision, RobotsMatcher } from "../core/index.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyMatch } from "./operator-policy.ts";
+import type { Action, CrawlerCategory, Layer } from "../vocabulary.ts";
+
 /** What is in force for the origin: a file, no file (allow all), or nothing known. */
 export type EntryState = "ok" | "none" | "unavailable";
 
-export type Action = "pass" | "block" | "report" | "unavailable";
+/** What the two path layers can answer (src/vocabulary.ts ACTIONS). */
+export type VerdictAction = Extract<Action, "pass" | "block" | "report" | "unavailable">;
 
-/** Which layer decided: the operator's policy, robots.txt, or neither (nothing to judge by). */
-export type Layer = "policy" | "robots.txt" | "none";
+/** Which of them decided: the operator's policy, robots.txt, or neither (nothing to judge by). */
+export type VerdictLayer = Extract<Layer, "policy" | "robots.txt" | "none">;
 
 export interface Verdict {
-  readonly action: Action;
-  readonly layer: Layer;
+  readonly action: VerdictAction;
+  readonly layer: VerdictLayer;
   /** The policy route covering the path (and its rule for this crawler), if any. */
   readonly policy: PolicyMatch | undefined;
   /** The block status for this path: the route's, when it sets one. */
@@ -43,7 +46,7 @@ export interface JudgeInput {
   readonly pathAndQuery: string;
   readonly policy?: CompiledPolicy | undefined;
   /** The crawler's category from the known-crawler table, for `category:` policy rules. */
-  readonly category?: string | undefined;
+  readonly category?: CrawlerCategory | undefined;
 }
 
 /** Policy, then robots.txt, on every spelling of the path; the strictest verdict (path-spellings.ts). */
@@ -56,7 +59,7 @@ export function verdictStrictness(verdict: Verdict): number {
   return STRICTNESS[verdict.action];
 }
 
-const STRICTNESS: Readonly<Record<Action, number>> = { pass: 0, report: 1, unavailable: 2, block: 3 };
+const STRICTNESS: Readonly<Record<VerdictAction, number>> = { pass: 0, report: 1, unavailable: 2, block: 3 };
 
 /**
  * The policy layer, then robots.txt, on ONE spelling (a canonical one from path-spellings.ts,

@@ -21,7 +21,7 @@
 import { canonicalizePath, indexPathPatterns, productToken, type PathPatternIndex } from "../core/index.ts";
 import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
-import { CRAWLER_CATEGORIES, isCrawlerCategory } from "../agents/crawlers.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import { readPurposes, type Purposes } from "./purposes.ts";
 
 export type PolicyAction = "block" | "allow";
@@ -50,7 +50,7 @@ export interface OperatorPolicy {
 /** A request as the policy sees it. */
 export interface PolicySubject {
   readonly tokens: readonly string[];
-  readonly category: string | undefined;
+  readonly category: CrawlerCategory | undefined;
 }
 
 /** The route covering a path, and the rule that names the crawler there, if any. */

@@ -7,8 +7,8 @@ import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { activityOf } from "../../src/policy/activity.ts";
 import type { DisguiseFact } from "../../src/policy/disguise.ts";
-import { decideEdge, verificationOf } from "../../src/policy/edge-decision.ts";
-import type { EdgeAction, EdgeFacts } from "../../src/policy/edge-facts.ts";
+import { decideEdge, verificationOf, type EdgeAnswer } from "../../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { gatheredFacts } from "./gathered-facts.ts";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
@@ -36,43 +36,26 @@ function facts(overrides: Partial<EdgeFacts>): EdgeFacts {
   });
 }
 
-function summary(action: EdgeAction): string {
-  switch (action.kind) {
-    case "forward":
-      return `forward ${action.why}`;
-    case "block":
-      return `block ${action.status} ${action.usage ? "usage-signal" : action.verdict.layer}`;
-    case "report":
-      return `report ${action.usage ? "usage-signal" : action.verdict.layer}`;
-    case "pass": {
-      const extras = [action.pacing && "paced", action.contentUsage && "content-usage"].filter(Boolean);
-      return `pass ${action.verdict.layer}${extras.length ? ` (${extras.join(", ")})` : ""}`;
-    }
-    case "unavailable":
-      return `unavailable ${action.status} ${action.why}`;
-    case "rate-limited":
-      return `rate-limited ${action.status} retry ${action.retryAfter}`;
-    case "gather":
-      return `gather ${action.fact}`;
-    case "serve-robots-txt":
-      return "serve-robots-txt";
-    default:
-      return `${action.kind} ${action.status}`;
-  }
+function summary(answer: EdgeAnswer): string {
+  if ("gather" in answer) return `gather ${answer.gather}`;
+  const status = answer.status === null ? "" : ` ${answer.status}`;
+  const retry = answer.action === "rate-limited" ? ` retry ${answer.retryAfter}` : "";
+  const extras = [answer.pacing && "paced", answer.contentUsage && "content-usage"].filter(Boolean);
+  return `${answer.action}${status} ${answer.layer}${retry}${extras.length ? ` (${extras.join(", ")})` : ""}`;
 }
 
 const rows: { name: string; over: Partial<EdgeFacts>; expected: string }[] = [
-  { name: "a browser's address not looked up yet", over: { disguise: undefined }, expected: "gather disguise" },
-  { name: "in no crawler-only list: a person", over: { disguise: null }, expected: "forward human" },
+  { name: "a browser's address not looked up yet", over: { disguise: "not-gathered" }, expected: "gather disguise" },
+  { name: "in no crawler-only list: a person", over: { disguise: "none" }, expected: "pass human" },
   {
     name: "DISGUISED_CRAWLERS=off: a person, nothing looked up",
-    over: { disguisedCrawlers: "off", disguise: undefined },
-    expected: "forward human",
+    over: { disguisedCrawlers: "off", disguise: "not-gathered" },
+    expected: "pass human",
   },
   {
     name: "no switch given (replay, the CLI): off",
     over: { disguisedCrawlers: undefined, disguise: GPTBOT_LIST },
-    expected: "forward human",
+    expected: "pass human",
   },
   {
     name: "enforce: GPTBot's group disallows /private/",
@@ -97,21 +80,21 @@ const rows: { name: string; over: Partial<EdgeFacts>; expected: string }[] = [
   {
     name: "enforce: its pacing (bingbot's Crawl-delay), the limiter refusing",
     over: { disguise: BINGBOT_LIST, pathAndQuery: "/a", rate: { allowed: false, retryAfter: 5 } },
-    expected: "rate-limited 429 retry 5",
+    expected: "rate-limited 429 rate retry 5",
   },
   {
     name: "enforce: its pacing asked for",
-    over: { disguise: BINGBOT_LIST, pathAndQuery: "/a", rate: undefined },
+    over: { disguise: BINGBOT_LIST, pathAndQuery: "/a", rate: "not-gathered" },
     expected: "gather rate",
   },
   {
     name: "enforce: a crawl pause holds it as any crawler",
     over: { disguise: GPTBOT_LIST, pause: { retryAfter: 60 } },
-    expected: "unavailable 503 paused",
+    expected: "unavailable 503 pause",
   },
   {
     name: "enforce: the pause is asked for",
-    over: { disguise: GPTBOT_LIST, pause: undefined },
+    over: { disguise: GPTBOT_LIST, pause: "not-gathered" },
     expected: "gather pause",
   },
   {
@@ -136,12 +119,12 @@ const rows: { name: string; over: Partial<EdgeFacts>; expected: string }[] = [
   },
   {
     name: "report: never paced",
-    over: { disguisedCrawlers: "report", disguise: BINGBOT_LIST, pathAndQuery: "/a", rate: undefined },
+    over: { disguisedCrawlers: "report", disguise: BINGBOT_LIST, pathAndQuery: "/a", rate: "not-gathered" },
     expected: "pass robots.txt",
   },
   {
     name: "report: a pause does not hold a possible person, nor is it asked for",
-    over: { disguisedCrawlers: "report", disguise: GPTBOT_LIST, pause: undefined, pathAndQuery: "/a" },
+    over: { disguisedCrawlers: "report", disguise: GPTBOT_LIST, pause: "not-gathered", pathAndQuery: "/a" },
     expected: "pass robots.txt",
   },
   {
@@ -151,8 +134,8 @@ const rows: { name: string; over: Partial<EdgeFacts>; expected: string }[] = [
   },
   {
     name: "robots.txt is served, nothing looked up",
-    over: { disguise: undefined, pathAndQuery: "/robots.txt", isRobotsTxt: true },
-    expected: "serve-robots-txt",
+    over: { disguise: "not-gathered", pathAndQuery: "/robots.txt", isRobotsTxt: true },
+    expected: "serve-robots-txt robots.txt-file",
   },
   {
     name: "a crawler's own User-Agent is judged by its claim, never by a disguise",
@@ -180,7 +163,7 @@ describe("what is shown of a disguised request", () => {
   });
 
   it("verificationOf: a person stays not-claimed", () => {
-    expect(verificationOf(facts({ disguise: null })).why).toBe("not-claimed");
+    expect(verificationOf(facts({ disguise: "none" })).why).toBe("not-claimed");
   });
 
   it.each([
@@ -189,8 +172,10 @@ describe("what is shown of a disguised request", () => {
   ] as const)(
     "activity ($treatment): recorded under the crawler's token, marked disguised",
     ({ treatment, action }) => {
-      const given = facts({ disguise: GPTBOT_LIST, disguisedCrawlers: treatment });
-      const event = activityOf(given, decideEdge(given), "GET");
+      const record = decideEdge(facts({ disguise: GPTBOT_LIST, disguisedCrawlers: treatment }));
+      if ("gather" in record) throw new TypeError(`the decision still asks for ${record.gather}`);
+      expect(record.identity).toMatchObject({ tokens: ["GPTBot"], judgedAs: "disguised", known: "GPTBot" });
+      const event = activityOf(record, "GET", NOON);
       expect(event?.kind === "crawler" && event.event).toMatchObject({
         token: "GPTBot",
         category: "ai-training",
@@ -203,7 +188,9 @@ describe("what is shown of a disguised request", () => {
   );
 
   it("activity: a person in no list is counted as a person", () => {
-    const given = facts({ disguise: null });
-    expect(activityOf(given, decideEdge(given), "GET")).toEqual({ kind: "human", time: NOON });
+    const record = decideEdge(facts({ disguise: "none" }));
+    if ("gather" in record) throw new TypeError(`the decision still asks for ${record.gather}`);
+    expect(record.identity.judgedAs).toBe("person");
+    expect(activityOf(record, "GET", NOON)).toEqual({ kind: "human", time: NOON });
   });
 });

@@ -161,7 +161,7 @@ describe("a browser User-Agent from a published list", () => {
     expect(line).toMatchObject({
       action,
       tokens: ["GPTBot"],
-      disguised: { source: "gptbot", treatment: setting },
+      judgedAs: "disguised",
       verification: { status: "verified", method: "ip-list", evidence: "gptbot" },
     });
     const view = (await (await admin("activity")).json()) as {

@@ -105,7 +105,11 @@ export async function situationOf(admin: AdminContext, origin: string): Promise<
 }
 
 /** The stored evidence about a claimed crawler's address, when the edge would check the claim. */
-async function claimCheckOf(admin: AdminContext, ua: string, ip: string): Promise<VerificationOutcome | undefined> {
+export async function claimCheckOf(
+  admin: AdminContext,
+  ua: string,
+  ip: string,
+): Promise<VerificationOutcome | undefined> {
   const agent = classifyUserAgent(ua);
   if (!needsVerification({ config: admin.config }, agent)) return undefined;
   return checkClaimFromCache(admin.kv, agent, ip);
@@ -136,7 +140,7 @@ export function explainInput(
       originUnusable: config.originUrlProblem,
       verifyCrawlers: config.verifyCrawlers,
       disguisedCrawlers: config.disguisedCrawlers,
-      disguise,
+      disguise: disguise ?? "none",
       ...(claimCheck && { claimCheck }),
     },
   };
