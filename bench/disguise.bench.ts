@@ -102,7 +102,11 @@ async function request(edge: ReturnType<typeof edgeFor>, setting: Mode): Promise
 const cases = [
   { name: "browser, IPv4 in no list", edge: edgeFor(PERSON_V4), expected: "pass human" },
   { name: "browser, IPv6 in no list", edge: edgeFor(PERSON_V6), expected: "pass human" },
-  { name: "browser from the gptbot list (enforce: 403)", edge: edgeFor(addressIn("gptbot")), expected: "block robots.txt" },
+  {
+    name: "browser from the gptbot list (enforce: 403)",
+    edge: edgeFor(addressIn("gptbot")),
+    expected: "block robots.txt",
+  },
 ];
 // Warm the isolate (lists read and compiled) and check each case takes its path.
 for (const { name, edge, expected } of cases) {
