@@ -55,9 +55,12 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
       case "verification":
         facts = { ...facts, verification: await verifyClaim(edge, facts.agent) };
         break;
-      case "disguise":
-        facts = { ...facts, disguise: (await disguiseOf(edge)) ?? "none" };
+      case "disguise": {
+        // No await on a warm isolate: every browser request comes this way.
+        const found = disguiseOf(edge);
+        facts = { ...facts, disguise: (found instanceof Promise ? await found : found) ?? "none" };
         break;
+      }
       case "pause": {
         const pause = await activePause(edge.env.ROBOTS, edge.config);
         facts = { ...facts, pause: pause ? { retryAfter: retryAfterOf(pause, facts.now) } : "none" };

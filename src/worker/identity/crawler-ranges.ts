@@ -65,6 +65,15 @@ export async function crawlerOnlyIndex(kv: KVNamespace): Promise<AddressIndex> {
   return (await loadedRanges(kv)).disguise;
 }
 
+/**
+ * The compiled index when this isolate holds it, else undefined (then crawlerOnlyIndex reads
+ * KV). Every browser request asks for it: on a warm isolate it is answered without a promise,
+ * which is most of what the check would cost (bench/disguise.bench.ts).
+ */
+export function crawlerOnlyIndexInMemory(): AddressIndex | undefined {
+  return memory.get("ranges", Date.now())?.disguise;
+}
+
 async function loadedRanges(kv: KVNamespace): Promise<LoadedRanges> {
   const now = Date.now();
   const remembered = memory.get("ranges", now);

@@ -12,17 +12,31 @@ import { classifyUserAgent, type AgentInfo } from "../../agents/classify.ts";
 import { rangeUseOf } from "../../agents/range-uses.ts";
 import type { DisguiseFact } from "../../policy/disguise.ts";
 import type { EdgeContext } from "../edge/context.ts";
-import { crawlerOnlyIndex } from "./crawler-ranges.ts";
+import type { AddressIndex } from "../../agents/address-intervals.ts";
+import { crawlerOnlyIndex, crawlerOnlyIndexInMemory } from "./crawler-ranges.ts";
 
-/** The crawler-only list holding the request's address, with the crawler it names; null for none. */
-export async function disguiseOf(edge: Pick<EdgeContext, "request" | "env">): Promise<DisguiseFact | null> {
-  return disguiseOfAddress(edge.env.ROBOTS, edge.request.headers.get("cf-connecting-ip"));
+/**
+ * The crawler-only list holding the request's address, with the crawler it names; null for none.
+ * Synchronous when the isolate holds the compiled lists (the common case), a promise otherwise.
+ */
+export function disguiseOf(
+  edge: Pick<EdgeContext, "request" | "env">,
+): DisguiseFact | null | Promise<DisguiseFact | null> {
+  const address = edge.request.headers.get("cf-connecting-ip");
+  const warm = crawlerOnlyIndexInMemory();
+  if (warm) return disguiseIn(warm, address);
+  return disguiseOfAddress(edge.env.ROBOTS, address);
 }
 
 /** The same for an address given (admin explain's `ip=`): the stored lists, no fetch. */
 export async function disguiseOfAddress(kv: KVNamespace, address: string | null): Promise<DisguiseFact | null> {
   if (!address) return null;
-  const source = (await crawlerOnlyIndex(kv)).lookup(address);
+  return disguiseIn(await crawlerOnlyIndex(kv), address);
+}
+
+function disguiseIn(index: AddressIndex, address: string | null): DisguiseFact | null {
+  if (!address) return null;
+  const source = index.lookup(address);
   const crawler = source === undefined ? undefined : rangeUseOf(source)?.crawler;
   return source === undefined || crawler === undefined ? null : { source, agent: agentOf(crawler) };
 }
