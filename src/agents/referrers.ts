@@ -84,7 +84,8 @@ export const REFERRER_PRODUCTS: readonly ReferrerProduct[] = [
     product: "Copilot",
     hosts: ["copilot.microsoft.com"],
     utmSources: ["copilot.com"],
-    source: "https://copilot.microsoft.com; utm_source=copilot.com as Copilot adds it to cited links (observed, not documented)",
+    source:
+      "https://copilot.microsoft.com; utm_source=copilot.com as Copilot adds it to cited links (observed, not documented)",
   },
   {
     operator: "OpenAI",
@@ -210,7 +211,7 @@ export function referringOperator(referer: string | null, search: string): strin
 
 /** The operator of a host: the host itself or any parent domain of it in the table. */
 export function operatorOfHost(host: string): string | undefined {
-  for (let name = host; ; ) {
+  for (let name = host; ;) {
     const operator = BY_HOST.get(name);
     if (operator !== undefined) return operator;
     const dot = name.indexOf(".");

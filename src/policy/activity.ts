@@ -81,7 +81,20 @@ export interface CrawlerEvent extends Outcome {
 }
 
 export type ActivityEvent =
-  { readonly kind: "crawler"; readonly event: CrawlerEvent } | { readonly kind: "human"; readonly time: number };
+  | {
+      readonly kind: "crawler";
+      readonly event: CrawlerEvent;
+      /** The operator of a crawler our table knows (agents/crawlers.ts): whose crawls it counts as. */
+      readonly operator?: string;
+      /** The Content-Length of what the edge forwarded to it, when known (the Worker adds it). */
+      readonly bytes?: number;
+    }
+  | {
+      readonly kind: "human";
+      readonly time: number;
+      /** The operator whose product referred this person (agents/referrers.ts); only its name is kept. */
+      readonly referredBy?: string;
+    };
 
 /**
  * The activity event of one request, or undefined when nothing is recorded: requests the
@@ -96,6 +109,7 @@ export function activityOf(facts: EdgeFacts, action: EdgeAction, method: string)
   const tokens = claimant.tokens.slice(0, MAX_RECORDED_TOKENS).map((token) => token.slice(0, MAX_RECORDED_TOKEN));
   return {
     kind: "crawler",
+    ...(claimant.known && { operator: claimant.known.operator }),
     event: {
       ...outcome,
       time: facts.now,
@@ -148,6 +162,8 @@ export function outcomeOf(action: EdgeAction): Outcome | undefined {
       return { action: action.kind, ...decidingRule(action.verdict) };
     }
     case "rate-limited":
+      // A policy rule's pace names its route and rule; else a robots.txt rate line decided.
+      if (action.verdict.layer === "policy") return { action: "rateLimited", ...decidingRule(action.verdict) };
       return { action: "rateLimited", layer: "rate", ...lineOf(action.verdict) };
     case "unavailable": {
       const layer = UNAVAILABLE_LAYERS[action.why];

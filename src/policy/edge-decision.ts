@@ -46,6 +46,7 @@ import { canonicalizePath, resolveUsage } from "../core/index.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
 import type { EdgeAction, EdgeFacts, RobotsFact } from "./edge-facts.ts";
 import { judgeSpelling, type Verdict } from "./judge.ts";
+import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
 
@@ -137,6 +138,8 @@ function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spell
       pathAndQuery: facts.pathAndQuery,
       policy: facts.policy ?? undefined,
       category: who.category,
+      operator: agent.known?.operator,
+      ledger: facts.ledger,
     },
     spelling,
   );
@@ -149,6 +152,13 @@ function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spell
       return { kind: "report", verdict };
     case "unavailable":
       return { kind: "unavailable", status: 503, retryAfter: robots.retryAfter, why: "robots-unavailable", verdict };
+    case "pace":
+      return {
+        kind: "rate-limited",
+        status: 429,
+        retryAfter: verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER,
+        verdict,
+      };
     case "pass":
       return usage(facts, who, verdict);
   }

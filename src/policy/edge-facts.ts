@@ -12,6 +12,7 @@ import type { RateLimits } from "./crawl-rate.ts";
 import type { EntryState, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { ReferralLedger } from "./referral-ledger.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 import type { UsageRefusalReason } from "./usage-signals.ts";
 
@@ -68,6 +69,12 @@ export interface EdgeFacts {
    * layers, so humans and robots.txt requests never wait for it.
    */
   readonly policy?: CompiledPolicy | null | undefined;
+  /**
+   * The origin's recorded crawls and referrals as this isolate holds them, for a policy rule's
+   * `crawlsPerReferral` condition; undefined while none are loaded (no condition holds). Never
+   * gathered: the Worker refreshes it in the background (worker/activity/ledger-memory.ts).
+   */
+  readonly ledger?: ReferralLedger | undefined;
   readonly enforceRates: EnforceRates;
   /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
   readonly usageSignals: Mode;

@@ -50,7 +50,7 @@ describe("a Referer's host names an operator only on its own registrable domain"
     ["https://[2001:db8::1]/", undefined, "an address literal"],
     ["www.google.de", undefined, "not a URL"],
     ["", undefined, "empty"],
-  ])("%s -> %s (%s)", (referer, operator) => {
+  ])("%s -> %s (%s)", (referer: string, operator: string | undefined, _why: string) => {
     expect(referringOperator(referer, "")).toBe(operator);
   });
 
@@ -77,7 +77,7 @@ describe("utm_source names an operator by its exact value", () => {
     ["?q=utm_source=chatgpt.com", undefined, "the text inside another parameter's value"],
     ["?utm_source=x&utm_source=chatgpt.com", undefined, "the first utm_source counts"],
     ["", undefined, "no query"],
-  ])("%s -> %s (%s)", (search, operator) => {
+  ])("%s -> %s (%s)", (search: string, operator: string | undefined, _why: string) => {
     expect(referringOperator(null, search)).toBe(operator);
   });
 
@@ -114,7 +114,14 @@ describe("the table itself", () => {
   it("Google's row holds its country domains (a sample written down)", () => {
     const google = REFERRER_PRODUCTS.find((row) => row.operator === "Google");
     expect(google?.hosts).toEqual(
-      expect.arrayContaining(["google.com", "google.de", "google.co.uk", "google.com.au", "google.co.jp", "google.cat"]),
+      expect.arrayContaining([
+        "google.com",
+        "google.de",
+        "google.co.uk",
+        "google.com.au",
+        "google.co.jp",
+        "google.cat",
+      ]),
     );
     expect(google?.hosts.length).toBeGreaterThan(180);
   });
