@@ -372,7 +372,7 @@ export class ActivityStore {
     this.ready();
     const nowHour = hourOf(now);
     const rows = this.sql.exec<Record<string, SqlValue>>(
-      `SELECT operator, (? - hour) / ${DAY_MS} AS daysAgo, SUM(crawls) AS crawls, SUM(verified) AS verified,
+      `SELECT operator, CAST((? - hour) / ${DAY_MS} AS INTEGER) AS daysAgo, SUM(crawls) AS crawls, SUM(verified) AS verified,
               SUM(bytes) AS bytes, SUM(referrals) AS referrals
        FROM operator_counts WHERE hour > ? GROUP BY operator, daysAgo`,
       nowHour,
@@ -384,7 +384,8 @@ export class ActivityStore {
       const key = `${operator}\n${daysAgo}`;
       days.set(key, { operator, daysAgo, ...addCounts(days.get(key) ?? NO_COUNTS, counts) });
     };
-    for (const row of rows) add(String(row["operator"]), Number(row["daysAgo"]), totalsOf(row));
+    // A bound JS number is a REAL to SQLite: the division is floored here whatever SQLite made of it.
+    for (const row of rows) add(String(row["operator"]), Math.floor(Number(row["daysAgo"])), totalsOf(row));
     for (const row of this.pending.operators.values()) {
       add(row.operator, Math.floor((nowHour - row.hour) / DAY_MS), row);
     }

@@ -11,6 +11,9 @@ import { activityOf } from "../../policy/activity.ts";
 import { decideEdge, isRobotsTxtPath, verificationOf } from "../../policy/edge-decision.ts";
 import type { EdgeAction, EdgeFacts } from "../../policy/edge-facts.ts";
 import { recordActivity } from "../activity/recorder.ts";
+import { ledgerFor } from "../activity/ledger-memory.ts";
+import { withLedgerMarks } from "../activity/ledger-marks.ts";
+import { hasConditions } from "../../policy/operator-policy.ts";
 import { isServedAuthority } from "../robots/authorities.ts";
 import type { EdgeContext } from "./context.ts";
 import { forward } from "./forward.ts";
@@ -65,9 +68,13 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         );
         facts = { ...facts, robots: robotsFact(robots, Date.now()) };
         break;
-      case "policy":
-        facts = { ...facts, policy: (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? null };
+      case "policy": {
+        const policy = (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? null;
+        // Rules with a condition read the recorded counts the isolate holds (never I/O here).
+        const ledger = policy && hasConditions(policy.policy) ? ledgerFor(edge) : undefined;
+        facts = { ...facts, policy, ledger };
         break;
+      }
       case "rate": {
         const pacing = { group: fact.group ?? "*", limits: fact.limits ?? { minIntervalMs: 0, rates: [] } };
         const rate = await checkCrawlRate(
@@ -82,9 +89,13 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     action = decideEdge(facts);
   }
   logOutcome(edge, facts, action);
+  const response = await perform(edge, action, robots);
   const activity = activityOf(facts, action, edge.request.method);
-  if (activity) recordActivity(edge, activity);
-  return perform(edge, action, robots);
+  if (activity) {
+    const forwarded = action.kind === "pass" || action.kind === "report" || action.kind === "forward";
+    recordActivity(edge, withLedgerMarks(activity, { request: edge.request, url: edge.url, forwarded, response }));
+  }
+  return response;
 }
 
 function initialFacts(edge: EdgeContext): EdgeFacts {
