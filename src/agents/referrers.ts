@@ -209,15 +209,22 @@ export function referringOperator(referer: string | null, search: string): strin
   return (host && operatorOfHost(host)) ?? operatorOfUtmSource(search);
 }
 
-/** The operator of a host: the host itself or any parent domain of it in the table. */
+/** The most labels a name of the table has (`search.yahoo.co.jp`: 4): no longer suffix can match. */
+const MAX_LABELS = Math.max(...[...BY_HOST.keys()].map((host) => host.split(".").length));
+
+/**
+ * The operator of a host: the host itself or a parent domain of it in the table. Its suffixes
+ * of 2 to MAX_LABELS labels are looked up, shortest first (one map look-up each, whatever the
+ * host's length); nested names of the table belong to one operator (a test holds it so).
+ */
 export function operatorOfHost(host: string): string | undefined {
-  for (let name = host; ;) {
-    const operator = BY_HOST.get(name);
+  let dot = host.lastIndexOf(".");
+  for (let labels = 2; labels <= MAX_LABELS && dot > 0; labels++) {
+    dot = host.lastIndexOf(".", dot - 1);
+    const operator = BY_HOST.get(dot < 0 ? host : host.slice(dot + 1));
     if (operator !== undefined) return operator;
-    const dot = name.indexOf(".");
-    if (dot < 0) return undefined;
-    name = name.slice(dot + 1);
   }
+  return undefined;
 }
 
 /**
@@ -227,18 +234,31 @@ export function operatorOfHost(host: string): string | undefined {
  */
 export function refererHost(referer: string): string | undefined {
   if (referer.length > MAX_REFERER_LENGTH) return undefined;
-  const text = referer.trim().toLowerCase();
-  const start = text.startsWith("https://") ? 8 : text.startsWith("http://") ? 7 : -1;
-  if (start < 0) return undefined;
+  const start = schemeLength(referer);
+  if (start === 0) return undefined;
   let end = start;
-  while (end < text.length && !"/?#\\".includes(text[end] ?? "")) end++;
-  let host = text.slice(text.lastIndexOf("@", end - 1) + 1 || start, end);
+  let userinfoEnd = -1;
+  for (; end < referer.length; end++) {
+    const code = referer.charCodeAt(end);
+    if (code === 0x2f || code === 0x3f || code === 0x23 || code === 0x5c) break; // / ? # \
+    if (code === 0x40) userinfoEnd = end; // @: what came before was userinfo
+  }
+  let host = referer.slice(userinfoEnd < 0 ? start : userinfoEnd + 1, end).toLowerCase();
   if (host.startsWith("[")) return undefined; // an IPv6 literal is no product
   const colon = host.indexOf(":");
   if (colon >= 0) host = host.slice(0, colon);
   if (host.endsWith(".")) host = host.slice(0, -1);
-  if (host === "" || host.length > MAX_HOST_LENGTH || !/^[a-z0-9.-]+$/.test(host)) return undefined;
+  if (host === "" || host.length > MAX_HOST_LENGTH || !DNS_NAME.test(host)) return undefined;
   return host;
+}
+
+const DNS_NAME = /^[a-z0-9.-]+$/;
+
+/** The length of a leading `http://` or `https://` (any case), else 0. */
+function schemeLength(referer: string): number {
+  const scheme = referer.slice(0, 8).toLowerCase();
+  if (scheme === "https://") return 8;
+  return scheme.startsWith("http://") ? 7 : 0;
 }
 
 /** The operator a `utm_source` query parameter names (the first one in the query), if any. */

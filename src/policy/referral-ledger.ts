@@ -42,8 +42,12 @@ export const MAX_LEDGER_DAYS = 30;
 export interface ReferralLedger {
   /** When the counts were read (ms): the condition's "last N days" end here. */
   readonly asOf: number;
-  readonly days: ReadonlyMap<string, readonly OperatorTotals[]>;
+  /** Per operator, MAX_LEDGER_DAYS × COUNTED numbers (crawls, verified, bytes, referrals per day), newest day first. */
+  readonly days: ReadonlyMap<string, Float64Array>;
 }
+
+/** The numbers kept per day, in this order. */
+const COUNTED = ["crawls", "verified", "bytes", "referrals"] as const;
 
 /** A day-aggregated row, as the store reads it. */
 export interface LedgerDayRow extends OperatorTotals {
@@ -54,15 +58,17 @@ export interface LedgerDayRow extends OperatorTotals {
 
 /** The ledger of rows read at `asOf`; rows past MAX_LEDGER_DAYS are left out. */
 export function ledgerOf(rows: readonly LedgerDayRow[], asOf: number): ReferralLedger {
-  const days = new Map<string, OperatorTotals[]>();
+  const days = new Map<string, Float64Array>();
   for (const row of rows) {
     if (!Number.isInteger(row.daysAgo) || row.daysAgo < 0 || row.daysAgo >= MAX_LEDGER_DAYS) continue;
     let slots = days.get(row.operator);
     if (!slots) {
-      slots = Array.from({ length: MAX_LEDGER_DAYS }, () => NO_COUNTS);
+      slots = new Float64Array(MAX_LEDGER_DAYS * COUNTED.length);
       days.set(row.operator, slots);
     }
-    slots[row.daysAgo] = addCounts(slots[row.daysAgo] ?? NO_COUNTS, row);
+    COUNTED.forEach((name, k) => {
+      if (slots) slots[row.daysAgo * COUNTED.length + k] = (slots[row.daysAgo * COUNTED.length + k] ?? 0) + row[name];
+    });
   }
   return { asOf, days };
 }
@@ -71,7 +77,12 @@ export function ledgerOf(rows: readonly LedgerDayRow[], asOf: number): ReferralL
 export function totalsOver(ledger: ReferralLedger, operator: string, days: number): OperatorTotals {
   const slots = ledger.days.get(operator);
   if (!slots) return NO_COUNTS;
-  return slots.slice(0, days).reduce(addCounts, NO_COUNTS);
+  const sums = [0, 0, 0, 0];
+  for (let day = 0; day < Math.min(days, MAX_LEDGER_DAYS); day++) {
+    for (let k = 0; k < COUNTED.length; k++) sums[k] = (sums[k] ?? 0) + (slots[day * COUNTED.length + k] ?? 0);
+  }
+  const [crawls = 0, verified = 0, bytes = 0, referrals = 0] = sums;
+  return { crawls, verified, bytes, referrals };
 }
 
 export function addCounts(a: OperatorTotals, b: OperatorTotals): OperatorTotals {

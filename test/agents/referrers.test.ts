@@ -30,6 +30,10 @@ describe("a Referer's host names an operator only on its own registrable domain"
     ["https://ya.ru/", "Yandex", "Yandex's short domain"],
     ["https://m.baidu.com/s?wd=x", "Baidu", "Baidu mobile"],
     ["https://de.search.yahoo.com/", "Yahoo", "a country host under search.yahoo.com"],
+    ["https://search.yahoo.co.jp/search?p=x", "Yahoo", "the table's longest name (4 labels)"],
+    ["https://a.b.c.d.e.www.google.de/", "Google", "a deep host under a listed name"],
+    ["https://google/", undefined, "a single label"],
+    ["https://de/", undefined, "a bare country code"],
     ["https://petalsearch.com/", "Huawei", "Petal Search"],
     ["HTTPS://WWW.GOOGLE.DE/", "Google", "scheme and host are case-insensitive"],
     ["https://www.google.de./", "Google", "a fully qualified name's trailing dot"],
@@ -109,6 +113,14 @@ describe("the table itself", () => {
     const values = REFERRER_PRODUCTS.flatMap((row) => row.utmSources);
     expect(new Set(hosts).size).toBe(hosts.length);
     expect(new Set(values).size).toBe(values.length);
+  });
+
+  it("a name under another name of the table belongs to the same operator", () => {
+    const rows = REFERRER_PRODUCTS.flatMap((row) => row.hosts.map((host) => [host, row.operator] as const));
+    for (const [host, operator] of rows) {
+      for (const [parent, other] of rows)
+        if (host.endsWith(`.${parent}`)) expect([host, other]).toEqual([host, operator]);
+    }
   });
 
   it("Google's row holds its country domains (a sample written down)", () => {
