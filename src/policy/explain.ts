@@ -102,6 +102,7 @@ export interface ExplainInput {
       | "rateLimiter"
       | "now"
       | "originUnusable"
+      | "ledger"
     >
   > & {
     /** The address check, when the caller could make one (admin explain's `ip=`, from stored lists). */
@@ -159,6 +160,7 @@ function explainWith(
     failOpen: input.failOpen,
     blockStatus: input.blockStatus,
     policy: input.policy ?? null,
+    ledger: facts.ledger,
     enforceRates: facts.enforceRates ?? "honoured",
     usageSignals: facts.usageSignals ?? "enforce",
     usageHeader: facts.usageHeader ?? true,

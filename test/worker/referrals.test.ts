@@ -188,6 +188,12 @@ describe("the crawlsPerReferral condition paces an operator from recorded counts
       layer: "policy",
       rule: "policy /articles/: pace",
     });
+    // Explain says the same, from the same counts.
+    const explained = await admin(
+      `explain?ua=${encodeURIComponent(GPTBOT)}&url=/articles/4&ip=${fromCrawler("gptbot")["cf-connecting-ip"]}`,
+      { env: { POLICY: PACE_POLICY } },
+    );
+    expect(await explained.json()).toMatchObject({ action: { action: "rate-limited", status: 429, retryAfter: 600 } });
   });
 
   it("OpenAI at 100:1 (not above): never paced", async () => {

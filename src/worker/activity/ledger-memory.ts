@@ -47,6 +47,19 @@ export async function refreshLedger(namespace: DurableObjectNamespace<ActivityLo
   }
 }
 
+/**
+ * The origin's ledger read now (explain and the tester: an admin call, not a request's path),
+ * so what they say of a condition is what the edge's isolates decide with; the last one held
+ * when the read fails.
+ */
+export async function freshLedger(
+  namespace: DurableObjectNamespace<ActivityLog> | undefined,
+  authority: string,
+): Promise<ReferralLedger | undefined> {
+  if (namespace) await refreshLedger(namespace, authority);
+  return ledgers.get(authority, Date.now());
+}
+
 /** Forget every ledger (tests: a clean slate). */
 export function clearLedgerMemory(): void {
   ledgers.clear();

@@ -7,7 +7,9 @@ import ipaddr from "ipaddr.js";
 import { classifyUserAgent } from "../../agents/classify.ts";
 import type { VerificationOutcome } from "../../agents/verification.ts";
 import { explainIfDecidable, explainRequest, type ExplainInput } from "../../policy/explain.ts";
-import type { CompiledPolicy } from "../../policy/operator-policy.ts";
+import { hasConditions, type CompiledPolicy } from "../../policy/operator-policy.ts";
+import type { ReferralLedger } from "../../policy/referral-ledger.ts";
+import { freshLedger } from "../activity/ledger-memory.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
 import { checkClaimFromCache, needsVerification } from "../identity/verify-crawler.ts";
 import { policyInForce } from "../live-policy.ts";
@@ -85,12 +87,16 @@ export interface Situation {
   /** The pause in force, with the Retry-After the edge would send now; null for none. */
   readonly pause: { readonly retryAfter: number } | null;
   readonly served: boolean;
+  /** The recorded crawls and referrals, when a rule of the policy has a condition on them. */
+  readonly ledger?: ReferralLedger | undefined;
 }
 
 export async function situationOf(admin: AdminContext, origin: string): Promise<Situation> {
   const pause = await activePause(admin.kv, admin.config);
+  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   return {
-    policy: (await policyInForce(admin.kv, admin.config)).compiled,
+    policy,
+    ...(policy && hasConditions(policy.policy) && { ledger: await freshLedger(admin.env.ACTIVITY, origin) }),
     pause: pause ? { retryAfter: retryAfterOf(pause, Date.now()) } : null,
     served: isServedAuthority(admin.config, origin),
   };
@@ -126,6 +132,7 @@ export function explainInput(
       usageHeader: config.usageHeader,
       originUnusable: config.originUrlProblem,
       verifyCrawlers: config.verifyCrawlers,
+      ledger: situation.ledger,
       ...(claimCheck && { claimCheck }),
     },
   };
