@@ -23,7 +23,8 @@
  *   7. crawl pause: -> 503 (robots.txt too)
  *   8. robots.txt: GET/HEAD /robots.txt in any spelling -> served by the edge
  *   9. policy layers (judge.ts; the live policy is gathered only here): the route's mode (`off`
- *      passes), its rule naming the crawler (a rule asking for a signature -> 403 with
+ *      passes), its rule naming the crawler (`pace` -> 429; a rule `when` a condition holds,
+ *      from the isolate's ledger, names it only then; a rule asking for a signature -> 403 with
  *      Accept-Signature when there is none), then robots.txt (unavailable -> 503 unless
  *      FAIL_OPEN). Steps 9 to 12 run on every spelling of the path (path-spellings.ts
  *      judgeEverySpelling); the strictest outcome stands: a pass counts only if every
