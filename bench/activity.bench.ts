@@ -132,6 +132,18 @@ console.log(
   `${worst <= 0.2 ? "PASS" : "MISS"}  at most 0.2 rows written per crawler request (worst ${worst.toFixed(3)})`,
 );
 
+/** The median of five runs. */
+function medianOf(run: () => number): number {
+  return [run(), run(), run(), run(), run()].toSorted((a, b) => a - b)[2] ?? NaN;
+}
+
+/** Heap and array buffers still held after a collection (bytes). */
+function retained(): number {
+  globalThis.gc?.();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
 // --- What each operator gives back (issue 24, part 2) ----------------------------------------
 // The ledger's costs: the CPU a person's request adds (the Referer and utm_source read, the
 // buffer's count), the rows written per request with referrals counted beside crawls, and the
@@ -164,7 +176,6 @@ console.log(
   };
   attribution(50_000);
   plain(50_000);
-  const medianOf = (run: () => number) => [run(), run(), run(), run(), run()].toSorted((a, b) => a - b)[2] ?? NaN;
   const withReferral = medianOf(() => attribution(200_000));
   const without = medianOf(() => plain(200_000));
   const added = withReferral - without;
@@ -197,11 +208,6 @@ console.log(
       referrals: 1e3,
     })),
   );
-  const retained = () => {
-    globalThis.gc?.();
-    const { heapUsed, arrayBuffers } = process.memoryUsage();
-    return heapUsed + arrayBuffers;
-  };
   const before = retained();
   const held = Array.from({ length: 64 }, () => ledgerOf(rows, NOW));
   const perLedger = (retained() - before) / held.length;

@@ -58,22 +58,22 @@ describe("the ledger: per operator, per day back", () => {
   });
 });
 
-describe("the activity buffer counts operators, not people", () => {
-  const event = (token: string, verified: CrawlerEvent["verified"]): CrawlerEvent => ({
-    time: NOW,
-    token,
-    tokens: [token],
-    category: "ai-training",
-    verified,
-    method: "GET",
-    path: "/a",
-    action: "pass",
-    layer: "robots.txt",
-    line: null,
-    rule: null,
-    violation: false,
-  });
+const event = (token: string, verified: CrawlerEvent["verified"]): CrawlerEvent => ({
+  time: NOW,
+  token,
+  tokens: [token],
+  category: "ai-training",
+  verified,
+  method: "GET",
+  path: "/a",
+  action: "pass",
+  layer: "robots.txt",
+  line: null,
+  rule: null,
+  violation: false,
+});
 
+describe("the activity buffer counts operators, not people", () => {
   it("crawls of known operators (not refuted), verified ones, bytes, and referred people per hour", () => {
     const buffer = new ActivityBuffer();
     buffer.add("o", { kind: "crawler", operator: "OpenAI", bytes: 1_000, event: event("GPTBot", "verified") });

@@ -154,10 +154,11 @@ async function recorded(rows: { operator: string; hoursAgo: number; verified: nu
   );
 }
 
-describe("the crawlsPerReferral condition paces an operator from recorded counts", () => {
-  const gptbot = (path: string) =>
-    call(path, { ua: GPTBOT, headers: fromCrawler("gptbot"), env: { POLICY: PACE_POLICY } });
+/** A verified GPTBot request under the pace policy. */
+const gptbot = (path: string) =>
+  call(path, { ua: GPTBOT, headers: fromCrawler("gptbot"), env: { POLICY: PACE_POLICY } });
 
+describe("the crawlsPerReferral condition paces an operator from recorded counts", () => {
   it("OpenAI at 400:1 over 7 days: paced on /articles/ with 429 and Retry-After, once the isolate has the counts", async () => {
     await storeCrawlerLists();
     await recorded([

@@ -513,8 +513,8 @@ function showLedger() {
  */
 function drawLedgerChart(rows, chosen) {
   const buckets = activityData.buckets;
-  const sums = buckets.map((start, i) => ({
-    start,
+  const sums = buckets.map((bucket, i) => ({
+    start: bucket,
     crawls: rows.reduce((sum, row) => sum + (row.series[i] ? row.series[i].crawls : 0), 0),
     referrals: rows.reduce((sum, row) => sum + (row.series[i] ? row.series[i].referrals : 0), 0),
   }));
