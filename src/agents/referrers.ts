@@ -206,7 +206,9 @@ export const REFERRING_OPERATORS: ReadonlySet<string> = new Set(REFERRER_PRODUCT
  */
 export function referringOperator(referer: string | null, search: string): string | undefined {
   const host = referer === null ? undefined : refererHost(referer);
-  return (host && operatorOfHost(host)) ?? operatorOfUtmSource(search);
+  const byHost = host === undefined ? undefined : operatorOfHost(host);
+  if (byHost !== undefined || search.length < "?utm_source=".length) return byHost;
+  return operatorOfUtmSource(search);
 }
 
 /** The most labels a name of the table has (`search.yahoo.co.jp`: 4): no longer suffix can match. */
@@ -254,11 +256,17 @@ export function refererHost(referer: string): string | undefined {
 
 const DNS_NAME = /^[a-z0-9.-]+$/;
 
-/** The length of a leading `http://` or `https://` (any case), else 0. */
+/** The length of a leading `http://` or `https://` (any case), else 0; no string is made. */
 function schemeLength(referer: string): number {
-  const scheme = referer.slice(0, 8).toLowerCase();
-  if (scheme === "https://") return 8;
-  return scheme.startsWith("http://") ? 7 : 0;
+  // "http" in any case: each letter's code with the ASCII case bit (0x20) set.
+  const http =
+    (referer.charCodeAt(0) | 0x20) === 0x68 &&
+    (referer.charCodeAt(1) | 0x20) === 0x74 &&
+    (referer.charCodeAt(2) | 0x20) === 0x74 &&
+    (referer.charCodeAt(3) | 0x20) === 0x70;
+  if (!http) return 0;
+  const secure = (referer.charCodeAt(4) | 0x20) === 0x73 ? 1 : 0;
+  return referer.startsWith("://", 4 + secure) ? 7 + secure : 0;
 }
 
 /** The operator a `utm_source` query parameter names (the first one in the query), if any. */
