@@ -79,7 +79,7 @@ export interface OperatorPolicy {
 }
 
 /** Whether any rule of the policy has a condition (the Worker then hands the decision its ledger). */
-export function hasConditions(policy: OperatorPolicy): boolean {
+function anyCondition(policy: OperatorPolicy): boolean {
   return policy.routes.some((route) => route.rules.some((rule) => rule.when !== undefined));
 }
 
@@ -110,10 +110,13 @@ export interface PolicyMatch {
 export class CompiledPolicy {
   /** The policy as validated (the admin API shows it; version 0 of the live policy is this). */
   readonly policy: OperatorPolicy;
+  /** A rule has a `when`: the Worker hands the decision its ledger (found once here, not per request). */
+  readonly hasConditions: boolean;
   private readonly routes: PathPatternIndex;
 
   constructor(policy: OperatorPolicy) {
     this.policy = policy;
+    this.hasConditions = anyCondition(policy);
     this.routes = indexPathPatterns(policy.routes.map((route) => route.pattern));
   }
 

@@ -29,7 +29,8 @@ export function withLedgerMarks(activity: ActivityEvent, outcome: RequestOutcome
     const referredBy = referringOperator(outcome.request.headers.get("referer"), outcome.url.search);
     return referredBy === undefined ? activity : { ...activity, referredBy };
   }
-  if (activity.operator === undefined || !outcome.forwarded) return activity;
+  // HEAD: the length of what a GET would have sent, not bytes passed.
+  if (activity.operator === undefined || !outcome.forwarded || outcome.request.method === "HEAD") return activity;
   const bytes = contentLength(outcome.response.headers.get("content-length"));
   return bytes === undefined ? activity : { ...activity, bytes };
 }

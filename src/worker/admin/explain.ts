@@ -7,7 +7,7 @@ import ipaddr from "ipaddr.js";
 import { classifyUserAgent } from "../../agents/classify.ts";
 import type { VerificationOutcome } from "../../agents/verification.ts";
 import { explainIfDecidable, explainRequest, type ExplainInput } from "../../policy/explain.ts";
-import { hasConditions, type CompiledPolicy } from "../../policy/operator-policy.ts";
+import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import type { ReferralLedger } from "../../policy/referral-ledger.ts";
 import { freshLedger } from "../activity/ledger-memory.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
@@ -96,7 +96,7 @@ export async function situationOf(admin: AdminContext, origin: string): Promise<
   const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   return {
     policy,
-    ...(policy && hasConditions(policy.policy) && { ledger: await freshLedger(admin.env.ACTIVITY, origin) }),
+    ...(policy?.hasConditions && { ledger: await freshLedger(admin.env.ACTIVITY, origin) }),
     pause: pause ? { retryAfter: retryAfterOf(pause, Date.now()) } : null,
     served: isServedAuthority(admin.config, origin),
   };

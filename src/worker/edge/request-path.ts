@@ -13,7 +13,6 @@ import type { EdgeAction, EdgeFacts } from "../../policy/edge-facts.ts";
 import { recordActivity } from "../activity/recorder.ts";
 import { ledgerFor } from "../activity/ledger-memory.ts";
 import { withLedgerMarks } from "../activity/ledger-marks.ts";
-import { hasConditions } from "../../policy/operator-policy.ts";
 import { isServedAuthority } from "../robots/authorities.ts";
 import type { EdgeContext } from "./context.ts";
 import { forward } from "./forward.ts";
@@ -71,7 +70,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
       case "policy": {
         const policy = (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? null;
         // Rules with a condition read the recorded counts the isolate holds (never I/O here).
-        const ledger = policy && hasConditions(policy.policy) ? ledgerFor(edge) : undefined;
+        const ledger = policy?.hasConditions ? ledgerFor(edge) : undefined;
         facts = { ...facts, policy, ledger };
         break;
       }
