@@ -32,7 +32,7 @@ import {
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 
 /** Cloudflare's public resolver, RFC 8484 JSON API: the default for reverse DNS verification. */
-export const DEFAULT_DOH_RESOLVER = SETTINGS.DOH_RESOLVER.default;
+const DEFAULT_DOH_RESOLVER = SETTINGS.DOH_RESOLVER.default;
 
 export interface Config {
   readonly mode: Mode;
@@ -79,7 +79,7 @@ export interface Config {
   /** Impostors of verifiable crawlers: off (no check), unknown (judged under * only), block (403). */
   readonly verifyCrawlers: VerifyCrawlers;
   /** Content-Usage / Content-Signal preferences: enforce (refuse), report (mark), off. */
-  readonly usageSignals: "enforce" | "report" | "off";
+  readonly usageSignals: Mode;
   /** A passed crawler response carries the path's `Content-Usage` header (unless the origin sent one). */
   readonly usageHeader: boolean;
   /** The DNS-over-HTTPS endpoint (RFC 8484 JSON API) for reverse DNS verification; https only. */

@@ -15,6 +15,9 @@ const PERPLEXITY_USER =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)";
 const FEEDFETCHER = "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)";
 const FACEBOOK = "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)";
+// test/fixtures/corpus/agents/crawlers.jsonl (monperrus/crawler-user-agents).
+const GOOGLE_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent)";
+const AMAZON_Q = "amazon-QBusiness";
 
 function facts(robots: string, ua: string, overrides: Partial<EdgeFacts> = {}): EdgeFacts {
   return gatheredFacts({
@@ -105,6 +108,50 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       ua: CHATGPT_USER,
       o: { verification: UNVERIFIABLE },
       expected: "pass",
+    },
+    // Google-Agent: on Google's user-triggered fetchers list, with user-triggered-agents.json.
+    {
+      why: "verified Google-Agent: `*` is not held against it",
+      robots: ALL_OUT,
+      ua: GOOGLE_AGENT,
+      o: {},
+      expected: "pass",
+    },
+    {
+      why: "a Google-Agent claim refuted by Google's list: an anonymous bot under `*`",
+      robots: ALL_OUT,
+      ua: GOOGLE_AGENT,
+      o: { verification: REFUTED },
+      expected: "block robots.txt",
+    },
+    {
+      why: "an unverifiable Google-Agent claim: held to `*`, 503",
+      robots: ALL_OUT,
+      ua: GOOGLE_AGENT,
+      o: { verification: UNVERIFIABLE },
+      expected: "unavailable",
+    },
+    {
+      why: "a group naming Google-Agent applies",
+      robots: `${ALL_OUT}\nUser-agent: Google-Agent\nDisallow: /article\n`,
+      ua: GOOGLE_AGENT,
+      o: {},
+      expected: "block robots.txt",
+    },
+    {
+      why: "Content-Usage ai-use=n under `*` still refuses Google-Agent (an assistant: a preference about use)",
+      robots: "User-agent: *\nContent-Usage: ai-use=n\nDisallow: /\n",
+      ua: GOOGLE_AGENT,
+      o: {},
+      expected: "block usage",
+    },
+    // amazon-QBusiness: AWS documents that it obeys Allow/Disallow, so it stays under `*`.
+    {
+      why: "amazon-QBusiness obeys `*` (AWS documents Allow and Disallow)",
+      robots: ALL_OUT,
+      ua: AMAZON_Q,
+      o: { needsVerification: false, verification: undefined },
+      expected: "block robots.txt",
     },
     {
       why: "facebookexternalhit: no list to verify it by, held to `*`",

@@ -97,14 +97,15 @@ function parseEntry(key: string, value: unknown, problems: string[]): SignatureA
       `${where}.token must be a robots.txt product token (letters, "_" and "-"), got ${JSON.stringify(token)}`,
     );
   }
-  if (category !== undefined && (typeof category !== "string" || !isCrawlerCategory(category))) {
+  const knownCategory = typeof category === "string" && isCrawlerCategory(category) ? category : undefined;
+  if (category !== undefined && knownCategory === undefined) {
     problems.push(`${where}.category must be one of ${CRAWLER_CATEGORIES.join(", ")}, got ${JSON.stringify(category)}`);
   }
   if (problems.length > before || url === undefined) return undefined;
   return {
     url,
     ...(typeof token === "string" && { token }),
-    ...(typeof category === "string" && { category: category as CrawlerCategory }),
+    ...(knownCategory !== undefined && { category: knownCategory }),
     docs: "SIGNATURE_AGENTS",
   };
 }

@@ -25,6 +25,7 @@ const memory = new IsolateMemory<"ranges", ReadonlyMap<string, RangeSet>>({
   maxAgeMs: MEMORY_RECHECK_MS,
 });
 
+/** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
 export function clearRangesMemory(): void {
   memory.clear();
 }

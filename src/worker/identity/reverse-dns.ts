@@ -36,12 +36,12 @@ const RECORD_TYPE_CODE: Record<DnsRecordType, number> = { PTR: 12, A: 1, AAAA: 2
 /** A PTR set longer than this is not a crawler's; we stop reading. */
 const MAX_PTR_NAMES = 4;
 /** How long an answer stands: long enough to spare the resolver, short enough to follow renumbering. */
-export const REVERSE_DNS_TTL_SECONDS = 3600;
+const REVERSE_DNS_TTL_SECONDS = 3600;
 /** Addresses, and separately networks, remembered per isolate (~100 bytes each). */
 const MEMORY_ENTRIES = 10_000;
 /** IPv4 addresses are grouped by /24 (the smallest block routed between networks), IPv6 by /64 (one LAN's block). */
-export const IPV4_NETWORK_BITS = 24;
-export const IPV6_NETWORK_BITS = 64;
+const IPV4_NETWORK_BITS = 24;
+const IPV6_NETWORK_BITS = 64;
 /** Cache API keys are URLs: under a name that can never be a host (RFC 2606 .invalid). */
 const CACHE_KEY_BASE = "https://reverse-dns.robots-edge.invalid/";
 
@@ -89,7 +89,7 @@ export function reverseName(address: string): string | undefined {
 }
 
 /** PTR, then forward confirmation of the first name under `domains`; no caching here. */
-export async function forwardConfirm(
+async function forwardConfirm(
   address: string,
   domains: readonly string[],
   resolve: DnsResolver,
@@ -121,6 +121,7 @@ const refutedNetworks = new IsolateMemory<string, string>({
 });
 const inFlight = new Map<string, Promise<ReverseDnsResult>>();
 
+/** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
 export function clearReverseDnsMemory(): void {
   memory.clear();
   refutedNetworks.clear();

@@ -24,11 +24,11 @@ import { readSignatureDirectory, writeSignatureDirectory, type StoredSignatureDi
 
 const DIRECTORY_MEDIA_TYPE = "application/http-message-signatures-directory+json";
 /** A JWKS of a few keys is a few KB; 64 KiB leaves room for a card and many keys. */
-export const MAX_DIRECTORY_BYTES = 64 * 1024;
-export const MIN_LIFETIME_MS = 5 * 60_000;
-export const MAX_LIFETIME_MS = 24 * 3_600_000;
-export const DEFAULT_LIFETIME_MS = 3_600_000;
-export const RETRY_AFTER_FAILURE_MS = MIN_LIFETIME_MS;
+const MAX_DIRECTORY_BYTES = 64 * 1024;
+const MIN_LIFETIME_MS = 5 * 60_000;
+const MAX_LIFETIME_MS = 24 * 3_600_000;
+const DEFAULT_LIFETIME_MS = 3_600_000;
+const RETRY_AFTER_FAILURE_MS = MIN_LIFETIME_MS;
 /** Memory holds at most one entry per trusted signer; this bounds it if the table is huge. */
 const MAX_MEMORY_ENTRIES = 64;
 
@@ -51,6 +51,7 @@ export interface SignatureDirectory {
 const memory = new Map<string, SignatureDirectory>();
 const inFlight = new Map<string, Promise<SignatureDirectory>>();
 
+/** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
 export function clearSignatureDirectoryMemory(): void {
   memory.clear();
   inFlight.clear();

@@ -12,8 +12,6 @@ import { STALE_LIST_MS } from "./crawler-ranges.ts";
 import { readRanges } from "../store.ts";
 import { identityHealth } from "./verify-crawler.ts";
 
-export { STALE_LIST_MS };
-
 export interface IdentitySources {
   readonly lists: readonly {
     readonly name: string;

@@ -49,6 +49,7 @@ export function identityHealth(): IdentityHealth {
   return health;
 }
 
+/** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
 export function clearIdentityHealth(): void {
   health = NOTHING_SEEN;
 }

@@ -20,6 +20,7 @@ import { signatureDirectory, signatureKeyLookup, type DirectoryOptions } from ".
 /** Uses of verified signatures seen by this isolate (bounded: DEFAULT_REUSE_CAPACITY). */
 const reuse = new ReuseMemory();
 
+/** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
 export function clearSignatureReuseMemory(): void {
   reuse.clear();
 }
