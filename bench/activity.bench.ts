@@ -89,7 +89,7 @@ function rowsPerRequest(perSecond: number): number {
   const buffer = new ActivityBuffer();
   const tokens = ["Googlebot", "bingbot", "GPTBot", "ClaudeBot", "CCBot", "Applebot", "YandexBot"];
   const unknown = ["ExampleBot", "SiteAuditBot", "FooCrawler", "BarSpider", "(unnamed)"];
-  const actions = ["pass", "pass", "pass", "block", "rateLimited"] as const;
+  const actions = ["pass", "pass", "pass", "block", "rate-limited"] as const;
   let requests = 0;
   const seconds = 3_600;
   for (let second = 0; second < seconds; second++) {
@@ -234,7 +234,7 @@ function rowsWithPeople(perSecond: number, ledger: boolean): { rows: number; ope
     YandexBot: "Yandex",
   };
   const tokens = ["Googlebot", "bingbot", "GPTBot", "ClaudeBot", "CCBot", "Applebot", "YandexBot"];
-  const actions = ["pass", "pass", "pass", "block", "rateLimited"] as const;
+  const actions = ["pass", "pass", "pass", "block", "rate-limited"] as const;
   let crawlerRequests = 0;
   const seconds = 3_600;
   for (let second = 0; second < seconds; second++) {

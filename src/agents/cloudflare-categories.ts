@@ -33,7 +33,7 @@
  *     which `request.cf.verifiedBotCategory` is the only one naming a kind of bot.
  */
 
-import type { CrawlerCategory } from "./crawlers.ts";
+import type { CrawlerCategory } from "../vocabulary.ts";
 
 /** Which of Cloudflare's three vocabularies a row belongs to. */
 export type CloudflareVocabulary = "category" | "behavior" | "label";

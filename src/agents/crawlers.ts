@@ -24,25 +24,7 @@
  * Keep `docs` pointing at the operator's own page, or say why there is none.
  */
 
-/** What a crawler fetches for, as far as its operator says: the one list (policies, signers, usage). */
-export const CRAWLER_CATEGORIES = [
-  "search-engine",
-  "ai-training",
-  "ai-assistant",
-  "ai-search",
-  "seo-tool",
-  "social-preview",
-  "monitoring",
-  "archiver",
-  "other",
-] as const;
-
-export type CrawlerCategory = (typeof CRAWLER_CATEGORIES)[number];
-
-/** Whether a name is one of the categories. */
-export function isCrawlerCategory(name: string): name is CrawlerCategory {
-  return (CRAWLER_CATEGORIES as readonly string[]).includes(name);
-}
+import type { CrawlerCategory } from "../vocabulary.ts";
 
 /** One crawler whose robots.txt product token its operator documents. */
 export interface KnownCrawler {

@@ -14,7 +14,14 @@ import ipaddr from "ipaddr.js";
 import { productToken } from "../core/product-token.ts";
 import type { AgentInfo } from "./classify.ts";
 import { categoryOfCloudflare } from "./cloudflare-categories.ts";
-import { KNOWN_CRAWLERS, type CrawlerCategory } from "./crawlers.ts";
+import type {
+  CrawlerCategory,
+  EvidenceMethod,
+  NotVerifiedWhy,
+  VerificationMethod,
+  VerificationStatus,
+} from "../vocabulary.ts";
+import { KNOWN_CRAWLERS } from "./crawlers.ts";
 
 // The mapping lives with the rest of Cloudflare's vocabulary; callers of this module keep their import.
 export { categoryOfCloudflare };
@@ -290,25 +297,6 @@ export class RangeSet {
     return this.ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits));
   }
 }
-
-/**
- * What checking a claim can come out as: the one vocabulary of a claim's truth, used by the
- * decision, its log line, activity, explain and the tester alike.
- *   verified      evidence that names the claimed identity: a trusted signature, the address
- *                 in the operator's list, a forward-confirmed host name of that crawler's class,
- *                 Cloudflare's verified category equal to the claimed crawler's
- *   refuted       the claim is false (an impostor): not in a loaded list, a failed signature,
- *                 Cloudflare's `verifiedBot: false`, a host name of someone else
- *   unverifiable  nothing proves or refutes it: no list loaded yet, the lookup failed or timed
- *                 out, no client address, VERIFY_CRAWLERS=off, evidence that names no identity
- *                 of this crawler. Never treated as verified (policy/claim.ts).
- */
-export const VERIFICATION_STATUSES = ["verified", "refuted", "unverifiable"] as const;
-export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
-
-/** How a claim can be checked by the client's address. */
-export const VERIFICATION_METHODS = ["cloudflare", "ip-list", "reverse-dns"] as const;
-export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 export interface VerificationInput {
   readonly agent: AgentInfo;
@@ -592,13 +580,6 @@ function byReverseDns(
       return unverifiable(`reverse DNS not looked up: ${result.reason}`, "not-looked-up");
   }
 }
-
-/** Why a crawler claim is not verified: nothing to verify, switched off, no way to check, or refuted. */
-export type NotVerifiedWhy =
-  "not-claimed" | "verify-off" | "no-address" | "no-list" | "not-looked-up" | "lookup-failed" | "refuted";
-
-/** The evidence that verified (or refuted) a crawler: a signature, or a check of its address. */
-export type EvidenceMethod = "signature" | VerificationMethod;
 
 /**
  * How a crawler was verified, or why not: the one value the decision log, explain, the

@@ -1,29 +1,23 @@
 /**
  * An isolate's activity between two flushes: per origin, exact hourly counts
  * (token × category × verified state × action × layer), people as a count per hour, and the
- * newest crawler requests. Pure data: the Worker's recorder (worker/activity-recorder.ts)
+ * newest crawler requests. Pure data: the Worker's recorder (worker/activity/recorder.ts)
  * holds one, adds each request's event, and sends `take()`'s batches to the origins'
  * ActivityLog objects.
  */
 
-import {
-  hourOf,
-  type ActivityEvent,
-  type CrawlerEvent,
-  type RecordedAction,
-  type RecordedLayer,
-  type VerifiedState,
-} from "./activity.ts";
+import type { CountedAction, CrawlerCategory, Layer } from "../vocabulary.ts";
+import { hourOf, type ActivityEvent, type CrawlerEvent, type VerifiedState } from "./activity.ts";
 import type { OperatorCount } from "./referral-ledger.ts";
 
 /** One hourly count, as sent to the ActivityLog object and as read back. */
 export interface HourlyCount {
   readonly hour: number;
   readonly token: string;
-  readonly category: string | null;
+  readonly category: CrawlerCategory | null;
   readonly verified: VerifiedState;
-  readonly action: RecordedAction;
-  readonly layer: RecordedLayer;
+  readonly action: CountedAction;
+  readonly layer: Layer;
   readonly count: number;
   readonly violations: number;
 }

@@ -11,19 +11,24 @@ import type { Decision, RobotsMatcher } from "../core/index.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyMatch } from "./operator-policy.ts";
+import type { Action, CrawlerCategory, Layer } from "../vocabulary.ts";
 import type { ReferralLedger } from "./referral-ledger.ts";
+
 /** What is in force for the origin: a file, no file (allow all), or nothing known. */
 export type EntryState = "ok" | "none" | "unavailable";
 
-/** `pace`: a policy rule's 429 with its Retry-After (operator-policy.ts). */
-export type Action = "pass" | "block" | "report" | "unavailable" | "pace";
+/**
+ * What the two path layers can answer (src/vocabulary.ts ACTIONS); `rate-limited` only from a
+ * policy rule's `pace` (operator-policy.ts), a 429 with the rule's Retry-After.
+ */
+export type VerdictAction = Extract<Action, "pass" | "block" | "report" | "unavailable" | "rate-limited">;
 
-/** Which layer decided: the operator's policy, robots.txt, or neither (nothing to judge by). */
-export type Layer = "policy" | "robots.txt" | "none";
+/** Which of them decided: the operator's policy, robots.txt, or neither (nothing to judge by). */
+export type VerdictLayer = Extract<Layer, "policy" | "robots.txt" | "none">;
 
 export interface Verdict {
-  readonly action: Action;
-  readonly layer: Layer;
+  readonly action: VerdictAction;
+  readonly layer: VerdictLayer;
   /** The policy route covering the path (and its rule for this crawler), if any. */
   readonly policy: PolicyMatch | undefined;
   /** The block status for this path: the route's, when it sets one. */
@@ -45,7 +50,7 @@ export interface JudgeInput {
   readonly pathAndQuery: string;
   readonly policy?: CompiledPolicy | undefined;
   /** The crawler's category from the known-crawler table, for `category:` policy rules. */
-  readonly category?: string | undefined;
+  readonly category?: CrawlerCategory | undefined;
   /** The crawler's operator and the isolate's recorded counts, for a rule's condition (referral-ledger.ts). */
   readonly operator?: string | undefined;
   readonly ledger?: ReferralLedger | undefined;
@@ -61,7 +66,13 @@ export function verdictStrictness(verdict: Verdict): number {
   return STRICTNESS[verdict.action];
 }
 
-const STRICTNESS: Readonly<Record<Action, number>> = { pass: 0, report: 1, pace: 2, unavailable: 3, block: 4 };
+const STRICTNESS: Readonly<Record<VerdictAction, number>> = {
+  pass: 0,
+  report: 1,
+  "rate-limited": 2,
+  unavailable: 3,
+  block: 4,
+};
 
 /**
  * The policy layer, then robots.txt, on ONE spelling (a canonical one from path-spellings.ts,
@@ -81,7 +92,7 @@ export function judgeSpelling(input: JudgeInput, spelling: string): Verdict {
         : mode === "report"
           ? "report"
           : policy.rule.action === "pace"
-            ? "pace"
+            ? "rate-limited"
             : "block";
     return { ...base, action, layer: "policy", decision: undefined };
   }

@@ -30,7 +30,7 @@
 import { canonicalizePath, indexPathPatterns, productToken, type PathPatternIndex } from "../core/index.ts";
 import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
-import { CRAWLER_CATEGORIES, isCrawlerCategory } from "../agents/crawlers.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import { readPurposes, type Purposes } from "./purposes.ts";
 import {
   crawlsPerReferralHolds,
@@ -86,7 +86,7 @@ function anyCondition(policy: OperatorPolicy): boolean {
 /** A request as the policy sees it. */
 export interface PolicySubject {
   readonly tokens: readonly string[];
-  readonly category: string | undefined;
+  readonly category: CrawlerCategory | undefined;
   /** The crawler's operator (crawlers.ts), for a rule's condition. */
   readonly operator?: string | undefined;
   /** The recorded counts in this isolate; undefined while none are loaded (no condition holds). */

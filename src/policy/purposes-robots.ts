@@ -26,13 +26,8 @@
  * MAX_ROBOTS_BYTES is not generated at all (the origin's file is served, with a note).
  */
 
-import {
-  KNOWN_CRAWLERS,
-  PURPOSE_SWITCHES,
-  type CrawlerCategory,
-  type KnownCrawler,
-  type PurposeSwitch,
-} from "../agents/crawlers.ts";
+import type { CrawlerCategory } from "../vocabulary.ts";
+import { KNOWN_CRAWLERS, PURPOSE_SWITCHES, type KnownCrawler, type PurposeSwitch } from "../agents/crawlers.ts";
 import {
   compilePathPattern,
   compileRobots,

@@ -2,7 +2,8 @@
  * "What will this edit break?" answered with real traffic: the recent crawler
  * requests, judged again by the one decision (edge-decision.ts) under what is live and under
  * a draft (a robots.txt text, a policy, or both), and the decisions that would change (the
- * action differs; each side's deciding line is shown). Pure.
+ * action differs; each side's deciding line is shown). Each side is the record rendered as
+ * activity renders it (activity.ts recordedOutcomeOf), so a change reads as the activity view does. Pure.
  *
  * Each request is judged as it was recorded: its product tokens (so the same group applies),
  * its verified state (an impostor stays one, an unverifiable claim too), its method and path. What replay cannot see,
@@ -27,9 +28,9 @@
 import { agentForTokens } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { AppliedGroup, RobotsMatcher } from "../core/index.ts";
-import { outcomeOf, type CrawlerEvent, type Outcome } from "./activity.ts";
+import { recordedOutcomeOf, type CrawlerEvent, type RecordedOutcome } from "./activity.ts";
 import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
-import type { EdgeFacts } from "./edge-facts.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "./edge-facts.ts";
 import { enforcementSpellings } from "./path-spellings.ts";
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
@@ -63,8 +64,8 @@ export interface ReplayChange {
   readonly token: string;
   readonly method: string;
   readonly path: string;
-  readonly live: Outcome;
-  readonly draft: Outcome;
+  readonly live: RecordedOutcome;
+  readonly draft: RecordedOutcome;
 }
 
 export interface ReplayResult {
@@ -102,7 +103,7 @@ export function replay(
 ): ReplayResult {
   const changed: ReplayChange[] = [];
   const perCrawler = new Map<string, { requests: number; changed: number }>();
-  const judgedBefore = new Map<string, { live: Outcome; draft: Outcome }>();
+  const judgedBefore = new Map<string, { live: RecordedOutcome; draft: RecordedOutcome }>();
   const routes = wildcardRoutes(sides.live.policy) + wildcardRoutes(sides.draft.policy);
   let changedCount = 0;
   let work = 0;
@@ -186,7 +187,7 @@ function linesOf(group: AppliedGroup | undefined): number {
   return lines;
 }
 
-const NOT_JUDGED: Outcome = { action: "pass", layer: "none", line: null, rule: null };
+const NOT_JUDGED: RecordedOutcome = { action: "pass", layer: "none", line: null, rule: null };
 
 /** The recorded claim's truth as the decision's fact: an unverifiable claim stays one. */
 function recordedVerification(status: Exclude<RecordedRequest["verified"], "unchecked">): VerificationOutcome {
@@ -195,7 +196,7 @@ function recordedVerification(status: Exclude<RecordedRequest["verified"], "unch
 }
 
 /** One recorded request, decided again with every fact given (nothing left to gather). */
-export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings: ReplaySettings): Outcome {
+export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings: ReplaySettings): RecordedOutcome {
   const checked = request.verified !== "unchecked";
   const facts: EdgeFacts = {
     originUnusable: false,
@@ -209,12 +210,14 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     signed: false,
     verifyCrawlers: settings.verifyCrawlers,
     needsVerification: checked,
-    verification: checked ? recordedVerification(request.verified) : undefined,
-    pause: null,
+    cloudflareCategory: undefined,
+    ...NOTHING_GATHERED,
+    verification: checked ? recordedVerification(request.verified) : NOTHING_GATHERED.verification,
+    pause: "none",
     robots: { state: side.state, matcher: side.matcher, retryAfter: 0 },
     failOpen: settings.failOpen,
     blockStatus: settings.blockStatus,
-    policy: side.policy ?? null, // null: no policy (undefined would ask to gather it)
+    policy: side.policy ?? "none",
     ledger: settings.ledger,
     enforceRates: settings.enforceRates,
     usageSignals: settings.usageSignals,
@@ -223,6 +226,7 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     rate: "not-checked",
     now: request.time,
   };
-  const action = decideEdge(facts);
-  return outcomeOf(action) ?? NOT_JUDGED;
+  const record = decideEdge(facts);
+  // Every fact is given, so the decision never asks for one; were it to, nothing was judged.
+  return "gather" in record ? NOT_JUDGED : recordedOutcomeOf(record);
 }

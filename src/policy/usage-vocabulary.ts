@@ -21,7 +21,7 @@
  * the table, or "other") is never refused by a usage preference.
  */
 
-import type { CrawlerCategory } from "../agents/crawlers.ts";
+import type { CrawlerCategory } from "../vocabulary.ts";
 import type { ContentSignalUse, UsageFormat } from "../core/index.ts";
 import { productToken } from "../core/index.ts";
 

@@ -8,7 +8,7 @@ import {
   CLOUDFLARE_TERMS,
   type CloudflareVocabulary,
 } from "../../src/agents/cloudflare-categories.ts";
-import { isCrawlerCategory } from "../../src/agents/crawlers.ts";
+import { isCrawlerCategory } from "../../src/vocabulary.ts";
 
 // developers.cloudflare.com/bots/concepts/bot/verified-bots/ "Categories": each "String value".
 const VERIFIED_BOT_CATEGORIES = [

@@ -216,7 +216,7 @@ function edgeAction(body: Uint8Array, token: string, path: string): string {
       verification: VERIFIED,
     }),
   );
-  return action.kind;
+  return "gather" in action ? `gather ${action.gather}` : action.action;
 }
 
 describe("the token lists of this file are the crawler table", () => {

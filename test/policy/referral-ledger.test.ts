@@ -8,7 +8,8 @@ import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { ActivityBuffer } from "../../src/policy/activity-batch.ts";
 import type { CrawlerEvent } from "../../src/policy/activity.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
-import type { EdgeAction, EdgeFacts } from "../../src/policy/edge-facts.ts";
+import type { EdgeAnswer } from "../../src/policy/edge-decision.ts";
+import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { parsePolicy, type CompiledPolicy } from "../../src/policy/operator-policy.ts";
 import { locateProblems } from "../../src/policy/policy-lines.ts";
 import {
@@ -213,16 +214,17 @@ const LEDGER: ReferralLedger = ledgerOf(
   NOW,
 );
 
-function decided(overrides: Partial<EdgeFacts> & Pick<EdgeFacts, "agent">): EdgeAction {
+function decided(overrides: Partial<EdgeFacts> & Pick<EdgeFacts, "agent">): EdgeAnswer {
   return decideEdge(
     gatheredFacts({ pathAndQuery: "/articles/1", robots, now: NOW, policy: PACE_AI, ledger: LEDGER, ...overrides }),
   );
 }
 
-function said(action: EdgeAction): string {
-  if (action.kind === "rate-limited") return `429 Retry-After ${action.retryAfter}`;
-  if (action.kind === "block") return `${action.status}`;
-  return action.kind;
+function said(answer: EdgeAnswer): string {
+  if ("gather" in answer) return `gather ${answer.gather}`;
+  if (answer.action === "rate-limited") return `429 Retry-After ${answer.retryAfter}`;
+  if (answer.action === "block") return `${answer.status}`;
+  return answer.action;
 }
 
 describe("the one decision with a crawlsPerReferral rule", () => {
@@ -318,7 +320,7 @@ describe("replay shows what such a rule would have done", () => {
         method: "GET",
         path: "/articles/1",
         live: { action: "pass", layer: "robots.txt", line: 2, rule: "allow: /" },
-        draft: { action: "rateLimited", layer: "policy", line: null, rule: "policy /articles/: pace" },
+        draft: { action: "rate-limited", layer: "policy", line: null, rule: "policy /articles/: pace" },
       },
     ]);
   });

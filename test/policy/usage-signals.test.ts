@@ -3,7 +3,7 @@
 // Each row runs the whole pure path: User-Agent -> category, robots.txt -> group -> preferences.
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
-import type { CrawlerCategory } from "../../src/agents/crawlers.ts";
+import type { CrawlerCategory } from "../../src/vocabulary.ts";
 import { compileRobots, parseRobotsTxt, resolveUsage } from "../../src/core/index.ts";
 import { explainRequest } from "../../src/policy/explain.ts";
 import { usageGroup, usageVerdict, type UsageSignalsMode } from "../../src/policy/usage-signals.ts";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
-import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
+import { NOT_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 
 const CHATGPT_USER =
@@ -33,9 +33,9 @@ function facts(robots: string, ua: string, overrides: Partial<EdgeFacts> = {}): 
 }
 
 const summary = (input: EdgeFacts): string => {
-  const action = decideEdge(input);
-  if (action.kind === "block") return `block ${action.usage ? "usage" : action.verdict.layer}`;
-  return action.kind;
+  const record = decideEdge(input);
+  if ("gather" in record) return `gather ${record.gather}`;
+  return record.action === "block" ? `block ${record.layer}` : record.action;
 };
 
 const ALL_OUT = "User-agent: *\nDisallow: /\n";
@@ -70,14 +70,14 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       robots: "User-agent: *\nContent-Signal: ai-input=no\nAllow: /\n",
       ua: CHATGPT_USER,
       o: {},
-      expected: "block usage",
+      expected: "block usage-signal",
     },
     {
       why: "…and under `*` with Disallow: / too: access rules lifted, the preference not",
       robots: "User-agent: *\nContent-Signal: ai-input=no\nDisallow: /\n",
       ua: CHATGPT_USER,
       o: {},
-      expected: "block usage",
+      expected: "block usage-signal",
     },
     // A claim that cannot be checked grants no exemption from `*` (policy/claim.ts): the
     // fetcher's own group would pass it, so the refusal is a 503, not a 403.
@@ -99,7 +99,7 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       why: "VERIFY_CRAWLERS=off: the claim is taken for groups, never for an exemption from `*`",
       robots: ALL_OUT,
       ua: PERPLEXITY_USER,
-      o: { verifyCrawlers: "off" as const, needsVerification: false, verification: undefined },
+      o: { verifyCrawlers: "off" as const, needsVerification: false, verification: NOT_GATHERED } as const,
       expected: "block robots.txt",
     },
     {
@@ -157,7 +157,7 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       why: "facebookexternalhit: no list to verify it by, held to `*`",
       robots: ALL_OUT,
       ua: FACEBOOK,
-      o: { needsVerification: false, verification: undefined },
+      o: { needsVerification: false, verification: NOT_GATHERED } as const,
       expected: "block robots.txt",
     },
   ])("$why", ({ robots, ua, o, expected }) => {

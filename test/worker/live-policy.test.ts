@@ -194,9 +194,13 @@ describe("the policy in force decides", () => {
     expect(await explained.json()).toMatchObject({ layer: "policy", allowed: true, action: { action: "pass" } });
     // Without an address the claim cannot be checked: the allow rule is not granted, `*` refuses.
     const unchecked = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=/private/x`);
-    expect(await unchecked.json()).toMatchObject({ reason: "unproven-claim", action: { action: "unproven-claim" } });
+    expect(await unchecked.json()).toMatchObject({
+      reason: "unproven-claim",
+      layer: "unproven-claim",
+      action: { action: "unavailable", status: 503 },
+    });
     const tested = await admin("test", { method: "POST", body: { ua: GOOGLEBOT, urls: ["/private/x"] } });
-    expect(await tested.json()).toMatchObject({ results: [{ live: { layer: "robots.txt", allowed: false } }] });
+    expect(await tested.json()).toMatchObject({ results: [{ live: { layer: "unproven-claim", allowed: false } }] });
   });
 
   it("the POLICY var is in force while KV holds no version", async () => {

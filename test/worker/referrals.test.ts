@@ -185,7 +185,7 @@ describe("the crawlsPerReferral condition paces an operator from recorded counts
     // What the edge did is what activity shows: the pace, by the policy's rule.
     const recent = ((await (await admin("activity")).json()) as { recent: Record<string, unknown>[] }).recent;
     expect(recent.find((entry) => entry["path"] === "/articles/2")).toMatchObject({
-      action: "rateLimited",
+      action: "rate-limited",
       layer: "policy",
       rule: "policy /articles/: pace",
     });
@@ -219,7 +219,7 @@ describe("the crawlsPerReferral condition paces an operator from recorded counts
       token: "GPTBot",
       path: "/articles/9",
       live: { action: "pass" },
-      draft: { action: "rateLimited", layer: "policy", rule: "policy /articles/: pace" },
+      draft: { action: "rate-limited", layer: "policy", rule: "policy /articles/: pace" },
     });
   });
 });

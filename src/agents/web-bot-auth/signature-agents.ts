@@ -18,7 +18,8 @@
  */
 
 import { productToken } from "../../core/product-token.ts";
-import { CRAWLER_CATEGORIES, isCrawlerCategory, KNOWN_CRAWLERS, type CrawlerCategory } from "../crawlers.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../../vocabulary.ts";
+import { KNOWN_CRAWLERS } from "../crawlers.ts";
 import type { AgentCard } from "./directory.ts";
 import { signerUrlOf } from "./signer-url.ts";
 import { parseUrl } from "./url.ts";

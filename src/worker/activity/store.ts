@@ -31,15 +31,8 @@ import {
   type LedgerDayRow,
   type OperatorCount,
 } from "../../policy/referral-ledger.ts";
-import {
-  hourOf,
-  RECORDED_ACTIONS,
-  LEGACY_VERIFIED_STATES,
-  RECORDED_LAYERS,
-  VERIFIED_STATES,
-  type CrawlerEvent,
-  type VerifiedState,
-} from "../../policy/activity.ts";
+import { hourOf, STORED_NAMES, type CrawlerEvent, type VerifiedState } from "../../policy/activity.ts";
+import { CRAWLER_CATEGORIES, type CountedAction, type CrawlerCategory } from "../../vocabulary.ts";
 
 export const KEEP_HOURS = 30 * 24;
 export const KEEP_PER_HISTORY = 500;
@@ -517,16 +510,28 @@ function known<T extends string>(list: readonly T[], value: unknown, what: strin
 
 /** A stored verified state; an earlier version's name is read as the state it stood for. */
 function storedVerified(value: unknown, problems: string[]): VerifiedState | undefined {
-  const legacy = typeof value === "string" ? LEGACY_VERIFIED_STATES[value] : undefined;
-  return legacy ?? known(VERIFIED_STATES, value, "verified state", problems);
+  const legacy = typeof value === "string" ? STORED_NAMES.legacy.verified[value] : undefined;
+  return legacy ?? known(STORED_NAMES.verified, value, "verified state", problems);
+}
+
+/** A stored action; an earlier version's name is read as the action it stood for. */
+function storedAction(value: unknown, problems: string[]): CountedAction | undefined {
+  const legacy = typeof value === "string" ? STORED_NAMES.legacy.actions[value] : undefined;
+  return legacy ?? known(STORED_NAMES.actions, value, "action", problems);
+}
+
+/** A stored category ("" or null: none); a name this version does not know is a problem. */
+function storedCategory(value: unknown, problems: string[]): CrawlerCategory | null | undefined {
+  if (value === "" || value === null || value === undefined) return null;
+  return known(CRAWLER_CATEGORIES, value, "category", problems);
 }
 
 function countRow(row: Record<string, SqlValue>, problems: string[]): CountRow[] {
   const verified = storedVerified(row["verified"], problems);
-  const action = known(RECORDED_ACTIONS, row["action"], "action", problems);
-  const layer = known(RECORDED_LAYERS, row["layer"], "layer", problems);
-  if (!verified || !action || !layer) return [];
-  const category = row["category"] === "" || row["category"] === null ? null : String(row["category"]);
+  const action = storedAction(row["action"], problems);
+  const layer = known(STORED_NAMES.layers, row["layer"], "layer", problems);
+  const category = storedCategory(row["category"], problems);
+  if (!verified || !action || !layer || category === undefined) return [];
   const token = String(row["token"]);
   return [
     { token, category, verified, action, layer, count: Number(row["count"]), violations: Number(row["violations"]) },
@@ -558,7 +563,7 @@ function otherCounts(all: readonly BucketedCount[], shown: readonly CountRow[]):
 }
 
 function seriesRow(row: Record<string, SqlValue>, problems: string[]): SeriesRow[] {
-  const action = known(RECORDED_ACTIONS, row["action"], "action", problems);
+  const action = storedAction(row["action"], problems);
   if (!action) return [];
   const token = row["token"] === null ? null : String(row["token"]);
   return [{ token, bucket: Number(row["bucket"]), action, count: Number(row["count"]) }];
@@ -567,8 +572,9 @@ function seriesRow(row: Record<string, SqlValue>, problems: string[]): SeriesRow
 function storedEvent(value: unknown, problems: string[]): CrawlerEvent[] {
   const event = value as Record<string, unknown>;
   const verified = storedVerified(event["verified"], problems);
-  const action = known(RECORDED_ACTIONS, event["action"], "action", problems);
-  const layer = known(RECORDED_LAYERS, event["layer"], "layer", problems);
-  if (!verified || !action || !layer) return [];
-  return [{ ...(event as unknown as CrawlerEvent), verified, action, layer }];
+  const action = storedAction(event["action"], problems);
+  const layer = known(STORED_NAMES.layers, event["layer"], "layer", problems);
+  const category = storedCategory(event["category"], problems);
+  if (!verified || !action || !layer || category === undefined) return [];
+  return [{ ...(event as unknown as CrawlerEvent), verified, action, layer, category }];
 }

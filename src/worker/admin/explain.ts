@@ -103,7 +103,11 @@ export async function situationOf(admin: AdminContext, origin: string): Promise<
 }
 
 /** The stored evidence about a claimed crawler's address, when the edge would check the claim. */
-async function claimCheckOf(admin: AdminContext, ua: string, ip: string): Promise<VerificationOutcome | undefined> {
+export async function claimCheckOf(
+  admin: AdminContext,
+  ua: string,
+  ip: string,
+): Promise<VerificationOutcome | undefined> {
   const agent = classifyUserAgent(ua);
   if (!needsVerification({ config: admin.config }, agent)) return undefined;
   return checkClaimFromCache(admin.kv, agent, ip);

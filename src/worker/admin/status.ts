@@ -1,6 +1,7 @@
-/** GET status: what the edge does now, the known origins (paged), the policy and identity sources. */
+/** GET status: what the edge does now, the known origins (paged), the policy and identity sources, the vocabulary. */
 
 import { edgeNow } from "../../config/edge-now.ts";
+import { VOCABULARY } from "../../vocabulary.ts";
 import { identitySources } from "../identity/sources.ts";
 import { policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
@@ -55,6 +56,8 @@ export async function status(admin: AdminContext): Promise<Response> {
     policy: await policyStatus(admin),
     // Each source of identity evidence with its age and last error; a missing or stale list warns.
     identity: await identitySources(admin.kv, admin.config, now),
+    // The words the edge tells what happened in: the page renders with these, never a copy.
+    vocabulary: VOCABULARY,
   });
 }
 

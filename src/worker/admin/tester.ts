@@ -1,5 +1,10 @@
-/** POST test: decisions for several URLs, live and under a draft robots.txt, judged as explain judges. */
+/**
+ * POST test: decisions for several URLs, live and under a draft robots.txt, judged as explain
+ * judges (the edge's record, rendered by policy/explain.ts), with the client address (`ip`)
+ * when given, as explain's `ip=`.
+ */
 
+import ipaddr from "ipaddr.js";
 import { compileRobots, parseRobotsTxt } from "../../core/index.ts";
 import type { Explanation } from "../../policy/explain.ts";
 import { explainRequest } from "../../policy/explain.ts";
@@ -9,13 +14,15 @@ import { robotsFor } from "../robots/cache.ts";
 import { servedRobots } from "../robots/purposes-served.ts";
 import { readBodyJson } from "./body.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
-import { explainInput, situationOf, type Situation } from "./explain.ts";
+import { claimCheckOf, explainInput, situationOf, type Situation } from "./explain.ts";
 import { existingOrigin } from "./origins.ts";
 
 interface TestBody {
   readonly ua: string;
   readonly urls: readonly string[];
   readonly draft: string | undefined;
+  /** The client address whose claim to check (from stored lists and cached reverse DNS only). */
+  readonly ip: string | undefined;
 }
 
 /** Decisions for several URLs, live and (when a draft robots.txt is given) under the draft. */
@@ -29,11 +36,12 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   const origin = param.value;
   const situation = await situationOf(admin, origin);
   const robots = servedRobots(await robotsFor(origin, admin.kv, admin.config, admin.ctx), situation.policy);
-  const { ua, urls, draft: draftText } = body.value;
+  const { ua, urls, draft: draftText, ip } = body.value;
   const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
   const live = { state: robots.entry.state, matcher: robots.matcher() };
+  const claimCheck = ip === undefined ? undefined : await claimCheckOf(admin, ua, ip);
   const judged = (url: string, side: typeof live, during: Situation) =>
-    explainRequest({ ...explainInput(admin, during, ua, url), ...side });
+    explainRequest({ ...explainInput(admin, during, ua, url, claimCheck), ...side });
   const results = urls.map((url) => {
     const now = judged(url, live, situation);
     if (!draft) return { url, live: now };
@@ -64,7 +72,7 @@ const MAX_TEST_BODY = 1_048_576;
 
 function readTestBody(body: unknown): Validated<TestBody> {
   const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  const { ua, urls, draft } = fields;
+  const { ua, urls, draft, ip } = fields;
   const problems: string[] = [];
   if (typeof ua !== "string") problems.push('"ua" must be a User-Agent string');
   const urlList = Array.isArray(urls) && urls.every((url) => typeof url === "string") ? (urls as string[]) : undefined;
@@ -72,6 +80,14 @@ function readTestBody(body: unknown): Validated<TestBody> {
     problems.push(`"urls" must be a list of 1 to ${MAX_TEST_URLS} URLs or paths`);
   }
   if (draft !== undefined && typeof draft !== "string") problems.push('"draft" must be robots.txt text');
+  if (ip !== undefined && (typeof ip !== "string" || !ipaddr.isValid(ip))) {
+    problems.push('"ip" must be an IPv4 or IPv6 address');
+  }
   if (problems.length > 0 || typeof ua !== "string" || !urlList) return invalid(problems);
-  return valid({ ua, urls: urlList, draft: typeof draft === "string" ? draft : undefined });
+  return valid({
+    ua,
+    urls: urlList,
+    draft: typeof draft === "string" ? draft : undefined,
+    ip: typeof ip === "string" ? ip : undefined,
+  });
 }

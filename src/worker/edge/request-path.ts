@@ -9,7 +9,8 @@ import { classifyUserAgent } from "../../agents/classify.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../../agents/verification.ts";
 import { activityOf } from "../../policy/activity.ts";
 import { decideEdge, isRobotsTxtPath, verificationOf } from "../../policy/edge-decision.ts";
-import type { EdgeAction, EdgeFacts } from "../../policy/edge-facts.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "../../policy/edge-facts.ts";
+import type { EdgeRecord } from "../../policy/edge-record.ts";
 import { recordActivity } from "../activity/recorder.ts";
 import { ledgerFor } from "../activity/ledger-memory.ts";
 import { withLedgerMarks } from "../activity/ledger-marks.ts";
@@ -17,7 +18,7 @@ import { isServedAuthority } from "../robots/authorities.ts";
 import type { EdgeContext } from "./context.ts";
 import { forward } from "./forward.ts";
 import { policyInForce } from "../live-policy.ts";
-import { logDecision, type LoggedOutcome } from "../log.ts";
+import { logDecision } from "../log.ts";
 import { checkCrawlRate } from "./pacing.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
 import {
@@ -41,14 +42,14 @@ import { robotsTxtResponse } from "../robots/route.ts";
 import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
 import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
 
-/** Decide (gathering facts as asked), log, and perform. */
+/** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
   let facts = initialFacts(edge);
   let robots: LoadedRobots | undefined;
-  let action = decideEdge(facts);
-  while (action.kind === "gather") {
-    const fact = action;
-    switch (fact.fact) {
+  let answer = decideEdge(facts);
+  while ("gather" in answer) {
+    const asked = answer;
+    switch (asked.gather) {
       case "signature":
         facts = { ...facts, signature: await checkSignature(edge) };
         break;
@@ -57,7 +58,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         break;
       case "pause": {
         const pause = await activePause(edge.env.ROBOTS, edge.config);
-        facts = { ...facts, pause: pause ? { retryAfter: retryAfterOf(pause, facts.now) } : null };
+        facts = { ...facts, pause: pause ? { retryAfter: retryAfterOf(pause, facts.now) } : "none" };
         break;
       }
       case "robots":
@@ -68,14 +69,14 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         facts = { ...facts, robots: robotsFact(robots, Date.now()) };
         break;
       case "policy": {
-        const policy = (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? null;
+        const policy = (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? "none";
         // Rules with a condition read the recorded counts the isolate holds (never I/O here).
-        const ledger = policy?.hasConditions ? ledgerFor(edge) : undefined;
+        const ledger = policy !== "none" && policy.hasConditions ? ledgerFor(edge) : undefined;
         facts = { ...facts, policy, ledger };
         break;
       }
       case "rate": {
-        const pacing = { group: fact.group ?? "*", limits: fact.limits ?? { minIntervalMs: 0, rates: [] } };
+        const pacing = { group: asked.group ?? "*", limits: asked.limits ?? { minIntervalMs: 0, rates: [] } };
         const rate = await checkCrawlRate(
           edge,
           { ...pacing, agent: facts.agent, verification: verificationOf(facts) },
@@ -85,13 +86,14 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         break;
       }
     }
-    action = decideEdge(facts);
+    answer = decideEdge(facts);
   }
-  logOutcome(edge, facts, action);
-  const response = await perform(edge, action, robots);
-  const activity = activityOf(facts, action, edge.request.method);
+  logOutcome(edge, answer);
+  const response = await perform(edge, answer, robots);
+  // Recorded after the response: a crawler's bytes are the Content-Length the origin answered.
+  const activity = activityOf(answer, edge.request.method, facts.now);
   if (activity) {
-    const forwarded = action.kind === "pass" || action.kind === "report" || action.kind === "forward";
+    const forwarded = answer.action === "pass" || answer.action === "report";
     recordActivity(edge, withLedgerMarks(activity, { request: edge.request, url: edge.url, forwarded, response }));
   }
   return response;
@@ -122,6 +124,7 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     usageHeader: config.usageHeader,
     rateLimiter: Boolean(edge.env.CRAWL_RATE),
     now: Date.now(),
+    ...NOTHING_GATHERED,
   };
 }
 
@@ -129,111 +132,100 @@ function robotsFact(robots: LoadedRobots, now: number): NonNullable<EdgeFacts["r
   return { state: robots.entry.state, matcher: robots.matcher(), retryAfter: nextAttemptSeconds(robots.entry, now) };
 }
 
-/** The action as a response: each kind has exactly one. */
-async function perform(edge: EdgeContext, action: EdgeAction, robots: LoadedRobots | undefined): Promise<Response> {
+/** The record as a response: each action (and, where it has several, each layer) has exactly one. */
+async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobots | undefined): Promise<Response> {
   const { request, url, config } = edge;
-  switch (action.kind) {
-    case "no-origin":
-      return errorResponse("the origin is not configured", 502);
-    case "self-loop":
-      return selfLoopResponse();
-    case "forward":
-      return forward(request, url, config.originUrl);
+  switch (record.action) {
+    case "error":
+      return record.layer === "self-loop" ? selfLoopResponse() : errorResponse("the origin is not configured", 502);
     case "pass":
-      return withContentUsage(await forward(request, url, config.originUrl), action.contentUsage);
-    case "report": {
-      const marker = action.usage
-        ? usageHeader("would-block", action.usage)
-        : ruleHeader("would-block", action.verdict);
-      return withHeader(await forward(request, url, config.originUrl), "x-robots-edge", marker);
-    }
-    case "impostor":
-      return impostorResponse();
+      return withContentUsage(await forward(request, url, config.originUrl), record.contentUsage);
+    case "report":
+      return withHeader(await forward(request, url, config.originUrl), "x-robots-edge", wouldBlock(record));
     case "serve-robots-txt":
       if (!robots) throw new TypeError("robots.txt to serve was not loaded");
-      return robotsTxtResponse(robots, request.method, action.retryAfter, Date.now());
+      return robotsTxtResponse(robots, request.method, record.retryAfter ?? 0, Date.now());
     case "block":
-      if (action.usage) return usageBlockedResponse(action.usage, action.status);
-      return blockedResponse(action.verdict, action.status);
+      return blocked(record);
     case "rate-limited":
-      return rateLimitedResponse(action.retryAfter);
-    case "signature-reused":
-      return signatureReusedResponse(action.retryAfter);
-    case "signature-required":
-      return signatureRequiredResponse(action.verdict);
-    case "unavailable":
-      return unavailableResponse(action.retryAfter, UNAVAILABLE_WHY[action.why], action.why);
-    case "gather":
-      throw new TypeError(`the decision still needs ${action.fact}`);
+      return record.layer === "signature"
+        ? signatureReusedResponse(record.retryAfter ?? 1)
+        : rateLimitedResponse(record.retryAfter ?? 1);
+    case "unavailable": {
+      const why = unavailableWhy(record.layer);
+      return unavailableResponse(record.retryAfter ?? 1, why.text, why.marker);
+    }
   }
 }
 
+/** A refusal's response: an impostor, a rule asking for a signature, a usage line, a policy or robots.txt rule. */
+function blocked(record: EdgeRecord): Response {
+  const status = record.status ?? 403;
+  if (record.layer === "verification") return impostorResponse();
+  if (record.usage) return usageBlockedResponse(record.usage, status);
+  if (!record.verdict) throw new TypeError(`a block by ${record.layer} has no verdict to show`);
+  if (record.layer === "signature") return signatureRequiredResponse(record.verdict);
+  return blockedResponse(record.verdict, status);
+}
+
+/** X-Robots-Edge of a request forwarded under `report`: what would have blocked it. */
+function wouldBlock(record: EdgeRecord): string {
+  if (record.usage) return usageHeader("would-block", record.usage);
+  return record.verdict ? ruleHeader("would-block", record.verdict) : "would-block";
+}
+
 /** The path's usage preferences on a passed crawler response, unless the origin stated its own. */
-function withContentUsage(response: Response, contentUsage: string | undefined): Response {
+function withContentUsage(response: Response, contentUsage: string | null): Response {
   if (!contentUsage || response.headers.has("content-usage") || response.status === 101) return response;
   return withHeader(response, "content-usage", contentUsage);
 }
 
+/** What a 503 says, and its X-Robots-Edge marker, per layer that answers one. */
 const UNAVAILABLE_WHY = {
-  paused: "Crawling is paused for maintenance; please retry later.",
-  "robots-unavailable": "robots.txt is temporarily unavailable; please retry later.",
-  "visit-time": "Outside the visit time this site's robots.txt asks for (Visit-time, UTC).",
-  "unproven-claim":
-    "This site could not verify the crawler this request names, and its robots.txt does not let unnamed crawlers in here; please retry later.",
+  pause: { marker: "paused", text: "Crawling is paused for maintenance; please retry later." },
+  "robots-unavailable": {
+    marker: "robots-unavailable",
+    text: "robots.txt is temporarily unavailable; please retry later.",
+  },
+  "visit-time": {
+    marker: "visit-time",
+    text: "Outside the visit time this site's robots.txt asks for (Visit-time, UTC).",
+  },
+  "unproven-claim": {
+    marker: "unproven-claim",
+    text: "This site could not verify the crawler this request names, and its robots.txt does not let unnamed crawlers in here; please retry later.",
+  },
 } as const;
 
+function unavailableWhy(layer: EdgeRecord["layer"]): { readonly marker: string; readonly text: string } {
+  // A layer that answers 503 without its own words still says to retry, and names itself.
+  if (!Object.hasOwn(UNAVAILABLE_WHY, layer))
+    return { marker: layer, text: "Temporarily unavailable; please retry later." };
+  return UNAVAILABLE_WHY[layer as keyof typeof UNAVAILABLE_WHY];
+}
+
 /** One JSON line per crawler decision (LOG_DECISIONS), pauses and rate limits included. */
-function logOutcome(edge: EdgeContext, facts: EdgeFacts, action: EdgeAction): void {
-  const { config, request, url } = edge;
-  const signed = facts.signature?.status === "verified" ? facts.signature : undefined;
-  const agent = signed?.agent ?? facts.agent;
-  const signatureClaim = facts.signature?.status === "failed" || facts.signature?.status === "reused";
-  if (config.logDecisions === "none" || !(agent.crawler || signatureClaim)) return;
-  const outcome = loggedOutcome(action, facts.pathAndQuery);
-  if (!outcome || (config.logDecisions === "blocked" && outcome.action === "pass")) return;
-  logDecision({
+function logOutcome(edge: EdgeContext, record: EdgeRecord): void {
+  const { config, request } = edge;
+  if (config.logDecisions === "none" || !isLoggedDecision(record)) return;
+  if (config.logDecisions === "blocked" && record.action === "pass") return;
+  logDecision(record, {
     authority: edge.authority,
     method: request.method,
-    url,
     userAgent: request.headers.get("user-agent"),
-    tokens: agent.tokens,
-    verdict: outcome,
     mode: config.mode,
     logQuery: config.logQuery,
-    signer: signed?.signer,
-    verification: verificationOf(facts),
   });
 }
 
-function loggedOutcome(action: EdgeAction, pathAndQuery: string): LoggedOutcome | undefined {
-  const none = { layer: "none", judgedPath: pathAndQuery, decision: undefined } as const;
-  switch (action.kind) {
-    case "pass":
-      return { ...action.verdict, action: action.kind };
-    case "block":
-    case "report":
-      return {
-        ...action.verdict,
-        action: action.kind,
-        ...(action.usage && { layer: "usage-signal", usage: action.usage }),
-        ...(action.kind === "report" && action.unproven && { layer: "unproven-claim" }),
-      };
-    case "rate-limited":
-      return { ...action.verdict, action: "rate-limited" };
-    case "unavailable": {
-      const name = action.why === "robots-unavailable" ? "unavailable" : action.why;
-      const unproven = action.why === "unproven-claim" && { layer: "unproven-claim" as const };
-      return { ...(action.verdict ?? none), action: name, ...unproven };
-    }
-    case "impostor":
-      return { ...none, action: "impostor" };
-    case "signature-reused":
-      return { ...none, action: "rate-limited" };
-    case "signature-required":
-      return { ...action.verdict, action: "block" };
-    default:
-      return undefined;
-  }
+/**
+ * Which records are a crawler decision worth a log line: an automated client's request that
+ * was judged (not MODE=off, a host not served, nowhere to send), other than its fetch of
+ * robots.txt.
+ */
+function isLoggedDecision(record: EdgeRecord): boolean {
+  if (!record.identity.crawler || record.action === "serve-robots-txt" || record.action === "error") return false;
+  return record.layer !== "mode-off" && record.layer !== "not-served";
 }
 
 /**

@@ -15,6 +15,12 @@ const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 /** The results table. */
 const resultsTable = () => /** @type {HTMLTableElement} */ (document.getElementById("results"));
 let liveText = "";
+/**
+ * The words the edge tells what happened in (src/vocabulary.ts), as GET status hands them over:
+ * the page keeps no list of its own.
+ * @type {{ actions: string[], countedActions: string[], actionLabels: Record<string, string>, layerLabels: Record<string, string> }}
+ */
+let vocabulary = { actions: [], countedActions: [], actionLabels: {}, layerLabels: {} };
 
 function say(text) {
   $("message").textContent = text;
@@ -54,6 +60,7 @@ function el(tag, text, className) {
 
 async function start() {
   const status = await api("GET", "status");
+  vocabulary = status.vocabulary;
   $("login").classList.add("hidden");
   $("app").classList.remove("hidden");
   say("");
@@ -222,14 +229,22 @@ function describe(result) {
   };
 }
 
-/** Actions the edge answers with a 503 or 429 now, whatever the rules allow (a pause, Visit-time, a rate). */
-const HELD = ["paused", "unavailable", "visit-time", "rate-limited", "no-origin", "self-loop"];
-
-/** The decision in a word, as the edge answers it: during a pause "503 paused", never a green "allowed". */
+/**
+ * The decision in a word, as the edge answers it: a 503, 429 or 502 says its status and the layer
+ * that answered it (during a pause "503 crawl pause"), never a green "allowed".
+ */
 function verdictOf(result) {
-  if (HELD.includes(result.action.action))
-    return { text: result.action.status + " " + result.action.action, className: "held" };
+  const held = result.action.status !== null && result.action.action !== "block";
+  if (held) return { text: result.action.status + " " + layerName(result.layer), className: "held" };
   return result.allowed ? { text: "allowed", className: "allowed" } : { text: "disallowed", className: "disallowed" };
+}
+
+function actionName(action) {
+  return vocabulary.actionLabels[action] || action;
+}
+
+function layerName(layer) {
+  return vocabulary.layerLabels[layer] || layer;
 }
 
 // How the tested User-Agent's crawler claim is verified, or why not (the same for every URL).
@@ -299,27 +314,14 @@ async function run() {
 
 // --- Activity -------------------------------------------------------------------------
 
-const ACTIONS = ["pass", "block", "report", "unavailable", "rateLimited"];
-const ACTION_NAMES = { pass: "Pass", block: "Block", report: "Report", unavailable: "503", rateLimited: "429" };
+/** The chart's colour per action (page.css has the legend's); an action without one is grey. */
 const ACTION_COLOURS = {
   pass: "#1e7b34",
   block: "#b3261e",
   report: "#a06a00",
   unavailable: "#6750a4",
-  rateLimited: "#0b57d0",
-};
-/** What decided, for a request no single line decided. */
-const LAYER_NAMES = {
-  "robots.txt": "no rule matched",
-  policy: "operator policy",
-  verification: "failed verification",
-  pause: "crawl pause",
-  "visit-time": "outside Visit-time",
-  rate: "crawl rate",
-  "robots-unavailable": "robots.txt unavailable",
-  "unproven-claim": "claim not verifiable, * refuses",
-  "robots.txt-file": "robots.txt served",
-  none: "no robots.txt",
+  "rate-limited": "#0b57d0",
+  "serve-robots-txt": "#5f6368",
 };
 /** The chart's element: written in the HTML, so its children get the SVG namespace from it. */
 const chartElement = () =>
@@ -384,16 +386,8 @@ function showActivitySection() {
     (crawler ? crawler.token + ": " : "") +
     t.crawlerRequests +
     " crawler requests (" +
-    t.pass +
-    " passed, " +
-    t.block +
-    " blocked, " +
-    t.report +
-    " reported, " +
-    t.unavailable +
-    " answered 503, " +
-    t.rateLimited +
-    " answered 429) and " +
+    vocabulary.countedActions.map((action) => actionName(action) + ": " + t[action]).join(", ") +
+    ") and " +
     t.humanRequests +
     " from people since " +
     activityData.from.slice(0, 16).replace("T", " ") +
@@ -417,7 +411,7 @@ function drawChart() {
       ? crawler.token + ": no chart (series are kept for the 25 busiest crawlers); the table below has its numbers."
       : "Crawler requests per " + activityData.bucket + ", stacked by action. The table below holds the same numbers.";
   const stacks = series.map((counts) => ({ hour: counts.start, counts }));
-  const highest = Math.max(1, ...stacks.map((s) => ACTIONS.reduce((sum, a) => sum + s.counts[a], 0)));
+  const highest = Math.max(1, ...stacks.map((s) => vocabulary.countedActions.reduce((sum, a) => sum + s.counts[a], 0)));
   // Drawn at the width it is shown at, so its text stays readable on a phone.
   const width = Math.round(Math.min(960, Math.max(300, chartElement().clientWidth || 720)));
   const height = 220;
@@ -436,7 +430,7 @@ function drawChart() {
   chart.append(top, zero);
   stacks.forEach((stack, i) => {
     let y = 8 + plot;
-    for (const action of ACTIONS) {
+    for (const action of vocabulary.countedActions) {
       const count = stack.counts[action];
       if (!count) continue;
       const h = (count / highest) * plot;
@@ -446,13 +440,13 @@ function drawChart() {
         y,
         width: Math.max(1, step * 0.8),
         height: h,
-        fill: ACTION_COLOURS[action],
+        fill: ACTION_COLOURS[action] || "#999",
         class: "bar " + action,
         "data-hour": stack.hour,
         "data-count": count,
       });
       const title = svg("title", {});
-      title.textContent = shortStart(stack.hour) + " UTC: " + count + " " + ACTION_NAMES[action];
+      title.textContent = shortStart(stack.hour) + " UTC: " + count + " " + actionName(action);
       bar.append(title);
       chart.append(bar);
     }
@@ -474,9 +468,9 @@ function drawChart() {
   });
   const legend = $("activity-legend");
   legend.replaceChildren();
-  for (const action of ACTIONS) {
+  for (const action of vocabulary.countedActions) {
     const item = el("li");
-    item.append(el("span", undefined, "swatch " + action), document.createTextNode(ACTION_NAMES[action]));
+    item.append(el("span", undefined, "swatch " + action), document.createTextNode(actionName(action)));
     legend.append(item);
   }
 }
@@ -588,20 +582,29 @@ function forChosen(rows) {
 }
 
 function fillActivityTable() {
+  const head = /** @type {HTMLTableElement} */ (document.getElementById("activity-table")).tHead;
+  const headRow = el("tr");
+  const columns = ["Crawler", "Category", "Requests", ...vocabulary.countedActions.map(actionName)];
+  for (const name of [...columns, "Verified", "Refuted", "Unverifiable", "Unchecked", "Violations"]) {
+    const th = el("th", name);
+    th.scope = "col";
+    headRow.append(th);
+  }
+  head?.replaceChildren(headRow);
   const body = tableBody("activity-table");
   for (const c of forChosen(activityData.crawlers)) {
     const row = tableRow([
       c.names ? c.token + " (" + c.names + " names)" : c.token,
       c.category || "unknown",
       c.requests,
-      ...ACTIONS.map((action) => c.total[action]),
+      ...vocabulary.countedActions.map((action) => c.total[action]),
       c.verified.verified,
       c.verified.refuted,
       c.verified.unverifiable,
       c.verified.unchecked,
       c.violations,
     ]);
-    if (c.verified.refuted > 0) row.children[9].classList.add("impostor");
+    if (c.verified.refuted > 0) row.children[columns.length + 1].classList.add("impostor");
     body.append(row);
   }
   if (activityData.crawlers.length === 0) body.append(tableRow(["No crawler requests in this period."]));
@@ -636,8 +639,8 @@ function fillRecent() {
         r.token,
         r.verified,
         r.method + " " + r.path,
-        ACTION_NAMES[r.action] || r.action,
-        r.rule ? r.rule + (r.line ? " (line " + r.line + ")" : "") : LAYER_NAMES[r.layer] || r.layer,
+        actionName(r.action),
+        r.rule ? r.rule + (r.line ? " (line " + r.line + ")" : "") : layerName(r.layer),
       ]),
     );
   }
@@ -646,7 +649,7 @@ function fillRecent() {
 
 /** A replayed outcome in a few words: "Block (line 7)". */
 function said(outcome) {
-  return (ACTION_NAMES[outcome.action] || outcome.action) + (outcome.line ? " (line " + outcome.line + ")" : "");
+  return actionName(outcome.action) + (outcome.line ? " (line " + outcome.line + ")" : "");
 }
 
 /** Draft mode: how the draft would have decided the recent crawler requests. */
@@ -840,6 +843,8 @@ async function replayPolicy() {
 
 // --- Purposes ---------------------------------------------------------------------------
 
+// The categories the editor has a column for: a choice of layout, not a list of categories (those
+// are the vocabulary's); a row's other categories ride along untouched.
 const PURPOSE_CATEGORIES = ["search-engine", "ai-search", "ai-assistant", "ai-training"];
 
 /** The purposes list of the policy text, or [] when it has none or is not JSON. */
