@@ -147,9 +147,11 @@ export type NotVerifiedWhy = (typeof NOT_VERIFIED_REASONS)[number];
 /**
  * Whom the decision judged (policy/claim.ts): nobody (the request went on unjudged), a person,
  * the crawler as claimed (proven, or nothing to check it with), an anonymous bot under `*` (a
- * refuted claim), or both (a claim that could not be verified: refused if either refuses).
+ * refuted claim), or both (a claim that could not be verified: refused if either refuses); or
+ * "disguised": a browser User-Agent from an address in a list its operator publishes for its
+ * crawlers only, judged as that crawler (policy/disguise.ts).
  */
-export const JUDGED_AS = ["unjudged", "person", "claimed", "anonymous", "claimed-and-anonymous"] as const;
+export const JUDGED_AS = ["unjudged", "person", "claimed", "anonymous", "claimed-and-anonymous", "disguised"] as const;
 export type JudgedAs = (typeof JUDGED_AS)[number];
 
 /** What a crawler fetches for, as far as its operator says: the one list (policies, signers, usage, purposes). */

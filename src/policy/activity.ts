@@ -24,10 +24,11 @@ import type { VerificationOutcome } from "../agents/verification.ts";
 import type { EdgeOutcome, EdgeRecord } from "./edge-record.ts";
 
 /**
- * The claim's truth as the decision used it (src/vocabulary.ts VERIFICATION_STATUSES), or
- * "unchecked" when the request claimed no crawler that can be verified.
+ * The claim's truth as the decision used it (src/vocabulary.ts VERIFICATION_STATUSES),
+ * "unchecked" when the request claimed no crawler that can be verified, or "disguised": it
+ * claimed a person (a browser User-Agent) from a crawler-only list's address (disguise.ts).
  */
-export const VERIFIED_STATES = [...VERIFICATION_STATUSES, "unchecked"] as const;
+export const VERIFIED_STATES = [...VERIFICATION_STATUSES, "unchecked", "disguised"] as const;
 export type VerifiedState = (typeof VERIFIED_STATES)[number];
 
 /**
@@ -123,7 +124,7 @@ export function activityOf(record: EdgeRecord, method: string, time: number): Ac
       token: tokens[0] ?? UNNAMED,
       tokens,
       category: identity.category,
-      verified: verifiedStateOf(identity.verification),
+      verified: identity.judgedAs === "disguised" ? "disguised" : verifiedStateOf(identity.verification),
       method: method.slice(0, MAX_RECORDED_METHOD),
       path: recordedPath(record.path),
       // A known crawler's operator documents that it obeys robots.txt; an unknown bot claims nothing.

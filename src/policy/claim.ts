@@ -14,6 +14,10 @@
  *              `*` refuses — the claimed group alone would pass — the refusal is a 503 with
  *              Retry-After, not a 403: a real crawler we could not check retries, and nothing
  *              is de-indexed because of our failure.
+ *   disguised  not a claim at all: a browser User-Agent from an address in a list its operator
+ *              publishes for its crawlers only (policy/disguise.ts). The list is the evidence,
+ *              so it is judged as that crawler — its group, policy rules, usage preferences and
+ *              pacing — but held to `*` like any crawler: an address never earns an exemption.
  *   as-made    nothing to check with (VERIFY_CRAWLERS=off, or no operator publishes a way to
  *              verify this crawler): the claim selects its robots.txt group and policy rules,
  *              but an exemption from `*` always needs proof, so it is held to `*` like any crawler.
@@ -24,7 +28,7 @@ import type { CrawlerCategory, JudgedAs } from "../vocabulary.ts";
 import { NOT_GATHERED, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
 import type { EdgeOutcome } from "./edge-record.ts";
 
-export type ClaimStanding = "proven" | "refuted" | "unproven" | "as-made";
+export type ClaimStanding = "proven" | "refuted" | "unproven" | "disguised" | "as-made";
 
 /** Whom a claim of each standing is judged as (the record's `identity.judgedAs`; see the file comment). */
 export const JUDGED_AS_OF: Readonly<Record<ClaimStanding, JudgedAs>> = {
@@ -32,6 +36,7 @@ export const JUDGED_AS_OF: Readonly<Record<ClaimStanding, JudgedAs>> = {
   "as-made": "claimed",
   refuted: "anonymous",
   unproven: "claimed-and-anonymous",
+  disguised: "disguised",
 };
 
 /** Seconds a crawler refused for an unproven claim is asked to wait: a failed lookup is retried then, a list is fetched every 30 minutes. */
@@ -85,6 +90,7 @@ export function judgeClaim(
       return judgeAs(claimant, true);
     case "refuted":
       return judgeAs({ agent: ANONYMOUS_BOT, category: undefined }, true);
+    case "disguised":
     case "as-made":
       return judgeAs({ ...claimant, agent: { ...claimant.agent, obeysGlobalGroup: true } }, true);
     case "unproven":

@@ -15,7 +15,10 @@
  *      reused -> 429; verified from a trusted signer -> the request IS the crawler the signer
  *      stands for, whatever its User-Agent; failed -> a refuted claim (step 6); from an
  *      untrusted signer -> ignored
- *   5. humans: not a crawler (and not robots.txt) -> forward, unjudged
+ *   5. humans: not a crawler (and not robots.txt) -> forward, unjudged — unless its address is
+ *      in a fresh crawler-only published list (DISGUISED_CRAWLERS, disguise.ts): then it is
+ *      that crawler in disguise, judged below as it (standing "disguised", claim.ts); under
+ *      `report` it skips the pause and pacing and a refusal is only marked
  *   6. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim with
  *      VERIFY_CRAWLERS=block -> 403; with `unknown` it is judged below as an anonymous bot under
  *      `*`. An unverifiable claim is judged below under its group AND under `*`; refused by `*`
@@ -47,6 +50,7 @@ import type { VerificationOutcome } from "../agents/verification.ts";
 import { canonicalizePath, resolveUsage } from "../core/index.ts";
 import type { JudgedAs } from "../vocabulary.ts";
 import { ANONYMOUS_BOT, claimStanding, judgeClaim, JUDGED_AS_OF, type Judged } from "./claim.ts";
+import { disguiseOutcome, disguiseStep, reportedOnly, type DisguiseFact } from "./disguise.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
 import { NOT_GATHERED, type EdgeFacts, type GatherRequest, type RobotsFact, type SignatureFact } from "./edge-facts.ts";
 import {
@@ -80,21 +84,26 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
   // A request that signs is an automated client even when its signature fails (a browser never
   // signs): the failed claim is judged below, never passed as a human's.
   const failedSignature = signature?.status === "failed";
-  const claimant = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
+  const stated = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
+  const disguise = disguiseStep(facts, stated);
+  if (disguise === "gather") return { gather: "disguise" };
+  const disguised = typeof disguise === "object" ? disguise : undefined;
+  const claimant = disguised?.agent ?? stated;
   if (!facts.isRobotsTxt && !claimant.crawler) return recorded(facts, outcome("pass", "human", null), "person");
+  const reportOnly = disguised !== undefined && facts.disguisedCrawlers === "report";
 
   // A verified signature is the strongest evidence; a failed one a failed claim. Otherwise the
   // User-Agent's claim is checked against its operator's addresses (identity/verify-crawler.ts).
   const checksAddress = !signed && !failedSignature && facts.needsVerification;
   if (checksAddress && facts.verification === NOT_GATHERED) return { gather: "verification" };
-  const standing = claimStanding(facts);
+  const standing = disguised ? "disguised" : claimStanding(facts);
   const judgedAs = claimant.crawler ? JUDGED_AS_OF[standing] : "person";
   if (standing === "refuted" && facts.verifyCrawlers === "block") {
     return recorded(facts, outcome("block", "verification", 403), judgedAs);
   }
 
-  if (facts.pause === NOT_GATHERED) return { gather: "pause" };
-  if (facts.pause !== "none") {
+  if (facts.pause === NOT_GATHERED && !reportOnly) return { gather: "pause" };
+  if (facts.pause !== NOT_GATHERED && facts.pause !== "none" && !reportOnly) {
     return recorded(facts, outcome("unavailable", "pause", 503, facts.pause.retryAfter), judgedAs);
   }
 
@@ -104,9 +113,10 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
     return recorded(facts, outcome("serve-robots-txt", "robots.txt-file", null, robots.retryAfter), judgedAs);
   }
   if (facts.policy === NOT_GATHERED) return { gather: "policy" };
-  const answer = judgeClaim(standing, { agent: claimant, category: categoryOf(facts) }, (who, withRate) =>
-    judged(withRate ? facts : { ...facts, rate: "not-checked" }, robots, who),
+  const judgement = judgeClaim(standing, { agent: claimant, category: categoryOf(facts) }, (who, withRate) =>
+    judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who),
   );
+  const answer = reportOnly ? reportedOnly(judgement) : judgement;
   return "gather" in answer ? answer : recorded(facts, answer, judgedAs);
 }
 
@@ -130,6 +140,8 @@ function signatureOf(facts: Pick<EdgeFacts, "signature">): SignatureFact | undef
 function categoryOf(facts: EdgeFacts): Judged["category"] {
   const signature = signatureOf(facts);
   if (signature?.status === "verified") return signature.agent.known?.category;
+  const disguised = disguiseOf(facts);
+  if (disguised) return disguised.agent.known?.category;
   return facts.agent.known?.category ?? facts.cloudflareCategory;
 }
 
@@ -147,7 +159,7 @@ function recorded(facts: EdgeFacts, decided: EdgeOutcome, judgedAs: JudgedAs): E
 function identityOf(facts: EdgeFacts, judgedAs: JudgedAs): RecordedIdentity {
   const signature = signatureOf(facts);
   const verified = signature?.status === "verified" ? signature : undefined;
-  const claimed = verified?.agent ?? facts.agent;
+  const claimed = verified?.agent ?? disguiseOf(facts)?.agent ?? facts.agent;
   return {
     // A request that signs is an automated client, whatever its User-Agent.
     crawler: claimed.crawler || signature?.status === "failed" || signature?.status === "reused",
@@ -333,7 +345,8 @@ export function isRobotsTxtPath(pathname: string): boolean {
  * claim is never shown as verified.
  */
 export function verificationOf(
-  facts: Pick<EdgeFacts, "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification">,
+  facts: Pick<EdgeFacts, "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification"> &
+    Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">>,
 ): VerificationOutcome {
   const signature = signatureOf(facts);
   if (signature?.status === "verified") {
@@ -356,10 +369,33 @@ export function verificationOf(
       reason: `signature${of} failed: ${signature.why}`,
     };
   }
+  const disguised = disguiseOf(facts);
+  if (disguised) return disguiseOutcome(disguised);
   if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) return UNVERIFIABLE.verifyOff;
   if (!facts.needsVerification) return facts.agent.crawler ? UNVERIFIABLE.noClaim : UNVERIFIABLE.notACrawler;
   if (facts.verification === NOT_GATHERED) return UNVERIFIABLE.notLookedUp;
   return facts.verification;
+}
+
+/** The disguise the decision acted on, if any: a browser from a crawler-only list, the check on. */
+export function disguiseOf(
+  facts: Pick<EdgeFacts, "agent" | "signature"> &
+    Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">>,
+): DisguiseFact | undefined {
+  const signature = signatureOf(facts);
+  const stated =
+    signature?.status === "verified" ? signature.agent : signature?.status === "failed" ? undefined : facts.agent;
+  if (!stated) return undefined;
+  const step = disguiseStep(
+    {
+      agent: facts.agent,
+      isRobotsTxt: facts.isRobotsTxt ?? false,
+      disguisedCrawlers: facts.disguisedCrawlers,
+      disguise: facts.disguise ?? NOT_GATHERED,
+    },
+    stated,
+  );
+  return typeof step === "object" ? step : undefined;
 }
 
 function unverifiable(why: NonNullable<VerificationOutcome["why"]>, reason: string): VerificationOutcome {

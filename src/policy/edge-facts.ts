@@ -17,6 +17,7 @@ import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
 import type { ReferralLedger } from "./referral-ledger.ts";
+import type { DisguiseFact } from "./disguise.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
 /**
@@ -54,6 +55,12 @@ export interface EdgeSettings {
   readonly usageHeader: boolean;
   /** Whether a rate limiter exists (the CRAWL_RATE binding). */
   readonly rateLimiter: boolean;
+  /**
+   * DISGUISED_CRAWLERS (disguise.ts): a browser User-Agent from a crawler-only published range
+   * is judged as that crawler (enforce), recorded as it (report), or a person (off). Absent
+   * where no address is looked up (replay, the CLI): off.
+   */
+  readonly disguisedCrawlers?: Mode | undefined;
 }
 
 /** What the request itself says, known when it arrives. */
@@ -85,6 +92,8 @@ export interface GatheredFacts {
   readonly signature: SignatureFact | NotGathered;
   /** How the address check came out (asked for only when `needsVerification`). */
   readonly verification: VerificationOutcome | NotGathered;
+  /** The crawler-only list holding a browser's address (asked for only when DISGUISED_CRAWLERS is on). */
+  readonly disguise: DisguiseFact | "none" | NotGathered;
   readonly pause: { readonly retryAfter: number } | "none" | NotGathered;
   readonly robots: RobotsFact | NotGathered;
   /**
@@ -115,6 +124,7 @@ export type EdgeFacts = EdgeSettings & RequestFacts & GatheredFacts & HeldFacts;
 export const NOTHING_GATHERED: GatheredFacts = {
   signature: NOT_GATHERED,
   verification: NOT_GATHERED,
+  disguise: NOT_GATHERED,
   pause: NOT_GATHERED,
   robots: NOT_GATHERED,
   policy: NOT_GATHERED,

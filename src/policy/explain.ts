@@ -94,6 +94,8 @@ export interface ExplainInput {
       | "now"
       | "originUnusable"
       | "ledger"
+      | "disguisedCrawlers"
+      | "disguise"
     >
   > & {
     /** The address check, when the caller could make one (admin explain's `ip=`, from stored lists). */
@@ -158,6 +160,9 @@ function factsOf(
     signature: NOT_GATHERED,
     verifyCrawlers,
     ...claimFacts(agent, verifyCrawlers, facts),
+    // A browser's address, when the caller looked it up (admin explain's `ip=`); else a person.
+    disguisedCrawlers: facts.disguisedCrawlers,
+    disguise: facts.disguise ?? "none",
     cloudflareCategory: facts.cloudflareCategory,
     pause,
     robots: robots

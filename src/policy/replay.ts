@@ -189,8 +189,16 @@ function linesOf(group: AppliedGroup | undefined): number {
 
 const NOT_JUDGED: RecordedOutcome = { action: "pass", layer: "none", line: null, rule: null };
 
-/** The recorded claim's truth as the decision's fact: an unverifiable claim stays one. */
-function recordedVerification(status: Exclude<RecordedRequest["verified"], "unchecked">): VerificationOutcome {
+/**
+ * The recorded claim's truth as the decision's fact: an unverifiable claim stays one. A crawler
+ * in disguise was recorded under its crawler's tokens on a crawler-only list's evidence: it is
+ * replayed as that crawler, proven (as DISGUISED_CRAWLERS=enforce would judge it).
+ */
+function recordedVerification(recorded: Exclude<RecordedRequest["verified"], "unchecked">): VerificationOutcome {
+  if (recorded === "disguised") {
+    return { status: "verified", method: "ip-list", evidence: null, why: null, reason: "in disguise when recorded" };
+  }
+  const status = recorded;
   const why = status === "verified" ? null : status === "refuted" ? "refuted" : "lookup-failed";
   return { status, method: null, evidence: null, why, reason: `${status} when recorded` };
 }

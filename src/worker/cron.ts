@@ -20,10 +20,11 @@ export async function handleScheduled(
     const { config, problems } = loadConfig(env);
     logConfigProblems(problems, Date.now());
     const work: Promise<unknown>[] = [refreshDueOrigins(env, config)];
-    if (config.verifyCrawlers !== "off") {
-      work.push(refreshCrawlerRanges(env.ROBOTS, config.fetchTimeoutMs));
-      work.push(refreshSignatureDirectories(directoryOptions({ config, env })));
+    // The published lists serve verification and crawlers in disguise alike.
+    if (config.verifyCrawlers !== "off" || config.disguisedCrawlers !== "off") {
+      work.push(refreshCrawlerRanges(env.ROBOTS, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerRangeUrls }));
     }
+    if (config.verifyCrawlers !== "off") work.push(refreshSignatureDirectories(directoryOptions({ config, env })));
     ctx.waitUntil(Promise.allSettled(work));
     for (const result of await Promise.allSettled(work)) {
       if (result.status === "rejected") logError("cron", messageOf(result.reason));

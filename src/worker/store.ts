@@ -96,7 +96,9 @@ export interface StoredRanges {
   /** The last good list of each source. */
   readonly sources: Readonly<Record<string, { readonly fetchedAt: number; readonly cidrs: readonly string[] }>>;
   /** The last fetch of each source, good or not: what status shows as its last error. */
-  readonly attempts?: Readonly<Record<string, { readonly at: number; readonly error: string | null }>>;
+  readonly attempts?: Readonly<
+    Record<string, { readonly at: number; readonly error: string | null; readonly url?: string }>
+  >;
 }
 
 export async function readRanges(kv: KVNamespace): Promise<StoredRanges | undefined> {

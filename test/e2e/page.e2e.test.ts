@@ -215,6 +215,7 @@ describe("operator page: activity (issue #13)", () => {
       "Refuted",
       "Unverifiable",
       "Unchecked",
+      "Disguised",
       "Violations",
     ]);
     expect(rows).toContainEqual([
@@ -231,9 +232,26 @@ describe("operator page: activity (issue #13)", () => {
       "0",
       "3",
       "0",
+      "0",
       "2",
     ]);
-    expect(rows).toContainEqual(["GPTBot", "ai-training", "1", "0", "0", "1", "0", "0", "0", "0", "0", "1", "0", "1"]);
+    expect(rows).toContainEqual([
+      "GPTBot",
+      "ai-training",
+      "1",
+      "0",
+      "0",
+      "1",
+      "0",
+      "0",
+      "0",
+      "0",
+      "0",
+      "1",
+      "0",
+      "0",
+      "1",
+    ]);
     // The chart: SVG bars, stacked by action, for the current hour; the block bar holds these 3 blocks at least.
     expect(await page.getAttribute("#activity-svg", "role")).toBe("img");
     expect(await page.locator("#activity-svg rect.bar.block").count()).toBeGreaterThanOrEqual(1);

@@ -270,7 +270,7 @@ describe("summarizeActivity", () => {
     expect(gptbot).toMatchObject({
       category: "ai-training",
       requests: 4,
-      verified: { verified: 1, refuted: 3, unverifiable: 0, unchecked: 0 },
+      verified: { verified: 1, refuted: 3, unverifiable: 0, unchecked: 0, disguised: 0 },
       violations: 4,
       layers: { "robots.txt": 4 },
     });

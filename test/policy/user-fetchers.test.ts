@@ -143,7 +143,7 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       robots: "User-agent: *\nContent-Usage: ai-use=n\nDisallow: /\n",
       ua: GOOGLE_AGENT,
       o: {},
-      expected: "block usage",
+      expected: "block usage-signal",
     },
     // amazon-QBusiness: AWS documents that it obeys Allow/Disallow, so it stays under `*`.
     {

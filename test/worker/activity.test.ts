@@ -106,7 +106,7 @@ describe("recording crawler decisions", () => {
       category: "ai-training",
       total: { pass: 0, block: 2, report: 0, unavailable: 0, "rate-limited": 0 },
       // VERIFY_CRAWLERS=off: the claims were taken as made, never recorded as verified.
-      verified: { verified: 0, refuted: 0, unverifiable: 2, unchecked: 0 },
+      verified: { verified: 0, refuted: 0, unverifiable: 2, unchecked: 0, disguised: 0 },
       layers: { "robots.txt": 2 },
       violations: 2,
     });

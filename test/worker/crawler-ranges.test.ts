@@ -52,7 +52,7 @@ describe("refreshCrawlerRanges keeps the last good list", () => {
       return answer(behaviour);
     });
     if (previous) await env.ROBOTS.put("crawler-ranges", JSON.stringify({ sources: { anthropic: previous } }));
-    await refreshCrawlerRanges(env.ROBOTS, 1000);
+    await refreshCrawlerRanges(env.ROBOTS, { timeoutMs: 1000, urls: new Map() });
     const after = await env.ROBOTS.get<{
       sources: Record<string, { cidrs: string[] }>;
       attempts: Record<string, { error: string | null }>;

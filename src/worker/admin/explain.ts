@@ -7,10 +7,12 @@ import ipaddr from "ipaddr.js";
 import { classifyUserAgent } from "../../agents/classify.ts";
 import type { VerificationOutcome } from "../../agents/verification.ts";
 import { explainIfDecidable, explainRequest, type ExplainInput } from "../../policy/explain.ts";
+import type { DisguiseFact } from "../../policy/disguise.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import type { ReferralLedger } from "../../policy/referral-ledger.ts";
 import { freshLedger } from "../activity/ledger-memory.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
+import { disguiseOfAddress } from "../identity/disguised.ts";
 import { checkClaimFromCache, needsVerification } from "../identity/verify-crawler.ts";
 import { policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
@@ -43,16 +45,22 @@ export async function explain(admin: AdminContext): Promise<Response> {
   const { origin, path } = request.value;
   const robots = await storedRobots(origin, admin.kv);
   const claimCheck = ip === null ? undefined : await claimCheckOf(admin, ua, ip);
+  // A browser User-Agent from a crawler-only list is that crawler in disguise (policy/disguise.ts).
+  const disguise = admin.config.disguisedCrawlers === "off" ? null : await disguiseOfAddress(admin.kv, ip);
   const situation = await situationOf(admin, origin);
   // What the edge enforces: the origin's copy with the purposes in force (robots/purposes-served.ts).
   const served = robots && servedRobots(robots, situation.policy);
   const stored = served && { state: served.entry.state, matcher: served.matcher() };
-  const explanation = explainIfDecidable(explainInput(admin, situation, ua, path, claimCheck), stored);
+  const explanation = explainIfDecidable(explainInput(admin, situation, ua, path, claimCheck, disguise), stored);
   if (!explanation)
     return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh?origin=${origin} first`);
   const ifEnforced =
     stored && explanation.reason === "mode-off"
-      ? explainRequest({ ...explainInput(admin, situation, ua, path, claimCheck), ...stored, mode: "enforce" })
+      ? explainRequest({
+          ...explainInput(admin, situation, ua, path, claimCheck, disguise),
+          ...stored,
+          mode: "enforce",
+        })
       : undefined;
   return jsonResponse({ authority: origin, ...explanation, ...(ifEnforced && { ifEnforced }) });
 }
@@ -120,6 +128,7 @@ export function explainInput(
   userAgent: string,
   url: string,
   claimCheck?: VerificationOutcome,
+  disguise: DisguiseFact | null = null,
 ): Omit<ExplainInput, "state" | "matcher"> {
   return {
     userAgent,
@@ -137,6 +146,8 @@ export function explainInput(
       originUnusable: config.originUrlProblem,
       verifyCrawlers: config.verifyCrawlers,
       ledger: situation.ledger,
+      disguisedCrawlers: config.disguisedCrawlers,
+      disguise: disguise ?? "none",
       ...(claimCheck && { claimCheck }),
     },
   };

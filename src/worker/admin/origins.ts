@@ -1,6 +1,8 @@
 /** The origins the admin API acts on: which it accepts, their fetch state, refresh, view, forget. */
 
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
+import { refreshCrawlerRanges } from "../identity/crawler-ranges.ts";
+import { identitySources } from "../identity/sources.ts";
 import { jsonResponse } from "../responses.ts";
 import { authorityOf, isExistingAuthority } from "../robots/authorities.ts";
 import { forgetRobots, refresh, type LoadedRobots } from "../robots/cache.ts";
@@ -60,11 +62,27 @@ export function originOf(text: string): Validated<string> {
   return valid(authorityOf(url));
 }
 
+/** POST refresh: an origin's robots.txt, or with `sources=ranges` the published crawler lists. */
 export async function refreshNow(admin: AdminContext): Promise<Response> {
+  const sources = admin.url.searchParams.get("sources");
+  if (sources !== null) {
+    if (sources !== "ranges") return adminError(400, `sources must be "ranges", got ${JSON.stringify(sources)}`);
+    return refreshRangesNow(admin);
+  }
   const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!origin.ok) return problemResponse(origin);
   const robots = await refresh(origin.value, admin.kv, admin.config, await readEntry(admin.kv, origin.value));
   return jsonResponse(originStatus(robots, Date.now()));
+}
+
+/**
+ * The published lists fetched now, from the addresses in force (CRAWLER_RANGES or the
+ * operators'), never from one a request names; answers what GET status shows of them.
+ */
+async function refreshRangesNow(admin: AdminContext): Promise<Response> {
+  const { config } = admin;
+  await refreshCrawlerRanges(admin.kv, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerRangeUrls });
+  return jsonResponse(await identitySources(admin.kv, config, Date.now()));
 }
 
 /** The stored robots.txt of an origin as text, with its groups and diagnostics (for the page). */

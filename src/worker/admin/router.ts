@@ -9,6 +9,8 @@
  *                                 problems), known origins (paged) and their fetch state,
  *                                 identity sources (lists, reverse DNS, Cloudflare) with age and last error
  *   POST   refresh[?origin=…]     fetch robots.txt now; returns that origin's status
+ *   POST   refresh?sources=ranges  fetch the published crawler lists now (CRAWLER_RANGES's URLs
+ *                                 where set), instead of waiting for the cron; returns the identity sources
  *   GET    explain?ua=…&url=…[&ip=…]  what the edge would do with such a request (stored copy
  *                                 only; url a path, or a URL as visitors see it); ip= checks a claimed crawler against the stored lists
  *                                 and cached reverse DNS answers, never a lookup

@@ -8,7 +8,7 @@
 import { classifyUserAgent } from "../../agents/classify.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../../agents/verification.ts";
 import { activityOf } from "../../policy/activity.ts";
-import { decideEdge, isRobotsTxtPath, verificationOf } from "../../policy/edge-decision.ts";
+import { decideEdge, disguiseOf as disguisedAs, isRobotsTxtPath, verificationOf } from "../../policy/edge-decision.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../../policy/edge-facts.ts";
 import type { EdgeRecord } from "../../policy/edge-record.ts";
 import { recordActivity } from "../activity/recorder.ts";
@@ -39,6 +39,7 @@ import { robotsFor, type LoadedRobots } from "../robots/cache.ts";
 import { nextAttemptSeconds } from "../robots/entry.ts";
 import { servedRobots } from "../robots/purposes-served.ts";
 import { robotsTxtResponse } from "../robots/route.ts";
+import { disguiseOf } from "../identity/disguised.ts";
 import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
 import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
 
@@ -55,6 +56,9 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         break;
       case "verification":
         facts = { ...facts, verification: await verifyClaim(edge, facts.agent) };
+        break;
+      case "disguise":
+        facts = { ...facts, disguise: (await disguiseOf(edge)) ?? "none" };
         break;
       case "pause": {
         const pause = await activePause(edge.env.ROBOTS, edge.config);
@@ -79,7 +83,8 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         const pacing = { group: asked.group ?? "*", limits: asked.limits ?? { minIntervalMs: 0, rates: [] } };
         const rate = await checkCrawlRate(
           edge,
-          { ...pacing, agent: facts.agent, verification: verificationOf(facts) },
+          // A crawler in disguise is paced as the crawler its list names.
+          { ...pacing, agent: disguisedAs(facts)?.agent ?? facts.agent, verification: verificationOf(facts) },
           facts.now,
         );
         facts = { ...facts, rate };
@@ -113,6 +118,7 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     agent,
     signed: carriesSignature(request, config.verifyCrawlers),
     verifyCrawlers: config.verifyCrawlers,
+    disguisedCrawlers: config.disguisedCrawlers,
     needsVerification: needsVerification(edge, agent),
     // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
     cloudflareCategory:

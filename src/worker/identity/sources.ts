@@ -6,17 +6,25 @@
  * and are refused wherever `*` refuses (503, policy/claim.ts).
  */
 
+import { rangeUseOf, type RangeUse } from "../../agents/range-uses.ts";
 import { RANGE_SOURCES, REVERSE_DNS_RULES } from "../../agents/verification.ts";
 import type { Config } from "../../config/read-config.ts";
-import { STALE_LIST_MS } from "./crawler-ranges.ts";
+import { rangeListUrl, STALE_LIST_MS } from "./crawler-ranges.ts";
 import { readRanges } from "../store.ts";
 import { identityHealth } from "./verify-crawler.ts";
 
 export interface IdentitySources {
   readonly lists: readonly {
     readonly name: string;
+    /** Where the list is fetched from now: CRAWLER_RANGES's URL for it, else the operator's. */
     readonly url: string;
+    /** CRAWLER_RANGES replaces the operator's address. */
+    readonly configured: boolean;
+    /** Where the last fetch went (the URL in force then), when one was tried. */
+    readonly lastAttemptUrl: string | null;
     readonly tokens: readonly string[];
+    /** crawler-only: a browser from it is that crawler in disguise (DISGUISED_CRAWLERS); mixed: never. */
+    readonly use: RangeUse;
     readonly fetchedAt: string | null;
     readonly ageSeconds: number | null;
     readonly lastAttemptAt: string | null;
@@ -46,8 +54,11 @@ export async function identitySources(kv: KVNamespace, config: Config, now: numb
     const attempt = stored?.attempts?.[source.name];
     return {
       name: source.name,
-      url: source.url,
+      url: rangeListUrl(source, config.crawlerRangeUrls),
+      configured: config.crawlerRangeUrls.has(source.name),
+      lastAttemptUrl: attempt?.url ?? null,
       tokens: source.tokens,
+      use: rangeUseOf(source.name)?.use ?? "mixed",
       fetchedAt: iso(list?.fetchedAt),
       ageSeconds: list ? Math.max(0, Math.round((now - list.fetchedAt) / 1000)) : null,
       lastAttemptAt: iso(attempt?.at),
@@ -71,8 +82,8 @@ export async function identitySources(kv: KVNamespace, config: Config, now: numb
       lastCheckedAt: iso(health.cloudflare.lastCheckedAt),
       scope: "this isolate",
     },
-    // With VERIFY_CRAWLERS=off no list is fetched or used: nothing to warn about.
-    warnings: config.verifyCrawlers === "off" ? [] : lists.flatMap(listWarning),
+    // With VERIFY_CRAWLERS and DISGUISED_CRAWLERS off no list is fetched or used: nothing to warn about.
+    warnings: config.verifyCrawlers === "off" && config.disguisedCrawlers === "off" ? [] : lists.flatMap(listWarning),
   };
 }
 

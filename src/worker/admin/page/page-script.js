@@ -585,7 +585,7 @@ function fillActivityTable() {
   const head = /** @type {HTMLTableElement} */ (document.getElementById("activity-table")).tHead;
   const headRow = el("tr");
   const columns = ["Crawler", "Category", "Requests", ...vocabulary.countedActions.map(actionName)];
-  for (const name of [...columns, "Verified", "Refuted", "Unverifiable", "Unchecked", "Violations"]) {
+  for (const name of [...columns, "Verified", "Refuted", "Unverifiable", "Unchecked", "Disguised", "Violations"]) {
     const th = el("th", name);
     th.scope = "col";
     headRow.append(th);
@@ -602,9 +602,12 @@ function fillActivityTable() {
       c.verified.refuted,
       c.verified.unverifiable,
       c.verified.unchecked,
+      c.verified.disguised,
       c.violations,
     ]);
     if (c.verified.refuted > 0) row.children[columns.length + 1].classList.add("impostor");
+    // A browser User-Agent from the crawler's own published range (policy/disguise.ts).
+    if (c.verified.disguised > 0) row.children[columns.length + 4].classList.add("disguised");
     body.append(row);
   }
   if (activityData.crawlers.length === 0) body.append(tableRow(["No crawler requests in this period."]));
