@@ -23,7 +23,7 @@ export const ACTIONS = [
   "block",
   /** 503 with Retry-After: a pause, robots.txt unknown, outside Visit-time, a claim we could not check. */
   "unavailable",
-  /** 429 with Retry-After: a crawl rate, or a reused signature. */
+  /** 429 with Retry-After: a crawl rate, a reused signature, or a policy rule that paces (`"action": "pace"`). */
   "rate-limited",
   /** The edge answered GET/HEAD /robots.txt itself, with the file it enforces. */
   "serve-robots-txt",

@@ -19,6 +19,7 @@ import {
   type CrawlerCategory,
   type Layer,
 } from "../vocabulary.ts";
+import { agentForTokens } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { EdgeOutcome, EdgeRecord } from "./edge-record.ts";
 
@@ -87,7 +88,20 @@ export interface CrawlerEvent extends RecordedOutcome {
 }
 
 export type ActivityEvent =
-  { readonly kind: "crawler"; readonly event: CrawlerEvent } | { readonly kind: "human"; readonly time: number };
+  | {
+      readonly kind: "crawler";
+      readonly event: CrawlerEvent;
+      /** The operator of a crawler our table knows (agents/crawlers.ts): whose crawls it counts as. */
+      readonly operator?: string;
+      /** The Content-Length of what the edge forwarded to it, when known (the Worker adds it). */
+      readonly bytes?: number;
+    }
+  | {
+      readonly kind: "human";
+      readonly time: number;
+      /** The operator whose product referred this person (agents/referrers.ts); only its name is kept. */
+      readonly referredBy?: string;
+    };
 
 /**
  * The activity event of one record, or undefined when nothing is recorded: requests the edge
@@ -99,8 +113,11 @@ export function activityOf(record: EdgeRecord, method: string, time: number): Ac
   if (!identity.crawler) return { kind: "human", time };
   const outcome = { ...recordedOutcomeOf(record), action };
   const tokens = identity.tokens.slice(0, MAX_RECORDED_TOKENS).map((token) => token.slice(0, MAX_RECORDED_TOKEN));
+  // The operator of the crawler our table knows, whose crawls it counts as (referral-ledger.ts).
+  const operator = identity.known === null ? undefined : agentForTokens([identity.known]).known?.operator;
   return {
     kind: "crawler",
+    ...(operator !== undefined && { operator }),
     event: {
       ...outcome,
       time,

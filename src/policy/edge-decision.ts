@@ -26,7 +26,8 @@
  *   7. crawl pause: -> 503 (robots.txt too)
  *   8. robots.txt: GET/HEAD /robots.txt in any spelling -> served by the edge
  *   9. policy layers (judge.ts; the live policy is gathered only here): the route's mode (`off`
- *      passes), its rule naming the crawler (a rule asking for a signature -> 403 with
+ *      passes), its rule naming the crawler (`pace` -> 429; a rule `when` a condition holds,
+ *      from the isolate's ledger, names it only then; a rule asking for a signature -> 403 with
  *      Accept-Signature when there is none), then robots.txt (unavailable -> 503 unless
  *      FAIL_OPEN). Steps 9 to 12 run on every spelling of the path (path-spellings.ts
  *      judgeEverySpelling); the strictest outcome stands: a pass counts only if every
@@ -61,6 +62,7 @@ import {
   type RecordedIdentity,
 } from "./edge-record.ts";
 import { judgeSpelling, type Verdict } from "./judge.ts";
+import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
 
@@ -214,6 +216,8 @@ function judgedSpelling(
       pathAndQuery: facts.pathAndQuery,
       policy: facts.policy === "none" || facts.policy === NOT_GATHERED ? undefined : facts.policy,
       category: who.category,
+      operator: agent.known?.operator,
+      ledger: facts.ledger,
     },
     spelling,
   );
@@ -226,6 +230,9 @@ function judgedSpelling(
       return judgedBy(verdict, "report", null);
     case "unavailable":
       return { ...judgedBy(verdict, "unavailable", 503, robots.retryAfter), layer: "robots-unavailable" };
+    case "rate-limited":
+      // A policy rule's `pace`: 429 with the rule's Retry-After.
+      return judgedBy(verdict, "rate-limited", 429, verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER);
     case "pass":
       return usage(facts, who, verdict);
   }

@@ -16,6 +16,7 @@ import type { RateLimits } from "./crawl-rate.ts";
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { ReferralLedger } from "./referral-ledger.ts";
 import type { DisguiseFact } from "./disguise.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
@@ -104,7 +105,20 @@ export interface GatheredFacts {
   readonly rate: RateFact | NotGathered;
 }
 
-export type EdgeFacts = EdgeSettings & RequestFacts & GatheredFacts;
+/**
+ * What the isolate already holds, handed over without I/O and never gathered: absent means
+ * nothing is held (and what depends on it does not happen: do no harm).
+ */
+export interface HeldFacts {
+  /**
+   * The origin's recorded crawls and referrals as this isolate holds them, for a policy rule's
+   * `crawlsPerReferral` condition (referral-ledger.ts); the Worker refreshes it in the
+   * background (worker/activity/ledger-memory.ts).
+   */
+  readonly ledger?: ReferralLedger | undefined;
+}
+
+export type EdgeFacts = EdgeSettings & RequestFacts & GatheredFacts & HeldFacts;
 
 /** The facts a request starts with: nothing gathered yet. */
 export const NOTHING_GATHERED: GatheredFacts = {

@@ -93,6 +93,7 @@ export interface ExplainInput {
       | "rateLimiter"
       | "now"
       | "originUnusable"
+      | "ledger"
       | "disguisedCrawlers"
       | "disguise"
     >
@@ -170,6 +171,7 @@ function factsOf(
     failOpen: input.failOpen,
     blockStatus: input.blockStatus,
     policy: input.policy ?? "none",
+    ledger: facts.ledger,
     enforceRates: facts.enforceRates ?? "honoured",
     usageSignals: facts.usageSignals ?? "enforce",
     usageHeader: facts.usageHeader ?? true,

@@ -9,6 +9,9 @@
  * its verified state (an impostor stays one, an unverifiable claim too), its method and path. What replay cannot see,
  * it holds equal on both sides: no pause, rate limits not checked, and the path without its
  * query (queries are never recorded), so a rule that only a query matches does not show.
+ * A rule's `crawlsPerReferral` condition is judged on both sides with the ledger as it stands
+ * now (the counts recorded over its window up to the replay), not as it stood when each
+ * request came: replay answers "what would this rule do to this traffic today".
  *
  * Bounded (no client can buy our CPU): the requests are recorded from any client, the draft
  * is the operator's, and Workers Free allows 10 ms of CPU. Replay judges the newest requests
@@ -32,6 +35,7 @@ import { enforcementSpellings } from "./path-spellings.ts";
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { ReferralLedger } from "./referral-ledger.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
 /** One side of the comparison: a robots.txt and a policy. */
@@ -49,6 +53,8 @@ export interface ReplaySettings {
   readonly verifyCrawlers: VerifyCrawlers;
   readonly enforceRates: EnforceRates;
   readonly usageSignals: Mode;
+  /** The origin's recorded crawls and referrals now, for rules with a condition (none: no condition holds). */
+  readonly ledger?: ReferralLedger | undefined;
 }
 
 export type RecordedRequest = Pick<CrawlerEvent, "time" | "token" | "tokens" | "verified" | "method" | "path">;
@@ -220,6 +226,7 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     failOpen: settings.failOpen,
     blockStatus: settings.blockStatus,
     policy: side.policy ?? "none",
+    ledger: settings.ledger,
     enforceRates: settings.enforceRates,
     usageSignals: settings.usageSignals,
     usageHeader: false,

@@ -379,7 +379,9 @@ describe("operator page: the policy editor", () => {
     expect(await page.textContent("#P4 .diag")).toContain(
       'routes[0].mode must be one of enforce, report, off, got "loud"',
     );
-    expect(await page.textContent("#P5 .diag")).toContain('routes[0].rules[0].action must be "block" or "allow"');
+    expect(await page.textContent("#P5 .diag")).toContain(
+      'routes[0].rules[0].action must be "block", "allow" or "pace"',
+    );
     expect((await rawRequest(edge.url, "/blog/", { ua: GOOGLEBOT })).status).toBe(200);
     await shot("10-policy-problems");
   });

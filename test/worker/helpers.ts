@@ -13,6 +13,7 @@ import { clearReverseDnsMemory } from "../../src/worker/identity/reverse-dns.ts"
 import { clearIdentityHealth } from "../../src/worker/identity/verify-crawler.ts";
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 import { clearActivityMemory, flushSettings } from "../../src/worker/activity/recorder.ts";
+import { clearLedgerMemory } from "../../src/worker/activity/ledger-memory.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -84,6 +85,7 @@ export async function freshState(): Promise<void> {
   clearIdentityHealth();
   clearPolicyMemory();
   clearActivityMemory();
+  clearLedgerMemory();
   // Activity is flushed within each call's waitUntil work, so a test reads it right after.
   flushSettings.delayMs = 0;
 }

@@ -16,6 +16,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ActivityBatch } from "../../policy/activity-batch.ts";
 import type { CrawlerEvent } from "../../policy/activity.ts";
+import type { LedgerDayRow } from "../../policy/referral-ledger.ts";
 import { migrateActivityTables } from "./migration.ts";
 import { ActivityStore, IDLE_WRITE_MS, type ActivityRead, type ActivityWindow, type SqlRunner } from "./store.ts";
 
@@ -48,6 +49,11 @@ export class ActivityLog extends DurableObject {
   /** The activity of the window, with the newest `recentLimit` requests. */
   read(window: ActivityWindow, recentLimit: number, now: number): ActivityRead {
     return this.store.read(window, recentLimit, now);
+  }
+
+  /** Per operator, per day back from `now`: crawls, bytes, referrals (what isolates keep for the policy). */
+  ledgerDays(now: number): LedgerDayRow[] {
+    return this.store.ledgerDays(now);
   }
 
   /** The newest `limit` crawler requests, oldest first (what replay judges again). */

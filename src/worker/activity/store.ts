@@ -15,6 +15,8 @@
  *   - recent requests: KEEP_PER_HISTORY per history (historyOf): one per known or verified
  *     crawler, one for refuted claims, one for unknown names, so a flood under one name never
  *     evicts another crawler's requests;
+ *   - operators (policy/referral-ledger.ts): a row per hour and operator of our tables (never a
+ *     name a client chose), written per flush like the rest;
  *   - reads aggregate in SQL: totals for the shown crawlers (the known and verified ones, and
  *     the busiest SHOWN_UNKNOWN others; the rest as one OTHER_TOKEN entry), series for the
  *     SERIES_CRAWLERS busiest shown, per hour up to 48 hours and per day beyond.
@@ -22,6 +24,13 @@
 
 import type { ActivityBatch, HourlyCount } from "../../policy/activity-batch.ts";
 import type { AggregatedActivity, CountRow, SeriesRow } from "../../policy/activity-summary.ts";
+import {
+  addCounts,
+  MAX_LEDGER_DAYS,
+  NO_COUNTS,
+  type LedgerDayRow,
+  type OperatorCount,
+} from "../../policy/referral-ledger.ts";
 import { hourOf, STORED_NAMES, type CrawlerEvent, type VerifiedState } from "../../policy/activity.ts";
 import { CRAWLER_CATEGORIES, type CountedAction, type CrawlerCategory } from "../../vocabulary.ts";
 
@@ -69,6 +78,9 @@ export const ACTIVITY_SCHEMA = [
      PRIMARY KEY (hour, token, category, verified, action, layer)) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS human_counts (hour INTEGER PRIMARY KEY, count INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS crawler_history (history TEXT PRIMARY KEY, events TEXT NOT NULL) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS operator_counts (
+     hour INTEGER NOT NULL, operator TEXT NOT NULL, crawls INTEGER NOT NULL, verified INTEGER NOT NULL,
+     bytes INTEGER NOT NULL, referrals INTEGER NOT NULL, PRIMARY KEY (hour, operator)) WITHOUT ROWID`,
 ];
 
 /** Which history a request is kept in (see the file comment). */
@@ -89,6 +101,7 @@ class PendingActivity {
   readonly hourly = new Map<string, { -readonly [K in keyof HourlyCount]: HourlyCount[K] }>();
   readonly humans = new Map<number, number>();
   readonly histories = new Map<string, CrawlerEvent[]>();
+  readonly operators = new Map<string, { -readonly [K in keyof OperatorCount]: OperatorCount[K] }>();
   /** When the oldest pending batch came (undefined: nothing pending). */
   since: number | undefined;
 
@@ -102,6 +115,14 @@ class PendingActivity {
       } else this.hourly.set(key, { ...row });
     }
     for (const { hour, count } of batch.humans) this.humans.set(hour, (this.humans.get(hour) ?? 0) + count);
+    for (const row of batch.operators ?? []) {
+      const key = `${row.hour}\n${row.operator}`;
+      const counts = this.operators.get(key);
+      this.operators.set(
+        key,
+        counts ? { ...addCounts(counts, row), hour: row.hour, operator: row.operator } : { ...row },
+      );
+    }
     for (const event of batch.recent) {
       const history = historyOf(event);
       const events = this.histories.get(history) ?? [];
@@ -123,7 +144,15 @@ export interface ActivityWindow {
   readonly toHour: number;
 }
 
+/** An operator's counts in one bucket of the window (the view's ledger). */
+export interface OperatorBucketRow extends OperatorCount {
+  /** The bucket's start (ms); `hour` is the same. */
+  readonly bucket: number;
+}
+
 export interface ActivityRead extends AggregatedActivity {
+  /** Per operator and bucket: crawls, bytes, referrals (at most operators of our tables × buckets). */
+  readonly operators: OperatorBucketRow[];
   /** Newest first, at most the limit asked for. */
   readonly recent: CrawlerEvent[];
   /** Paths most often blocked among the kept requests since the window's start, per crawler. */
@@ -151,13 +180,16 @@ export class ActivityStore {
   }
 
   get hasPending(): boolean {
-    return this.pending.hourly.size > 0 || this.pending.humans.size > 0 || this.pending.histories.size > 0;
+    const { pending } = this;
+    return (
+      pending.hourly.size > 0 || pending.humans.size > 0 || pending.histories.size > 0 || pending.operators.size > 0
+    );
   }
 
   /** Write what is pending in one transaction, then delete what has aged out. `now` dates the window. */
   write(now: number): void {
     this.ready();
-    const { hourly, humans, histories } = this.pending;
+    const { hourly, humans, histories, operators } = this.pending;
     this.sql.transaction(() => {
       for (const row of this.foldedHourly(hourly.values())) {
         this.sql.exec(
@@ -180,6 +212,19 @@ export class ActivityStore {
           count,
         );
       }
+      for (const row of operators.values()) {
+        this.sql.exec(
+          `INSERT INTO operator_counts VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT DO UPDATE SET crawls = crawls + excluded.crawls, verified = verified + excluded.verified,
+                                     bytes = bytes + excluded.bytes, referrals = referrals + excluded.referrals`,
+          row.hour,
+          row.operator,
+          row.crawls,
+          row.verified,
+          row.bytes,
+          row.referrals,
+        );
+      }
       for (const [history, events] of histories) {
         const kept = [...this.storedHistory(history).events, ...events].slice(-KEEP_PER_HISTORY);
         this.sql.exec(
@@ -191,8 +236,10 @@ export class ActivityStore {
       const oldest = hourOf(now) - (KEEP_HOURS - 1) * HOUR_MS;
       this.sql.exec("DELETE FROM hourly_counts WHERE hour < ?", oldest);
       this.sql.exec("DELETE FROM human_counts WHERE hour < ?", oldest);
+      this.sql.exec("DELETE FROM operator_counts WHERE hour < ?", oldest);
     });
     hourly.clear();
+    operators.clear();
     humans.clear();
     histories.clear();
     this.pending.since = undefined;
@@ -282,8 +329,21 @@ export class ActivityStore {
         since,
       )
       .map((row) => ({ bucket: Number(row.bucket), count: Number(row.count) }));
+    const operators = this.sql
+      .exec<Record<string, SqlValue>>(
+        `SELECT operator, hour - hour % ? AS bucket, SUM(crawls) AS crawls, SUM(verified) AS verified,
+                SUM(bytes) AS bytes, SUM(referrals) AS referrals
+         FROM operator_counts WHERE hour >= ? GROUP BY operator, bucket`,
+        bucketMs,
+        since,
+      )
+      .map((row) => {
+        const bucket = Number(row["bucket"]);
+        return { bucket, hour: bucket, operator: String(row["operator"]), ...totalsOf(row) };
+      });
     const kept = this.allRecent(problems);
     return {
+      operators,
       bucketMs,
       counts,
       otherNames,
@@ -294,6 +354,35 @@ export class ActivityStore {
       violations: violationsOf(kept, since),
       problems,
     };
+  }
+
+  /**
+   * Per operator, per day back from `now` (MAX_LEDGER_DAYS of them): what the isolates keep for
+   * the policy's ratio condition. Counts still waiting in memory are added, not written: an
+   * isolate asks once a minute, and a write per ask would be a write per minute per isolate.
+   */
+  ledgerDays(now: number): LedgerDayRow[] {
+    this.ready();
+    const nowHour = hourOf(now);
+    const rows = this.sql.exec<Record<string, SqlValue>>(
+      `SELECT operator, CAST((? - hour) / ${DAY_MS} AS INTEGER) AS daysAgo, SUM(crawls) AS crawls, SUM(verified) AS verified,
+              SUM(bytes) AS bytes, SUM(referrals) AS referrals
+       FROM operator_counts WHERE hour > ? GROUP BY operator, daysAgo`,
+      nowHour,
+      nowHour - MAX_LEDGER_DAYS * DAY_MS,
+    );
+    const days = new Map<string, LedgerDayRow>();
+    const add = (operator: string, daysAgo: number, counts: typeof NO_COUNTS) => {
+      if (daysAgo < 0 || daysAgo >= MAX_LEDGER_DAYS) return;
+      const key = `${operator}\n${daysAgo}`;
+      days.set(key, { operator, daysAgo, ...addCounts(days.get(key) ?? NO_COUNTS, counts) });
+    };
+    // A bound JS number is a REAL to SQLite: the division is floored here whatever SQLite made of it.
+    for (const row of rows) add(String(row["operator"]), Math.floor(Number(row["daysAgo"])), totalsOf(row));
+    for (const row of this.pending.operators.values()) {
+      add(row.operator, Math.floor((nowHour - row.hour) / DAY_MS), row);
+    }
+    return [...days.values()];
   }
 
   /** The newest `limit` crawler requests of every history, oldest first (what replay judges). */
@@ -357,6 +446,15 @@ export class ActivityStore {
     for (const statement of ACTIVITY_SCHEMA) this.sql.exec(statement);
     this.schemaReady = true;
   }
+}
+
+function totalsOf(row: Record<string, SqlValue>): typeof NO_COUNTS {
+  return {
+    crawls: Number(row["crawls"]),
+    verified: Number(row["verified"]),
+    bytes: Number(row["bytes"]),
+    referrals: Number(row["referrals"]),
+  };
 }
 
 /** The `limit` shown crawlers with most requests (not OTHER_TOKEN). */

@@ -3,7 +3,8 @@
  *
  *   GET  activity[?origin=…&hours=…&recent=…]  counts per crawler token (per action, verified
  *        state, layer; per hour and in total), people as one count, the top blocked paths,
- *        robots.txt violations and the newest crawler requests
+ *        robots.txt violations and the newest crawler requests; per operator, its crawls,
+ *        bytes passed and the people its products referred (`operators`)
  *   POST replay[?origin=…] {"draft"?: "<robots.txt>", "policy"?: {…}}  the recent crawler
  *        requests judged under what is live and under the draft; the decisions that change.
  *        The draft policy is held to PUT policy's 64 KiB cap; replay judges the newest requests
@@ -12,6 +13,8 @@
 
 import { hourOf } from "../../policy/activity.ts";
 import { summarizeActivity } from "../../policy/activity-summary.ts";
+import { summarizeOperators } from "../../policy/operator-summary.ts";
+import { ledgerOf } from "../../policy/referral-ledger.ts";
 import { parsePolicy, type CompiledPolicy } from "../../policy/operator-policy.ts";
 import { replay, type ReplaySide } from "../../policy/replay.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
@@ -66,6 +69,7 @@ export async function activityView(admin: AdminContext, origin: string): Promise
     : undefined;
   const empty = { bucketMs: bucketMsFor(window), counts: [], otherNames: 0, series: [], humans: [] };
   const summary = summarizeActivity(read ?? empty, window, OTHER_TOKEN);
+  const operators = summarizeOperators(read?.operators ?? [], window, empty.bucketMs);
   return jsonResponse({
     origin,
     recording,
@@ -79,6 +83,7 @@ export async function activityView(admin: AdminContext, origin: string): Promise
     // Stored values this version does not know: shown, never read as another value.
     problems: read?.problems ?? [],
     ...summary,
+    operators,
     topBlockedPaths: read?.topBlockedPaths ?? [],
     violations: (read?.violations ?? []).map((row) => ({ ...row, lastTime: new Date(row.lastTime).toISOString() })),
     recent: (read?.recent ?? []).map((event) => ({ ...event, time: new Date(event.time).toISOString() })),
@@ -158,9 +163,11 @@ export async function replayDraft(
     policy: draftSidePolicy,
   };
   const namespace = admin.env.ACTIVITY;
-  const requests = namespace
-    ? await namespace.get(namespace.idFromName(origin)).recentRequests(MAX_REPLAYED, Date.now())
-    : [];
+  const object = namespace?.get(namespace.idFromName(origin));
+  const requests = object ? await object.recentRequests(MAX_REPLAYED, Date.now()) : [];
+  // A rule's crawlsPerReferral condition is judged with the counts as they stand now.
+  const now = Date.now();
+  const ledger = object ? ledgerOf(await object.ledgerDays(now), now) : undefined;
   const { config } = admin;
   const result = replay(
     requests,
@@ -172,6 +179,7 @@ export async function replayDraft(
       verifyCrawlers: config.verifyCrawlers,
       enforceRates: config.enforceRates,
       usageSignals: config.usageSignals,
+      ledger,
     },
   );
   return jsonResponse({

@@ -9,6 +9,8 @@ import type { VerificationOutcome } from "../../agents/verification.ts";
 import { explainIfDecidable, explainRequest, type ExplainInput } from "../../policy/explain.ts";
 import type { DisguiseFact } from "../../policy/disguise.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
+import type { ReferralLedger } from "../../policy/referral-ledger.ts";
+import { freshLedger } from "../activity/ledger-memory.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
 import { disguiseOfAddress } from "../identity/disguised.ts";
 import { checkClaimFromCache, needsVerification } from "../identity/verify-crawler.ts";
@@ -93,12 +95,16 @@ export interface Situation {
   /** The pause in force, with the Retry-After the edge would send now; null for none. */
   readonly pause: { readonly retryAfter: number } | null;
   readonly served: boolean;
+  /** The recorded crawls and referrals, when a rule of the policy has a condition on them. */
+  readonly ledger?: ReferralLedger | undefined;
 }
 
 export async function situationOf(admin: AdminContext, origin: string): Promise<Situation> {
   const pause = await activePause(admin.kv, admin.config);
+  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   return {
-    policy: (await policyInForce(admin.kv, admin.config)).compiled,
+    policy,
+    ...(policy?.hasConditions && { ledger: await freshLedger(admin.env.ACTIVITY, origin) }),
     pause: pause ? { retryAfter: retryAfterOf(pause, Date.now()) } : null,
     served: isServedAuthority(admin.config, origin),
   };
@@ -139,6 +145,7 @@ export function explainInput(
       usageHeader: config.usageHeader,
       originUnusable: config.originUrlProblem,
       verifyCrawlers: config.verifyCrawlers,
+      ledger: situation.ledger,
       disguisedCrawlers: config.disguisedCrawlers,
       disguise: disguise ?? "none",
       ...(claimCheck && { claimCheck }),

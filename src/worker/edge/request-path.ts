@@ -12,6 +12,8 @@ import { decideEdge, disguiseOf as disguisedAs, isRobotsTxtPath, verificationOf 
 import { NOTHING_GATHERED, type EdgeFacts } from "../../policy/edge-facts.ts";
 import type { EdgeRecord } from "../../policy/edge-record.ts";
 import { recordActivity } from "../activity/recorder.ts";
+import { ledgerFor } from "../activity/ledger-memory.ts";
+import { withLedgerMarks } from "../activity/ledger-marks.ts";
 import { isServedAuthority } from "../robots/authorities.ts";
 import type { EdgeContext } from "./context.ts";
 import { forward } from "./forward.ts";
@@ -73,9 +75,13 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         );
         facts = { ...facts, robots: robotsFact(robots, Date.now()) };
         break;
-      case "policy":
-        facts = { ...facts, policy: (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? "none" };
+      case "policy": {
+        const policy = (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? "none";
+        // Rules with a condition read the recorded counts the isolate holds (never I/O here).
+        const ledger = policy !== "none" && policy.hasConditions ? ledgerFor(edge) : undefined;
+        facts = { ...facts, policy, ledger };
         break;
+      }
       case "rate": {
         const pacing = { group: asked.group ?? "*", limits: asked.limits ?? { minIntervalMs: 0, rates: [] } };
         const rate = await checkCrawlRate(
@@ -91,9 +97,14 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     answer = decideEdge(facts);
   }
   logOutcome(edge, answer);
+  const response = await perform(edge, answer, robots);
+  // Recorded after the response: a crawler's bytes are the Content-Length the origin answered.
   const activity = activityOf(answer, edge.request.method, facts.now);
-  if (activity) recordActivity(edge, activity);
-  return perform(edge, answer, robots);
+  if (activity) {
+    const forwarded = answer.action === "pass" || answer.action === "report";
+    recordActivity(edge, withLedgerMarks(activity, { request: edge.request, url: edge.url, forwarded, response }));
+  }
+  return response;
 }
 
 function initialFacts(edge: EdgeContext): EdgeFacts {

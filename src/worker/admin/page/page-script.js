@@ -358,6 +358,12 @@ async function showActivity() {
   /** @type {HTMLOptionElement} */ (select.firstChild).value = "";
   for (const crawler of activityData.crawlers) select.append(el("option", crawler.token));
   select.value = activityData.crawlers.some((c) => c.token === chosen) ? chosen : "";
+  const operators = $("ledger-operator");
+  const chosenOperator = operators.value;
+  operators.replaceChildren(el("option", "All operators"));
+  /** @type {HTMLOptionElement} */ (operators.firstChild).value = "";
+  for (const row of activityData.operators || []) operators.append(el("option", row.operator));
+  operators.value = (activityData.operators || []).some((row) => row.operator === chosenOperator) ? chosenOperator : "";
   showActivitySection();
 }
 
@@ -388,6 +394,7 @@ function showActivitySection() {
     " UTC.";
   drawChart();
   fillActivityTable();
+  showLedger();
   fillBlockedPaths();
   fillViolations();
   fillRecent();
@@ -466,6 +473,90 @@ function drawChart() {
     item.append(el("span", undefined, "swatch " + action), document.createTextNode(actionName(action)));
     legend.append(item);
   }
+}
+
+/** The colours of the ledger's two bars (the legend's swatches in page.css). */
+const LEDGER_COLOURS = { crawls: "#b3261e", referrals: "#1e7b34" };
+const LEDGER_NAMES = { crawls: "crawls", referrals: "referred visits" };
+
+/** What each operator gives back: the chart for all operators or the one chosen, and the table. */
+function showLedger() {
+  const rows = activityData.operators || [];
+  const chosen = $("ledger-operator").value;
+  const shown = chosen ? rows.filter((row) => row.operator === chosen) : rows;
+  drawLedgerChart(shown, chosen);
+  const body = tableBody("ledger-table");
+  for (const row of shown) {
+    body.append(
+      tableRow([
+        row.operator,
+        row.crawls,
+        row.verified,
+        row.referrals,
+        row.crawlsPerReferral === null ? "none referred" : row.crawlsPerReferral + " : 1",
+        row.bytes,
+      ]),
+    );
+  }
+  if (rows.length === 0) body.append(tableRow(["No crawls or referrals of a known operator in this period."]));
+}
+
+/**
+ * Crawls and referred visits per bucket, side by side on one scale (summed over the operators
+ * shown), drawn the way drawChart draws requests.
+ */
+function drawLedgerChart(rows, chosen) {
+  const buckets = activityData.buckets;
+  const sums = buckets.map((bucket, i) => ({
+    start: bucket,
+    crawls: rows.reduce((sum, row) => sum + (row.series[i] ? row.series[i].crawls : 0), 0),
+    referrals: rows.reduce((sum, row) => sum + (row.series[i] ? row.series[i].referrals : 0), 0),
+  }));
+  $("ledger-chart-caption").textContent =
+    (chosen ? chosen + ": c" : "C") +
+    "rawls and referred visits per " +
+    activityData.bucket +
+    ". The table below holds the same numbers.";
+  const highest = Math.max(1, ...sums.map((s) => Math.max(s.crawls, s.referrals)));
+  const chart = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById("ledger-svg")));
+  const width = Math.round(Math.min(960, Math.max(300, chart.clientWidth || 720)));
+  const height = 180;
+  const left = 40;
+  const bottom = 24;
+  const plot = height - bottom - 8;
+  const step = (width - left) / Math.max(1, buckets.length);
+  chart.replaceChildren();
+  chart.setAttribute("viewBox", "0 0 " + width + " " + height);
+  chart.append(svg("line", { x1: left, y1: 8 + plot, x2: width, y2: 8 + plot, stroke: "#888" }));
+  const top = svg("text", { x: left - 6, y: 16, "text-anchor": "end", "font-size": 12, fill: "#444" });
+  top.textContent = String(highest);
+  chart.append(top);
+  sums.forEach((sum, i) => {
+    ["crawls", "referrals"].forEach((what, k) => {
+      const count = sum[what];
+      if (!count) return;
+      const h = (count / highest) * plot;
+      const bar = svg("rect", {
+        x: left + i * step + step * 0.1 + k * step * 0.4,
+        y: 8 + plot - h,
+        width: Math.max(1, step * 0.4),
+        height: h,
+        fill: LEDGER_COLOURS[what],
+        class: "bar " + what,
+        "data-hour": sum.start,
+        "data-count": count,
+      });
+      const title = svg("title", {});
+      title.textContent = shortStart(sum.start) + " UTC: " + count + " " + LEDGER_NAMES[what];
+      bar.append(title);
+      chart.append(bar);
+    });
+  });
+  const last = svg("text", { x: width, y: height - 6, "text-anchor": "end", "font-size": 11, fill: "#444" });
+  last.textContent = buckets.length > 0 ? shortStart(buckets[buckets.length - 1]) : "";
+  const first = svg("text", { x: left, y: height - 6, "text-anchor": "start", "font-size": 11, fill: "#444" });
+  first.textContent = buckets.length > 1 ? shortStart(buckets[0]) : "";
+  chart.append(first, last);
 }
 
 /** A table row of cells; numbers right-aligned. */
@@ -933,6 +1024,7 @@ $("purposes-live").addEventListener("click", guard(showLivePurposes));
 $("activity-hours").addEventListener("change", guard(showActivity));
 $("activity-reload").addEventListener("click", guard(showActivity));
 $("activity-crawler").addEventListener("change", () => activityData && showActivitySection());
+$("ledger-operator").addEventListener("change", () => activityData && showLedger());
 $("draft-mode").addEventListener("change", () => $("draft-box").classList.toggle("hidden", !$("draft-mode").checked));
 if (sessionStorage.getItem(KEY)) guard(start)();
 else $("token").focus();
