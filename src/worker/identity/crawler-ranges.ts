@@ -14,7 +14,8 @@
  * Where a list comes from: the operator's address (RANGE_SOURCES), or CRAWLER_RANGES's URL
  * for that source (a mirror, a test). A list is bounded: MAX_RANGE_LIST_BYTES of body and
  * MAX_RANGE_PREFIXES prefixes, so a list (or its mirror) cannot grow the KV entry, the isolate's
- * memory or the compile time without bound.
+ * memory or the compile time without bound; and no prefix wider than WIDEST_PREFIX, so a typo
+ * (0.0.0.0/0) cannot make everyone a crawler.
  */
 
 import { compileAddressIndex, type AddressIndex, type RangeListInput } from "../../agents/address-intervals.ts";
@@ -28,6 +29,14 @@ import { readRanges, writeRanges, type StoredRanges } from "../store.ts";
 export const MAX_RANGE_LIST_BYTES = 1024 * 1024;
 /** A published list's most prefixes: Google's googlebot list has a few hundred. */
 export const MAX_RANGE_PREFIXES = 10_000;
+/**
+ * The widest prefix a list may hold, per family. Operators publish their crawlers' addresses
+ * in small blocks (Google /27 and /64, Bing and OpenAI /24 to /28, Common Crawl /29); a wider
+ * one (0.0.0.0/0, ::/0, a whole /8) is a typo or a bad mirror, and would make every person in
+ * it that crawler in disguise, and verify anyone's claim of it. Such a list is refused as a
+ * whole, as an oversized one is: the last good list kept, the error shown in status.
+ */
+export const WIDEST_PREFIX = { ipv4: 16, ipv6: 32 } as const;
 
 const MEMORY_RECHECK_MS = 10 * 60_000;
 /**
@@ -167,7 +176,19 @@ async function fetchRangeList(url: string, timeoutMs: number): Promise<string[]>
   if (count > MAX_RANGE_PREFIXES) throw new Error(`refused: ${count} prefixes, more than ${MAX_RANGE_PREFIXES}`);
   const cidrs = parseRangeList(json);
   if (!cidrs) throw new Error("no valid prefixes in the answer");
+  const wide = cidrs.find(tooWide);
+  if (wide !== undefined) throw new Error(`refused: ${wide} is wider than any crawler's block (${widestOf(wide)})`);
   return cidrs;
+}
+
+/** Whether a valid CIDR covers more than WIDEST_PREFIX allows for its family. */
+function tooWide(cidr: string): boolean {
+  const length = Number(cidr.slice(cidr.lastIndexOf("/") + 1));
+  return cidr.includes(":") ? length < WIDEST_PREFIX.ipv6 : length < WIDEST_PREFIX.ipv4;
+}
+
+function widestOf(cidr: string): string {
+  return cidr.includes(":") ? `IPv6 /${WIDEST_PREFIX.ipv6}` : `IPv4 /${WIDEST_PREFIX.ipv4}`;
 }
 
 function prefixCount(json: unknown): number {
