@@ -1,6 +1,6 @@
 /**
  * What the ledger (policy/referral-ledger.ts) needs of a request beyond its decision, added to
- * its activity event: for a person, the operator whose product referred them (by Referer or
+ * its activity event: for a person's navigation, the operator whose product referred them (by Referer or
  * `utm_source`, agents/referrers.ts: only the operator's name is kept, never the referrer,
  * the query or anything of the person); for a crawler of a known operator that the edge let
  * through, the Content-Length of what the origin answered (a length-less, streamed answer
@@ -24,8 +24,12 @@ export interface RequestOutcome {
 /** The event with its referral or its bytes, when it has one. */
 export function withLedgerMarks(activity: ActivityEvent, outcome: RequestOutcome): ActivityEvent {
   if (activity.kind === "human") {
-    // A referral is a visit: a navigation, which is a GET.
-    if (outcome.request.method !== "GET") return activity;
+    // A referral is a visit: a navigation, which is a GET. Browsers say which requests are
+    // navigations (Fetch Metadata's Sec-Fetch-Mode); one that says otherwise — an image
+    // hotlinked on a product's page, that page's script fetching — is nobody visiting. A
+    // browser without the field (an older one) is taken at its GET.
+    const mode = outcome.request.headers.get("sec-fetch-mode");
+    if (outcome.request.method !== "GET" || (mode !== null && mode !== "navigate")) return activity;
     const referredBy = referringOperator(outcome.request.headers.get("referer"), outcome.url.search);
     return referredBy === undefined ? activity : { ...activity, referredBy };
   }
