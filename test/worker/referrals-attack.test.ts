@@ -30,7 +30,7 @@ async function counts(): Promise<{ operator: string; crawls: number; referrals: 
 describe("a referral is a person's visit, not any request that names a product", () => {
   // A page shown on a product's own page (an image in Google Images, a script a product's
   // page loads) is fetched with that page as its Referer: no person visited the site.
-  it.each([
+  const rows: { name: string; headers: Record<string, string>; referrals: number }[] = [
     {
       name: "an image hotlinked from Google Images (no-cors, image)",
       headers: { "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image", "sec-fetch-site": "cross-site" },
@@ -47,7 +47,8 @@ describe("a referral is a person's visit, not any request that names a product",
       referrals: 1,
     },
     { name: "a browser that sends no Sec-Fetch fields (older ones): taken as a visit", headers: {}, referrals: 1 },
-  ])("$name -> $referrals", async ({ headers, referrals }) => {
+  ];
+  it.each(rows)("$name -> $referrals", async ({ headers, referrals }) => {
     await call("/pic.png", { ua: CHROME, headers: { ...headers, referer: "https://www.google.com/" } });
     const google = (await counts()).find((row) => row.operator === "Google");
     expect(google?.referrals ?? 0).toBe(referrals);
