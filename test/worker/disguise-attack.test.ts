@@ -120,6 +120,11 @@ describe("CF-Connecting-IP spellings: only the address itself is GPTBot's; anyth
     { address: "0x14.171.206.7", status: 200, why: "a hex part" },
     { address: "346738183", status: 200, why: "the address as one number" },
     { address: "20.171.206.0007", status: 200, why: "a part of four digits" },
+    // ipaddr.js (the claims' RangeSet) reads a leading zero as octal (020 = 16): the two checks
+    // must not read one address two ways; docs/security.md says a padded part is no address.
+    { address: "020.171.206.007", status: 200, why: "a padded part (octal to some parsers)" },
+    { address: "20.171.206.07", status: 200, why: "one padded part" },
+    { address: "::ffff:020.171.206.7", status: 200, why: "a padded part in a mapped address" },
     { address: "[2a0a:4cc0:1::9]", status: 200, why: "in brackets" },
     { address: "2a0a:4cc0:1::9/128", status: 200, why: "a prefix, not an address" },
     { address: "23.98.142.180", status: 200, why: "in the mixed chatgpt-user list" },
