@@ -298,7 +298,11 @@ function compareWords(stored: Uint32Array, offset: number, address: Uint32Array)
   return 0;
 }
 
-/** Dotted decimal, four parts of 1–3 digits each up to 255; undefined otherwise. */
+/**
+ * Dotted decimal, four parts of 1–3 digits each up to 255, without a leading zero (`020`
+ * is octal 16 to some parsers, ipaddr.js among them: one address must not be read two ways);
+ * undefined otherwise.
+ */
 export function parseIPv4(text: string): number | undefined {
   let value = 0;
   let part = 0;
@@ -312,7 +316,7 @@ export function parseIPv4(text: string): number | undefined {
       parts++;
       part = 0;
       digits = 0;
-    } else if (code >= 48 && code <= 57 && digits < 3) {
+    } else if (code >= 48 && code <= 57 && digits < 3 && !(digits === 1 && part === 0)) {
       part = part * 10 + (code - 48);
       digits++;
     } else {

@@ -76,6 +76,9 @@ describe("address parsing", () => {
     { text: "255.255.255.255", value: 4294967295 },
     { text: "1.2.3.4", value: 16909060 },
     { text: "1.2.3.4.5", value: undefined },
+    { text: "01.2.3.4", value: undefined }, // a leading zero: octal to ipaddr.js, so no address
+    { text: "1.2.3.00", value: undefined },
+    { text: "10.20.30.100", value: 169090660 },
     { text: "1..3.4", value: undefined },
     { text: "1.2.3.4 ", value: undefined },
     { text: "1234.2.3.4", value: undefined },
