@@ -11,17 +11,17 @@
 //
 // Reverse DNS: what 10,000 addresses of one IPv6 /64 (and of one IPv4 /24) claiming Amazonbot
 // cost, counted: lookups (each one or two DoH subrequests) and KV writes. Target: one lookup
-// per network and hour, no KV write (reverse-dns.ts keeps answers in memory and the Cache API).
+// per network and hour, no KV write (identity/reverse-dns.ts keeps answers in memory and the Cache API).
 //
 // Admin bodies: 8 MiB offered as a stream with no length to each route's bound; bytes read
-// counted. Target: never more than the bound plus one chunk (admin-body.ts).
+// counted. Target: never more than the bound plus one chunk (admin/body.ts).
 import { Bench } from "tinybench";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CLASSIFIED_LENGTH, classifyUserAgent } from "../src/agents/classify.ts";
 import { REVERSE_DNS_RULES } from "../src/agents/verification.ts";
-import { readBodyText } from "../src/worker/admin-body.ts";
-import { clearReverseDnsMemory, reverseDnsFor, type DnsResolver } from "../src/worker/reverse-dns.ts";
+import { readBodyText } from "../src/worker/admin/body.ts";
+import { clearReverseDnsMemory, reverseDnsFor, type DnsResolver } from "../src/worker/identity/reverse-dns.ts";
 
 const SIZE = 64 * 1024;
 const fill = (unit: (n: number) => string): string => {

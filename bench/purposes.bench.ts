@@ -1,5 +1,5 @@
 // `npm run bench`: what compiling purposes into the served robots.txt costs. The edge pays it
-// once per (stored robots.txt, policy version) on an isolate (src/worker/purposes-served.ts),
+// once per (stored robots.txt, policy version) on an isolate (src/worker/robots/purposes-served.ts),
 // never per request; the numbers bound that one-off cost, up to an origin file of the 500 KiB
 // a crawler reads (the restated `*` rules then pass the bound: the setting is not applied,
 // and the cost of finding that out is what is shown).

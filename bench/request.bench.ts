@@ -9,7 +9,7 @@ import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
 import { judge } from "../src/policy/judge.ts";
 import { activityOf } from "../src/policy/activity.ts";
 import { decideEdge } from "../src/policy/edge-decision.ts";
-import type { EdgeFacts } from "../src/policy/edge-facts.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";
 import { ActivityBuffer } from "../src/policy/activity-batch.ts";
 import { parsePolicy } from "../src/policy/operator-policy.ts";
 import { replay, type RecordedRequest } from "../src/policy/replay.ts";
@@ -61,7 +61,7 @@ bench
 // fact given) without and with its activity event built and counted in the isolate's buffer;
 // the buffer is emptied every 500 events, as a flush would (the flush itself runs after the
 // response, in waitUntil, and is one Durable Object call per batch).
-function decided(ua: string, path: string): { facts: EdgeFacts; action: ReturnType<typeof decideEdge> } {
+function decided(ua: string, path: string): { facts: EdgeFacts; record: ReturnType<typeof decideEdge> } {
   const facts: EdgeFacts = {
     originUnusable: false,
     selfAddressed: false,
@@ -73,18 +73,20 @@ function decided(ua: string, path: string): { facts: EdgeFacts; action: ReturnTy
     signed: false,
     verifyCrawlers: "off",
     needsVerification: false,
-    pause: null,
+    cloudflareCategory: undefined,
+    ...NOTHING_GATHERED,
+    pause: "none",
     robots: { state: "ok", matcher, retryAfter: 0 },
     failOpen: false,
     blockStatus: 403,
-    policy: null, // no policy (undefined would ask the decision to gather it)
+    policy: "none",
     enforceRates: "off",
     usageSignals: "enforce",
     usageHeader: true,
     rateLimiter: false,
     now: Date.now(),
   };
-  return { facts, action: decideEdge(facts) };
+  return { facts, record: decideEdge(facts) };
 }
 const activity = new ActivityBuffer();
 bench
@@ -93,13 +95,13 @@ bench
     i++;
   })
   .add("decision + activity event counted in the isolate's buffer", () => {
-    const { facts, action } = decided(frequent[i % frequent.length] ?? "", paths[i % paths.length] ?? "/");
-    const event = activityOf(facts, action, "GET");
+    const { facts, record } = decided(frequent[i % frequent.length] ?? "", paths[i % paths.length] ?? "/");
+    const event = "gather" in record ? undefined : activityOf(record, "GET", facts.now);
     if (event) activity.add("https://example.com", event);
     if (activity.size >= 500) activity.take();
     i++;
   });
-// A live policy at its 64 KiB cap (admin-policy.ts MAX_POLICY_BYTES), every route a wildcard one
+// A live policy at its 64 KiB cap (admin/policy.ts MAX_POLICY_BYTES), every route a wildcard one
 // whose head matches any path, against an 8 KB path of `%2F` and `;` (several spellings, each
 // judged through every layer). Routes are indexed once per version (operator-policy.ts), so a
 // decision walks each spelling once. Target: p99 ≤ 1 ms per decision (trying each route in

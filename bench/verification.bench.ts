@@ -19,10 +19,10 @@ import {
   verifyCrawlerDetailed,
 } from "../src/agents/verification.ts";
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
-import { decideEdge, verificationOf } from "../src/policy/edge-decision.ts";
-import type { EdgeFacts } from "../src/policy/edge-facts.ts";
-import { crawlerRanges } from "../src/worker/crawler-ranges.ts";
-import { reverseDnsFor, type DnsResolver } from "../src/worker/reverse-dns.ts";
+import { decideEdge } from "../src/policy/edge-decision.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";
+import { crawlerRanges } from "../src/worker/identity/crawler-ranges.ts";
+import { reverseDnsFor, type DnsResolver } from "../src/worker/identity/reverse-dns.ts";
 import { random } from "./random.ts";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -75,13 +75,15 @@ function baseFacts(agent: AgentInfo, verifyCrawlers: EdgeFacts["verifyCrawlers"]
     agent,
     signed: false,
     verifyCrawlers,
-    // request-path.ts / verify-crawler.ts needsVerification: a browser stops at `crawler`.
+    // edge/request-path.ts / identity/verify-crawler.ts needsVerification: a browser stops at `crawler`.
     needsVerification: verifyCrawlers !== "off" && agent.crawler && verificationPlan(agent).methods.length > 0,
-    pause: null,
+    cloudflareCategory: undefined,
+    ...NOTHING_GATHERED,
+    pause: "none",
     robots: { state: "ok", matcher, retryAfter: 0 },
     failOpen: false,
     blockStatus: 403,
-    policy: null, // no policy (undefined would ask the decision to gather it)
+    policy: "none",
     enforceRates: "off",
     usageSignals: "enforce",
     usageHeader: true,
@@ -90,12 +92,12 @@ function baseFacts(agent: AgentInfo, verifyCrawlers: EdgeFacts["verifyCrawlers"]
   };
 }
 
-/** One unsigned request, decided as request-path.ts decides it, with the log line's outcome. */
+/** One unsigned request, decided as edge/request-path.ts decides it, with the log line's outcome. */
 async function request(ua: string, address: string, verifyCrawlers: EdgeFacts["verifyCrawlers"]): Promise<string> {
   const agent = classifyUserAgent(ua);
   let facts = baseFacts(agent, verifyCrawlers);
-  let action = decideEdge(facts);
-  if (action.kind === "gather" && action.fact === "verification") {
+  let answer = decideEdge(facts);
+  if ("gather" in answer && answer.gather === "verification") {
     const cloudflare = cloudflareBotOf(undefined); // a zone without bot products
     const input = {
       agent,
@@ -109,9 +111,10 @@ async function request(ua: string, address: string, verifyCrawlers: EdgeFacts["v
       : undefined;
     const verification = outcomeOfCheck(verifyCrawlerDetailed({ ...input, ...(reverseDns && { reverseDns }) }));
     facts = { ...facts, verification };
-    action = decideEdge(facts);
+    answer = decideEdge(facts);
   }
-  return agent.crawler ? `${action.kind} ${verificationOf(facts).status}` : action.kind;
+  if ("gather" in answer) return `gather ${answer.gather}`;
+  return agent.crawler ? `${answer.action} ${answer.identity.verification.status}` : answer.layer;
 }
 
 // Warm the isolate: lists into memory, Amazonbot's answer into the reverse DNS cache; and make
@@ -120,7 +123,7 @@ const expected: [string, string, EdgeFacts["verifyCrawlers"], string][] = [
   [GOOGLEBOT, addressIn("googlebot"), "unknown", "pass verified"],
   [GPTBOT, addressIn("gptbot"), "unknown", "pass verified"],
   [AMAZONBOT, AMAZON_ADDRESS, "unknown", "pass verified"],
-  [CHROME, "203.0.113.9", "unknown", "forward"],
+  [CHROME, "203.0.113.9", "unknown", "human"],
 ];
 for (const [ua, address, verify, answer] of expected) {
   const got = await request(ua, address, verify);

@@ -34,6 +34,8 @@ export interface EdgeOptions {
   /** wrangler config to use; defaults to the project's wrangler.toml. */
   readonly config?: string;
   readonly readyTimeoutMs?: number;
+  /** Keys to store in the ROBOTS namespace's local state before the Worker starts (e.g. the crawler lists). */
+  readonly kv?: Readonly<Record<string, string>>;
 }
 
 /** Start `wrangler dev` with these vars and wait until it answers. */
@@ -57,6 +59,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
   args.push("--persist-to", persist, "--log-level", "warn", "--env-file", noDevVars);
   if (options.config) args.push("--config", options.config);
   for (const [name, value] of Object.entries(options.vars)) args.push("--var", `${name}:${value}`);
+  for (const [key, value] of Object.entries(options.kv ?? {})) await seedKv(persist, key, value, options.config);
   const child = spawn("npx", args, {
     cwd: ROOT,
     detached: true,
@@ -174,5 +177,22 @@ function stopGroup(child: ChildProcess): Promise<void> {
       clearTimeout(timer);
       done();
     }
+  });
+}
+
+/** One key into the ROBOTS namespace's local state, where `wrangler dev --persist-to` will read it. */
+function seedKv(persist: string, key: string, value: string, config: string | undefined): Promise<void> {
+  const args = ["wrangler", "kv", "key", "put", key, value, "--binding", "ROBOTS", "--local", "--persist-to", persist];
+  if (config) args.push("--config", config);
+  return new Promise((done, fail) => {
+    const child = spawn("npx", args, {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+    });
+    let errors = "";
+    child.stderr?.on("data", (chunk) => (errors += String(chunk)));
+    child.on("error", fail);
+    child.on("exit", (code) => (code === 0 ? done() : fail(new Error(`wrangler kv key put ${key}: ${errors}`))));
   });
 }

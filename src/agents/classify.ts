@@ -10,7 +10,7 @@
  *    then to the known one and its fallbacks: a site that writes `User-agent: SemrushBot`
  *    means the whole family, and substring-matching robots.txt libraries (Python's
  *    urllib.robotparser) make such crawlers obey it that way.
- * 2. isbot's verdict, with tokens read from the string (`genericTokens`), possibly none.
+ * 2. isbot's verdict, with tokens read from the string (`tokensOf`), possibly none.
  * 3. Otherwise a browser: not a crawler, robots.txt does not apply.
  *
  * Empty or missing User-Agent: a crawler with no tokens, so only `User-agent: *` applies.
@@ -287,13 +287,9 @@ interface Candidate {
  * products by decreasing significance. A multi-word name gives its first word, the token a
  * site writes and the one matching compares (`SISTRIX Crawler` -> `SISTRIX`); a variant
  * such as "Slackbot-LinkExpanding" is followed by its base, "Slackbot", as for known
- * crawlers; generic words (`Bot`, `Crawler`, `Spider`) are never tokens alone.
+ * crawlers; generic words (`Bot`, `Crawler`, `Spider`) are never tokens alone. `named` is
+ * the header without its URLs and e-mail addresses.
  */
-export function genericTokens(header: string): string[] {
-  return tokensOf(header, withoutUrlsAndEmails(header));
-}
-
-/** genericTokens, given the header without its URLs and e-mail addresses as well. */
 function tokensOf(header: string, named: string): string[] {
   // The two name patterns cannot match inside a URL (a name there is neither after
   // "compatible;" nor at the start); they see the whole header, whose URLs may end a name.

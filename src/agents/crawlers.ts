@@ -11,9 +11,11 @@
  * no harm" — a site's `*` group is not held against a person's own fetch, while a group
  * naming the fetcher still applies and an operator policy can change it. Only fetchers
  * whose operator publishes addresses are exempted, so a claim is verified (verification.ts)
- * and naming one is no way around `*`. AI assistants' fetchers (ChatGPT-User, Perplexity-User)
- * stay held to `*`: what they fetch feeds AI answers, which a site addresses in its `*` group
- * with usage signals (Content-Signal ai-input=no).
+ * and naming one is no way around `*`. The same holds for assistants whose operator says so
+ * and publishes their addresses (ChatGPT-User, Perplexity-User, Google-Agent); assistants whose
+ * operator says they obey robots.txt (Claude-User, MistralAI-User, Amzn-User) stay held to `*`.
+ * Either way, what they fetch feeds AI answers, which a site still addresses in its `*` group
+ * with usage preferences (Content-Signal ai-input=no, Content-Usage ai-use=n).
  *
  * Tokens with no User-Agent of their own (Google-Extended, Applebot-Extended) are policy
  * switches, not clients, so they are not in this table (no request ever carries them); PURPOSE_SWITCHES,
@@ -22,25 +24,7 @@
  * Keep `docs` pointing at the operator's own page, or say why there is none.
  */
 
-/** What a crawler fetches for, as far as its operator says: the one list (policies, signers, usage). */
-export const CRAWLER_CATEGORIES = [
-  "search-engine",
-  "ai-training",
-  "ai-assistant",
-  "ai-search",
-  "seo-tool",
-  "social-preview",
-  "monitoring",
-  "archiver",
-  "other",
-] as const;
-
-export type CrawlerCategory = (typeof CRAWLER_CATEGORIES)[number];
-
-/** Whether a name is one of the categories. */
-export function isCrawlerCategory(name: string): name is CrawlerCategory {
-  return (CRAWLER_CATEGORIES as readonly string[]).includes(name);
-}
+import type { CrawlerCategory } from "../vocabulary.ts";
 
 /** One crawler whose robots.txt product token its operator documents. */
 export interface KnownCrawler {
@@ -344,6 +328,23 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     operator: "Google",
     category: "other",
     docs: GOOGLE_USER + GOOGLE_USER_NOT_BOUND + "; Gemini Notebook sources (formerly Google-NotebookLM)",
+  },
+  {
+    // Listed among the user-triggered fetchers (so, like them, "generally ignore robots.txt
+    // rules") with its own address list, user-triggered-agents.json (verification.ts), and a Web
+    // Bot Auth identity, https://agent.bot.goog (signature-agents.ts): a claim is checked before
+    // it skips `*`, and a group naming Google-Agent still applies.
+    token: "Google-Agent",
+    fallbacks: [],
+    obeysGlobalGroup: false,
+    honoursRateLimits: false,
+    rateLimitsSource: GOOGLE_NO_CRAWL_DELAY,
+    operator: "Google",
+    category: "ai-assistant",
+    docs:
+      "https://developers.google.com/crawling/docs/crawlers-fetchers/allow-google-agent: agents hosted on Google infrastructure that navigate the web and perform actions upon user request; listed on " +
+      GOOGLE_USER +
+      GOOGLE_USER_NOT_BOUND,
   },
 
   // Microsoft Bing. Bing announced in 2010 that bingbot honours msnbot groups when the file
@@ -817,6 +818,16 @@ export const KNOWN_CRAWLERS: readonly KnownCrawler[] = [
     operator: "Amazon",
     category: "ai-assistant",
     docs: "https://developer.amazon.com/amazonbot: fetches live information for Alexa users; Amazon documents that it respects robots.txt (user-agent, allow, disallow), so it stays held to `*`",
+  },
+  {
+    token: "amazon-QBusiness",
+    fallbacks: [],
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+    rateLimitsSource: RATE_LIMITS_UNDOCUMENTED,
+    operator: "Amazon (AWS)",
+    category: "ai-search",
+    docs: "https://docs.aws.amazon.com/amazonq/latest/business-use-dg/stop-web-crawler.html: Amazon Q Business Web Crawler obeys Allow and Disallow for `User-agent: amazon-QBusiness`; it indexes the sites an AWS customer chooses for that customer's generative AI assistant (an index behind AI answers, as ai-search)",
   },
   {
     token: "meta-externalagent",

@@ -13,7 +13,18 @@
 import ipaddr from "ipaddr.js";
 import { productToken } from "../core/product-token.ts";
 import type { AgentInfo } from "./classify.ts";
-import { KNOWN_CRAWLERS, type CrawlerCategory } from "./crawlers.ts";
+import { categoryOfCloudflare } from "./cloudflare-categories.ts";
+import type {
+  CrawlerCategory,
+  EvidenceMethod,
+  NotVerifiedWhy,
+  VerificationMethod,
+  VerificationStatus,
+} from "../vocabulary.ts";
+import { KNOWN_CRAWLERS } from "./crawlers.ts";
+
+// The mapping lives with the rest of Cloudflare's vocabulary; callers of this module keep their import.
+export { categoryOfCloudflare };
 
 /** Where an operator publishes its crawlers' IP ranges, and which tokens they cover. */
 export interface RangeSource {
@@ -25,6 +36,10 @@ export interface RangeSource {
 /** Operators publishing machine-readable ranges in the `{"prefixes": [{"ipv4Prefix"|"ipv6Prefix"}]}` shape. */
 export const RANGE_SOURCES: readonly RangeSource[] = [
   {
+    // Google moved its lists from /static/search/apis/ipranges/ to /static/crawling/ipranges/
+    // (Search Central blog, 2026-03-31), redirecting the old paths; the common crawlers' new
+    // file name could not be read on Google's own page offline, so this one is fetched at the
+    // old address and followed (docs/decisions.md, "Sources: Google").
     name: "googlebot",
     url: "https://developers.google.com/static/search/apis/ipranges/googlebot.json",
     tokens: [
@@ -40,8 +55,9 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
     ],
   },
   {
+    // The address Google's special-case crawlers page gives since the move.
     name: "google-special",
-    url: "https://developers.google.com/static/search/apis/ipranges/special-crawlers.json",
+    url: "https://developers.google.com/static/crawling/ipranges/special-crawlers.json",
     tokens: ["AdsBot-Google", "AdsBot-Google-Mobile", "Mediapartners-Google", "APIs-Google"],
   },
   {
@@ -212,7 +228,7 @@ const KNOWN_OF_TOKEN = new Map(KNOWN_CRAWLERS.map((crawler) => [productToken(cra
  * crawler's (`Googlebot2`) are other product tokens (core/product-token.ts) and select no
  * crawler's group, so they need no check. Best first, without repeats.
  */
-export function rangeSourcesFor(agent: AgentInfo): RangeSource[] {
+function rangeSourcesFor(agent: AgentInfo): RangeSource[] {
   const sources: RangeSource[] = [];
   const vouched = new Set<string>();
   for (const token of agent.tokens.map(productToken)) {
@@ -282,25 +298,6 @@ export class RangeSet {
   }
 }
 
-/**
- * What checking a claim can come out as: the one vocabulary of a claim's truth, used by the
- * decision, its log line, activity, explain and the tester alike.
- *   verified      evidence that names the claimed identity: a trusted signature, the address
- *                 in the operator's list, a forward-confirmed host name of that crawler's class,
- *                 Cloudflare's verified category equal to the claimed crawler's
- *   refuted       the claim is false (an impostor): not in a loaded list, a failed signature,
- *                 Cloudflare's `verifiedBot: false`, a host name of someone else
- *   unverifiable  nothing proves or refutes it: no list loaded yet, the lookup failed or timed
- *                 out, no client address, VERIFY_CRAWLERS=off, evidence that names no identity
- *                 of this crawler. Never treated as verified (policy/claim.ts).
- */
-export const VERIFICATION_STATUSES = ["verified", "refuted", "unverifiable"] as const;
-export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
-
-/** How a claim can be checked by the client's address. */
-export const VERIFICATION_METHODS = ["cloudflare", "ip-list", "reverse-dns"] as const;
-export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
-
 export interface VerificationInput {
   readonly agent: AgentInfo;
   readonly address: string | null;
@@ -320,7 +317,7 @@ const REVERSE_DNS_RULE_OF_TOKEN = new Map(
 );
 
 /** The reverse DNS rules of the operators a request's tokens claim, as rangeSourcesFor picks sources. */
-export function reverseDnsRulesFor(agent: AgentInfo): ReverseDnsRule[] {
+function reverseDnsRulesFor(agent: AgentInfo): ReverseDnsRule[] {
   const rules: ReverseDnsRule[] = [];
   const vouched = new Set<string>();
   for (const token of agent.tokens.map(productToken)) {
@@ -584,13 +581,6 @@ function byReverseDns(
   }
 }
 
-/** Why a crawler claim is not verified: nothing to verify, switched off, no way to check, or refuted. */
-export type NotVerifiedWhy =
-  "not-claimed" | "verify-off" | "no-address" | "no-list" | "not-looked-up" | "lookup-failed" | "refuted";
-
-/** The evidence that verified (or refuted) a crawler: a signature, or a check of its address. */
-export type EvidenceMethod = "signature" | VerificationMethod;
-
 /**
  * How a crawler was verified, or why not: the one value the decision log, explain, the
  * operator page's tester, activity and the CLI show (docs/decisions.md, "Identity and verification").
@@ -641,26 +631,4 @@ export function cloudflareBotOf(cf: unknown): { verified: boolean | undefined; c
   // category a policy rule or usage preference may grant by.
   const category = verified === false ? undefined : stated;
   return { verified, category };
-}
-
-/**
- * Cloudflare's verified bot categories (developers.cloudflare.com/bots/concepts/bot/verified-bots/
- * categories) that say the same as one of ours. Only these map: "Advertising & Marketing",
- * "Aggregator", "Feed Fetcher", "Academic Research", "Security", "Accessibility", "Webhooks" and
- * "Other" say nothing a policy or usage preference could rely on.
- */
-const CLOUDFLARE_CATEGORIES: ReadonlyMap<string, CrawlerCategory> = new Map([
-  ["search engine crawler", "search-engine"],
-  ["ai crawler", "ai-training"], // "crawls websites for content that is used for training AI models"
-  ["ai assistant", "ai-assistant"], // "automated AI bot driven by user action"
-  ["ai search", "ai-search"],
-  ["search engine optimization", "seo-tool"],
-  ["page preview", "social-preview"],
-  ["monitoring & analytics", "monitoring"],
-  ["archiver", "archiver"],
-]);
-
-/** Our category for a Cloudflare verified bot category, where one says the same. */
-export function categoryOfCloudflare(category: string | undefined): CrawlerCategory | undefined {
-  return category === undefined ? undefined : CLOUDFLARE_CATEGORIES.get(category.toLowerCase());
 }

@@ -5,7 +5,6 @@
 
 import { compileRobots, parseRobotsTxt, type Decision, type RobotsMatcher } from "../core/index.ts";
 import { agentTokens } from "./agent-argument.ts";
-import { isUrlOrPath, requireUrlOrPath, splitOptions } from "./args.ts";
 import { formatReason } from "./format.ts";
 import {
   CliError,
@@ -20,14 +19,17 @@ import {
   writeSafe,
   type Io,
 } from "./io.ts";
+import { isUrlOrPath, requireUrlOrPath } from "./url-argument.ts";
 
 /**
  * `check <file> <token> [url…] [--json]`: URLs from the arguments, else (or given `-`) one per
  * line on stdin. A file of `-` is robots.txt from stdin, and then the URLs are arguments.
  */
-export async function checkUrls(args: readonly string[], io: Io): Promise<number> {
-  const { operands, options } = splitOptions("check", args, ["--json"]);
-  const json = options.has("--json");
+export async function checkUrls(
+  operands: readonly string[],
+  { json }: { readonly json: boolean },
+  io: Io,
+): Promise<number> {
   const [file, agent, ...urlArgs] = operands;
   if (file === undefined || agent === undefined) {
     throw new CliError(
@@ -41,7 +43,7 @@ export async function checkUrls(args: readonly string[], io: Io): Promise<number
     );
   }
   const urls = urlsFromStdin ? [] : urlArgs;
-  for (const url of urls) requireUrlOrPath("check", url);
+  for (const url of urls) requireUrlOrPath(url);
   const { tokens, note, obeysGlobalGroup } = await agentTokens(agent);
   const decideOptions = { obeysGlobalGroup };
   if (note !== undefined) await write(io.stderr, `${note}\n`);
@@ -73,7 +75,7 @@ export async function checkUrls(args: readonly string[], io: Io): Promise<number
     for (let i = 0; i < batch.length; i++) {
       const url = (batch[i] ?? "").trim();
       if (url === "") continue;
-      if (!isUrlOrPath(url)) requireUrlOrPath("check", url, `stdin line ${firstLine + i}:`);
+      if (!isUrlOrPath(url)) requireUrlOrPath(url, `stdin line ${firstLine + i}:`);
       const decision = matcher.decide(tokens, url, decideOptions);
       if (!decision.allowed) anyDisallowed = true;
       output += outputLine(url, decision);
@@ -158,7 +160,7 @@ function cachedMatcher(robots: string, cache: Map<string, RobotsMatcher>): Robot
 }
 
 /** The JSON form of a decision: `allowed`, the deciding rule (or null), the reason, the group. */
-export function decisionJson(decision: Decision) {
+function decisionJson(decision: Decision) {
   return {
     allowed: decision.allowed,
     rule: decision.rule ?? null,

@@ -113,7 +113,7 @@ function knownVarNames(): readonly string[] {
 }
 
 /** The known name nearest to `name` (case-insensitive edit distance, a swap of two letters counting one). */
-export function closest(name: string, known: readonly string[]): string {
+function closest(name: string, known: readonly string[]): string {
   let best = known[0] ?? "";
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
@@ -250,7 +250,7 @@ function asArray(value: unknown): unknown[] {
 }
 
 /** The compatibility date of the installed workerd (its version is 1.YYYYMMDD.N), if found. */
-export function installedWorkerdDate(): string | undefined {
+function installedWorkerdDate(): string | undefined {
   try {
     const manifest = JSON.parse(
       readFileSync(new URL("../../node_modules/workerd/package.json", import.meta.url), "utf8"),
@@ -263,27 +263,18 @@ export function installedWorkerdDate(): string | undefined {
 }
 
 /** `config check [file|-] [--env NAME] [--json]`. */
-export async function configCommand(args: readonly string[], io: Io): Promise<number> {
-  const [sub, ...rest] = args;
+export async function configCommand(
+  operands: readonly string[],
+  { env, json }: { readonly env?: string | undefined; readonly json: boolean },
+  io: Io,
+): Promise<number> {
+  const [sub, file = "wrangler.toml", extra] = operands;
   if (sub !== "check")
     throw new CliError(
       'the only config command is "check": robots-edge config check [wrangler.toml] [--env NAME] [--json]',
     );
-  let file: string | undefined;
-  let env: string | undefined;
-  let json = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] ?? "";
-    if (arg === "--env") {
-      env = rest[++i];
-      if (env === undefined || env.startsWith("-")) throw new CliError("--env needs a name: --env production");
-    } else if (arg.startsWith("--env=")) env = arg.slice("--env=".length);
-    else if (arg === "--json") json = true;
-    else if (arg.startsWith("-") && arg !== STDIN) throw new CliError(`unknown option ${JSON.stringify(arg)}`);
-    else if (file === undefined) file = arg;
-    else throw new CliError(`unexpected argument ${JSON.stringify(arg)} (one file per call)`);
-  }
-  file ??= "wrangler.toml";
+  if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)} (one file per call)`);
+  if (env === "") throw new CliError("--env needs a name: --env production");
   const name = inputName(file);
   let text: string;
   try {

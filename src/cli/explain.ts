@@ -10,13 +10,15 @@
 
 import { compileRobots, parseRobotsTxt } from "../core/index.ts";
 import { explainRequest, type Explanation } from "../policy/explain.ts";
-import { requireUrlOrPath, splitOptions } from "./args.ts";
 import { formatRule } from "./format.ts";
 import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
+import { requireUrlOrPath } from "./url-argument.ts";
 
-export async function explain(args: readonly string[], io: Io): Promise<number> {
-  const { operands, options } = splitOptions("explain", args, ["--json"]);
-  const json = options.has("--json");
+export async function explain(
+  operands: readonly string[],
+  { json }: { readonly json: boolean },
+  io: Io,
+): Promise<number> {
   const [file, userAgent, url, extra] = operands;
   if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)} (one URL per call)`);
   if (file === undefined || userAgent === undefined || url === undefined) {
@@ -24,7 +26,7 @@ export async function explain(args: readonly string[], io: Io): Promise<number> 
       'explain needs a robots.txt file, a User-Agent header and a URL: robots-edge explain robots.txt "Googlebot/2.1" /path',
     );
   }
-  requireUrlOrPath("explain", url);
+  requireUrlOrPath(url);
   const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file, io)));
   const explanation = explainRequest({
     userAgent,

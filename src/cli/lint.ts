@@ -1,13 +1,10 @@
 /** `robots-edge lint <file|-> [--json]`: diagnostics one per line (or one JSON object); exit 1 when any is an error. */
 
 import { parseRobotsTxt, type Diagnostic } from "../core/index.ts";
-import { splitOptions } from "./args.ts";
 import { formatDiagnostic } from "./format.ts";
 import { CliError, EXIT_NO, EXIT_OK, inputName, readRobotsFile, write, type Io } from "./io.ts";
 
-export async function lint(args: readonly string[], io: Io): Promise<number> {
-  if (args.includes("--purposes")) return (await import("./purposes.ts")).lintPurposes(args, io);
-  const { operands, options } = splitOptions("lint", args, ["--json"]);
+export async function lint(operands: readonly string[], { json }: { readonly json: boolean }, io: Io): Promise<number> {
   const [file, extra] = operands;
   if (file === undefined) throw new CliError("lint needs a robots.txt file: robots-edge lint robots.txt");
   if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)} (one file per call)`);
@@ -19,7 +16,7 @@ export async function lint(args: readonly string[], io: Io): Promise<number> {
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error").length + (binary ? 1 : 0);
   const warnings = diagnostics.filter((diagnostic) => diagnostic.severity === "warning").length;
   const groups = robots?.groups.length ?? 0;
-  if (options.has("--json")) {
+  if (json) {
     const notText = binary === undefined ? {} : { notText: `not a text file (${binary}); a robots.txt is plain text` };
     await write(io.stdout, `${JSON.stringify({ file: name, errors, warnings, groups, ...notText, diagnostics })}\n`);
   } else if (binary !== undefined) {
@@ -43,7 +40,7 @@ const BINARY_MIN_CONTROLS = 4;
  * text despite its NULs; a stray NUL in a text file is a lint finding, not a binary file:
  * what counts is the share of control bytes (C0 but tab, LF, CR, FF; and DEL).
  */
-export function binaryReason(bytes: Uint8Array): string | undefined {
+function binaryReason(bytes: Uint8Array): string | undefined {
   const head = bytes.subarray(0, SNIFF_BYTES);
   if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return undefined;
   let controls = 0;

@@ -6,19 +6,41 @@
  */
 
 import { readFileSync } from "node:fs";
-import { wantsHelp } from "./args.ts";
+import { parseCommandLine, type CommandLine, type CommandOptions } from "./command-line.ts";
 import { CliError, EXIT_OK, EXIT_USAGE, write, type Io } from "./io.ts";
-
-type Command = (args: readonly string[], io: Io) => Promise<number>;
 
 interface CommandEntry {
   readonly usage: string;
-  readonly run: Command;
+  /** Reads the arguments (`--help`/`-h` among them: the usage, never a file of that name) and runs. */
+  readonly run: (args: readonly string[], io: Io) => Promise<number>;
+}
+
+const JSON_OPTION = { json: { type: "boolean", default: false } } as const;
+const HELP_OPTION = { help: { type: "boolean", short: "h", default: false } } as const;
+
+/** A command: its usage, the options it declares (every other one is a usage error), and what it does. */
+function command<const O extends CommandOptions>(
+  usage: string,
+  options: O,
+  run: (line: CommandLine<O>, io: Io) => Promise<number>,
+): CommandEntry {
+  return {
+    usage,
+    run: async (args, io) => {
+      const line = parseCommandLine(args, { ...options, ...HELP_OPTION });
+      // The help option is every command's: a generic O cannot show it in the parsed type.
+      if ((line.values as { help?: boolean }).help) {
+        await write(io.stdout, `usage:\n${usage}`);
+        return EXIT_OK;
+      }
+      return run(line as CommandLine<O>, io);
+    },
+  };
 }
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  check: {
-    usage: `  robots-edge check <robots.txt|-> <user-agent token> [url ...|-] [--json]
+  check: command(
+    `  robots-edge check <robots.txt|-> <user-agent token> [url ...|-] [--json]
       One line per URL (arguments, or stdin one per line): "allowed" or "disallowed",
       a tab, the URL judged, a tab, then the deciding rule ("disallow: /x (line 7)") or
       the reason; --json: one JSON object per line {"url", "allowed", "rule", "reason",
@@ -30,13 +52,20 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       stdin: JSON lines {"robots": "<robots.txt text>", "ua": "<token>", "url": "<url>"}
       stdout: one JSON line per input, in order: {"allowed", "rule", "reason", "group"}.
 `,
-    run: async (args, io) => {
+    { ...JSON_OPTION, jsonl: { type: "boolean", default: false } },
+    async ({ values, positionals }, io) => {
       const { checkJsonLines, checkUrls } = await import("./check.ts");
-      return args[0] === "--jsonl" && args.length === 1 ? checkJsonLines(io) : checkUrls(args, io);
+      if (!values.jsonl) return checkUrls(positionals, values, io);
+      if (positionals.length > 0 || values.json) {
+        throw new CliError(
+          "--jsonl takes its cases on stdin and nothing else: robots-edge check --jsonl < cases.jsonl",
+        );
+      }
+      return checkJsonLines(io);
     },
-  },
-  lint: {
-    usage: `  robots-edge lint <robots.txt|-> [--json]
+  ),
+  lint: command(
+    `  robots-edge lint <robots.txt|-> [--json]
       Diagnostics, one per line: file:line: severity: message [code]; --json: one object
       {"file", "errors", "warnings", "groups", "diagnostics"}. Exit 1 on errors (a binary
       file is one).
@@ -44,73 +73,89 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       What a purposes setting generates for this origin file, and where it and the
       owner's lines disagree.
 `,
-    run: async (args, io) => (await import("./lint.ts")).lint(args, io),
-  },
-  purposes: {
-    usage: `  robots-edge purposes <setting.json> [robots.txt]
+    { ...JSON_OPTION, purposes: { type: "boolean", default: false } },
+    async ({ values, positionals }, io) => {
+      if (values.purposes) return (await import("./purposes.ts")).lintPurposes(positionals, values, io);
+      return (await import("./lint.ts")).lint(positionals, values, io);
+    },
+  ),
+  purposes: command(
+    `  robots-edge purposes <setting.json> [robots.txt]
       The robots.txt the edge serves for this origin file (none: the origin has none) and
       a purposes setting ({"purposes": […]} or the bare list): the generated lines, then
       the file unchanged. Notes on stderr; exit 1 when the setting cannot be applied.
 `,
-    run: async (args, io) => (await import("./purposes.ts")).purposes(args, io),
-  },
-  explain: {
-    usage: `  robots-edge explain <robots.txt|-> "<User-Agent header>" <url> [--json]
+    JSON_OPTION,
+    async ({ values, positionals }, io) => (await import("./purposes.ts")).purposes(positionals, values, io),
+  ),
+  explain: command(
+    `  robots-edge explain <robots.txt|-> "<User-Agent header>" <url> [--json]
       Crawler or human, tokens, group, deciding rule and line, decision, and what the edge
       would do (as the admin API's explain). Exit 1 when the edge would block.
 `,
-    run: async (args, io) => (await import("./explain.ts")).explain(args, io),
-  },
-  config: {
-    usage: `  robots-edge config check [wrangler.toml|-] [--env NAME] [--json]
+    JSON_OPTION,
+    async ({ values, positionals }, io) => (await import("./explain.ts")).explain(positionals, values, io),
+  ),
+  config: command(
+    `  robots-edge config check [wrangler.toml|-] [--env NAME] [--json]
       Every var and binding validated as the Worker would, plus deploy traps: a var the
       Worker never reads, routes inside any table, a placeholder KV namespace id, a
       compatibility_date newer than the installed workerd, ADMIN_TOKEN as a var; notes how
       to see the ADMIN_TOKEN secret. Each problem with its fix; --json: one object
       {"file", "env", "errors", "warnings", "findings"}. Exit 1 on errors.
 `,
-    run: async (args, io) => (await import("./config-check.ts")).configCommand(args, io),
-  },
+    { ...JSON_OPTION, env: { type: "string" } },
+    async ({ values, positionals }, io) => (await import("./config-check.ts")).configCommand(positionals, values, io),
+  ),
 };
 
-export const USAGE = `usage:
+const USAGE = `usage:
 ${Object.values(COMMANDS)
-  .map((command) => command.usage)
+  .map((entry) => entry.usage)
   .join("")}  robots-edge --version [--json]
   robots-edge <command> --help
 `;
 
+/** `robots-edge`, `robots-edge --help`, `robots-edge --version [--json]`: options before any command. */
+const TOP_LEVEL: CommandEntry = {
+  usage: USAGE,
+  run: async (argv, io) => {
+    const { values, positionals } = parseCommandLine(argv, {
+      ...HELP_OPTION,
+      ...JSON_OPTION,
+      version: { type: "boolean", short: "v", default: false },
+    });
+    if (values.help) return writeUsage(io.stdout, EXIT_OK);
+    if (positionals.length > 0) throw new CliError("the command comes first: robots-edge <command> [options]");
+    if (!values.version) return writeUsage(io.stderr, EXIT_USAGE);
+    const version = packageVersion();
+    await write(io.stdout, values.json ? `${JSON.stringify({ version })}\n` : `robots-edge ${version}\n`);
+    return EXIT_OK;
+  },
+};
+
 /** Run one command; returns the exit status. Never throws. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...args] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    await write(name === undefined ? io.stderr : io.stdout, USAGE);
-    return name === undefined ? EXIT_USAGE : EXIT_OK;
-  }
-  if (name === "--version" || name === "-v") {
-    const json = args.includes("--json");
-    await write(
-      io.stdout,
-      json ? `${JSON.stringify({ version: packageVersion() })}\n` : `robots-edge ${packageVersion()}\n`,
-    );
-    return EXIT_OK;
-  }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
+  if (name === "help") return writeUsage(io.stdout, EXIT_OK);
+  const topLevel = name === undefined || name.startsWith("-");
+  const entry = topLevel ? TOP_LEVEL : Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (entry === undefined) {
     await write(io.stderr, `robots-edge: unknown command ${JSON.stringify(name)}\n${USAGE}`);
     return EXIT_USAGE;
   }
-  if (wantsHelp(args)) {
-    await write(io.stdout, `usage:\n${command.usage}`);
-    return EXIT_OK;
-  }
   try {
-    return await command.run(args, io);
+    return await entry.run(topLevel ? argv : args, io);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    await write(io.stderr, `robots-edge ${name}: ${error.message}\n`);
+    await write(io.stderr, `robots-edge${topLevel ? "" : ` ${name}`}: ${error.message}\n`);
     return EXIT_USAGE;
   }
+}
+
+async function writeUsage(stream: NodeJS.WritableStream, status: number): Promise<number> {
+  await write(stream, USAGE);
+  return status;
 }
 
 function packageVersion(): string {

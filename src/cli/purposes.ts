@@ -11,11 +11,14 @@
 import { parsePolicy } from "../policy/operator-policy.ts";
 import { compilePurposes, type ServedRobots } from "../policy/purposes-robots.ts";
 import type { Purposes } from "../policy/purposes.ts";
-import { splitOptions } from "./args.ts";
 import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
 
-export async function purposes(args: readonly string[], io: Io): Promise<number> {
-  const served = await compileFromArgs("purposes", args, [], io);
+interface PurposesOptions {
+  readonly json: boolean;
+}
+
+export async function purposes(operands: readonly string[], options: PurposesOptions, io: Io): Promise<number> {
+  const served = await compileFromArgs("purposes", operands, options, io);
   const { result } = served;
   const text = new TextDecoder().decode(result.body);
   if (served.json) {
@@ -27,8 +30,8 @@ export async function purposes(args: readonly string[], io: Io): Promise<number>
   return result.applied ? EXIT_OK : EXIT_NO;
 }
 
-export async function lintPurposes(args: readonly string[], io: Io): Promise<number> {
-  const served = await compileFromArgs("lint", args, ["--purposes"], io);
+export async function lintPurposes(operands: readonly string[], options: PurposesOptions, io: Io): Promise<number> {
+  const served = await compileFromArgs("lint --purposes", operands, options, io);
   const { result } = served;
   const warnings = result.notes.filter((note) => note.severity === "warning").length;
   if (served.json) {
@@ -49,22 +52,19 @@ export async function lintPurposes(args: readonly string[], io: Io): Promise<num
 
 async function compileFromArgs(
   command: string,
-  args: readonly string[],
-  known: readonly string[],
+  operands: readonly string[],
+  { json }: PurposesOptions,
   io: Io,
 ): Promise<{ setting: string; result: ServedRobots; json: boolean }> {
-  const { operands, options } = splitOptions(command, args, [...known, "--json"]);
   const [setting, robots, extra] = operands;
   if (setting === undefined) {
-    throw new CliError(
-      `${command} needs a purposes setting: robots-edge ${[command, ...known].join(" ")} setting.json [robots.txt]`,
-    );
+    throw new CliError(`${command} needs a purposes setting: robots-edge ${command} setting.json [robots.txt]`);
   }
   if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)}`);
   if (setting === "-" && robots === "-") throw new CliError("only one of the setting and robots.txt can be stdin (-)");
   const list = await readSetting(setting, io);
   const origin = robots === undefined ? undefined : await readRobotsFile(robots, io);
-  return { setting, result: compilePurposes(origin, list), json: options.has("--json") };
+  return { setting, result: compilePurposes(origin, list), json };
 }
 
 /** The setting's purposes, validated as PUT policy validates them. */

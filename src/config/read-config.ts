@@ -15,6 +15,7 @@ import {
   trustedSignatureAgents,
   type SignatureAgent,
 } from "../agents/web-bot-auth/signature-agents.ts";
+import { RANGE_SOURCES } from "../agents/verification.ts";
 import { MODES, type Mode } from "../policy/mode.ts";
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import {
@@ -32,7 +33,7 @@ import {
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 
 /** Cloudflare's public resolver, RFC 8484 JSON API: the default for reverse DNS verification. */
-export const DEFAULT_DOH_RESOLVER = SETTINGS.DOH_RESOLVER.default;
+const DEFAULT_DOH_RESOLVER = SETTINGS.DOH_RESOLVER.default;
 
 export interface Config {
   readonly mode: Mode;
@@ -79,9 +80,16 @@ export interface Config {
   /** Impostors of verifiable crawlers: off (no check), unknown (judged under * only), block (403). */
   readonly verifyCrawlers: VerifyCrawlers;
   /** Content-Usage / Content-Signal preferences: enforce (refuse), report (mark), off. */
-  readonly usageSignals: "enforce" | "report" | "off";
+  readonly usageSignals: Mode;
   /** A passed crawler response carries the path's `Content-Usage` header (unless the origin sent one). */
   readonly usageHeader: boolean;
+  /**
+   * DISGUISED_CRAWLERS: a browser User-Agent from a crawler-only published range is judged as
+   * that crawler (enforce), passed and recorded as it (report, the default), or a person (off).
+   */
+  readonly disguisedCrawlers: Mode;
+  /** CRAWLER_RANGES: per range source name, the URL its list is fetched from instead of the built-in one. */
+  readonly crawlerRangeUrls: ReadonlyMap<string, string>;
   /** The DNS-over-HTTPS endpoint (RFC 8484 JSON API) for reverse DNS verification; https only. */
   readonly dohResolver: string;
   /** Trusted Web Bot Auth signers by directory origin: the built-in table plus SIGNATURE_AGENTS. */
@@ -137,6 +145,8 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     verifyCrawlers: read.setting("VERIFY_CRAWLERS", oneOf(VERIFY_CRAWLERS)),
     usageSignals: read.setting("USAGE_SIGNALS", oneOf(MODES)),
     usageHeader: read.setting("USAGE_HEADER", readBoolean),
+    disguisedCrawlers: read.setting("DISGUISED_CRAWLERS", oneOf(MODES)),
+    crawlerRangeUrls: read.setting("CRAWLER_RANGES", readCrawlerRanges) ?? new Map(),
     dohResolver: read.setting("DOH_RESOLVER", readHttpsUrl),
     signatureAgents: read.setting("SIGNATURE_AGENTS", readSignatureAgents) ?? trustedSignatureAgents([]),
     signatureMaxWindowSeconds: read.setting("SIGNATURE_MAX_WINDOW", integerIn(1, 86_400)),
@@ -330,6 +340,49 @@ function readHttpsUrl(name: string, value: string): Validated<string> {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url?.protocol === "https:" && !url.username && !url.password) return valid(url.href);
   return invalid([`${name} must be an https URL such as ${DEFAULT_DOH_RESOLVER}, got ${JSON.stringify(value)}`]);
+}
+
+/**
+ * CRAWLER_RANGES: a JSON object from range source names (agents/verification.ts RANGE_SOURCES)
+ * to the URLs their lists are fetched from. https, or http for a loopback host only (a local
+ * run or a test serving a list): a list decides who is a crawler, so it is never read in the
+ * clear from the network. Every problem is reported; one bad entry refuses the whole var (the
+ * built-in addresses stand in), so a half-applied mirror never mixes with the operators' lists.
+ */
+function readCrawlerRanges(name: string, value: string): Validated<ReadonlyMap<string, string>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return invalid([`${name} must be a JSON object such as {"gptbot": "https://mirror.example/gptbot.json"}`]);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return invalid([`${name} must be a JSON object from list names to URLs, got ${JSON.stringify(value)}`]);
+  }
+  const known = RANGE_SOURCES.map((source) => source.name);
+  const problems: string[] = [];
+  const urls = new Map<string, string>();
+  for (const [source, url] of Object.entries(json)) {
+    if (!known.includes(source)) {
+      problems.push(`${name}: ${JSON.stringify(source)} is no list the edge loads; the lists are ${known.join(", ")}`);
+    } else if (typeof url !== "string" || !isRangeListUrl(url)) {
+      problems.push(
+        `${name}: the URL of ${source} must be an https URL (http only for localhost, 127.0.0.0/8 or [::1]) without user name or password, got ${JSON.stringify(url)}`,
+      );
+    } else {
+      urls.set(source, new URL(url).href);
+    }
+  }
+  return problems.length > 0 ? invalid(problems) : valid(urls);
+}
+
+function isRangeListUrl(text: string): boolean {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || url.username !== "" || url.password !== "") return false;
+  if (url.protocol === "https:") return true;
+  const host = url.hostname;
+  const loopback = host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return url.protocol === "http:" && loopback;
 }
 
 function readSignatureAgents(_name: string, value: string): Validated<ReadonlyMap<string, SignatureAgent>> {

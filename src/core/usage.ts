@@ -2,7 +2,7 @@
  * Usage-preference lines in robots.txt: what a site says its content may be used for, beside
  * where crawlers may go. Two syntaxes, both read here into UsageLine (model.ts):
  *
- *   Content-Usage: [path ]<statement>   draft-ietf-aipref-attach-05 §3 (2026-08-19); the
+ *   Content-Usage: [path ]<statement>   draft-ietf-aipref-attach-05 §3 (2026-08-18); the
  *       statement is an RFC 9651 Dictionary of `y` / `n` Tokens, vocabulary
  *       draft-ietf-aipref-vocab-07 §6 (2026-08-19): keys are case-sensitive, unknown keys and
  *       parameters are ignored, a repeated key keeps its last value, and a statement that does
@@ -43,7 +43,7 @@ const USAGE_FIELDS: Readonly<Record<string, UsageFormat>> = {
  */
 export const USAGE_KEYS: Readonly<Record<UsageFormat, readonly string[]>> = {
   /**
-   * draft-ietf-aipref-vocab-08 (2026-09-14): `train-ai`, `ai-use` (new in -08) and `search`.
+   * draft-ietf-aipref-vocab-08 (2026-09-13): `train-ai`, `ai-use` (new in -08) and `search`.
    * vocab-07 §6.1 Table 1 had `train-ai` and `search` only, so a vocab-07 file reads as written.
    */
   "content-usage": ["train-ai", "ai-use", "search"],

@@ -1,28 +1,23 @@
 /**
  * An isolate's activity between two flushes: per origin, exact hourly counts
  * (token × category × verified state × action × layer), people as a count per hour, and the
- * newest crawler requests. Pure data: the Worker's recorder (worker/activity-recorder.ts)
+ * newest crawler requests. Pure data: the Worker's recorder (worker/activity/recorder.ts)
  * holds one, adds each request's event, and sends `take()`'s batches to the origins'
  * ActivityLog objects.
  */
 
-import {
-  hourOf,
-  type ActivityEvent,
-  type CrawlerEvent,
-  type RecordedAction,
-  type RecordedLayer,
-  type VerifiedState,
-} from "./activity.ts";
+import type { CountedAction, CrawlerCategory, Layer } from "../vocabulary.ts";
+import { hourOf, type ActivityEvent, type CrawlerEvent, type VerifiedState } from "./activity.ts";
+import type { OperatorCount } from "./referral-ledger.ts";
 
 /** One hourly count, as sent to the ActivityLog object and as read back. */
 export interface HourlyCount {
   readonly hour: number;
   readonly token: string;
-  readonly category: string | null;
+  readonly category: CrawlerCategory | null;
   readonly verified: VerifiedState;
-  readonly action: RecordedAction;
-  readonly layer: RecordedLayer;
+  readonly action: CountedAction;
+  readonly layer: Layer;
   readonly count: number;
   readonly violations: number;
 }
@@ -33,6 +28,8 @@ export interface ActivityBatch {
   readonly humans: readonly { readonly hour: number; readonly count: number }[];
   /** The batch's crawler requests, oldest first. */
   readonly recent: readonly CrawlerEvent[];
+  /** Per operator and hour: crawls, bytes, referrals (referral-ledger.ts); absent from older senders. */
+  readonly operators?: readonly OperatorCount[];
 }
 
 /**
@@ -45,6 +42,7 @@ export const MAX_RECENT_PER_BATCH = 200;
 interface PendingActivity {
   readonly hourly: Map<string, { -readonly [K in keyof HourlyCount]: HourlyCount[K] }>;
   readonly humans: Map<number, number>;
+  readonly operators: Map<string, { -readonly [K in keyof OperatorCount]: OperatorCount[K] }>;
   recent: CrawlerEvent[];
 }
 
@@ -59,10 +57,18 @@ export class ActivityBuffer {
     if (activity.kind === "human") {
       const hour = hourOf(activity.time);
       entry.humans.set(hour, (entry.humans.get(hour) ?? 0) + 1);
+      if (activity.referredBy !== undefined) operatorCounts(entry, hour, activity.referredBy).referrals++;
       return;
     }
     const { event } = activity;
     const hour = hourOf(event.time);
+    // A refuted claim is not the operator's crawl: an impostor takes nothing in its name.
+    if (activity.operator !== undefined && event.verified !== "refuted") {
+      const counts = operatorCounts(entry, hour, activity.operator);
+      counts.crawls++;
+      if (event.verified === "verified") counts.verified++;
+      counts.bytes += activity.bytes ?? 0;
+    }
     const key = `${hour}\n${event.token}\n${event.category}\n${event.verified}\n${event.action}\n${event.layer}`;
     const violation = event.violation ? 1 : 0;
     const counts = entry.hourly.get(key);
@@ -86,6 +92,7 @@ export class ActivityBuffer {
         hourly: [...entry.hourly.values()],
         humans: [...entry.humans].map(([hour, count]) => ({ hour, count })),
         recent: entry.recent.slice(-MAX_RECENT_PER_BATCH),
+        ...(entry.operators.size > 0 && { operators: [...entry.operators.values()] }),
       },
     ]);
     this.pending.clear();
@@ -96,9 +103,27 @@ export class ActivityBuffer {
   private entryFor(authority: string): PendingActivity {
     let entry = this.pending.get(authority);
     if (!entry) {
-      entry = { hourly: new Map(), humans: new Map(), recent: [] };
+      entry = { hourly: new Map(), humans: new Map(), operators: new Map(), recent: [] };
       this.pending.set(authority, entry);
     }
     return entry;
   }
+}
+
+/**
+ * An operator's counts for an hour in the pending entry. Operator names come from our tables
+ * only (crawlers.ts, referrers.ts), so the map holds at most their number per hour.
+ */
+function operatorCounts(
+  entry: PendingActivity,
+  hour: number,
+  operator: string,
+): { -readonly [K in keyof OperatorCount]: OperatorCount[K] } {
+  const key = `${hour}\n${operator}`;
+  let counts = entry.operators.get(key);
+  if (!counts) {
+    counts = { hour, operator, crawls: 0, verified: 0, bytes: 0, referrals: 0 };
+    entry.operators.set(key, counts);
+  }
+  return counts;
 }

@@ -1,25 +1,20 @@
 /**
  * The activity view's numbers (GET activity, the operator page), from counts the ActivityLog
- * object aggregated in SQL (worker/activity-store.ts): per shown crawler, per action,
+ * object aggregated in SQL (worker/activity/store.ts): per shown crawler, per action,
  * verified state and layer, in total and per bucket (an hour up to 48 hours, a day beyond).
  * Pure; it allocates per bucket and shown crawler only, never per stored name.
  */
 
-import {
-  RECORDED_ACTIONS,
-  VERIFIED_STATES,
-  type RecordedAction,
-  type RecordedLayer,
-  type VerifiedState,
-} from "./activity.ts";
+import { COUNTED_ACTIONS, type CountedAction, type CrawlerCategory, type Layer } from "../vocabulary.ts";
+import { VERIFIED_STATES, type VerifiedState } from "./activity.ts";
 
 /** Aggregated counts of one shown crawler (or of all other names, as one), per verified state, action and layer. */
 export interface CountRow {
   readonly token: string;
-  readonly category: string | null;
+  readonly category: CrawlerCategory | null;
   readonly verified: VerifiedState;
-  readonly action: RecordedAction;
-  readonly layer: RecordedLayer;
+  readonly action: CountedAction;
+  readonly layer: Layer;
   readonly count: number;
   readonly violations: number;
 }
@@ -29,7 +24,7 @@ export interface SeriesRow {
   readonly token: string | null;
   /** The bucket's start (ms). */
   readonly bucket: number;
-  readonly action: RecordedAction;
+  readonly action: CountedAction;
   readonly count: number;
 }
 
@@ -42,18 +37,18 @@ export interface AggregatedActivity {
   readonly humans: readonly { readonly bucket: number; readonly count: number }[];
 }
 
-export type ActionCounts = Record<RecordedAction, number>;
+export type ActionCounts = Record<CountedAction, number>;
 export type VerifiedCounts = Record<VerifiedState, number>;
 export type Bucketed<T> = { readonly start: string } & T;
 
 export interface CrawlerActivity {
   readonly token: string;
-  readonly category: string | null;
+  readonly category: CrawlerCategory | null;
   readonly requests: number;
   readonly total: ActionCounts;
   /** Claimed vs verified: how many of these requests were genuine, impostors, or not checkable. */
   readonly verified: VerifiedCounts;
-  readonly layers: Partial<Record<RecordedLayer, number>>;
+  readonly layers: Partial<Record<Layer, number>>;
   /** Requests for paths robots.txt disallows this crawler (it claims to obey robots.txt). */
   readonly violations: number;
   /** For the entry of all other names: how many names it gathers. */
@@ -75,7 +70,7 @@ export interface ActivitySummary {
 }
 
 export function zeroActions(): ActionCounts {
-  return Object.fromEntries(RECORDED_ACTIONS.map((action) => [action, 0])) as ActionCounts;
+  return Object.fromEntries(COUNTED_ACTIONS.map((action) => [action, 0])) as ActionCounts;
 }
 
 function zeroVerified(): VerifiedCounts {
@@ -159,14 +154,14 @@ export function summarizeActivity(
 
 interface Mutable {
   token: string;
-  category: string | null;
+  category: CrawlerCategory | null;
   requests: number;
   total: ActionCounts;
   verified: VerifiedCounts;
-  layers: Partial<Record<RecordedLayer, number>>;
+  layers: Partial<Record<Layer, number>>;
   violations: number;
 }
 
-function newCrawler(token: string, category: string | null): Mutable {
+function newCrawler(token: string, category: CrawlerCategory | null): Mutable {
   return { token, category, requests: 0, total: zeroActions(), verified: zeroVerified(), layers: {}, violations: 0 };
 }

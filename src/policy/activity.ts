@@ -1,7 +1,7 @@
 /**
- * What the operator's activity view records of one decision: pure, no I/O. The
- * Worker turns each request's facts and action into at most one activity event; the recorder
- * (worker/activity-recorder.ts) buckets them per hour and keeps the most recent crawler
+ * What the operator's activity view records of one decision: pure, no I/O. A rendering of the
+ * decision's record (edge-record.ts): each record gives at most one activity event; the recorder
+ * (worker/activity/recorder.ts) buckets them per hour and keeps the most recent crawler
  * requests. What is kept, and what is not (docs/operating.md "Activity"):
  *   - crawlers: hour, product token, category, verified state, action, deciding layer, and
  *     for the recent list the method, the path WITHOUT its query, and the deciding line;
@@ -9,40 +9,46 @@
  *   - never a query string, an address, a cookie or a header value.
  */
 
-import type { AgentInfo } from "../agents/classify.ts";
-import { VERIFICATION_STATUSES } from "../agents/verification.ts";
-import { verificationOf } from "./edge-decision.ts";
-import type { EdgeAction, EdgeFacts } from "./edge-facts.ts";
-
-/** The actions the activity view counts (the issue's vocabulary: 503 = unavailable, 429 = rateLimited). */
-export const RECORDED_ACTIONS = ["pass", "block", "report", "unavailable", "rateLimited"] as const;
-export type RecordedAction = (typeof RECORDED_ACTIONS)[number];
+import {
+  COUNTED_ACTIONS,
+  isOneOf,
+  LAYERS,
+  VERIFICATION_STATUSES,
+  type Action,
+  type CountedAction,
+  type CrawlerCategory,
+  type Layer,
+} from "../vocabulary.ts";
+import { agentForTokens } from "../agents/classify.ts";
+import type { VerificationOutcome } from "../agents/verification.ts";
+import type { EdgeOutcome, EdgeRecord } from "./edge-record.ts";
 
 /**
- * The claim's truth as the decision used it (agents/verification.ts VERIFICATION_STATUSES),
- * or "unchecked" when the request claimed no crawler that can be verified.
+ * The claim's truth as the decision used it (src/vocabulary.ts VERIFICATION_STATUSES),
+ * "unchecked" when the request claimed no crawler that can be verified, or "disguised": it
+ * claimed a person (a browser User-Agent) from a crawler-only list's address (disguise.ts).
  */
-export const VERIFIED_STATES = [...VERIFICATION_STATUSES, "unchecked"] as const;
+export const VERIFIED_STATES = [...VERIFICATION_STATUSES, "unchecked", "disguised"] as const;
 export type VerifiedState = (typeof VERIFIED_STATES)[number];
 
-/** Names stored before the vocabulary was one: read back as what they meant. */
-export const LEGACY_VERIFIED_STATES: Readonly<Record<string, VerifiedState>> = { impostor: "refuted" };
+/**
+ * The names activity stores are the vocabulary's own (src/vocabulary.ts), so stored data reads
+ * as it was written. Names an earlier version stored, by version, read back as what they meant;
+ * any other unknown stored name is a listed problem, never another value (worker/activity/store.ts).
+ *   version 1: action `rateLimited` (now `rate-limited`); verified `impostor` (now `refuted`)
+ */
+export const STORED_NAMES = {
+  actions: COUNTED_ACTIONS,
+  layers: LAYERS,
+  verified: VERIFIED_STATES,
+  legacy: {
+    actions: { rateLimited: "rate-limited" } as Readonly<Record<string, CountedAction>>,
+    verified: { impostor: "refuted" } as Readonly<Record<string, VerifiedState>>,
+  },
+} as const;
 
-/** What decided: the layers of the decision, and the answers that come before them. */
-export const RECORDED_LAYERS = [
-  "robots.txt",
-  "policy",
-  "usage-signal",
-  "verification",
-  "unproven-claim",
-  "pause",
-  "visit-time",
-  "rate",
-  "robots-unavailable",
-  "robots.txt-file",
-  "none",
-] as const;
-export type RecordedLayer = (typeof RECORDED_LAYERS)[number];
+/** Records of requests the edge did not judge (MODE=off, a host it does not protect): not activity. */
+const UNRECORDED_LAYERS: ReadonlySet<Layer> = new Set(["mode-off", "not-served"]);
 
 /** The name recorded for a crawler that gives no product token (an anonymous bot). */
 export const UNNAMED = "(unnamed)";
@@ -53,25 +59,26 @@ const MAX_RECORDED_TOKEN = 64;
 const MAX_RECORDED_TOKENS = 4;
 const MAX_RECORDED_METHOD = 16;
 
-/** How a decision came out, in the activity view's words; also what replay compares. */
-export interface Outcome {
-  readonly action: RecordedAction;
-  readonly layer: RecordedLayer;
+/** How a decision came out, in the activity view's words: the record's action, layer and line; also what replay compares. */
+export interface RecordedOutcome {
+  readonly action: Action;
+  readonly layer: Layer;
   /** The robots.txt line that decided (a rule, or a usage preference), when one did. */
   readonly line: number | null;
-  /** The deciding rule in words: `disallow: /private/`, `policy /articles/: block`, `Content-Usage: train-ai`. */
+  /** The deciding line in words: `disallow: /private/`, `policy /articles/: block`, `Content-Usage: train-ai`. */
   readonly rule: string | null;
 }
 
 /** One crawler request, as recorded. */
-export interface CrawlerEvent extends Outcome {
+export interface CrawlerEvent extends RecordedOutcome {
+  readonly action: CountedAction;
   /** Milliseconds since the epoch. */
   readonly time: number;
   /** The product token it was judged by (first of `tokens`), or UNNAMED. */
   readonly token: string;
   /** Its product tokens, best first (at most 4): what replay judges it by again. */
   readonly tokens: readonly string[];
-  readonly category: string | null;
+  readonly category: CrawlerCategory | null;
   readonly verified: VerifiedState;
   readonly method: string;
   /** The request's path, without the query. */
@@ -81,48 +88,57 @@ export interface CrawlerEvent extends Outcome {
 }
 
 export type ActivityEvent =
-  { readonly kind: "crawler"; readonly event: CrawlerEvent } | { readonly kind: "human"; readonly time: number };
+  | {
+      readonly kind: "crawler";
+      readonly event: CrawlerEvent;
+      /** The operator of a crawler our table knows (agents/crawlers.ts): whose crawls it counts as. */
+      readonly operator?: string;
+      /** The Content-Length of what the edge forwarded to it, when known (the Worker adds it). */
+      readonly bytes?: number;
+    }
+  | {
+      readonly kind: "human";
+      readonly time: number;
+      /** The operator whose product referred this person (agents/referrers.ts); only its name is kept. */
+      readonly referredBy?: string;
+    };
 
 /**
- * The activity event of one request, or undefined when nothing is recorded: requests the
- * edge did not judge (MODE=off, hosts it does not protect, no origin).
+ * The activity event of one record, or undefined when nothing is recorded: requests the edge
+ * did not judge. A person is one count, whatever happened.
  */
-export function activityOf(facts: EdgeFacts, action: EdgeAction, method: string): ActivityEvent | undefined {
-  if (action.kind === "forward") return action.why === "human" ? { kind: "human", time: facts.now } : undefined;
-  const claimant = claimantOf(facts);
-  if (action.kind === "serve-robots-txt" && !claimant.crawler) return { kind: "human", time: facts.now };
-  const outcome = outcomeOf(action);
-  if (!outcome) return undefined;
-  const tokens = claimant.tokens.slice(0, MAX_RECORDED_TOKENS).map((token) => token.slice(0, MAX_RECORDED_TOKEN));
+export function activityOf(record: EdgeRecord, method: string, time: number): ActivityEvent | undefined {
+  const { action, identity } = record;
+  if (UNRECORDED_LAYERS.has(record.layer) || !isOneOf(COUNTED_ACTIONS, action)) return undefined;
+  if (!identity.crawler) return { kind: "human", time };
+  const outcome = { ...recordedOutcomeOf(record), action };
+  const tokens = identity.tokens.slice(0, MAX_RECORDED_TOKENS).map((token) => token.slice(0, MAX_RECORDED_TOKEN));
+  // The operator of the crawler our table knows, whose crawls it counts as (referral-ledger.ts).
+  const operator = identity.known === null ? undefined : agentForTokens([identity.known]).known?.operator;
   return {
     kind: "crawler",
+    ...(operator !== undefined && { operator }),
     event: {
       ...outcome,
-      time: facts.now,
+      time,
       token: tokens[0] ?? UNNAMED,
       tokens,
-      category: claimant.known?.category ?? null,
-      verified: verifiedStateOf(facts),
+      category: identity.category,
+      verified: identity.judgedAs === "disguised" ? "disguised" : verifiedStateOf(identity.verification),
       method: method.slice(0, MAX_RECORDED_METHOD),
-      path: recordedPath(facts.pathAndQuery),
+      path: recordedPath(record.path),
       // A known crawler's operator documents that it obeys robots.txt; an unknown bot claims nothing.
       violation:
         outcome.layer === "robots.txt" &&
         (outcome.action === "block" || outcome.action === "report") &&
-        claimant.known !== undefined,
+        identity.known !== null,
     },
   };
 }
 
-/** Who the request said it was: the trusted signer's crawler, else the User-Agent's claim. */
-function claimantOf(facts: EdgeFacts): AgentInfo {
-  return facts.signature?.status === "verified" ? facts.signature.agent : facts.agent;
-}
-
-/** What the decision used (edge-decision.ts verificationOf): an unverifiable claim is never "verified". */
-function verifiedStateOf(facts: EdgeFacts): VerifiedState {
-  const outcome = verificationOf(facts);
-  return outcome.why === "not-claimed" ? "unchecked" : outcome.status;
+/** The record's verification in the activity view's words: an unverifiable claim is never "verified". */
+export function verifiedStateOf(verification: VerificationOutcome): VerifiedState {
+  return verification.why === "not-claimed" ? "unchecked" : verification.status;
 }
 
 /** The path of a path-and-query, bounded; the query may hold personal data and is never kept. */
@@ -132,68 +148,15 @@ export function recordedPath(pathAndQuery: string): string {
   return path.length <= MAX_RECORDED_PATH ? path : `${path.slice(0, MAX_RECORDED_PATH)}…`;
 }
 
-/** An action in the activity view's words; undefined for actions that are not a crawler decision. */
-export function outcomeOf(action: EdgeAction): Outcome | undefined {
-  switch (action.kind) {
-    case "pass":
-    case "block":
-    case "report": {
-      if (action.kind === "report" && action.unproven) {
-        return { action: "report", layer: "unproven-claim", ...lineOf(action.verdict) };
-      }
-      if ("usage" in action && action.usage) {
-        const { usage } = action;
-        return { action: action.kind, layer: "usage-signal", line: usage.line, rule: `${usage.format}: ${usage.key}` };
-      }
-      return { action: action.kind, ...decidingRule(action.verdict) };
-    }
-    case "rate-limited":
-      return { action: "rateLimited", layer: "rate", ...lineOf(action.verdict) };
-    case "unavailable": {
-      const layer = UNAVAILABLE_LAYERS[action.why];
-      return {
-        action: "unavailable",
-        layer,
-        ...(action.verdict ? lineOf(action.verdict) : { line: null, rule: null }),
-      };
-    }
-    case "impostor":
-      return { action: "block", layer: "verification", line: null, rule: null };
-    case "signature-reused":
-      return { action: "rateLimited", layer: "verification", line: null, rule: null };
-    case "signature-required":
-      return { action: "block", ...decidingRule(action.verdict) };
-    case "serve-robots-txt":
-      return { action: "pass", layer: "robots.txt-file", line: null, rule: null };
-    default:
-      return undefined;
-  }
-}
-
-const UNAVAILABLE_LAYERS = {
-  paused: "pause",
-  "visit-time": "visit-time",
-  "robots-unavailable": "robots-unavailable",
-  "unproven-claim": "unproven-claim",
-} as const satisfies Record<Extract<EdgeAction, { kind: "unavailable" }>["why"], RecordedLayer>;
-
-type DecidingVerdict = Extract<EdgeAction, { kind: "pass" }>["verdict"];
-
-function decidingRule(verdict: DecidingVerdict): Pick<Outcome, "layer" | "line" | "rule"> {
-  if (verdict.layer === "policy") {
-    const route = verdict.policy?.route;
-    const rule = verdict.policy?.rule;
-    const text = route ? `policy ${route.pattern}: ${rule ? rule.action : `mode ${route.mode ?? "off"}`}` : null;
-    return { layer: "policy", line: null, rule: text };
-  }
-  return { layer: verdict.layer, ...lineOf(verdict) };
-}
-
-function lineOf(verdict: DecidingVerdict): Pick<Outcome, "line" | "rule"> {
-  const rule = verdict.decision?.rule;
-  return rule
-    ? { line: rule.line, rule: `${rule.kind}: ${rule.pattern}`.slice(0, MAX_RECORDED_PATH) }
-    : { line: null, rule: null };
+/** The record's action, layer and deciding line, as activity keeps them (the line's text bounded). */
+export function recordedOutcomeOf(record: EdgeOutcome): RecordedOutcome {
+  const { line } = record;
+  return {
+    action: record.action,
+    layer: record.layer,
+    line: line?.line ?? null,
+    rule: line ? line.text.slice(0, MAX_RECORDED_PATH) : null,
+  };
 }
 
 /** The start of the hour a time falls in (ms): the aggregates' bucket. */

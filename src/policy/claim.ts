@@ -14,17 +14,30 @@
  *              `*` refuses — the claimed group alone would pass — the refusal is a 503 with
  *              Retry-After, not a 403: a real crawler we could not check retries, and nothing
  *              is de-indexed because of our failure.
+ *   disguised  not a claim at all: a browser User-Agent from an address in a list its operator
+ *              publishes for its crawlers only (policy/disguise.ts). The list is the evidence,
+ *              so it is judged as that crawler — its group, policy rules, usage preferences and
+ *              pacing — but held to `*` like any crawler: an address never earns an exemption.
  *   as-made    nothing to check with (VERIFY_CRAWLERS=off, or no operator publishes a way to
  *              verify this crawler): the claim selects its robots.txt group and policy rules,
  *              but an exemption from `*` always needs proof, so it is held to `*` like any crawler.
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import type { CrawlerCategory } from "../agents/crawlers.ts";
-import type { VerificationOutcome } from "../agents/verification.ts";
-import type { EdgeAction, SignatureFact } from "./edge-facts.ts";
+import type { CrawlerCategory, JudgedAs } from "../vocabulary.ts";
+import { NOT_GATHERED, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
+import type { EdgeOutcome } from "./edge-record.ts";
 
-export type ClaimStanding = "proven" | "refuted" | "unproven" | "as-made";
+export type ClaimStanding = "proven" | "refuted" | "unproven" | "disguised" | "as-made";
+
+/** Whom a claim of each standing is judged as (the record's `identity.judgedAs`; see the file comment). */
+export const JUDGED_AS_OF: Readonly<Record<ClaimStanding, JudgedAs>> = {
+  proven: "claimed",
+  "as-made": "claimed",
+  refuted: "anonymous",
+  unproven: "claimed-and-anonymous",
+  disguised: "disguised",
+};
 
 /** Seconds a crawler refused for an unproven claim is asked to wait: a failed lookup is retried then, a list is fetched every 30 minutes. */
 export const UNPROVEN_RETRY_AFTER_SECONDS = 300;
@@ -44,21 +57,15 @@ export const ANONYMOUS_BOT: AgentInfo = {
   honoursRateLimits: false,
 };
 
-export interface ClaimFacts {
-  readonly signature?: SignatureFact | undefined;
-  readonly verifyCrawlers: "off" | "unknown" | "block";
-  /** Whether an address check was due (a verifiable crawler, VERIFY_CRAWLERS not off). */
-  readonly needsVerification: boolean;
-  /** The address check, once gathered. */
-  readonly verification?: VerificationOutcome | undefined;
-}
+export type ClaimFacts = Pick<EdgeFacts, "signature" | "verifyCrawlers" | "needsVerification" | "verification">;
 
 /** How the request's claim stands, from the facts gathered about it. */
 export function claimStanding(facts: ClaimFacts): ClaimStanding {
-  if (facts.signature?.status === "verified") return "proven";
-  if (facts.signature?.status === "failed") return "refuted";
+  const signature = facts.signature === NOT_GATHERED ? undefined : facts.signature;
+  if (signature?.status === "verified") return "proven";
+  if (signature?.status === "failed") return "refuted";
   if (facts.verifyCrawlers === "off" || !facts.needsVerification) return "as-made";
-  switch (facts.verification?.status) {
+  switch (facts.verification === NOT_GATHERED ? undefined : facts.verification.status) {
     case "verified":
       return "proven";
     case "refuted":
@@ -76,13 +83,14 @@ export function claimStanding(facts: ClaimFacts): ClaimStanding {
 export function judgeClaim(
   standing: ClaimStanding,
   claimant: Judged,
-  judgeAs: (who: Judged, paced: boolean) => EdgeAction,
-): EdgeAction {
+  judgeAs: (who: Judged, paced: boolean) => Judgement,
+): Judgement {
   switch (standing) {
     case "proven":
       return judgeAs(claimant, true);
     case "refuted":
       return judgeAs({ agent: ANONYMOUS_BOT, category: undefined }, true);
+    case "disguised":
     case "as-made":
       return judgeAs({ ...claimant, agent: { ...claimant.agent, obeysGlobalGroup: true } }, true);
     case "unproven":
@@ -90,37 +98,36 @@ export function judgeClaim(
   }
 }
 
+/** What the path layers answer for one identity: an outcome, or a fact still to gather (the rate). */
+type Judgement = EdgeOutcome | GatherRequest;
+
 /** Refused if either judgement refuses; a 503 when only `*` does (the claimed group alone would pass). */
-function unprovenClaim(asClaimed: EdgeAction, asAnonymous: EdgeAction): EdgeAction {
+function unprovenClaim(asClaimed: Judgement, asAnonymous: Judgement): Judgement {
   if (!refuses(asAnonymous)) return asClaimed;
   // A claimed judgement that is only marked (a usage refusal under USAGE_SIGNALS=report) still
   // forwards the request: it stands for a refusal only when `*` too only marks it.
-  const claimedRefuses = asClaimed.kind === "report" ? asAnonymous.kind === "report" : refuses(asClaimed);
-  if (claimedRefuses) return asClaimed;
-  switch (asAnonymous.kind) {
+  const claimedRefuses = isReport(asClaimed) ? isReport(asAnonymous) : refuses(asClaimed);
+  if (claimedRefuses || "gather" in asAnonymous) return asClaimed;
+  switch (asAnonymous.action) {
     case "report":
-      return { ...asAnonymous, unproven: true };
+      return { ...asAnonymous, layer: "unproven-claim" };
     case "block":
     case "unavailable": {
-      const retryAfter = Math.max(
-        UNPROVEN_RETRY_AFTER_SECONDS,
-        asAnonymous.kind === "unavailable" ? asAnonymous.retryAfter : 0,
-      );
-      const verdict = asAnonymous.verdict;
-      return { kind: "unavailable", status: 503, retryAfter, why: "unproven-claim", ...(verdict && { verdict }) };
+      const retryAfter = Math.max(UNPROVEN_RETRY_AFTER_SECONDS, asAnonymous.retryAfter ?? 0);
+      return { ...asAnonymous, action: "unavailable", status: 503, retryAfter, layer: "unproven-claim" };
     }
     default:
       return asClaimed;
   }
 }
 
-/** Whether an action refuses the request (or, under `report`, marks that it would). */
-function refuses(action: EdgeAction): boolean {
-  return (
-    action.kind === "block" ||
-    action.kind === "report" ||
-    action.kind === "unavailable" ||
-    action.kind === "rate-limited" ||
-    action.kind === "impostor"
-  );
+function isReport(judgement: Judgement): boolean {
+  return !("gather" in judgement) && judgement.action === "report";
+}
+
+/** Whether an outcome refuses the request (or, under `report`, marks that it would). */
+function refuses(judgement: Judgement): boolean {
+  if ("gather" in judgement) return false;
+  const { action } = judgement;
+  return action === "block" || action === "report" || action === "unavailable" || action === "rate-limited";
 }

@@ -1,6 +1,6 @@
 /**
  * The one decision: what the edge does with a request, from facts the Worker gathered. Pure,
- * no I/O. The Worker (src/worker/request-path.ts) performs the action; the admin explain, the
+ * no I/O. The Worker (src/worker/edge/request-path.ts) performs the action; the admin explain, the
  * operator page's tester and `robots-edge explain` call this same function (through
  * explain.ts), so they cannot disagree with the edge.
  *
@@ -15,7 +15,10 @@
  *      reused -> 429; verified from a trusted signer -> the request IS the crawler the signer
  *      stands for, whatever its User-Agent; failed -> a refuted claim (step 6); from an
  *      untrusted signer -> ignored
- *   5. humans: not a crawler (and not robots.txt) -> forward, unjudged
+ *   5. humans: not a crawler (and not robots.txt) -> forward, unjudged — unless its address is
+ *      in a fresh crawler-only published list (DISGUISED_CRAWLERS, disguise.ts): then it is
+ *      that crawler in disguise, judged below as it (standing "disguised", claim.ts); under
+ *      `report` it skips the pause and pacing and a refusal is only marked
  *   6. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim with
  *      VERIFY_CRAWLERS=block -> 403; with `unknown` it is judged below as an anonymous bot under
  *      `*`. An unverifiable claim is judged below under its group AND under `*`; refused by `*`
@@ -23,7 +26,8 @@
  *   7. crawl pause: -> 503 (robots.txt too)
  *   8. robots.txt: GET/HEAD /robots.txt in any spelling -> served by the edge
  *   9. policy layers (judge.ts; the live policy is gathered only here): the route's mode (`off`
- *      passes), its rule naming the crawler (a rule asking for a signature -> 403 with
+ *      passes), its rule naming the crawler (`pace` -> 429; a rule `when` a condition holds,
+ *      from the isolate's ledger, names it only then; a rule asking for a signature -> 403 with
  *      Accept-Signature when there is none), then robots.txt (unavailable -> 503 unless
  *      FAIL_OPEN). Steps 9 to 12 run on every spelling of the path (path-spellings.ts
  *      judgeEverySpelling); the strictest outcome stands: a pass counts only if every
@@ -35,67 +39,137 @@
  *      Crawl-delay / Request-rate -> 429
  *
  * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
- * the function answers `{ kind: "gather", fact }`, the Worker fetches that fact and asks
- * again. Explain passes every fact up front, the rate state as "not checked".
+ * the function answers `{ gather: fact }`, the Worker fetches that fact and asks again.
+ * Explain passes every fact up front, the rate state as "not checked". The answer is the one
+ * record of what happened (edge-record.ts): the action with its status and Retry-After, the
+ * layer and line that decided, the path as judged, and who asked as the decision saw it.
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
-import { ANONYMOUS_BOT, claimStanding, judgeClaim, type Judged } from "./claim.ts";
 import { canonicalizePath, resolveUsage } from "../core/index.ts";
+import type { JudgedAs } from "../vocabulary.ts";
+import { ANONYMOUS_BOT, claimStanding, judgeClaim, JUDGED_AS_OF, type Judged } from "./claim.ts";
+import { disguiseOutcome, disguiseStep, reportedOnly, type DisguiseFact } from "./disguise.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
-import type { EdgeAction, EdgeFacts, RobotsFact } from "./edge-facts.ts";
+import { NOT_GATHERED, type EdgeFacts, type GatherRequest, type RobotsFact, type SignatureFact } from "./edge-facts.ts";
+import {
+  lineOfUsage,
+  lineOfVerdict,
+  outcome,
+  type EdgeOutcome,
+  type EdgeRecord,
+  type RecordedIdentity,
+} from "./edge-record.ts";
 import { judgeSpelling, type Verdict } from "./judge.ts";
+import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
 
-/** Facts in, one action out (see the precedence in the file comment). */
-export function decideEdge(facts: EdgeFacts): EdgeAction {
-  if (facts.originUnusable) return { kind: "no-origin", status: 502 };
-  if (facts.selfAddressed) return { kind: "self-loop", status: 508 };
-  if (facts.mode === "off") return { kind: "forward", why: "mode-off" };
-  if (!facts.served) return { kind: "forward", why: "not-served" };
+/** The decision's answer: the record of what happened, or a fact it needs first. */
+export type EdgeAnswer = EdgeRecord | GatherRequest;
 
-  if (facts.signed && facts.signature === undefined) return { kind: "gather", fact: "signature" };
-  const signatureAnswer = reusedSignature(facts);
-  if (signatureAnswer) return signatureAnswer;
-  const signed = facts.signature?.status === "verified" ? facts.signature.agent : undefined;
+/** Facts in, one record out (see the precedence in the file comment). */
+export function decideEdge(facts: EdgeFacts): EdgeAnswer {
+  const unjudged = unjudgedOutcome(facts);
+  if (unjudged) return recorded(facts, unjudged, "unjudged");
+
+  if (facts.signed && facts.signature === NOT_GATHERED) return { gather: "signature" };
+  const signature = signatureOf(facts);
+  // httpsig-protocol-01 ("Requesting a Message Signature"): a signature (or nonce) used more
+  // often than policy permits may be answered 429. Our policy: once; Retry-After 1, as a new
+  // signature is all it takes.
+  if (signature?.status === "reused") return recorded(facts, outcome("rate-limited", "signature", 429, 1), "unjudged");
+  const signed = signature?.status === "verified" ? signature.agent : undefined;
   // A request that signs is an automated client even when its signature fails (a browser never
   // signs): the failed claim is judged below, never passed as a human's.
-  const failedSignature = facts.signature?.status === "failed";
-  const claimant = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
-  if (!facts.isRobotsTxt && !claimant.crawler) return { kind: "forward", why: "human" };
+  const failedSignature = signature?.status === "failed";
+  const stated = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
+  const disguise = disguiseStep(facts, stated);
+  if (disguise === "gather") return { gather: "disguise" };
+  const disguised = typeof disguise === "object" ? disguise : undefined;
+  const claimant = disguised?.agent ?? stated;
+  if (!facts.isRobotsTxt && !claimant.crawler) return recorded(facts, outcome("pass", "human", null), "person");
+  const reportOnly = disguised !== undefined && facts.disguisedCrawlers === "report";
 
   // A verified signature is the strongest evidence; a failed one a failed claim. Otherwise the
-  // User-Agent's claim is checked against its operator's addresses (verify-crawler.ts).
+  // User-Agent's claim is checked against its operator's addresses (identity/verify-crawler.ts).
   const checksAddress = !signed && !failedSignature && facts.needsVerification;
-  if (checksAddress && facts.verification === undefined) return { kind: "gather", fact: "verification" };
-  const standing = claimStanding(facts);
-  if (standing === "refuted" && facts.verifyCrawlers === "block") return { kind: "impostor", status: 403 };
+  if (checksAddress && facts.verification === NOT_GATHERED) return { gather: "verification" };
+  const standing = disguised ? "disguised" : claimStanding(facts);
+  const judgedAs = claimant.crawler ? JUDGED_AS_OF[standing] : "person";
+  if (standing === "refuted" && facts.verifyCrawlers === "block") {
+    return recorded(facts, outcome("block", "verification", 403), judgedAs);
+  }
 
-  if (facts.pause === undefined) return { kind: "gather", fact: "pause" };
-  if (facts.pause) return { kind: "unavailable", status: 503, retryAfter: facts.pause.retryAfter, why: "paused" };
+  if (facts.pause === NOT_GATHERED && !reportOnly) return { gather: "pause" };
+  if (facts.pause !== NOT_GATHERED && facts.pause !== "none" && !reportOnly) {
+    return recorded(facts, outcome("unavailable", "pause", 503, facts.pause.retryAfter), judgedAs);
+  }
 
-  if (!facts.robots) return { kind: "gather", fact: "robots" };
-  if (facts.isRobotsTxt) return { kind: "serve-robots-txt", retryAfter: facts.robots.retryAfter };
-  if (facts.policy === undefined) return { kind: "gather", fact: "policy" };
-  // Our table's category first (per product token, cited); Cloudflare's only for a crawler the
-  // table does not know, and never for a signer's agent.
-  const category = claimant.known?.category ?? (signed ? undefined : facts.cloudflareCategory);
   const { robots } = facts;
-  return judgeClaim(standing, { agent: claimant, category }, (who, withRate) =>
-    judged(withRate ? facts : { ...facts, rate: "not-checked" }, robots, who),
+  if (robots === NOT_GATHERED) return { gather: "robots" };
+  if (facts.isRobotsTxt) {
+    return recorded(facts, outcome("serve-robots-txt", "robots.txt-file", null, robots.retryAfter), judgedAs);
+  }
+  if (facts.policy === NOT_GATHERED) return { gather: "policy" };
+  const judgement = judgeClaim(standing, { agent: claimant, category: categoryOf(facts) }, (who, withRate) =>
+    judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who),
   );
+  const answer = reportOnly ? reportedOnly(judgement) : judgement;
+  return "gather" in answer ? answer : recorded(facts, answer, judgedAs);
+}
+
+/** Steps 1 to 3: nowhere to send, the kill switch, a host not served. Nobody is judged. */
+function unjudgedOutcome(facts: EdgeFacts): EdgeOutcome | undefined {
+  if (facts.originUnusable) return outcome("error", "origin", 502);
+  if (facts.selfAddressed) return outcome("error", "self-loop", 508);
+  if (facts.mode === "off") return outcome("pass", "mode-off", null);
+  if (!facts.served) return outcome("pass", "not-served", null);
+  return undefined;
+}
+
+function signatureOf(facts: Pick<EdgeFacts, "signature">): SignatureFact | undefined {
+  return facts.signature === NOT_GATHERED ? undefined : facts.signature;
 }
 
 /**
- * httpsig-protocol-01 ("Requesting a Message Signature"): a signature (or nonce) used more often than policy permits may be
- * answered 429, asking for a fresh one. Our policy: once. Retry-After 1: a new signature is
- * all it takes.
+ * The claimed crawler's category: our table's first (per product token, cited); Cloudflare's
+ * only for a crawler the table does not know, and never for a signer's agent.
  */
-function reusedSignature(facts: EdgeFacts): EdgeAction | undefined {
-  if (facts.signature?.status !== "reused") return undefined;
-  return { kind: "signature-reused", status: 429, retryAfter: 1 };
+function categoryOf(facts: EdgeFacts): Judged["category"] {
+  const signature = signatureOf(facts);
+  if (signature?.status === "verified") return signature.agent.known?.category;
+  const disguised = disguiseOf(facts);
+  if (disguised) return disguised.agent.known?.category;
+  return facts.agent.known?.category ?? facts.cloudflareCategory;
+}
+
+/** The record: the layers' outcome, the path, and who asked as the decision saw it. */
+function recorded(facts: EdgeFacts, decided: EdgeOutcome, judgedAs: JudgedAs): EdgeRecord {
+  return {
+    ...decided,
+    path: facts.pathAndQuery,
+    judgedPath: decided.judgedPath ?? facts.pathAndQuery,
+    identity: identityOf(facts, judgedAs),
+  };
+}
+
+/** What was claimed (a trusted signer's agent, else the User-Agent's), judged as what, and how it stood. */
+function identityOf(facts: EdgeFacts, judgedAs: JudgedAs): RecordedIdentity {
+  const signature = signatureOf(facts);
+  const verified = signature?.status === "verified" ? signature : undefined;
+  const claimed = verified?.agent ?? disguiseOf(facts)?.agent ?? facts.agent;
+  return {
+    // A request that signs is an automated client, whatever its User-Agent.
+    crawler: claimed.crawler || signature?.status === "failed" || signature?.status === "reused",
+    tokens: claimed.tokens,
+    known: claimed.known?.token ?? null,
+    signer: verified?.signer ?? null,
+    judgedAs,
+    category: categoryOf(facts) ?? null,
+    verification: verificationOf(facts),
+  };
 }
 
 /**
@@ -103,12 +177,12 @@ function reusedSignature(facts: EdgeFacts): EdgeAction | undefined {
  * has no verified one: 403 with Accept-Signature (httpsig-protocol-01 "Requesting a Message Signature", RFC 9421 §5.1),
  * so an honest agent can sign and retry. Under MODE or the route's mode `report`, only marked.
  */
-function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeAction | undefined {
-  if (verdict.policy?.rule?.signature !== "required" || facts.signature?.status === "verified") return undefined;
+function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeOutcome | undefined {
+  if (verdict.policy?.rule?.signature !== "required" || signatureOf(facts)?.status === "verified") return undefined;
   const mode = verdict.policy.route.mode ?? facts.mode;
   if (mode === "off") return undefined;
-  if (mode === "report") return { kind: "report", verdict: { ...verdict, action: "report" } };
-  return { kind: "signature-required", status: 403, verdict: { ...verdict, action: "block" } };
+  if (mode === "report") return { ...judgedBy({ ...verdict, action: "report" }, "report", null), layer: "signature" };
+  return { ...judgedBy({ ...verdict, action: "block" }, "block", 403), layer: "signature" };
 }
 
 /**
@@ -116,7 +190,7 @@ function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeAction | und
  * spelling of the path, the strictest outcome standing (judgeEverySpelling: a pass counts
  * only if every spelling passes every layer).
  */
-function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
+function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeOutcome | GatherRequest {
   return judgeEverySpelling(
     facts.pathAndQuery,
     (spelling) => judgedSpelling(facts, robots, who, spelling),
@@ -124,7 +198,12 @@ function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeAction {
   );
 }
 
-function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spelling: string): EdgeAction {
+function judgedSpelling(
+  facts: EdgeFacts,
+  robots: RobotsFact,
+  who: Judged,
+  spelling: string,
+): EdgeOutcome | GatherRequest {
   const { agent } = who;
   const verdict = judgeSpelling(
     {
@@ -135,8 +214,10 @@ function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spell
       tokens: agent.tokens,
       obeysGlobalGroup: agent.obeysGlobalGroup,
       pathAndQuery: facts.pathAndQuery,
-      policy: facts.policy ?? undefined,
+      policy: facts.policy === "none" || facts.policy === NOT_GATHERED ? undefined : facts.policy,
       category: who.category,
+      operator: agent.known?.operator,
+      ledger: facts.ledger,
     },
     spelling,
   );
@@ -144,14 +225,38 @@ function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spell
   if (unsigned) return unsigned;
   switch (verdict.action) {
     case "block":
-      return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict };
+      return judgedBy(verdict, "block", verdict.blockStatus ?? facts.blockStatus);
     case "report":
-      return { kind: "report", verdict };
+      return judgedBy(verdict, "report", null);
     case "unavailable":
-      return { kind: "unavailable", status: 503, retryAfter: robots.retryAfter, why: "robots-unavailable", verdict };
+      return { ...judgedBy(verdict, "unavailable", 503, robots.retryAfter), layer: "robots-unavailable" };
+    case "rate-limited":
+      // A policy rule's `pace`: 429 with the rule's Retry-After.
+      return judgedBy(verdict, "rate-limited", 429, verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER);
     case "pass":
       return usage(facts, who, verdict);
   }
+}
+
+/** What a path layer's verdict makes the edge do, with the line it names. */
+function judgedBy(
+  verdict: Verdict,
+  action: EdgeOutcome["action"],
+  status: number | null,
+  retryAfter: number | null = null,
+): EdgeOutcome {
+  return {
+    action,
+    status,
+    retryAfter,
+    layer: verdict.layer,
+    line: lineOfVerdict(verdict),
+    judgedPath: verdict.judgedPath,
+    verdict,
+    usage: null,
+    pacing: null,
+    contentUsage: null,
+  };
 }
 
 /**
@@ -159,23 +264,21 @@ function judgedSpelling(facts: EdgeFacts, robots: RobotsFact, who: Judged, spell
  * to gather (a pass may yet be limited) over a report over a pass; a pass held to a rate over
  * one that is not, so re-spelling a path into a route in `report` or `off` cannot shed pacing.
  */
-function actionStrictness(action: EdgeAction): number {
-  switch (action.kind) {
+function actionStrictness(answer: EdgeOutcome | GatherRequest): number {
+  if ("gather" in answer) return 3;
+  switch (answer.action) {
     case "block":
-    case "signature-required":
       return 6;
     case "unavailable":
       return 5;
     case "rate-limited":
       return 4;
-    case "gather":
-      return 3;
     case "report":
       return 2;
     case "pass":
-      return action.pacing ? 1 : 0;
+      return answer.pacing ? 1 : 0;
     default:
-      // Kinds a path layer never answers; should one appear, it counts as a refusal, never a pass.
+      // Actions a path layer never answers; should one appear, it counts as a refusal, never a pass.
       return 6;
   }
 }
@@ -184,24 +287,34 @@ function actionStrictness(action: EdgeAction): number {
  * The usage-signal layer, for a path robots.txt allows (policy/usage-signals.ts). Its own
  * switch, USAGE_SIGNALS; under MODE or a route's mode `report` a refusal is only marked.
  */
-function usage(facts: EdgeFacts, { agent, category }: Judged, verdict: Verdict): EdgeAction {
-  const group = usageGroup(facts.robots?.matcher, verdict.decision, agent.obeysGlobalGroup);
+function usage(facts: EdgeFacts, { agent, category }: Judged, verdict: Verdict): EdgeOutcome | GatherRequest {
+  const matcher = facts.robots === NOT_GATHERED ? undefined : facts.robots.matcher;
+  const group = usageGroup(matcher, verdict.decision, agent.obeysGlobalGroup);
   if (verdict.layer !== "robots.txt" || !group) return paced(facts, agent, verdict, undefined);
   const resolution = resolveUsage(group, verdict.judgedPath, { allowed: true });
   // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.
   const inForce = verdict.policy?.route.mode ?? facts.mode;
   const mode = facts.usageSignals === "off" ? "off" : inForce === "report" ? "report" : facts.usageSignals;
   const signal = usageVerdict(resolution, { category, mode, tokens: agent.tokens });
-  if (signal.action === "refuse" && signal.refusal) {
-    return { kind: "block", status: verdict.blockStatus ?? facts.blockStatus, verdict, usage: signal.refusal };
+  const refusal = signal.refusal;
+  if ((signal.action === "refuse" || signal.action === "report") && refusal) {
+    const refused =
+      signal.action === "refuse"
+        ? judgedBy(verdict, "block", verdict.blockStatus ?? facts.blockStatus)
+        : judgedBy(verdict, "report", null);
+    return { ...refused, layer: "usage-signal", line: lineOfUsage(refusal), usage: refusal };
   }
-  if (signal.action === "report" && signal.refusal) return { kind: "report", verdict, usage: signal.refusal };
   return paced(facts, agent, verdict, facts.usageHeader ? signal.header : undefined);
 }
 
 /** Visit-time and the rate lines of the crawler's group, for a pass in enforce mode. */
-function paced(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict, contentUsage: string | undefined): EdgeAction {
-  const pass = { kind: "pass", verdict, ...(contentUsage && { contentUsage }) } as const;
+function paced(
+  facts: EdgeFacts,
+  agent: AgentInfo,
+  verdict: Verdict,
+  contentUsage: string | undefined,
+): EdgeOutcome | GatherRequest {
+  const pass = { ...judgedBy(verdict, "pass", null), contentUsage: contentUsage || null };
   const group = verdict.decision?.group;
   const mode = verdict.policy?.route.mode ?? facts.mode;
   if (!group || mode !== "enforce" || !facts.rateLimiter) return pass;
@@ -209,14 +322,14 @@ function paced(facts: EdgeFacts, agent: AgentInfo, verdict: Verdict, contentUsag
   const window = group.extensions.visitTime;
   const visit = window ? visitWindow(window, facts.now) : undefined;
   if (visit && !visit.open) {
-    return { kind: "unavailable", status: 503, retryAfter: visit.retryAfter, why: "visit-time", verdict };
+    return { ...judgedBy(verdict, "unavailable", 503, visit.retryAfter), layer: "visit-time" };
   }
   if (!declaresRateLimits(group)) return pass;
   const limits = rateLimitsAt(group, facts.now);
-  if (facts.rate === undefined) return { kind: "gather", fact: "rate", limits, group: group.token };
+  if (facts.rate === NOT_GATHERED) return { gather: "rate", limits, group: group.token };
   if (facts.rate === "not-checked") return { ...pass, pacing: { group: group.token, limits } };
   if (facts.rate.allowed) return pass;
-  return { kind: "rate-limited", status: 429, retryAfter: facts.rate.retryAfter, verdict };
+  return { ...judgedBy(verdict, "rate-limited", 429, facts.rate.retryAfter), layer: "rate" };
 }
 
 /** `/robots.txt` in any spelling that means it (`/%72obots.txt`: RFC 9309 §2.2.2 equivalence). */
@@ -227,13 +340,15 @@ export function isRobotsTxtPath(pathname: string): boolean {
 /**
  * How the request's crawler was verified, or why not, from the facts: a trusted signer's
  * signature, a failed one, the address check (Cloudflare, a list, reverse DNS), or why nothing
- * was checked. The one value the decision log, explain, activity and the page's tester show:
- * what the decision used (claim.ts), so an unverifiable claim is never shown as verified.
+ * was checked. What the record's identity carries (the decision log, explain, activity and the
+ * page's tester show it from there): what the decision used (claim.ts), so an unverifiable
+ * claim is never shown as verified.
  */
 export function verificationOf(
-  facts: Pick<EdgeFacts, "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification">,
+  facts: Pick<EdgeFacts, "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification"> &
+    Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">>,
 ): VerificationOutcome {
-  const { signature } = facts;
+  const signature = signatureOf(facts);
   if (signature?.status === "verified") {
     const token = signature.agent.tokens[0] ?? "its agent";
     return {
@@ -254,18 +369,43 @@ export function verificationOf(
       reason: `signature${of} failed: ${signature.why}`,
     };
   }
-  if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) {
-    return unverifiable("verify-off", "VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *");
-  }
-  if (!facts.needsVerification) {
-    return unverifiable(
-      "not-claimed",
-      facts.agent.crawler ? "claims no crawler that can be verified" : "not a crawler",
-    );
-  }
-  return facts.verification ?? unverifiable("not-looked-up", "the address was not checked");
+  const disguised = disguiseOf(facts);
+  if (disguised) return disguiseOutcome(disguised);
+  if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) return UNVERIFIABLE.verifyOff;
+  if (!facts.needsVerification) return facts.agent.crawler ? UNVERIFIABLE.noClaim : UNVERIFIABLE.notACrawler;
+  if (facts.verification === NOT_GATHERED) return UNVERIFIABLE.notLookedUp;
+  return facts.verification;
+}
+
+/** The disguise the decision acted on, if any: a browser from a crawler-only list, the check on. */
+export function disguiseOf(
+  facts: Pick<EdgeFacts, "agent" | "signature"> &
+    Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">>,
+): DisguiseFact | undefined {
+  const signature = signatureOf(facts);
+  const stated =
+    signature?.status === "verified" ? signature.agent : signature?.status === "failed" ? undefined : facts.agent;
+  if (!stated) return undefined;
+  const step = disguiseStep(
+    {
+      agent: facts.agent,
+      isRobotsTxt: facts.isRobotsTxt ?? false,
+      disguisedCrawlers: facts.disguisedCrawlers,
+      disguise: facts.disguise ?? NOT_GATHERED,
+    },
+    stated,
+  );
+  return typeof step === "object" ? step : undefined;
 }
 
 function unverifiable(why: NonNullable<VerificationOutcome["why"]>, reason: string): VerificationOutcome {
-  return { status: "unverifiable", method: null, evidence: null, why, reason };
+  return Object.freeze({ status: "unverifiable", method: null, evidence: null, why, reason });
 }
+
+/** The outcomes that name no evidence, made once: most requests' record carries one of them. */
+const UNVERIFIABLE = {
+  verifyOff: unverifiable("verify-off", "VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *"),
+  noClaim: unverifiable("not-claimed", "claims no crawler that can be verified"),
+  notACrawler: unverifiable("not-claimed", "not a crawler"),
+  notLookedUp: unverifiable("not-looked-up", "the address was not checked"),
+} as const;

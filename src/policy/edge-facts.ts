@@ -1,19 +1,24 @@
 /**
- * What the one decision (edge-decision.ts) reads and what it answers: the facts the Worker
- * gathers and the action it performs. Types only, in their own file so that the decision's
- * helpers (claim.ts) can name them without importing the decision itself.
+ * What the one decision (edge-decision.ts) reads, in three kinds: the operator's settings, the
+ * facts of the request itself (known when it arrives, at no cost), and the facts the Worker
+ * gathers only when the decision asks for them (each costs I/O). A gathered fact that has not
+ * been gathered yet says so, NOT_GATHERED, and its absence says so too ("none"): never
+ * `undefined` against `null`. In their own file so that the decision's helpers (claim.ts) can
+ * name them without importing the decision itself. What the decision answers is the record
+ * (edge-record.ts).
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import type { CrawlerCategory } from "../agents/crawlers.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { RobotsMatcher } from "../core/index.ts";
+import type { CrawlerCategory } from "../vocabulary.ts";
 import type { RateLimits } from "./crawl-rate.ts";
-import type { EntryState, Verdict } from "./judge.ts";
+import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { ReferralLedger } from "./referral-ledger.ts";
+import type { DisguiseFact } from "./disguise.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
-import type { UsageRefusalReason } from "./usage-signals.ts";
 
 /**
  * A Web Bot Auth signature, checked (agents/web-bot-auth): verified from a trusted signer,
@@ -31,12 +36,37 @@ export type SignatureFact =
 export type RateFact =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfter: number } | "not-checked";
 
-export interface EdgeFacts {
+/** A fact the decision has not asked for yet: the Worker gathers it when asked (`{ gather }`). */
+export const NOT_GATHERED = "not-gathered";
+export type NotGathered = typeof NOT_GATHERED;
+
+/** The operator's settings a decision depends on (src/config/read-config.ts reads them). */
+export interface EdgeSettings {
   /** ORIGIN_URL is set but unusable: there is nowhere to forward anything. */
   readonly originUnusable: boolean;
+  readonly mode: Mode;
+  readonly verifyCrawlers: VerifyCrawlers;
+  readonly failOpen: boolean;
+  readonly blockStatus: number;
+  readonly enforceRates: EnforceRates;
+  /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
+  readonly usageSignals: Mode;
+  /** USAGE_HEADER: whether a passed crawler response carries the path's `Content-Usage`. */
+  readonly usageHeader: boolean;
+  /** Whether a rate limiter exists (the CRAWL_RATE binding). */
+  readonly rateLimiter: boolean;
+  /**
+   * DISGUISED_CRAWLERS (disguise.ts): a browser User-Agent from a crawler-only published range
+   * is judged as that crawler (enforce), recorded as it (report), or a person (off). Absent
+   * where no address is looked up (replay, the CLI): off.
+   */
+  readonly disguisedCrawlers?: Mode | undefined;
+}
+
+/** What the request itself says, known when it arrives. */
+export interface RequestFacts {
   /** Route mode, and the request is addressed to the Worker itself (e.g. plain `wrangler dev`). */
   readonly selfAddressed: boolean;
-  readonly mode: Mode;
   /** The request's authority is one the edge protects (AUTHORITIES; always in proxy mode). */
   readonly served: boolean;
   /** GET or HEAD of /robots.txt, in any spelling that means it. */
@@ -46,38 +76,60 @@ export interface EdgeFacts {
   readonly agent: AgentInfo;
   /** The request carries a Web Bot Auth signature to check (Signature-Input; VERIFY_CRAWLERS not off). */
   readonly signed: boolean;
-  readonly signature?: SignatureFact | undefined;
-  readonly verifyCrawlers: VerifyCrawlers;
   /** Whether the agent's claim needs checking (a verifiable crawler, VERIFY_CRAWLERS not off). */
   readonly needsVerification: boolean;
-  /** How the address check came out (verified, refuted, unverifiable), once gathered. */
-  readonly verification?: VerificationOutcome | undefined;
   /**
    * Our category for Cloudflare's `verifiedBotCategory` (agents/verification.ts
    * categoryOfCloudflare): the category of a verified crawler our table does not know.
    */
-  readonly cloudflareCategory?: CrawlerCategory | undefined;
-  /** undefined: not gathered yet; null: no pause. */
-  readonly pause?: { readonly retryAfter: number } | null | undefined;
-  readonly robots?: RobotsFact | undefined;
-  readonly failOpen: boolean;
-  readonly blockStatus: number;
-  /**
-   * The operator's policy in force (the live policy, worker/live-policy.ts): undefined while
-   * not gathered, null for none. Asked for only once a crawler's request reaches the policy
-   * layers, so humans and robots.txt requests never wait for it.
-   */
-  readonly policy?: CompiledPolicy | null | undefined;
-  readonly enforceRates: EnforceRates;
-  /** USAGE_SIGNALS: what a Content-Usage / Content-Signal `no` does to a crawler it covers. */
-  readonly usageSignals: Mode;
-  /** USAGE_HEADER: whether a passed crawler response carries the path's `Content-Usage`. */
-  readonly usageHeader: boolean;
-  /** Whether a rate limiter exists (the CRAWL_RATE binding). */
-  readonly rateLimiter: boolean;
-  readonly rate?: RateFact | undefined;
+  readonly cloudflareCategory: CrawlerCategory | undefined;
   readonly now: number;
 }
+
+/** What the Worker gathers when the decision asks (I/O), each NOT_GATHERED until then. */
+export interface GatheredFacts {
+  /** The signature, checked (asked for only when `signed`). */
+  readonly signature: SignatureFact | NotGathered;
+  /** How the address check came out (asked for only when `needsVerification`). */
+  readonly verification: VerificationOutcome | NotGathered;
+  /** The crawler-only list holding a browser's address (asked for only when DISGUISED_CRAWLERS is on). */
+  readonly disguise: DisguiseFact | "none" | NotGathered;
+  readonly pause: { readonly retryAfter: number } | "none" | NotGathered;
+  readonly robots: RobotsFact | NotGathered;
+  /**
+   * The operator's policy in force (the live policy, worker/live-policy.ts). Asked for only
+   * once a crawler's request reaches the policy layers, so humans and robots.txt requests
+   * never wait for it.
+   */
+  readonly policy: CompiledPolicy | "none" | NotGathered;
+  readonly rate: RateFact | NotGathered;
+}
+
+/**
+ * What the isolate already holds, handed over without I/O and never gathered: absent means
+ * nothing is held (and what depends on it does not happen: do no harm).
+ */
+export interface HeldFacts {
+  /**
+   * The origin's recorded crawls and referrals as this isolate holds them, for a policy rule's
+   * `crawlsPerReferral` condition (referral-ledger.ts); the Worker refreshes it in the
+   * background (worker/activity/ledger-memory.ts).
+   */
+  readonly ledger?: ReferralLedger | undefined;
+}
+
+export type EdgeFacts = EdgeSettings & RequestFacts & GatheredFacts & HeldFacts;
+
+/** The facts a request starts with: nothing gathered yet. */
+export const NOTHING_GATHERED: GatheredFacts = {
+  signature: NOT_GATHERED,
+  verification: NOT_GATHERED,
+  disguise: NOT_GATHERED,
+  pause: NOT_GATHERED,
+  robots: NOT_GATHERED,
+  policy: NOT_GATHERED,
+  rate: NOT_GATHERED,
+};
 
 export interface RobotsFact {
   readonly state: EntryState;
@@ -86,53 +138,10 @@ export interface RobotsFact {
   readonly retryAfter: number;
 }
 
-/** Why a request goes on unjudged. */
-export type ForwardReason = "mode-off" | "not-served" | "human";
-
-/** What the edge does. The Worker turns each kind into exactly one response. */
-export type EdgeAction =
-  | {
-      readonly kind: "gather";
-      readonly fact: "signature" | "verification" | "pause" | "robots" | "policy" | "rate";
-      readonly limits?: RateLimits;
-      readonly group?: string;
-    }
-  | { readonly kind: "no-origin"; readonly status: 502 }
-  | { readonly kind: "self-loop"; readonly status: 508 }
-  | { readonly kind: "forward"; readonly why: ForwardReason }
-  | { readonly kind: "impostor"; readonly status: 403 }
-  | { readonly kind: "serve-robots-txt"; readonly retryAfter: number }
-  | {
-      readonly kind: "unavailable";
-      readonly status: 503;
-      readonly retryAfter: number;
-      readonly why: UnavailableWhy;
-      readonly verdict?: Verdict;
-    }
-  | { readonly kind: "rate-limited"; readonly status: 429; readonly retryAfter: number; readonly verdict: Verdict }
-  /** Web Bot Auth: a reused signature (429), or a route asking for one (403 with Accept-Signature). */
-  | { readonly kind: "signature-reused"; readonly status: 429; readonly retryAfter: number }
-  | { readonly kind: "signature-required"; readonly status: 403; readonly verdict: Verdict }
-  | { readonly kind: "block"; readonly status: number; readonly verdict: Verdict; readonly usage?: UsageRefusalReason }
-  | {
-      readonly kind: "report";
-      readonly verdict: Verdict;
-      readonly usage?: UsageRefusalReason;
-      /** Marked only because the claim could not be verified: its own group would pass it (claim.ts). */
-      readonly unproven?: true;
-    }
-  | {
-      readonly kind: "pass";
-      readonly verdict: Verdict;
-      readonly pacing?: Pacing;
-      /** `Content-Usage` for the response, unless the origin sends its own. */
-      readonly contentUsage?: string;
-    };
-
-export type UnavailableWhy = "paused" | "robots-unavailable" | "visit-time" | "unproven-claim";
-
-/** For explain: the limits a passed request is held to ("limited if faster than N s"). */
-export interface Pacing {
-  readonly group: string;
-  readonly limits: RateLimits;
+/** A fact the decision needs before it can answer: the Worker gathers it and asks again. */
+export interface GatherRequest {
+  readonly gather: keyof GatheredFacts;
+  /** For `rate`: the limits and the group they come from. */
+  readonly limits?: RateLimits;
+  readonly group?: string;
 }

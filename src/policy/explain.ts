@@ -12,57 +12,48 @@
 import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { verificationPlan, type VerificationOutcome } from "../agents/verification.ts";
 import { contentSignalUseOf, pathAndQuery, resolveUsage, type RobotsMatcher, type Rule } from "../core/index.ts";
-import { decideEdge, isRobotsTxtPath, verificationOf } from "./edge-decision.ts";
-import type { EdgeAction, EdgeFacts } from "./edge-facts.ts";
-import type { EntryState, Layer, Verdict } from "./judge.ts";
+import type { Action, CrawlerCategory, JudgedAs, Layer } from "../vocabulary.ts";
+import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
+import { NOT_GATHERED, type EdgeFacts } from "./edge-facts.ts";
+import type { DecidingLine, EdgeRecord } from "./edge-record.ts";
+import type { EntryState, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
 import { documentedUseOf } from "./usage-vocabulary.ts";
 
-export type ExplainedAction =
-  | "pass"
-  | "block"
-  | "report"
-  | "unavailable"
-  | "paused"
-  | "visit-time"
-  | "unproven-claim"
-  | "rate-limited"
-  | "impostor"
-  | "serve-robots-txt"
-  | "no-origin"
-  | "self-loop";
-
+/** The record of what the edge would do (edge-record.ts), rendered for a person and for JSON. */
 export interface Explanation {
   readonly path: string;
+  /** Who asked, from the record: an automated client, its tokens, the known crawler and its category. */
   readonly crawler: boolean;
   readonly tokens: readonly string[];
-  readonly known: { readonly token: string; readonly category: string } | null;
-  readonly obeysGlobalGroup: boolean;
+  readonly known: { readonly token: string; readonly category: CrawlerCategory | null } | null;
+  /** Whom the decision judged (src/vocabulary.ts JUDGED_AS). */
+  readonly judgedAs: JudgedAs;
   /** The stored robots.txt's state; null when none is stored (a decision that did not need it). */
   readonly robotsState: EntryState | null;
   readonly group: { readonly token: string; readonly lines: readonly number[] } | null;
   readonly rule: Rule | null;
   /**
-   * "rule", "no-matching-rule", "no-group", "robots-txt" (robots.txt decided); "policy-rule"
-   * or "policy-route-off" (the operator's policy decided); otherwise why nothing was judged:
-   * "mode-off", "not-served", "human", "paused", "impostor",
-   * "unproven-claim" (only `*` refuses a claim that could not be verified), or the
-   * robots.txt state ("none", "unavailable").
+   * Why, in one word: robots.txt's own ("rule", "no-matching-rule", "no-group", …) when it
+   * decided; "policy-rule" or "policy-route-off" for the policy; the robots.txt state ("none",
+   * "unavailable", "not-stored") when there was nothing to judge by; otherwise the layer.
    */
   readonly reason: string;
   /** The spelling of the path that decided (see policy/path-spellings.ts). */
   readonly judgedPath: string;
   readonly allowed: boolean;
   readonly action: {
-    readonly action: ExplainedAction;
+    readonly action: Action;
     readonly status: number | null;
     readonly retryAfter: number | null;
     /** For a pass held to rate lines: "would be limited if faster than N s" (the limiter's state is not read). */
     readonly rateLimit: string | null;
   };
-  /** Which layer decided: the operator's policy, robots.txt, usage preferences, or none. */
-  readonly layer: Layer | "usage-signal";
+  /** What decided (src/vocabulary.ts LAYERS). */
+  readonly layer: Layer;
+  /** The line that decided: a robots.txt rule or usage line, or a policy route (edge-record.ts). */
+  readonly line: DecidingLine | null;
   /** A refusal by the site's usage preferences (Content-Usage / Content-Signal), with its line. */
   readonly usage: { readonly key: string; readonly line: number; readonly message: string } | null;
   /** `Content-Usage` the edge adds to a passed response (unless the origin sends one). */
@@ -74,7 +65,7 @@ export interface Explanation {
   readonly contentSignalUse: { readonly use: string; readonly line: number; readonly binds: string } | null;
   /** The policy route covering the path and the rule naming the crawler, if any. */
   readonly policy: { readonly route: string; readonly routeIndex: number; readonly rule: PolicyRule | null } | null;
-  /** How the crawler was verified, or why not (edge-decision.ts verificationOf). */
+  /** How the crawler was verified, or why not, as the decision used it. */
   readonly verification: VerificationOutcome;
 }
 
@@ -102,6 +93,9 @@ export interface ExplainInput {
       | "rateLimiter"
       | "now"
       | "originUnusable"
+      | "ledger"
+      | "disguisedCrawlers"
+      | "disguise"
     >
   > & {
     /** The address check, when the caller could make one (admin explain's `ip=`, from stored lists). */
@@ -135,14 +129,26 @@ function explainWith(
   input: Omit<ExplainInput, "state" | "matcher">,
   robots: Pick<ExplainInput, "state" | "matcher"> | undefined,
 ): Explanation | undefined {
+  const record = decideEdge(factsOf(input, robots));
+  if ("gather" in record) {
+    if (record.gather === "robots") return undefined;
+    throw new TypeError(`explain lacks the fact ${record.gather}`);
+  }
+  return explained(record, robots?.state ?? null);
+}
+
+/** The edge's facts for the request to explain: every fact given, the rate "not checked". */
+function factsOf(
+  input: Omit<ExplainInput, "state" | "matcher">,
+  robots: Pick<ExplainInput, "state" | "matcher"> | undefined,
+): EdgeFacts {
   const agent = classifyUserAgent(input.userAgent);
   const path = pathAndQuery(input.url);
   const facts = input.facts ?? {};
   const method = facts.method ?? "GET";
-  const pause = input.paused === false ? null : { retryAfter: input.paused === true ? 0 : input.paused.retryAfter };
+  const pause = input.paused === false ? "none" : { retryAfter: input.paused === true ? 0 : input.paused.retryAfter };
   const verifyCrawlers = facts.verifyCrawlers ?? "off";
-  const claim = claimFacts(agent, verifyCrawlers, facts);
-  const decided: EdgeFacts = {
+  return {
     originUnusable: facts.originUnusable ?? false,
     selfAddressed: false,
     mode: input.mode,
@@ -151,14 +157,21 @@ function explainWith(
     pathAndQuery: path,
     agent,
     signed: false,
+    signature: NOT_GATHERED,
     verifyCrawlers,
-    ...claim,
+    ...claimFacts(agent, verifyCrawlers, facts),
+    // A browser's address, when the caller looked it up (admin explain's `ip=`); else a person.
+    disguisedCrawlers: facts.disguisedCrawlers,
+    disguise: facts.disguise ?? "none",
     cloudflareCategory: facts.cloudflareCategory,
     pause,
-    robots: robots && { state: robots.state, matcher: robots.matcher, retryAfter: facts.robotsRetryAfter ?? 0 },
+    robots: robots
+      ? { state: robots.state, matcher: robots.matcher, retryAfter: facts.robotsRetryAfter ?? 0 }
+      : NOT_GATHERED,
     failOpen: input.failOpen,
     blockStatus: input.blockStatus,
-    policy: input.policy ?? null,
+    policy: input.policy ?? "none",
+    ledger: facts.ledger,
     enforceRates: facts.enforceRates ?? "honoured",
     usageSignals: facts.usageSignals ?? "enforce",
     usageHeader: facts.usageHeader ?? true,
@@ -166,30 +179,39 @@ function explainWith(
     rate: "not-checked",
     now: facts.now ?? Date.now(),
   };
-  const action = decideEdge(decided);
-  if (action.kind === "gather" && action.fact === "robots") return undefined;
-  const verdict = "verdict" in action ? action.verdict : undefined;
+}
+
+/** The record, rendered: every field from the record alone (and the stored copy's state it was given). */
+function explained(record: EdgeRecord, state: EntryState | null): Explanation {
+  const { identity, verdict } = record;
   const decision = verdict?.decision;
   const policy = verdict?.policy;
+  const usage = record.usage;
   return {
-    path,
-    crawler: agent.crawler,
-    tokens: agent.tokens,
-    known: agent.known ? { token: agent.known.token, category: agent.known.category } : null,
-    obeysGlobalGroup: agent.obeysGlobalGroup,
-    robotsState: robots?.state ?? null,
+    path: record.path,
+    crawler: identity.crawler,
+    tokens: identity.tokens,
+    known: identity.known === null ? null : { token: identity.known, category: identity.category },
+    judgedAs: identity.judgedAs,
+    robotsState: state,
     group: decision?.group ? { token: decision.group.token, lines: decision.group.agentLines } : null,
     rule: decision?.rule ?? null,
-    reason: reasonOf(action, verdict, robots?.state ?? "not-stored"),
-    judgedPath: verdict?.judgedPath ?? path,
-    allowed: allowedBy(action, verdict),
-    action: explainedAction(action),
-    layer: usageOf(action) ? "usage-signal" : (verdict?.layer ?? "none"),
-    usage: usageOf(action) ?? null,
-    contentUsage: action.kind === "pass" ? (action.contentUsage ?? null) : null,
-    contentSignalUse: contentSignalUseFor(verdict, agent),
+    reason: reasonOf(record, state ?? "not-stored"),
+    judgedPath: record.judgedPath,
+    allowed: allowedBy(record),
+    action: {
+      action: record.action,
+      status: record.status,
+      retryAfter: record.retryAfter,
+      rateLimit: record.pacing ? rateLimitText(record.pacing.limits) : null,
+    },
+    layer: record.layer,
+    line: record.line,
+    usage: usage ? { key: usage.key, line: usage.line, message: usage.message } : null,
+    contentUsage: record.contentUsage,
+    contentSignalUse: contentSignalUseFor(verdict ?? undefined, identity.tokens),
     policy: policy ? { route: policy.route.pattern, routeIndex: policy.routeIndex, rule: policy.rule ?? null } : null,
-    verification: verificationOf(decided),
+    verification: identity.verification,
   };
 }
 
@@ -207,7 +229,7 @@ function claimFacts(
   if (claimCheck) return { needsVerification: true, verification: claimCheck };
   const methods = verificationPlan(agent).methods;
   if (verifyCrawlers === "off" || !agent.crawler || methods.length === 0) {
-    return { needsVerification: false, verification: undefined };
+    return { needsVerification: false, verification: NOT_GATHERED };
   }
   const reason = `no client address given; the edge would check by ${methods.join(", ")}`;
   return {
@@ -217,79 +239,41 @@ function claimFacts(
 }
 
 /** The `use=` of the Content-Signal line that applies to the judged path, with who it binds. */
-function contentSignalUseFor(verdict: Verdict | undefined, agent: AgentInfo): Explanation["contentSignalUse"] {
+function contentSignalUseFor(verdict: Verdict | undefined, tokens: readonly string[]): Explanation["contentSignalUse"] {
   const decision = verdict?.decision;
   if (!verdict || !decision?.group) return null;
   const resolution = resolveUsage(decision.group, verdict.judgedPath, { allowed: decision.allowed });
   const line = resolution.lines.find((usage) => contentSignalUseOf(usage) !== undefined);
   const use = line && contentSignalUseOf(line);
   if (!line || !use) return null;
-  const documented = documentedUseOf(agent.tokens);
+  const documented = documentedUseOf(tokens);
   const binds = documented
     ? `binds ${documented.token}: its operator documents use=${documented.use} (${documented.source})`
     : "binds nobody here: this crawler's operator documents no use (usage-vocabulary.ts)";
   return { use, line: line.line, binds };
 }
 
-function usageOf(action: EdgeAction): { key: string; line: number; message: string } | undefined {
-  if ((action.kind !== "block" && action.kind !== "report") || !action.usage) return undefined;
-  const { key, line, message } = action.usage;
-  return { key, line, message };
-}
-
-/** Whether the rules allow the path (a pause or a rate limit is not a disallow). */
-function allowedBy(action: EdgeAction, verdict: Verdict | undefined): boolean {
-  if (!verdict) return action.kind !== "impostor" && !(action.kind === "unavailable" && action.why !== "paused");
+/** Whether the rules allow the path (a pause, a rate limit or a claim we could not check is not a disallow). */
+function allowedBy(record: EdgeRecord): boolean {
+  const { verdict } = record;
+  if (!verdict) return record.action !== "block" && record.layer !== "robots-unavailable";
   if (verdict.layer === "policy") return verdict.action !== "block" && verdict.action !== "report";
   if (verdict.decision) return verdict.decision.allowed;
   return verdict.action !== "unavailable";
 }
 
-function reasonOf(action: EdgeAction, verdict: Verdict | undefined, state: EntryState | "not-stored"): string {
-  if (action.kind === "forward") return action.why;
-  if (action.kind === "impostor") return "impostor";
-  if (action.kind === "unavailable" && action.why === "paused") return "paused";
-  // Refused by `*` only because the claim could not be verified (policy/claim.ts).
-  if (
-    (action.kind === "unavailable" && action.why === "unproven-claim") ||
-    (action.kind === "report" && action.unproven)
-  ) {
-    return "unproven-claim";
-  }
-  if (usageOf(action)) return "usage-signal";
-  if (verdict?.layer === "policy") return verdict.policy?.rule ? "policy-rule" : "policy-route-off";
-  return verdict?.decision?.reason ?? state;
-}
-
-function explainedAction(action: EdgeAction): Explanation["action"] {
-  const none = { status: null, retryAfter: null, rateLimit: null };
-  switch (action.kind) {
-    case "forward":
-      return { ...none, action: "pass" };
-    case "pass":
-      return { ...none, action: "pass", rateLimit: action.pacing ? rateLimitText(action.pacing.limits) : null };
-    case "report":
-      return { ...none, action: "report" };
-    case "block":
-    case "signature-required":
-      return { ...none, action: "block", status: action.status };
-    case "impostor":
-      return { ...none, action: "impostor", status: 403 };
-    case "unavailable": {
-      const name = action.why === "robots-unavailable" ? "unavailable" : action.why;
-      return { ...none, action: name, status: 503, retryAfter: action.retryAfter };
-    }
-    case "rate-limited":
-    case "signature-reused":
-      return { ...none, action: "rate-limited", status: 429, retryAfter: action.retryAfter };
-    case "serve-robots-txt":
-      return { ...none, action: "serve-robots-txt" };
-    case "no-origin":
-      return { ...none, action: "no-origin", status: 502 };
-    case "self-loop":
-      return { ...none, action: "self-loop", status: 508 };
-    case "gather":
-      throw new TypeError(`explain lacks the fact ${action.fact}`);
+function reasonOf(record: EdgeRecord, state: EntryState | "not-stored"): string {
+  const { verdict } = record;
+  switch (record.layer) {
+    case "policy":
+      return verdict?.policy?.rule ? "policy-rule" : "policy-route-off";
+    case "robots.txt":
+      return verdict?.decision?.reason ?? state;
+    case "none":
+    case "robots-unavailable":
+      return state;
+    default:
+      return record.layer;
   }
 }
 

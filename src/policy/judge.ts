@@ -11,17 +11,24 @@ import type { Decision, RobotsMatcher } from "../core/index.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyMatch } from "./operator-policy.ts";
+import type { Action, CrawlerCategory, Layer } from "../vocabulary.ts";
+import type { ReferralLedger } from "./referral-ledger.ts";
+
 /** What is in force for the origin: a file, no file (allow all), or nothing known. */
 export type EntryState = "ok" | "none" | "unavailable";
 
-export type Action = "pass" | "block" | "report" | "unavailable";
+/**
+ * What the two path layers can answer (src/vocabulary.ts ACTIONS); `rate-limited` only from a
+ * policy rule's `pace` (operator-policy.ts), a 429 with the rule's Retry-After.
+ */
+export type VerdictAction = Extract<Action, "pass" | "block" | "report" | "unavailable" | "rate-limited">;
 
-/** Which layer decided: the operator's policy, robots.txt, or neither (nothing to judge by). */
-export type Layer = "policy" | "robots.txt" | "none";
+/** Which of them decided: the operator's policy, robots.txt, or neither (nothing to judge by). */
+export type VerdictLayer = Extract<Layer, "policy" | "robots.txt" | "none">;
 
 export interface Verdict {
-  readonly action: Action;
-  readonly layer: Layer;
+  readonly action: VerdictAction;
+  readonly layer: VerdictLayer;
   /** The policy route covering the path (and its rule for this crawler), if any. */
   readonly policy: PolicyMatch | undefined;
   /** The block status for this path: the route's, when it sets one. */
@@ -43,7 +50,10 @@ export interface JudgeInput {
   readonly pathAndQuery: string;
   readonly policy?: CompiledPolicy | undefined;
   /** The crawler's category from the known-crawler table, for `category:` policy rules. */
-  readonly category?: string | undefined;
+  readonly category?: CrawlerCategory | undefined;
+  /** The crawler's operator and the isolate's recorded counts, for a rule's condition (referral-ledger.ts). */
+  readonly operator?: string | undefined;
+  readonly ledger?: ReferralLedger | undefined;
 }
 
 /** Policy, then robots.txt, on every spelling of the path; the strictest verdict (path-spellings.ts). */
@@ -51,12 +61,18 @@ export function judge(input: JudgeInput): Verdict {
   return judgeEverySpelling(input.pathAndQuery, (spelling) => judgeSpelling(input, spelling), verdictStrictness);
 }
 
-/** How strict a verdict is, for combining spellings: a block, then 503, then a report, then a pass. */
+/** How strict a verdict is, for combining spellings: a block, then 503, then a 429, then a report, then a pass. */
 export function verdictStrictness(verdict: Verdict): number {
   return STRICTNESS[verdict.action];
 }
 
-const STRICTNESS: Readonly<Record<Action, number>> = { pass: 0, report: 1, unavailable: 2, block: 3 };
+const STRICTNESS: Readonly<Record<VerdictAction, number>> = {
+  pass: 0,
+  report: 1,
+  "rate-limited": 2,
+  unavailable: 3,
+  block: 4,
+};
 
 /**
  * The policy layer, then robots.txt, on ONE spelling (a canonical one from path-spellings.ts,
@@ -64,13 +80,20 @@ const STRICTNESS: Readonly<Record<Action, number>> = { pass: 0, report: 1, unava
  * judgeEverySpelling: `judge` here, edge-decision.ts for every layer after this one.
  */
 export function judgeSpelling(input: JudgeInput, spelling: string): Verdict {
-  const subject = { tokens: input.tokens, category: input.category };
+  const subject = { tokens: input.tokens, category: input.category, operator: input.operator, ledger: input.ledger };
   const policy = input.policy?.matchCanonical(spelling, subject);
   const mode = policy?.route.mode ?? input.mode;
   const base = { policy, blockStatus: policy?.route.blockStatus, judgedPath: spelling };
   if (mode === "off") return { ...base, action: "pass", layer: "policy", decision: undefined };
   if (policy?.rule) {
-    const action = policy.rule.action === "allow" ? "pass" : mode === "report" ? "report" : "block";
+    const action =
+      policy.rule.action === "allow"
+        ? "pass"
+        : mode === "report"
+          ? "report"
+          : policy.rule.action === "pace"
+            ? "rate-limited"
+            : "block";
     return { ...base, action, layer: "policy", decision: undefined };
   }
   if (input.state === "unavailable") {

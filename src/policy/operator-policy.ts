@@ -6,7 +6,9 @@
  *   {"routes": [{"pattern": "/articles/", "mode": "enforce", "blockStatus": 451,
  *                "rules": [{"crawlers": ["category:ai-training"], "action": "block"},
  *                          {"crawlers": ["PartnerBot"], "action": "allow"},
- *                          {"crawlers": ["category:ai-assistant"], "action": "allow", "signature": "required"}]}]}
+ *                          {"crawlers": ["category:ai-assistant"], "action": "allow", "signature": "required"},
+ *                          {"crawlers": ["category:ai-search"], "action": "pace", "retryAfter": 3600,
+ *                           "when": {"crawlsPerReferral": {"above": 100, "days": 7}}}]}]}
  *
  * Choices (docs/decisions.md "Per-route policies"):
  *   - the most specific route wins, as in robots.txt: the longest matching pattern;
@@ -15,16 +17,41 @@
  *     decides, and robots.txt is not consulted; no rule naming it -> robots.txt decides;
  *   - route mode and block status replace MODE and BLOCK_STATUS for the paths they cover;
  *   - a rule with `"signature": "required"` applies only to a request with a verified Web Bot
- *     Auth signature; one without is refused 403 asking for one (edge-decision.ts).
+ *     Auth signature; one without is refused 403 asking for one (edge-decision.ts);
+ *   - `"action": "pace"` answers 429 with `Retry-After: retryAfter` (default PACE_RETRY_AFTER);
+ *   - a rule with `"when"` names a crawler only while its condition holds, else the next rule
+ *     (or robots.txt) decides. One condition so far, `crawlsPerReferral` (referral-ledger.ts):
+ *     the crawler's operator's verified crawls per referred visit over the last `days` days
+ *     exceed `above`. Evaluated from the counts the isolate holds (refreshed at most every
+ *     minute); with none loaded it does not hold (do no harm). Never on `allow`: a referral is
+ *     a client-chosen header, and a header that cannot be proven grants nothing.
  */
 
 import { canonicalizePath, indexPathPatterns, productToken, type PathPatternIndex } from "../core/index.ts";
 import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
-import { CRAWLER_CATEGORIES, isCrawlerCategory } from "../agents/crawlers.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import { readPurposes, type Purposes } from "./purposes.ts";
+import {
+  crawlsPerReferralHolds,
+  MAX_LEDGER_DAYS,
+  type CrawlsPerReferral,
+  type ReferralLedger,
+} from "./referral-ledger.ts";
 
-export type PolicyAction = "block" | "allow";
+export type PolicyAction = "block" | "allow" | "pace";
+
+/** A pace rule's Retry-After when it names none (seconds): an hour, then the crawler tries again. */
+export const PACE_RETRY_AFTER = 3_600;
+/** The longest Retry-After a pace rule may ask for: a day. */
+export const MAX_PACE_RETRY_AFTER = 86_400;
+/** A crawlsPerReferral condition's window when it names none (days). */
+export const DEFAULT_LEDGER_DAYS = 7;
+
+/** When a rule applies: every condition given must hold. */
+export interface RuleCondition {
+  readonly crawlsPerReferral: CrawlsPerReferral;
+}
 
 export interface PolicyRule {
   /** Product tokens, or `category:NAME`. */
@@ -32,6 +59,10 @@ export interface PolicyRule {
   readonly action: PolicyAction;
   /** The crawlers named must prove who they are with a Web Bot Auth signature. */
   readonly signature?: "required";
+  /** For `pace`: the 429's Retry-After in seconds. */
+  readonly retryAfter?: number;
+  /** The rule names a crawler only while this holds. */
+  readonly when?: RuleCondition;
 }
 
 export interface PolicyRoute {
@@ -47,10 +78,19 @@ export interface OperatorPolicy {
   readonly purposes?: Purposes;
 }
 
+/** Whether any rule of the policy has a condition (the Worker then hands the decision its ledger). */
+function anyCondition(policy: OperatorPolicy): boolean {
+  return policy.routes.some((route) => route.rules.some((rule) => rule.when !== undefined));
+}
+
 /** A request as the policy sees it. */
 export interface PolicySubject {
   readonly tokens: readonly string[];
-  readonly category: string | undefined;
+  readonly category: CrawlerCategory | undefined;
+  /** The crawler's operator (crawlers.ts), for a rule's condition. */
+  readonly operator?: string | undefined;
+  /** The recorded counts in this isolate; undefined while none are loaded (no condition holds). */
+  readonly ledger?: ReferralLedger | undefined;
 }
 
 /** The route covering a path, and the rule that names the crawler there, if any. */
@@ -70,10 +110,13 @@ export interface PolicyMatch {
 export class CompiledPolicy {
   /** The policy as validated (the admin API shows it; version 0 of the live policy is this). */
   readonly policy: OperatorPolicy;
+  /** A rule has a `when`: the Worker hands the decision its ledger (found once here, not per request). */
+  readonly hasConditions: boolean;
   private readonly routes: PathPatternIndex;
 
   constructor(policy: OperatorPolicy) {
     this.policy = policy;
+    this.hasConditions = anyCondition(policy);
     this.routes = indexPathPatterns(policy.routes.map((route) => route.pattern));
   }
 
@@ -94,11 +137,17 @@ export class CompiledPolicy {
 
 function names(rule: PolicyRule, subject: PolicySubject): boolean {
   const tokens = subject.tokens.map(productToken);
-  return rule.crawlers.some((name) =>
+  const named = rule.crawlers.some((name) =>
     name.startsWith("category:")
       ? name.slice("category:".length) === subject.category
       : tokens.includes(productToken(name)),
   );
+  return named && holds(rule.when, subject);
+}
+
+function holds(condition: RuleCondition | undefined, subject: PolicySubject): boolean {
+  if (!condition) return true;
+  return crawlsPerReferralHolds(condition.crawlsPerReferral, subject.operator, subject.ledger);
 }
 
 /** Parse and validate policy JSON: the compiled policy, or every problem at once (validated.ts). */
@@ -155,7 +204,7 @@ function readRoute(value: unknown, where: string, problems: string[]): PolicyRou
 
 function readRule(value: unknown, where: string, problems: string[]): PolicyRule {
   const fields = isObject(value) ? value : {};
-  const { crawlers, action, signature } = fields;
+  const { crawlers, action, signature, retryAfter, when } = fields;
   const list =
     Array.isArray(crawlers) && crawlers.length > 0 && crawlers.every((name) => typeof name === "string")
       ? (crawlers as string[])
@@ -170,16 +219,74 @@ function readRule(value: unknown, where: string, problems: string[]): PolicyRule
       problems.push(`${where}.crawlers: ${JSON.stringify(name)} has no product token (letters, digits, "-", "_", ".")`);
     }
   }
-  if (action !== "block" && action !== "allow")
-    problems.push(`${where}.action must be "block" or "allow", got ${JSON.stringify(action)}`);
+  if (action !== "block" && action !== "allow" && action !== "pace")
+    problems.push(`${where}.action must be "block", "allow" or "pace", got ${JSON.stringify(action)}`);
+  const paceRetryAfter = readRetryAfter(retryAfter, action, `${where}.retryAfter`, problems);
+  const condition = when === undefined ? undefined : readCondition(when, `${where}.when`, problems);
+  if (when !== undefined && action === "allow") {
+    problems.push(
+      `${where}.when cannot make an "allow": a condition counts referrals, which any client can claim, and a claim grants nothing`,
+    );
+  }
   if (signature !== undefined && signature !== "required") {
     problems.push(`${where}.signature must be "required" when present, got ${JSON.stringify(signature)}`);
   }
   return {
     crawlers: list ?? [],
-    action: action === "allow" ? "allow" : "block",
+    action: action === "allow" || action === "pace" ? action : "block",
     ...(signature === "required" && { signature: "required" as const }),
+    ...(paceRetryAfter !== undefined && { retryAfter: paceRetryAfter }),
+    ...(condition && { when: condition }),
   };
+}
+
+/** A pace rule's Retry-After (its default when absent); a problem on any other rule. */
+function readRetryAfter(value: unknown, action: unknown, where: string, problems: string[]): number | undefined {
+  if (action !== "pace") {
+    if (value !== undefined) problems.push(`${where} belongs to a "pace" rule only`);
+    return undefined;
+  }
+  if (value === undefined) return PACE_RETRY_AFTER;
+  if (!(Number.isInteger(value) && Number(value) >= 1 && Number(value) <= MAX_PACE_RETRY_AFTER)) {
+    problems.push(
+      `${where} must be a whole number of seconds from 1 to ${MAX_PACE_RETRY_AFTER}, got ${JSON.stringify(value)}`,
+    );
+    return PACE_RETRY_AFTER;
+  }
+  return Number(value);
+}
+
+/** `{"crawlsPerReferral": {"above": N, "days": D}}`, every problem named on its member. */
+function readCondition(value: unknown, where: string, problems: string[]): RuleCondition | undefined {
+  if (!isObject(value)) {
+    problems.push(`${where} must be an object such as {"crawlsPerReferral": {"above": 100, "days": 7}}`);
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== "crawlsPerReferral")
+      problems.push(`${where}.${key} is not a condition this version knows (crawlsPerReferral)`);
+  }
+  const ratio = value["crawlsPerReferral"];
+  if (!isObject(ratio)) {
+    problems.push(`${where}.crawlsPerReferral must be an object {"above": N, "days": D}`);
+    return undefined;
+  }
+  const { above, days = DEFAULT_LEDGER_DAYS, ...rest } = ratio;
+  for (const key of Object.keys(rest)) problems.push(`${where}.crawlsPerReferral.${key} is not known (above, days)`);
+  const aboveOk = typeof above === "number" && Number.isFinite(above) && above > 0 && above <= 1e9;
+  if (!aboveOk) {
+    problems.push(
+      `${where}.crawlsPerReferral.above must be a number of crawls per referral greater than 0, got ${JSON.stringify(above)}`,
+    );
+  }
+  const daysOk = Number.isInteger(days) && Number(days) >= 1 && Number(days) <= MAX_LEDGER_DAYS;
+  if (!daysOk) {
+    problems.push(
+      `${where}.crawlsPerReferral.days must be a whole number from 1 to ${MAX_LEDGER_DAYS}, got ${JSON.stringify(days)}`,
+    );
+  }
+  if (!aboveOk || !daysOk) return undefined;
+  return { crawlsPerReferral: { above: Number(above), days: Number(days) } };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -3,7 +3,7 @@
  * untouched, after generated lines that say the purposes to every known crawler in its own
  * token. Pure: bytes and a setting in, bytes and notes out. The Worker serves `body` and
  * builds the decision's matcher from the same `body`, so a compliant crawler and the edge read
- * one file (src/worker/purposes-served.ts).
+ * one file (src/worker/robots/purposes-served.ts).
  *
  * What is generated (docs/decisions.md "Purposes"):
  *   - a `User-agent: *` group holding only Content-Usage / Content-Signal lines for the paths
@@ -26,13 +26,8 @@
  * MAX_ROBOTS_BYTES is not generated at all (the origin's file is served, with a note).
  */
 
-import {
-  KNOWN_CRAWLERS,
-  PURPOSE_SWITCHES,
-  type CrawlerCategory,
-  type KnownCrawler,
-  type PurposeSwitch,
-} from "../agents/crawlers.ts";
+import type { CrawlerCategory } from "../vocabulary.ts";
+import { KNOWN_CRAWLERS, PURPOSE_SWITCHES, type KnownCrawler, type PurposeSwitch } from "../agents/crawlers.ts";
 import {
   compilePathPattern,
   compileRobots,

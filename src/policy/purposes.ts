@@ -20,7 +20,7 @@
  *   - `allow` never opens what robots.txt closes: the edge only ever adds blocks.
  */
 
-import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../agents/crawlers.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import { productToken } from "../core/index.ts";
 
 export type PurposeAction = "allow" | "block";

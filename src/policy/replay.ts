@@ -2,12 +2,16 @@
  * "What will this edit break?" answered with real traffic: the recent crawler
  * requests, judged again by the one decision (edge-decision.ts) under what is live and under
  * a draft (a robots.txt text, a policy, or both), and the decisions that would change (the
- * action differs; each side's deciding line is shown). Pure.
+ * action differs; each side's deciding line is shown). Each side is the record rendered as
+ * activity renders it (activity.ts recordedOutcomeOf), so a change reads as the activity view does. Pure.
  *
  * Each request is judged as it was recorded: its product tokens (so the same group applies),
  * its verified state (an impostor stays one, an unverifiable claim too), its method and path. What replay cannot see,
  * it holds equal on both sides: no pause, rate limits not checked, and the path without its
  * query (queries are never recorded), so a rule that only a query matches does not show.
+ * A rule's `crawlsPerReferral` condition is judged on both sides with the ledger as it stands
+ * now (the counts recorded over its window up to the replay), not as it stood when each
+ * request came: replay answers "what would this rule do to this traffic today".
  *
  * Bounded (no client can buy our CPU): the requests are recorded from any client, the draft
  * is the operator's, and Workers Free allows 10 ms of CPU. Replay judges the newest requests
@@ -24,13 +28,14 @@
 import { agentForTokens } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { AppliedGroup, RobotsMatcher } from "../core/index.ts";
-import { outcomeOf, type CrawlerEvent, type Outcome } from "./activity.ts";
+import { recordedOutcomeOf, type CrawlerEvent, type RecordedOutcome } from "./activity.ts";
 import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
-import type { EdgeFacts } from "./edge-facts.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "./edge-facts.ts";
 import { enforcementSpellings } from "./path-spellings.ts";
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
+import type { ReferralLedger } from "./referral-ledger.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
 /** One side of the comparison: a robots.txt and a policy. */
@@ -48,6 +53,8 @@ export interface ReplaySettings {
   readonly verifyCrawlers: VerifyCrawlers;
   readonly enforceRates: EnforceRates;
   readonly usageSignals: Mode;
+  /** The origin's recorded crawls and referrals now, for rules with a condition (none: no condition holds). */
+  readonly ledger?: ReferralLedger | undefined;
 }
 
 export type RecordedRequest = Pick<CrawlerEvent, "time" | "token" | "tokens" | "verified" | "method" | "path">;
@@ -57,8 +64,8 @@ export interface ReplayChange {
   readonly token: string;
   readonly method: string;
   readonly path: string;
-  readonly live: Outcome;
-  readonly draft: Outcome;
+  readonly live: RecordedOutcome;
+  readonly draft: RecordedOutcome;
 }
 
 export interface ReplayResult {
@@ -96,7 +103,7 @@ export function replay(
 ): ReplayResult {
   const changed: ReplayChange[] = [];
   const perCrawler = new Map<string, { requests: number; changed: number }>();
-  const judgedBefore = new Map<string, { live: Outcome; draft: Outcome }>();
+  const judgedBefore = new Map<string, { live: RecordedOutcome; draft: RecordedOutcome }>();
   const routes = wildcardRoutes(sides.live.policy) + wildcardRoutes(sides.draft.policy);
   let changedCount = 0;
   let work = 0;
@@ -180,16 +187,24 @@ function linesOf(group: AppliedGroup | undefined): number {
   return lines;
 }
 
-const NOT_JUDGED: Outcome = { action: "pass", layer: "none", line: null, rule: null };
+const NOT_JUDGED: RecordedOutcome = { action: "pass", layer: "none", line: null, rule: null };
 
-/** The recorded claim's truth as the decision's fact: an unverifiable claim stays one. */
-function recordedVerification(status: Exclude<RecordedRequest["verified"], "unchecked">): VerificationOutcome {
+/**
+ * The recorded claim's truth as the decision's fact: an unverifiable claim stays one. A crawler
+ * in disguise was recorded under its crawler's tokens on a crawler-only list's evidence: it is
+ * replayed as that crawler, proven (as DISGUISED_CRAWLERS=enforce would judge it).
+ */
+function recordedVerification(recorded: Exclude<RecordedRequest["verified"], "unchecked">): VerificationOutcome {
+  if (recorded === "disguised") {
+    return { status: "verified", method: "ip-list", evidence: null, why: null, reason: "in disguise when recorded" };
+  }
+  const status = recorded;
   const why = status === "verified" ? null : status === "refuted" ? "refuted" : "lookup-failed";
   return { status, method: null, evidence: null, why, reason: `${status} when recorded` };
 }
 
 /** One recorded request, decided again with every fact given (nothing left to gather). */
-export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings: ReplaySettings): Outcome {
+export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings: ReplaySettings): RecordedOutcome {
   const checked = request.verified !== "unchecked";
   const facts: EdgeFacts = {
     originUnusable: false,
@@ -203,12 +218,15 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     signed: false,
     verifyCrawlers: settings.verifyCrawlers,
     needsVerification: checked,
-    verification: checked ? recordedVerification(request.verified) : undefined,
-    pause: null,
+    cloudflareCategory: undefined,
+    ...NOTHING_GATHERED,
+    verification: checked ? recordedVerification(request.verified) : NOTHING_GATHERED.verification,
+    pause: "none",
     robots: { state: side.state, matcher: side.matcher, retryAfter: 0 },
     failOpen: settings.failOpen,
     blockStatus: settings.blockStatus,
-    policy: side.policy ?? null, // null: no policy (undefined would ask to gather it)
+    policy: side.policy ?? "none",
+    ledger: settings.ledger,
     enforceRates: settings.enforceRates,
     usageSignals: settings.usageSignals,
     usageHeader: false,
@@ -216,6 +234,7 @@ export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings:
     rate: "not-checked",
     now: request.time,
   };
-  const action = decideEdge(facts);
-  return outcomeOf(action) ?? NOT_JUDGED;
+  const record = decideEdge(facts);
+  // Every fact is given, so the decision never asks for one; were it to, nothing was judged.
+  return "gather" in record ? NOT_JUDGED : recordedOutcomeOf(record);
 }

@@ -85,6 +85,15 @@ export const SETTINGS = {
     default: "true",
     what: "a passed crawler response carries the path's Content-Usage",
   },
+  DISGUISED_CRAWLERS: {
+    values: MODES,
+    default: "report",
+    what: "a browser User-Agent from a crawler-only published range is judged as that crawler (enforce), passed and recorded as it (report), or a person (off)",
+  },
+  CRAWLER_RANGES: {
+    default: null,
+    what: "JSON: a range source's name (googlebot, gptbot, …) to the URL its list is fetched from instead of the built-in one (https; http only for a loopback host)",
+  },
   DOH_RESOLVER: {
     default: "https://cloudflare-dns.com/dns-query",
     what: "the DNS-over-HTTPS endpoint (RFC 8484 JSON) for reverse DNS verification",

@@ -15,7 +15,7 @@
  *     whether to send it (its own switch, and not when the origin sent one).
  */
 
-import type { CrawlerCategory } from "../agents/crawlers.ts";
+import type { CrawlerCategory } from "../vocabulary.ts";
 import type {
   AppliedGroup,
   Decision,

@@ -4,11 +4,12 @@
  * still drafts; when they move, this table and USAGE_KEYS (src/core/usage.ts) move with them.
  *
  * Followed (docs/decisions.md, "Standards"):
- *   - Content-Usage: draft-ietf-aipref-vocab-08 (2026-09-14) and draft-ietf-aipref-attach-05
- *     (2026-08-19). vocab-08 has three categories: `train-ai`, `ai-use` (new) and `search`,
+ *   - Content-Usage: draft-ietf-aipref-vocab-08 (2026-09-13) and draft-ietf-aipref-attach-05
+ *     (2026-08-18). vocab-08 has three categories: `train-ai`, `ai-use` (new) and `search`,
  *     and a `search` permission overrides the other two for the uses that meet its conditions.
- *     Only vocab-08's front matter could be read offline; the categories and the override are
- *     implemented as the project's issue summarises them. vocab-07 files (`train-ai`,
+ *     vocab-08's categories and override were read in the working group's editor's copy
+ *     (its examples are rows of test/core/usage.test.ts); the datatracker gave only the -08
+ *     front matter. vocab-07 files (`train-ai`,
  *     `search`) read as written: every row of vocab-07 is unchanged here.
  *   - Content-Signal: contentsignals.org, Cloudflare's Content Signals Policy (2025-09):
  *     `search`, `ai-input`, `ai-train`, and `use=immediate|reference|full` (enforced only for
@@ -20,7 +21,7 @@
  * the table, or "other") is never refused by a usage preference.
  */
 
-import type { CrawlerCategory } from "../agents/crawlers.ts";
+import type { CrawlerCategory } from "../vocabulary.ts";
 import type { ContentSignalUse, UsageFormat } from "../core/index.ts";
 import { productToken } from "../core/index.ts";
 

@@ -1,15 +1,15 @@
 /**
- * The Cron Trigger: refresh expired origins (capped and paged, cron-refresh.ts), the
+ * The Cron Trigger: refresh expired origins (capped and paged, robots/cron-refresh.ts), the
  * crawler ranges, and the trusted Web Bot Auth signers' key directories. One failing job never stops the others; every failure, a configuration
  * problem included, is logged.
  */
 
 import { loadConfig } from "./config.ts";
-import { refreshCrawlerRanges } from "./crawler-ranges.ts";
-import { refreshDueOrigins } from "./cron-refresh.ts";
+import { refreshCrawlerRanges } from "./identity/crawler-ranges.ts";
+import { refreshDueOrigins } from "./robots/cron-refresh.ts";
 import { logConfigProblems, logError } from "./log.ts";
-import { refreshSignatureDirectories } from "./signature-directory.ts";
-import { directoryOptions } from "./verify-signature.ts";
+import { refreshSignatureDirectories } from "./identity/signature-directory.ts";
+import { directoryOptions } from "./identity/verify-signature.ts";
 
 export async function handleScheduled(
   _controller: ScheduledController,
@@ -20,10 +20,11 @@ export async function handleScheduled(
     const { config, problems } = loadConfig(env);
     logConfigProblems(problems, Date.now());
     const work: Promise<unknown>[] = [refreshDueOrigins(env, config)];
-    if (config.verifyCrawlers !== "off") {
-      work.push(refreshCrawlerRanges(env.ROBOTS, config.fetchTimeoutMs));
-      work.push(refreshSignatureDirectories(directoryOptions({ config, env })));
+    // The published lists serve verification and crawlers in disguise alike.
+    if (config.verifyCrawlers !== "off" || config.disguisedCrawlers !== "off") {
+      work.push(refreshCrawlerRanges(env.ROBOTS, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerRangeUrls }));
     }
+    if (config.verifyCrawlers !== "off") work.push(refreshSignatureDirectories(directoryOptions({ config, env })));
     ctx.waitUntil(Promise.allSettled(work));
     for (const result of await Promise.allSettled(work)) {
       if (result.status === "rejected") logError("cron", messageOf(result.reason));

@@ -1,22 +1,22 @@
 /**
  * robots-edge: the Worker's entry. It only dispatches: a request to the admin API
- * (admin.ts) or to the edge's request path (request-path.ts: facts -> the one decision in
+ * (admin/router.ts) or to the edge's request path (edge/request-path.ts: facts -> the one decision in
  * policy/edge-decision.ts -> a response), and the Cron Trigger to cron.ts. Every error on
  * the request path becomes a response here, in one place, without details for the public.
  */
 
-import { handleAdmin } from "./admin.ts";
-import { authorityOf } from "./authorities.ts";
+import { handleAdmin } from "./admin/router.ts";
+import { authorityOf } from "./robots/authorities.ts";
 import { MIN_ADMIN_TOKEN_LENGTH } from "../config/read-config.ts";
 import { loadConfig } from "./config.ts";
 import { handleScheduled } from "./cron.ts";
-import type { EdgeContext } from "./edge-context.ts";
+import type { EdgeContext } from "./edge/context.ts";
 import { logConfigProblems, logError } from "./log.ts";
-import { handleRequest } from "./request-path.ts";
+import { handleRequest } from "./edge/request-path.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
 
-export { ActivityLog } from "./activity-object.ts";
-export { CrawlRate } from "./crawl-rate-object.ts";
+export { ActivityLog } from "./activity/object.ts";
+export { CrawlRate } from "./edge/crawl-rate-object.ts";
 
 export default {
   fetch: handleFetch,

@@ -6,33 +6,18 @@
  */
 
 import type { VerificationOutcome } from "../agents/verification.ts";
+import type { EdgeRecord } from "../policy/edge-record.ts";
 import type { Mode } from "../policy/mode.ts";
-import type { Verdict } from "../policy/judge.ts";
 
 export const MAX_LOGGED_CHARS = 512;
 
-/** What was decided: a verdict, or an edge answer that came before one (a crawl pause). */
-export type LoggedOutcome = Pick<Verdict, "judgedPath" | "decision"> & {
-  readonly action: string;
-  /** "unproven-claim": refused only by `*`, because the claim could not be verified (policy/claim.ts). */
-  readonly layer: Verdict["layer"] | "usage-signal" | "unproven-claim";
-  /** A usage-signal refusal: the preference and its line. */
-  readonly usage?: { readonly format: string; readonly key: string; readonly line: number } | undefined;
-};
-
-export interface DecisionLog {
+/** The request around a record: what the log line says besides the record itself. */
+export interface LoggedRequest {
   readonly authority: string;
   readonly method: string;
-  readonly url: URL;
   readonly userAgent: string | null;
-  readonly tokens: readonly string[];
-  readonly verdict: LoggedOutcome;
   readonly mode: Mode;
   readonly logQuery: boolean;
-  /** The trusted Web Bot Auth signer that verified the request, if one did. */
-  readonly signer?: string | undefined;
-  /** How the crawler was verified, or why not (policy/edge-decision.ts verificationOf). */
-  readonly verification?: VerificationOutcome | undefined;
 }
 
 /** At most MAX_LOGGED_CHARS characters, with a mark where the rest was cut. */
@@ -45,32 +30,33 @@ function loggedPath(pathAndQuery: string, logQuery: boolean): string {
   return bounded(logQuery || queryAt < 0 ? pathAndQuery : pathAndQuery.slice(0, queryAt));
 }
 
-export function logDecision(entry: DecisionLog): void {
-  const { verdict } = entry;
-  const rule = verdict.decision?.rule;
+/** The decision's record as one JSON line: its action, layer, line, path and identity, in the vocabulary's words. */
+export function logDecision(record: EdgeRecord, request: LoggedRequest): void {
+  const { identity, line } = record;
   console.log(
     JSON.stringify({
       event: "robots-edge.decision",
       time: new Date().toISOString(),
-      mode: entry.mode,
-      action: verdict.action,
-      layer: verdict.layer,
-      authority: entry.authority,
-      method: entry.method,
-      path: loggedPath(entry.url.pathname + entry.url.search, entry.logQuery),
-      judgedPath: loggedPath(verdict.judgedPath, entry.logQuery),
-      userAgent: entry.userAgent === null ? null : bounded(entry.userAgent),
-      tokens: entry.tokens.slice(0, 8).map(bounded),
-      signer: entry.signer ?? null,
-      verification: entry.verification ? loggedVerification(entry.verification) : null,
-      group: verdict.decision?.group?.token ?? null,
-      reason: verdict.decision?.reason ?? null,
-      rule: verdict.usage
-        ? `${verdict.usage.format}: ${verdict.usage.key}`
-        : rule
-          ? bounded(`${rule.kind}: ${rule.pattern}`)
-          : null,
-      line: verdict.usage?.line ?? rule?.line ?? null,
+      mode: request.mode,
+      action: record.action,
+      status: record.status,
+      retryAfter: record.retryAfter,
+      layer: record.layer,
+      authority: request.authority,
+      method: request.method,
+      path: loggedPath(record.path, request.logQuery),
+      judgedPath: loggedPath(record.judgedPath, request.logQuery),
+      userAgent: request.userAgent === null ? null : bounded(request.userAgent),
+      tokens: identity.tokens.slice(0, 8).map(bounded),
+      judgedAs: identity.judgedAs,
+      category: identity.category,
+      signer: identity.signer,
+      verification: loggedVerification(identity.verification),
+      group: record.verdict?.decision?.group?.token ?? null,
+      reason: record.verdict?.decision?.reason ?? null,
+      rule: line ? bounded(line.text) : null,
+      line: line?.line ?? null,
+      member: line?.member ?? null,
     }),
   );
 }

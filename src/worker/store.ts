@@ -10,7 +10,7 @@
  *              policy              -> the live operator policy and its last versions (live-policy.ts)
  */
 
-import { ENTRY_VERSION, type RobotsEntry } from "./robots-entry.ts";
+import { ENTRY_VERSION, type RobotsEntry } from "./robots/entry.ts";
 
 const ROBOTS_PREFIX = "robots:";
 const PAUSE_KEY = "pause";
@@ -96,7 +96,9 @@ export interface StoredRanges {
   /** The last good list of each source. */
   readonly sources: Readonly<Record<string, { readonly fetchedAt: number; readonly cidrs: readonly string[] }>>;
   /** The last fetch of each source, good or not: what status shows as its last error. */
-  readonly attempts?: Readonly<Record<string, { readonly at: number; readonly error: string | null }>>;
+  readonly attempts?: Readonly<
+    Record<string, { readonly at: number; readonly error: string | null; readonly url?: string }>
+  >;
 }
 
 export async function readRanges(kv: KVNamespace): Promise<StoredRanges | undefined> {

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLASSIFIED_LENGTH, classifyUserAgent, genericTokens, type AgentInfo } from "../../src/agents/classify.ts";
+import { CLASSIFIED_LENGTH, classifyUserAgent, type AgentInfo } from "../../src/agents/classify.ts";
 import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
 import { productToken } from "../../src/core/product-token.ts";
 
@@ -612,8 +612,13 @@ describe("generic crawlers", () => {
     expect(agent.tokens).toEqual(tokens);
   });
 
-  it("genericTokens finds nothing in a string with no name", () => {
-    expect(genericTokens("(+https://example.com/bot)")).toEqual([]);
+  it("a bot that gives no name has no token: only `User-agent: *` applies", () => {
+    expect(classifyUserAgent("(+https://example.com/bot)")).toEqual({
+      crawler: true,
+      tokens: [],
+      obeysGlobalGroup: true,
+      honoursRateLimits: false,
+    });
   });
 });
 
@@ -648,6 +653,7 @@ describe("the table", () => {
       "GoogleProducer",
       "Google-Pinpoint",
       "Google-GeminiNotebook",
+      "Google-Agent",
       "ChatGPT-User",
       "Perplexity-User",
     ]);

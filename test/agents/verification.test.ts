@@ -12,9 +12,7 @@ import {
   needsReverseDns,
   outcomeOfCheck,
   parseRangeList,
-  rangeSourcesFor,
   RangeSet,
-  reverseDnsRulesFor,
   verificationPlan,
   verifyCrawlerDetailed,
   type VerificationInput,
@@ -160,9 +158,9 @@ const claims: readonly { ua: string; sources: string[]; fromGoogle: string; from
   },
 ];
 
-describe("rangeSourcesFor and the check: every token that selects a verifiable group (issue #9)", () => {
+describe("the plan's lists and the check: every token that selects a verifiable group (issue #9)", () => {
   it.each(claims)("$why: $ua -> $sources", ({ ua, sources }) => {
-    expect(rangeSourcesFor(classifyUserAgent(ua)).map((source) => source.name)).toEqual(sources);
+    expect(verificationPlan(classifyUserAgent(ua)).rangeSources.map((source) => source.name)).toEqual(sources);
   });
 
   it.each(claims)("$why: $ua from Google -> $fromGoogle, elsewhere -> $fromElsewhere", (row) => {
@@ -199,7 +197,7 @@ describe("every crawler that skips `User-agent: *` is verified", () => {
   const skipping = KNOWN_CRAWLERS.filter((crawler) => !crawler.obeysGlobalGroup);
   it.each(skipping)("$token has a range source", (crawler) => {
     const agent = classifyUserAgent(`${crawler.token}/1.0`);
-    expect(rangeSourcesFor(agent).length).toBeGreaterThan(0);
+    expect(verificationPlan(agent).rangeSources.length).toBeGreaterThan(0);
   });
 });
 
@@ -600,6 +598,9 @@ describe("evidence must name the identity it proves", () => {
   const FEEDFETCHER = "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)";
   const CHATGPT_USER =
     "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
+  const MEDIAPARTNERS = "Mediapartners-Google";
+  const OAI_SEARCHBOT =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot";
   const GAE = { status: "confirmed", host: "34-96-10-1.gae.googleusercontent.com" } as const;
   const special = new Map([["google-special", new RangeSet(["66.249.90.0/24"])]]);
   const none = new Map<string, RangeSet>();
@@ -727,6 +728,46 @@ describe("evidence must name the identity it proves", () => {
       status: "unverifiable",
     },
     {
+      why: 'no Cloudflare string confirms a crawler of our category "other" (Mediapartners-Google), no list',
+      ua: MEDIAPARTNERS,
+      lists: none,
+      cf: { verifiedBotCategory: "Advertising & Marketing" },
+      dns: undefined,
+      status: "unverifiable",
+    },
+    {
+      why: '"Other" is no category: it confirms nothing, no list',
+      ua: MEDIAPARTNERS,
+      lists: none,
+      cf: { verifiedBotCategory: "Other" },
+      dns: undefined,
+      status: "unverifiable",
+    },
+    {
+      why: 'a BotBase behavior name in the category field is no category ("Search" for Googlebot), no list',
+      ua: GOOGLEBOT,
+      lists: none,
+      cf: { verifiedBotCategory: "Search" },
+      dns: undefined,
+      status: "unverifiable",
+    },
+    {
+      why: 'an intermediary\'s label in the category field is no category ("Intermediary"), no list',
+      ua: GOOGLEBOT,
+      lists: none,
+      cf: { verifiedBotCategory: "Intermediary" },
+      dns: undefined,
+      status: "unverifiable",
+    },
+    {
+      why: "the retained AI Search value still confirms its own category (OAI-SearchBot), no list",
+      ua: OAI_SEARCHBOT,
+      lists: none,
+      cf: { verifiedBotCategory: "AI Search" },
+      dns: undefined,
+      status: "verified",
+    },
+    {
       why: "H-4: verifiedBot false vetoes an address in the list",
       ua: GOOGLEBOT,
       address: "66.249.64.1",
@@ -768,8 +809,9 @@ describe("the operators added from their own pages", () => {
     { ua: "Mozilla/5.0 (compatible; MistralAI-Training/1.0)", lists: [], dns: [] },
   ])("$ua -> lists $lists, reverse DNS $dns", ({ ua, lists, dns }) => {
     const agent = classifyUserAgent(ua);
-    expect(rangeSourcesFor(agent).map((source) => source.name)).toEqual(lists);
-    expect(reverseDnsRulesFor(agent).map((rule) => rule.name)).toEqual(dns);
+    const plan = verificationPlan(agent);
+    expect(plan.rangeSources.map((source) => source.name)).toEqual(lists);
+    expect(plan.reverseDns.map((rule) => rule.name)).toEqual(dns);
   });
 });
 
@@ -932,22 +974,39 @@ describe("cloudflareBotOf", () => {
   });
 });
 
+// Every `verifiedBotCategory` string value Cloudflare documents (developers.cloudflare.com/bots/
+// concepts/bot/verified-bots/, "Categories", last updated 2026-07-01), and what it is in ours.
 describe("categoryOfCloudflare: only categories that say the same as ours", () => {
   it.each([
-    { cloudflare: "Search Engine Crawler", ours: "search-engine" },
-    { cloudflare: "AI Crawler", ours: "ai-training" },
-    { cloudflare: "AI Assistant", ours: "ai-assistant" },
-    { cloudflare: "AI Search", ours: "ai-search" },
-    { cloudflare: "Search Engine Optimization", ours: "seo-tool" },
-    { cloudflare: "Page Preview", ours: "social-preview" },
-    { cloudflare: "Monitoring & Analytics", ours: "monitoring" },
-    { cloudflare: "Archiver", ours: "archiver" },
-    { cloudflare: "ai crawler", ours: "ai-training" },
+    { cloudflare: "Academic Research", ours: undefined },
+    { cloudflare: "Accessibility", ours: undefined },
     { cloudflare: "Advertising & Marketing", ours: undefined },
     { cloudflare: "Aggregator", ours: undefined },
+    { cloudflare: "AI Assistant", ours: "ai-assistant" },
+    { cloudflare: "AI Crawler", ours: "ai-training" },
+    { cloudflare: "AI Search", ours: "ai-search" },
+    { cloudflare: "Archiver", ours: "archiver" },
     { cloudflare: "Feed Fetcher", ours: undefined },
-    { cloudflare: "Academic Research", ours: undefined },
+    { cloudflare: "Monitoring & Analytics", ours: "monitoring" },
+    { cloudflare: "Page Preview", ours: "social-preview" },
+    { cloudflare: "Search Engine Crawler", ours: "search-engine" },
+    { cloudflare: "Search Engine Optimization", ours: "seo-tool" },
+    { cloudflare: "Security", ours: undefined },
+    { cloudflare: "Social Media Marketing", ours: undefined },
+    { cloudflare: "Webhooks", ours: undefined },
     { cloudflare: "Other", ours: undefined },
+    // Spellings: Cloudflare's value, not the client's, so case is no attack; white space trimmed.
+    { cloudflare: "ai crawler", ours: "ai-training" },
+    { cloudflare: " Search Engine Crawler ", ours: "search-engine" },
+    // BotBase behaviors and the Direct / Intermediary labels are never delivered in this field;
+    // a value spelled like one is no category, even where the behavior maps in the table.
+    { cloudflare: "Search", ours: undefined },
+    { cloudflare: "Agent", ours: undefined },
+    { cloudflare: "Training", ours: undefined },
+    { cloudflare: "Direct", ours: undefined },
+    { cloudflare: "Intermediary", ours: undefined },
+    { cloudflare: "AI Crawlers", ours: undefined },
+    { cloudflare: "", ours: undefined },
     { cloudflare: undefined, ours: undefined },
   ])("$cloudflare -> $ours", ({ cloudflare, ours }) => {
     expect(categoryOfCloudflare(cloudflare)).toBe(ours);

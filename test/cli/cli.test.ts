@@ -45,10 +45,9 @@ function run(args: string[], stdin = ""): Promise<Run> {
   });
 }
 
-const ROBOTS = fixture(
-  "robots.txt",
-  "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n",
-);
+const ROBOTS_TEXT =
+  "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n";
+const ROBOTS = fixture("robots.txt", ROBOTS_TEXT);
 
 describe("robots-edge check <file> <token> [url…]", () => {
   it.each([
@@ -256,6 +255,15 @@ describe("the CLI answers only what it was asked", () => {
     { args: ["check", ROBOTS, "bot", "--frobnicate"], message: 'unknown option "--frobnicate"' },
     { args: ["lint", "--strict", ROBOTS], message: 'unknown option "--strict"' },
     { args: ["config", "lint"], message: 'the only config command is "check"' },
+    { args: ["--frobnicate"], message: 'unknown option "--frobnicate" (this command takes --help, --json, --version)' },
+    { args: ["--version", "check"], message: "the command comes first: robots-edge <command> [options]" },
+    { args: ["config", "check", "-", "--env"], message: "--env needs a value (--env VALUE or --env=VALUE)" },
+    { args: ["config", "check", "--env", "--json"], message: "--env needs a value" },
+    { args: ["config", "check", "--env="], message: "--env needs a name: --env production" },
+    { args: ["config", "check", "a.toml", "b.toml"], message: 'unexpected argument "b.toml" (one file per call)' },
+    { args: ["check", ROBOTS, "bot", "/x", "--json=yes"], message: "--json takes no value" },
+    { args: ["check", "--jsonl", "--json"], message: "--jsonl takes its cases on stdin and nothing else" },
+    { args: ["lint", "-x", ROBOTS], message: 'unknown option "-x" (this command takes --json, --purposes, --help)' },
     {
       args: [
         "check",
@@ -313,6 +321,38 @@ describe("the CLI answers only what it was asked", () => {
     expect(result.stderr).toBe("");
   });
 
+  // Node's parseArgs reads every command line: its spellings hold for every command.
+  it.each([
+    {
+      name: "-- ends the options: what follows is an operand, even when it starts with -",
+      args: ["check", "--json", "--", "-", "bot", "/private/x"],
+      stdin: ROBOTS_TEXT,
+      code: 1,
+      stdout:
+        '{"url":"/private/x","allowed":false,"rule":{"kind":"disallow","pattern":"/private","line":2},"reason":"rule","group":"*"}\n',
+    },
+    {
+      name: "--env=NAME is --env NAME",
+      args: ["config", "check", "-", "--json", "--env=production"],
+      stdin: '[env.production.vars]\nMODE = "report"\n',
+      code: 1, // no bindings: a table with only vars
+      stdout: '{"file":"stdin","env":"production","errors":3,',
+    },
+    {
+      name: "--env NAME before the file",
+      args: ["config", "check", "--env", "production", "-", "--json"],
+      stdin: '[env.production.vars]\nMODE = "report"\n',
+      code: 1, // no bindings: a table with only vars
+      stdout: '{"file":"stdin","env":"production","errors":3,',
+    },
+    { name: "-v is --version", args: ["-v"], stdin: "", code: 0, stdout: "robots-edge 0.1.0\n" },
+  ])("$name", async ({ args, stdin, code, stdout }) => {
+    const result = await run(args, stdin);
+    expect(result.code).toBe(code);
+    if (stdout.endsWith("\n")) expect(result.stdout).toBe(stdout);
+    else expect(result.stdout).toContain(stdout);
+  });
+
   it("--version prints the package version", async () => {
     const result = await run(["--version"]);
     expect(result).toEqual({ code: 0, stdout: "robots-edge 0.1.0\n", stderr: "" });
@@ -357,9 +397,6 @@ describe("the CLI answers only what it was asked", () => {
     }
   });
 });
-
-const ROBOTS_TEXT =
-  "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n";
 
 describe("every command: --json, and - for stdin", () => {
   it.each([

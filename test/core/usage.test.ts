@@ -38,11 +38,12 @@ function codes(robots: string): string[] {
     .map((d) => `${d.line} ${d.code}`);
 }
 
-// draft-ietf-aipref-attach-05 §1.1 "Examples":
+// draft-ietf-aipref-attach-05 (tag draft-ietf-aipref-attach-05 of ietf-wg-aipref/drafts, read
+// 2026-11-24) §1.2 "Examples", after an HTTP response carrying `Content-Usage: train-ai=n`:
 //   User-Agent: *
 //   Allow: /
 //   Content-Usage: train-ai=n
-// §3.5 "Example" (Figure 2) and Table 1:
+// §3.4 "Example" (Figure 2) and Table 1:
 //   User-Agent: *            | Path        | Crawl | Usage Preference |
 //   Allow: /                 | /test       | yes   | train-ai=n       |
 //   Disallow: /never/        | /never/test | no    | N/A              |
@@ -52,7 +53,8 @@ function codes(robots: string): string[] {
 //   User-Agent: ExampleBot
 //   Allow: /
 //   Content-Usage: train-ai=y
-// draft-ietf-aipref-attach-04 §3.5 wrote the same file with an explicit "/" path:
+// The same file with an explicit "/" path on the lines that have none (no revision of attach, -00
+// to -05, writes it so; a "/" path covers every path, as no path does):
 //   Content-Usage: / train-ai=n
 const ATTACH_INTRO = "User-Agent: *\nAllow: /\nContent-Usage: train-ai=n\n";
 const ATTACH_EXAMPLE =
@@ -77,16 +79,16 @@ const CLOUDFLARE_USE = "User-Agent: *\nContent-Signal: search=yes, ai-train=no, 
 
 describe("reading usage lines into the model", () => {
   it.each([
-    { robots: ATTACH_INTRO, lines: ["3 content-usage - train-ai=n"], why: "attach-05 §1.1" },
+    { robots: ATTACH_INTRO, lines: ["3 content-usage - train-ai=n"], why: "attach-05 §1.2" },
     {
       robots: ATTACH_EXAMPLE,
       lines: ["4 content-usage - train-ai=n", "5 content-usage /ai-ok/ train-ai=y", "9 content-usage - train-ai=y"],
-      why: "attach-05 §3.5",
+      why: "attach-05 §3.4",
     },
     {
       robots: ATTACH_04_EXAMPLE,
       lines: ["4 content-usage / train-ai=n", "5 content-usage /ai-ok/ train-ai=y", "9 content-usage / train-ai=y"],
-      why: "attach-04 §3.5, explicit / path",
+      why: "attach-05 §3.4 with an explicit / path",
     },
     { robots: SIGNALS_ORG, lines: ["2 content-signal - ai-train=n,search=y,ai-input=y"], why: "contentsignals.org" },
     {
@@ -218,6 +220,136 @@ describe("reading usage lines into the model", () => {
   });
 });
 
+// draft-ietf-aipref-vocab-08: every example of the draft, and the processing rules its
+// examples illustrate, as the preference each of its three categories ends up with (§3: each
+// is "allowed", "disallowed" or "unknown"). Read offline on 2026-11-24 from the working group's
+// editor's copy (ietf-wg-aipref/drafts, draft-ietf-aipref-vocab.md as stored by the search
+// tool), whose section numbers match -08 as third parties cite it ("Section 4.2 adds AI Use");
+// the -08 submission itself (datatracker, 2026-09-13) was not readable offline, only its
+// front matter. Its examples are the four of vocab-07, unchanged; -08 adds the category.
+type Outcome = "allowed" | "disallowed" | "unknown";
+const VOCAB_08_CATEGORIES = ["train-ai", "ai-use", "search"] as const;
+
+/** The preference a one-line `Content-Usage` statement states for each vocab-08 category. */
+function outcomes(statement: string): Record<(typeof VOCAB_08_CATEGORIES)[number], Outcome> {
+  const [group] = parseRobotsTxt(`User-agent: *\nContent-Usage: ${statement}\n`).groups;
+  const line = group?.extensions.usage[0];
+  const of = (key: string): Outcome => {
+    const preference = line?.valid ? line.preferences.find((p) => p.key === key) : undefined;
+    return preference === undefined ? "unknown" : preference.allow ? "allowed" : "disallowed";
+  };
+  return { "train-ai": of("train-ai"), "ai-use": of("ai-use"), search: of("search") };
+}
+
+describe("draft-ietf-aipref-vocab-08 examples", () => {
+  it.each([
+    // §6 "Exemplary Serialization Format": "allow model training, disallow search, with the
+    // preference for other categories being unknown".
+    {
+      statement: "train-ai=y, search=n",
+      expected: { "train-ai": "allowed", "ai-use": "unknown", search: "disallowed" },
+      why: "§6 example",
+    },
+    // §6.5.1 "Multiple Preferences": "results in all preferences being unknown".
+    {
+      statement: 'train-ai=y, train-ai, search=n, search="n"',
+      expected: { "train-ai": "unknown", "ai-use": "unknown", search: "unknown" },
+      why: "§6.5.1 example: the last value of a key is not a token",
+    },
+    // §6.5.1: "If the parsing of the Dictionary fails, preferences are unknown. This includes
+    // where keys include uppercase characters".
+    {
+      statement: "AI-Use=n, search=y",
+      expected: { "train-ai": "unknown", "ai-use": "unknown", search: "unknown" },
+      why: "§6.5.1: an uppercase key fails the whole dictionary",
+    },
+    // §6.5.2 "Preference Parameters": "carries no parameters, and a preference to allow".
+    {
+      statement: "train-ai;allow=n, train-ai=y",
+      expected: { "train-ai": "allowed", "ai-use": "unknown", search: "unknown" },
+      why: "§6.5.2 example: parameters of the replaced value do not apply",
+    },
+    // §6.5.2: "the following train-ai preference has parameters even though the preference is
+    // unknown". The trailing ";" needs a key (RFC 9651 §4.2.3.2), so the dictionary fails to
+    // parse: unknown either way.
+    {
+      statement: 'train-ai;has;parameters="?";',
+      expected: { "train-ai": "unknown", "ai-use": "unknown", search: "unknown" },
+      why: "§6.5.2 example: unknown with parameters",
+    },
+    // §6.5 "Processing Algorithm": y allows, n disallows, anything else (absent, not a Token,
+    // another Token) is unknown, and is not an error.
+    {
+      statement: "train-ai=n, ai-use=n, search=y",
+      expected: { "train-ai": "disallowed", "ai-use": "disallowed", search: "allowed" },
+      why: "§6.1 labels: all three categories",
+    },
+    {
+      statement: "ai-use=?1, search=yes, train-ai=N",
+      expected: { "train-ai": "unknown", "ai-use": "unknown", search: "unknown" },
+      why: "§6.5: a boolean, another token, an uppercase token",
+    },
+    {
+      statement: "ai-use=n;reason=x, ai-input=n",
+      expected: { "train-ai": "unknown", "ai-use": "disallowed", search: "unknown" },
+      why: "§6.4: unknown parameters and unknown labels are ignored",
+    },
+  ] as const)("$why: $statement", ({ statement, expected }) => {
+    expect(outcomes(statement)).toEqual(expected);
+  });
+});
+
+// vocab-08 §5.1 "Combining Preferences", per category: any disallow wins, else any allow, else
+// unknown. attach-05 §3.1 applies it to Content-Usage rules with identical paths.
+describe("draft-ietf-aipref-vocab-08 §5.1: statements for one path combine restrictively", () => {
+  it.each([
+    {
+      lines: ["/p train-ai=y, ai-use=y", "/p train-ai=n"],
+      expected: ["train-ai=n@3", "ai-use=y@2"],
+      why: "a disallow wins; an allow stated once stands",
+    },
+    { lines: ["/p ai-use=y", "/p ai-use=y"], expected: ["ai-use=y@2+3"], why: "allowed when only allowed" },
+    { lines: ["/p search=y", "/p ai-use=?0"], expected: ["search=y@2"], why: "unknown stays unknown" },
+  ])("$why", ({ lines, expected }) => {
+    const robots = `User-agent: *\n${lines.map((line) => `Content-Usage: ${line}`).join("\n")}\n`;
+    expect(effective(robots, "AnyBot", "/p/x")).toEqual(expected);
+  });
+});
+
+// attach-05 §3.1: Content-Usage paths use Allow/Disallow's percent-encoding; "SP (U+20) and HTAB
+// (U+09) characters need to be replaced with %20 and %09". §3.2: the path ends at the first SP
+// or HTAB, so an unencoded space ends it early. The order of rules in a group carries no meaning.
+describe("draft-ietf-aipref-attach-05 §3.1 and §3.2: paths and order", () => {
+  it.each([
+    {
+      robots: "User-agent: *\nContent-Usage: /a%20b/ train-ai=n\n",
+      url: "/a%20b/x",
+      expected: ["train-ai=n@2"],
+      why: "an encoded space matches the request's %20",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: /a b/ train-ai=n\n",
+      url: "/a%20b/x",
+      expected: [],
+      why: "a raw space ends the path: the statement `b/ train-ai=n` is no dictionary",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: train-ai=n\nDisallow: /never/\nAllow: /\n",
+      url: "/test",
+      expected: ["train-ai=n@2"],
+      why: "interleaved before Allow/Disallow: the same as §3.4's order",
+    },
+    {
+      robots: "User-agent: *\nContent-Usage: train-ai=n\nDisallow: /never/\nAllow: /\n",
+      url: "/never/test",
+      expected: "N/A" as const,
+      why: "interleaved: a disallowed path still has none",
+    },
+  ])("$why", ({ robots, url, expected }) => {
+    expect(effective(robots, "AnyBot", url)).toEqual(expected);
+  });
+});
+
 describe("lint: usage diagnostics", () => {
   it.each([
     { robots: ATTACH_EXAMPLE, codes: [], why: "attach-05 example is clean" },
@@ -312,7 +444,7 @@ describe("lint: usage diagnostics", () => {
 });
 
 describe("resolving the preferences for a path", () => {
-  // attach-05 §3.5 Table 1, and "ExampleBot ... uses the second group ... train-ai=y".
+  // attach-05 §3.4 Table 1, and "ExampleBot ... uses the second group ... train-ai=y".
   it.each([
     { robots: ATTACH_EXAMPLE, agent: "OtherBot", url: "/test", expected: ["train-ai=n@4"] },
     { robots: ATTACH_EXAMPLE, agent: "OtherBot", url: "/never/test", expected: "N/A" as const },

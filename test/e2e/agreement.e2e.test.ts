@@ -1,7 +1,9 @@
-// Done-when of issue #11: the admin explain endpoint and the edge agree on every request, for
-// several configurations, both driven through `wrangler dev` in front of the demo origin.
-// Each row states literally what both must say: explain's action and status, and what the
-// edge answers (status, and X-Robots-Edge when the edge marks the response).
+// Done-when of issues #11 and #25: the admin explain endpoint and the edge agree on every request,
+// for several configurations (enforce, report, off, off over an enforcing route, a pause, a typo
+// in MODE, a short ADMIN_TOKEN, an impostor, an unverifiable claim, a public URL in explain), both
+// driven through `wrangler dev` in front of the demo origin. Each row states literally what both
+// must say: explain's action, layer and status, and what the edge answers (status, and
+// X-Robots-Edge when the edge marks the response).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ROBOTS, startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
 import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
@@ -25,6 +27,17 @@ Content-Usage: /blog/ train-ai=y
 Content-Signal: /docs/ search=yes, ai-train=no
 `;
 
+// Googlebot's own group allows everything; `*` refuses /private/.
+const SPLIT_ROBOTS = `User-agent: *
+Disallow: /private/
+
+User-agent: Googlebot
+Allow: /
+`;
+
+/** Google's list as the cron stores it (worker/identity/crawler-ranges.ts), fetched now. */
+const GOOGLE_LIST = JSON.stringify({ sources: { googlebot: { fetchedAt: Date.now(), cidrs: ["66.249.64.0/24"] } } });
+
 const POLICY = JSON.stringify({
   routes: [
     { pattern: "/blog/", mode: "enforce", blockStatus: 451, rules: [{ crawlers: ["Googlebot"], action: "block" }] },
@@ -38,8 +51,14 @@ interface Row {
   /** Explain's action and status (null: the edge makes no response of its own). */
   readonly action: string;
   readonly status: number | null;
-  /** What the edge answers. */
-  readonly edge: number;
+  /** Explain's deciding layer (src/vocabulary.ts LAYERS), where the row is about it. */
+  readonly layer?: string;
+  /** Explain's verification status, where the row is about it. */
+  readonly verification?: string;
+  /** The client address given to explain (`ip=`): the edge's own request comes from loopback. */
+  readonly ip?: string;
+  /** What the edge answers; null: a row for explain alone (its comment says where the edge's side runs). */
+  readonly edge: number | null;
   readonly marker?: string;
   /** The Content-Usage header on the edge's response (null: none). */
   readonly contentUsage?: string | null;
@@ -56,6 +75,8 @@ interface Configuration {
   readonly robots?: string;
   /** POST refresh before the rows (default true); false: explain works from nothing stored. */
   readonly refresh?: boolean;
+  /** Keys stored in the edge's KV before it starts (the crawler lists, as the cron would store them). */
+  readonly kv?: Record<string, string>;
   /** What GET status says the edge does now (a part of its `edge`). */
   readonly now?: Record<string, unknown>;
   readonly rows: Row[];
@@ -66,13 +87,21 @@ const configurations: Configuration[] = [
     name: "MODE=enforce, no policy",
     vars: {},
     rows: [
-      { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
+      { ua: GOOGLEBOT, path: "/private/report", action: "block", layer: "robots.txt", status: 403, edge: 403 },
       { ua: GOOGLEBOT, path: "/private/press-kit/", action: "pass", status: null, edge: 200 },
       { ua: GOOGLEBOT, path: "/%70rivate/report", action: "block", status: 403, edge: 403 },
       { ua: GOOGLEBOT, path: "/private;%2F../", action: "block", status: 403, edge: 403 },
       { ua: GPTBOT, path: "/blog/", action: "block", status: 403, edge: 403 },
       { ua: CHROME, path: "/private/report", action: "pass", status: null, edge: 200 },
-      { ua: GOOGLEBOT, path: "/robots.txt", action: "serve-robots-txt", status: null, edge: 200, marker: "served" },
+      {
+        ua: GOOGLEBOT,
+        path: "/robots.txt",
+        action: "serve-robots-txt",
+        layer: "robots.txt-file",
+        status: null,
+        edge: 200,
+        marker: "served",
+      },
     ],
   },
   {
@@ -80,19 +109,37 @@ const configurations: Configuration[] = [
     vars: {},
     paused: true,
     rows: [
-      { ua: GOOGLEBOT, path: "/blog/", action: "paused", status: 503, edge: 503, marker: "paused", retryAfter: 120 },
       {
         ua: GOOGLEBOT,
-        path: "/private/report",
-        action: "paused",
+        path: "/blog/",
+        action: "unavailable",
+        layer: "pause",
         status: 503,
         edge: 503,
         marker: "paused",
         retryAfter: 120,
       },
-      { ua: GPTBOT, path: "/blog/", action: "paused", status: 503, edge: 503, marker: "paused" },
-      { ua: CHROME, path: "/blog/", action: "pass", status: null, edge: 200 },
-      { ua: CHROME, path: "/robots.txt", action: "paused", status: 503, edge: 503, marker: "paused" },
+      {
+        ua: GOOGLEBOT,
+        path: "/private/report",
+        action: "unavailable",
+        layer: "pause",
+        status: 503,
+        edge: 503,
+        marker: "paused",
+        retryAfter: 120,
+      },
+      { ua: GPTBOT, path: "/blog/", action: "unavailable", layer: "pause", status: 503, edge: 503, marker: "paused" },
+      { ua: CHROME, path: "/blog/", action: "pass", layer: "human", status: null, edge: 200 },
+      {
+        ua: CHROME,
+        path: "/robots.txt",
+        action: "unavailable",
+        layer: "pause",
+        status: 503,
+        edge: 503,
+        marker: "paused",
+      },
     ],
   },
   {
@@ -103,11 +150,12 @@ const configurations: Configuration[] = [
         ua: GOOGLEBOT,
         path: "/private/report",
         action: "report",
+        layer: "robots.txt",
         status: null,
         edge: 200,
         marker: 'would-block; rule="disallow: /private/"; line=3',
       },
-      { ua: GOOGLEBOT, path: "/blog/hello-world", action: "block", status: 451, edge: 451 },
+      { ua: GOOGLEBOT, path: "/blog/hello-world", action: "block", layer: "policy", status: 451, edge: 451 },
       { ua: GPTBOT, path: "/blog/", action: "block", status: 451, edge: 451 },
       { ua: GPTBOT, path: "/docs/guide/", action: "pass", status: null, edge: 200 },
     ],
@@ -145,8 +193,8 @@ const configurations: Configuration[] = [
     vars: { MODE: "off", POLICY },
     now: { mode: { mode: "off", source: "var", routes: [] }, problems: [] },
     rows: [
-      { ua: GOOGLEBOT, path: "/blog/hello-world", action: "pass", status: null, edge: 200 },
-      { ua: GPTBOT, path: "/private/report", action: "pass", status: null, edge: 200 },
+      { ua: GOOGLEBOT, path: "/blog/hello-world", action: "pass", layer: "mode-off", status: null, edge: 200 },
+      { ua: GPTBOT, path: "/private/report", action: "pass", layer: "mode-off", status: null, edge: 200 },
     ],
   },
   {
@@ -169,6 +217,61 @@ const configurations: Configuration[] = [
       { ua: GOOGLEBOT, path: "/private/report", action: "block", status: 403, edge: 403 },
       { ua: GOOGLEBOT, path: "/private/press-kit/", action: "pass", status: null, edge: 200 },
       { ua: CHROME, path: "/private/report", action: "pass", status: null, edge: 200 },
+    ],
+  },
+  {
+    // Explain given no client address says what happens to a claim that cannot be checked:
+    // judged under its group and under `*`, refused only by `*`, so 503 with Retry-After, never
+    // 403. Googlebot's own group allows everything, `*` refuses /private/. The edge's side of
+    // this row runs in workerd (test/worker/agreement.test.ts, "an unverifiable claim"): under
+    // `wrangler dev` every request carries local Cloudflare fields saying `verifiedBot: false`,
+    // which refute any claim (the impostor configuration below).
+    name: "an unverifiable claim: explain says 503 where only * refuses, never 403",
+    vars: { VERIFY_CRAWLERS: "unknown" },
+    robots: SPLIT_ROBOTS,
+    rows: [
+      {
+        ua: GOOGLEBOT,
+        path: "/private/report",
+        action: "unavailable",
+        layer: "unproven-claim",
+        verification: "unverifiable",
+        status: 503,
+        edge: null,
+        retryAfter: 300,
+      },
+      {
+        ua: GOOGLEBOT,
+        path: "/blog/",
+        action: "pass",
+        layer: "robots.txt",
+        verification: "unverifiable",
+        status: null,
+        edge: null,
+      },
+    ],
+  },
+  {
+    // Google's list is loaded (as the cron stores it) and the request comes from loopback, an
+    // address outside it: the claim is refuted (at the edge, `wrangler dev`'s local Cloudflare
+    // fields refute it too). Explain is given the same address.
+    name: "an impostor under VERIFY_CRAWLERS=block: 403 for the claim",
+    vars: { VERIFY_CRAWLERS: "block" },
+    robots: SPLIT_ROBOTS,
+    kv: { "crawler-ranges": GOOGLE_LIST },
+    rows: [
+      {
+        ua: GOOGLEBOT,
+        path: "/blog/",
+        ip: "127.0.0.1",
+        action: "block",
+        layer: "verification",
+        verification: "refuted",
+        status: 403,
+        edge: 403,
+        marker: "impostor",
+      },
+      { ua: CHROME, path: "/blog/", action: "pass", layer: "human", status: null, edge: 200 },
     ],
   },
   {
@@ -217,6 +320,7 @@ describe.each(configurations)("admin explain and the edge agree: $name", (config
     if (robots) origin.setRobots(robots);
     edge = await startEdge({
       vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off", ...vars },
+      ...(configuration.kv && { kv: configuration.kv }),
     });
     if (configuration.refresh !== false) expect((await admin("POST", "refresh")).status).toBe(200);
     if (paused) expect((await admin("POST", "pause", { minutes: 5, retryAfter: 120 })).status).toBe(200);
@@ -227,16 +331,18 @@ describe.each(configurations)("admin explain and the edge agree: $name", (config
   });
 
   it.each(rows)("$path for $ua: explain $action $status, edge $edge", async (row) => {
-    const query = new URLSearchParams({ ua: row.ua, url: row.explainUrl ?? row.path });
+    const query = new URLSearchParams({ ua: row.ua, url: row.explainUrl ?? row.path, ...(row.ip && { ip: row.ip }) });
     const explained = await admin("GET", `explain?${query}`);
     expect(explained.status).toBe(200);
     expect(explained.json["action"]).toMatchObject({ action: row.action, status: row.status });
+    if (row.layer !== undefined) expect(explained.json["layer"]).toBe(row.layer);
+    if (row.verification !== undefined)
+      expect(explained.json["verification"]).toMatchObject({ status: row.verification });
+    if (row.retryAfter !== undefined) expect(explained.json["action"]).toMatchObject({ retryAfter: row.retryAfter });
+    if (row.edge === null) return;
     const response = await rawRequest(edge.url, row.path, { ua: row.ua });
     expect(response.status).toBe(row.edge);
-    if (row.retryAfter !== undefined) {
-      expect(explained.json["action"]).toMatchObject({ retryAfter: row.retryAfter });
-      expect(response.headers["retry-after"]).toBe(String(row.retryAfter));
-    }
+    if (row.retryAfter !== undefined) expect(response.headers["retry-after"]).toBe(String(row.retryAfter));
     if (row.marker) expect(response.headers["x-robots-edge"]).toBe(row.marker);
     if (row.contentUsage !== undefined) expect(response.headers["content-usage"] ?? null).toBe(row.contentUsage);
   });

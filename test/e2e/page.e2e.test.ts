@@ -188,7 +188,8 @@ describe("operator page: activity (issue #13)", () => {
       block: 1,
       report: 0,
       unavailable: 0,
-      rateLimited: 0,
+      "rate-limited": 0,
+      "serve-robots-txt": 0,
     });
   });
 
@@ -196,10 +197,61 @@ describe("operator page: activity (issue #13)", () => {
     await page.click("#activity-reload");
     await page.waitForSelector("#activity-table tbody tr td:has-text('bingbot')");
     const rows = await cells("#activity-table tbody tr");
-    // Crawler, category, requests, pass, block, report, 503, 429, verified, refuted, unverifiable,
-    // unchecked, violations. VERIFY_CRAWLERS=off: claims taken as made are unverifiable, never verified.
-    expect(rows).toContainEqual(["bingbot", "search-engine", "3", "1", "2", "0", "0", "0", "0", "0", "3", "0", "2"]);
-    expect(rows).toContainEqual(["GPTBot", "ai-training", "1", "0", "1", "0", "0", "0", "0", "0", "1", "0", "1"]);
+    // Crawler, category, requests, then one column per action of the edge's vocabulary (pass,
+    // report, block, 503, 429, robots.txt served), verified, refuted, unverifiable, unchecked,
+    // violations. VERIFY_CRAWLERS=off: claims taken as made are unverifiable, never verified.
+    const head = await page.$$eval("#activity-table thead th", (ths) => ths.map((th) => th.textContent));
+    expect(head).toEqual([
+      "Crawler",
+      "Category",
+      "Requests",
+      "Pass",
+      "Report",
+      "Block",
+      "503",
+      "429",
+      "robots.txt",
+      "Verified",
+      "Refuted",
+      "Unverifiable",
+      "Unchecked",
+      "Disguised",
+      "Violations",
+    ]);
+    expect(rows).toContainEqual([
+      "bingbot",
+      "search-engine",
+      "3",
+      "1",
+      "0",
+      "2",
+      "0",
+      "0",
+      "0",
+      "0",
+      "0",
+      "3",
+      "0",
+      "0",
+      "2",
+    ]);
+    expect(rows).toContainEqual([
+      "GPTBot",
+      "ai-training",
+      "1",
+      "0",
+      "0",
+      "1",
+      "0",
+      "0",
+      "0",
+      "0",
+      "0",
+      "1",
+      "0",
+      "0",
+      "1",
+    ]);
     // The chart: SVG bars, stacked by action, for the current hour; the block bar holds these 3 blocks at least.
     expect(await page.getAttribute("#activity-svg", "role")).toBe("img");
     expect(await page.locator("#activity-svg rect.bar.block").count()).toBeGreaterThanOrEqual(1);
@@ -232,7 +284,9 @@ describe("operator page: activity (issue #13)", () => {
       ["GPTBot", "unverifiable", "GET /articles/1"],
     ]);
     expect(await page.textContent("#activity-blocked")).toBe("/articles/1 — 1");
-    expect(await page.textContent("#activity-summary")).toMatch(/^GPTBot: 1 crawler requests \(0 passed, 1 blocked/);
+    expect(await page.textContent("#activity-summary")).toMatch(
+      /^GPTBot: 1 crawler requests \(Pass: 0, Report: 0, Block: 1,/,
+    );
     await page.selectOption("#activity-crawler", "");
     expect((await cells("#activity-table tbody tr")).length).toBeGreaterThan(2);
     // 30 days: a bar per day, labelled by date, rather than 720 one-pixel hours.
@@ -325,7 +379,9 @@ describe("operator page: the policy editor", () => {
     expect(await page.textContent("#P4 .diag")).toContain(
       'routes[0].mode must be one of enforce, report, off, got "loud"',
     );
-    expect(await page.textContent("#P5 .diag")).toContain('routes[0].rules[0].action must be "block" or "allow"');
+    expect(await page.textContent("#P5 .diag")).toContain(
+      'routes[0].rules[0].action must be "block", "allow" or "pace"',
+    );
     expect((await rawRequest(edge.url, "/blog/", { ua: GOOGLEBOT })).status).toBe(200);
     await shot("10-policy-problems");
   });
@@ -427,7 +483,7 @@ describe("operator page: problems and what the edge does now", () => {
     expect((await rawRequest(troubled.url, "/private/report", { ua: GOOGLEBOT })).status).toBe(503);
   });
 
-  it("during the pause the tester says 503 paused, live and draft, and what the draft changes after it", async () => {
+  it("during the pause the tester says 503 crawl pause, live and draft, and what the draft changes after it", async () => {
     await view.fill("#ua", GOOGLEBOT);
     await view.fill("#urls", "/blog/\n/private/report");
     await view.click("#run");
@@ -438,13 +494,13 @@ describe("operator page: problems and what the edge does now", () => {
     expect(rows).toEqual([
       [
         ["/blog/", ""],
-        ["503 paused", "held"],
-        ["paused 503", ""],
+        ["503 crawl pause", "held"],
+        ["unavailable 503", ""],
       ],
       [
         ["/private/report", ""],
-        ["503 paused", "held"],
-        ["paused 503", ""],
+        ["503 crawl pause", "held"],
+        ["unavailable 503", ""],
       ],
     ]);
     await view.check("#draft-mode");

@@ -36,7 +36,9 @@ function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
 
 const recorded = (overrides: Partial<EdgeFacts>, method = "GET") => {
   const input = facts(overrides);
-  return activityOf(input, decideEdge(input), method);
+  const record = decideEdge(input);
+  if ("gather" in record) throw new TypeError(`the test's facts lack ${record.gather}`);
+  return activityOf(record, method, input.now);
 };
 
 describe("activityOf: one decision, one event", () => {
@@ -72,7 +74,7 @@ describe("activityOf: one decision, one event", () => {
       expected: { action: "unavailable", layer: "pause", violation: false },
     },
     {
-      why: "the rate limiter refuses: rateLimited",
+      why: "the rate limiter refuses: rate-limited",
       overrides: {
         pathAndQuery: "/public",
         enforceRates: "all" as const,
@@ -83,7 +85,7 @@ describe("activityOf: one decision, one event", () => {
         },
         rate: { allowed: false as const, retryAfter: 5 },
       },
-      expected: { action: "rateLimited", layer: "rate" },
+      expected: { action: "rate-limited", layer: "rate" },
     },
     {
       why: "a verified claim",
@@ -157,9 +159,9 @@ describe("activityOf: one decision, one event", () => {
       expected: { token: "BarBot", action: "block", layer: "robots.txt", violation: false },
     },
     {
-      why: "robots.txt fetched by a crawler: a pass of the file",
+      why: "robots.txt fetched by a crawler: the edge serves the file",
       overrides: { isRobotsTxt: true, pathAndQuery: "/robots.txt" },
-      expected: { action: "pass", layer: "robots.txt-file", path: "/robots.txt" },
+      expected: { action: "serve-robots-txt", layer: "robots.txt-file", path: "/robots.txt" },
     },
   ])("$why", ({ overrides, expected }) => {
     const activity = recorded(overrides);
@@ -260,14 +262,15 @@ describe("summarizeActivity", () => {
       block: 4,
       report: 0,
       unavailable: 0,
-      rateLimited: 0,
+      "rate-limited": 0,
+      "serve-robots-txt": 0,
     });
     expect(summary.crawlers.map((crawler) => crawler.token)).toEqual(["Googlebot", "GPTBot"]);
     const gptbot = summary.crawlers[1];
     expect(gptbot).toMatchObject({
       category: "ai-training",
       requests: 4,
-      verified: { verified: 1, refuted: 3, unverifiable: 0, unchecked: 0 },
+      verified: { verified: 1, refuted: 3, unverifiable: 0, unchecked: 0, disguised: 0 },
       violations: 4,
       layers: { "robots.txt": 4 },
     });

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { decideEdge } from "../../src/policy/edge-decision.ts";
-import type { EdgeAction, EdgeFacts } from "../../src/policy/edge-facts.ts";
+import { decideEdge, type EdgeAnswer } from "../../src/policy/edge-decision.ts";
+import { NOT_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import type { Mode } from "../../src/policy/mode.ts";
 import { UNPROVEN_RETRY_AFTER_SECONDS } from "../../src/policy/claim.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
@@ -33,28 +33,12 @@ function facts(overrides: Partial<EdgeFacts> = {}): EdgeFacts {
   });
 }
 
-/** An action in a few words: kind, status, and what decided or why. */
-function summary(action: EdgeAction): string {
-  switch (action.kind) {
-    case "forward":
-      return `forward ${action.why}`;
-    case "block":
-      return `block ${action.status} ${action.verdict.layer}`;
-    case "report":
-      return `report ${action.verdict.layer}`;
-    case "pass":
-      return `pass ${action.verdict.layer}`;
-    case "unavailable":
-      return `unavailable ${action.status} ${action.why}`;
-    case "rate-limited":
-      return `rate-limited ${action.status} retry ${action.retryAfter}`;
-    case "gather":
-      return `gather ${action.fact}`;
-    case "serve-robots-txt":
-      return `serve-robots-txt retry ${action.retryAfter}`;
-    default:
-      return `${action.kind} ${action.status}`;
-  }
+/** The record in a few words: action, status, the layer that decided, and a Retry-After where it is the point. */
+function summary(answer: EdgeAnswer): string {
+  if ("gather" in answer) return `gather ${answer.gather}`;
+  const status = answer.status === null ? "" : ` ${answer.status}`;
+  const retry = answer.action === "rate-limited" || answer.action === "serve-robots-txt";
+  return `${answer.action}${status} ${answer.layer}${retry ? ` retry ${answer.retryAfter}` : ""}`;
 }
 
 function policyFor(route: string, layer: string) {
@@ -71,65 +55,65 @@ function policyFor(route: string, layer: string) {
 // Googlebot), pause in force, expected]. Googlebot asks for /private/x.
 const precedence: [Mode, string, string, boolean, string][] = [
   ["enforce", "none", "robots.txt", false, "block 403 robots.txt"],
-  ["enforce", "none", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "none", "robots.txt", true, "unavailable 503 pause"],
   ["enforce", "inherit", "robots.txt", false, "block 451 robots.txt"],
-  ["enforce", "inherit", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "inherit", "robots.txt", true, "unavailable 503 pause"],
   ["enforce", "inherit", "policy", false, "block 451 policy"],
-  ["enforce", "inherit", "policy", true, "unavailable 503 paused"],
+  ["enforce", "inherit", "policy", true, "unavailable 503 pause"],
   ["enforce", "enforce", "robots.txt", false, "block 451 robots.txt"],
-  ["enforce", "enforce", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "enforce", "robots.txt", true, "unavailable 503 pause"],
   ["enforce", "enforce", "policy", false, "block 451 policy"],
-  ["enforce", "enforce", "policy", true, "unavailable 503 paused"],
+  ["enforce", "enforce", "policy", true, "unavailable 503 pause"],
   ["enforce", "report", "robots.txt", false, "report robots.txt"],
-  ["enforce", "report", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "report", "robots.txt", true, "unavailable 503 pause"],
   ["enforce", "report", "policy", false, "report policy"],
-  ["enforce", "report", "policy", true, "unavailable 503 paused"],
+  ["enforce", "report", "policy", true, "unavailable 503 pause"],
   ["enforce", "off", "robots.txt", false, "pass policy"],
-  ["enforce", "off", "robots.txt", true, "unavailable 503 paused"],
+  ["enforce", "off", "robots.txt", true, "unavailable 503 pause"],
   ["enforce", "off", "policy", false, "pass policy"],
-  ["enforce", "off", "policy", true, "unavailable 503 paused"],
+  ["enforce", "off", "policy", true, "unavailable 503 pause"],
   ["report", "none", "robots.txt", false, "report robots.txt"],
-  ["report", "none", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "none", "robots.txt", true, "unavailable 503 pause"],
   ["report", "inherit", "robots.txt", false, "report robots.txt"],
-  ["report", "inherit", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "inherit", "robots.txt", true, "unavailable 503 pause"],
   ["report", "inherit", "policy", false, "report policy"],
-  ["report", "inherit", "policy", true, "unavailable 503 paused"],
+  ["report", "inherit", "policy", true, "unavailable 503 pause"],
   ["report", "enforce", "robots.txt", false, "block 451 robots.txt"],
-  ["report", "enforce", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "enforce", "robots.txt", true, "unavailable 503 pause"],
   ["report", "enforce", "policy", false, "block 451 policy"],
-  ["report", "enforce", "policy", true, "unavailable 503 paused"],
+  ["report", "enforce", "policy", true, "unavailable 503 pause"],
   ["report", "report", "robots.txt", false, "report robots.txt"],
-  ["report", "report", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "report", "robots.txt", true, "unavailable 503 pause"],
   ["report", "report", "policy", false, "report policy"],
-  ["report", "report", "policy", true, "unavailable 503 paused"],
+  ["report", "report", "policy", true, "unavailable 503 pause"],
   ["report", "off", "robots.txt", false, "pass policy"],
-  ["report", "off", "robots.txt", true, "unavailable 503 paused"],
+  ["report", "off", "robots.txt", true, "unavailable 503 pause"],
   ["report", "off", "policy", false, "pass policy"],
-  ["report", "off", "policy", true, "unavailable 503 paused"],
-  ["off", "none", "robots.txt", false, "forward mode-off"],
-  ["off", "none", "robots.txt", true, "forward mode-off"],
-  ["off", "inherit", "robots.txt", false, "forward mode-off"],
-  ["off", "inherit", "robots.txt", true, "forward mode-off"],
-  ["off", "inherit", "policy", false, "forward mode-off"],
-  ["off", "inherit", "policy", true, "forward mode-off"],
-  ["off", "enforce", "robots.txt", false, "forward mode-off"],
-  ["off", "enforce", "robots.txt", true, "forward mode-off"],
-  ["off", "enforce", "policy", false, "forward mode-off"],
-  ["off", "enforce", "policy", true, "forward mode-off"],
-  ["off", "report", "robots.txt", false, "forward mode-off"],
-  ["off", "report", "robots.txt", true, "forward mode-off"],
-  ["off", "report", "policy", false, "forward mode-off"],
-  ["off", "report", "policy", true, "forward mode-off"],
-  ["off", "off", "robots.txt", false, "forward mode-off"],
-  ["off", "off", "robots.txt", true, "forward mode-off"],
-  ["off", "off", "policy", false, "forward mode-off"],
-  ["off", "off", "policy", true, "forward mode-off"],
+  ["report", "off", "policy", true, "unavailable 503 pause"],
+  ["off", "none", "robots.txt", false, "pass mode-off"],
+  ["off", "none", "robots.txt", true, "pass mode-off"],
+  ["off", "inherit", "robots.txt", false, "pass mode-off"],
+  ["off", "inherit", "robots.txt", true, "pass mode-off"],
+  ["off", "inherit", "policy", false, "pass mode-off"],
+  ["off", "inherit", "policy", true, "pass mode-off"],
+  ["off", "enforce", "robots.txt", false, "pass mode-off"],
+  ["off", "enforce", "robots.txt", true, "pass mode-off"],
+  ["off", "enforce", "policy", false, "pass mode-off"],
+  ["off", "enforce", "policy", true, "pass mode-off"],
+  ["off", "report", "robots.txt", false, "pass mode-off"],
+  ["off", "report", "robots.txt", true, "pass mode-off"],
+  ["off", "report", "policy", false, "pass mode-off"],
+  ["off", "report", "policy", true, "pass mode-off"],
+  ["off", "off", "robots.txt", false, "pass mode-off"],
+  ["off", "off", "robots.txt", true, "pass mode-off"],
+  ["off", "off", "policy", false, "pass mode-off"],
+  ["off", "off", "policy", true, "pass mode-off"],
 ];
 
 describe("precedence: MODE × route mode × layer × pause (README: How decisions are made)", () => {
   it.each(precedence)("MODE=%s route=%s layer=%s paused=%s -> %s", (mode, route, layer, paused, expected) => {
-    const pause = paused ? { retryAfter: 600 } : null;
-    expect(summary(decideEdge(facts({ mode, policy: policyFor(route, layer) ?? null, pause })))).toBe(expected);
+    const pause = paused ? { retryAfter: 600 } : "none";
+    expect(summary(decideEdge(facts({ mode, policy: policyFor(route, layer) ?? "none", pause })))).toBe(expected);
   });
 });
 
@@ -152,37 +136,37 @@ const SIGN_HERE = parsePolicy(
     ],
   }),
 );
-const signHere = SIGN_HERE.ok ? SIGN_HERE.value : null;
+const signHere = SIGN_HERE.ok ? SIGN_HERE.value : "none";
 
 describe("the facts around the policy layers", () => {
   it.each([
     {
       why: "an unusable ORIGIN_URL: nowhere to send anyone",
       over: { originUnusable: true },
-      expected: "no-origin 502",
+      expected: "error 502 origin",
     },
-    { why: "route mode addressed to itself", over: { selfAddressed: true }, expected: "self-loop 508" },
+    { why: "route mode addressed to itself", over: { selfAddressed: true }, expected: "error 508 self-loop" },
     {
       why: "kill switch before the pause",
       over: { mode: "off", pause: { retryAfter: 60 } },
-      expected: "forward mode-off",
+      expected: "pass mode-off",
     },
-    { why: "an authority not protected", over: { served: false }, expected: "forward not-served" },
-    { why: "humans pass unjudged", over: { agent: classifyUserAgent(CHROME) }, expected: "forward human" },
+    { why: "an authority not protected", over: { served: false }, expected: "pass not-served" },
+    { why: "humans pass unjudged", over: { agent: classifyUserAgent(CHROME) }, expected: "pass human" },
     {
       why: "humans pass even during a pause",
       over: { agent: classifyUserAgent(CHROME), pause: { retryAfter: 60 } },
-      expected: "forward human",
+      expected: "pass human",
     },
     {
       why: "robots.txt is served to humans too",
       over: { agent: classifyUserAgent(CHROME), isRobotsTxt: true, pathAndQuery: "/robots.txt" },
-      expected: "serve-robots-txt retry 300",
+      expected: "serve-robots-txt robots.txt-file retry 300",
     },
     {
       why: "a pause answers /robots.txt 503 as well",
       over: { agent: classifyUserAgent(CHROME), isRobotsTxt: true, pause: { retryAfter: 60 } },
-      expected: "unavailable 503 paused",
+      expected: "unavailable 503 pause",
     },
     // Issue #12: a Web Bot Auth signature decides who a request is before the human shortcut.
     {
@@ -203,7 +187,7 @@ describe("the facts around the policy layers", () => {
     {
       why: "a failed signature is a failed claim: VERIFY_CRAWLERS=block answers 403",
       over: { agent: classifyUserAgent(CHROME), signed: true, signature: FAILED, verifyCrawlers: "block" },
-      expected: "impostor 403",
+      expected: "block 403 verification",
     },
     {
       why: "a failed signature under VERIFY_CRAWLERS=unknown: an anonymous bot under *",
@@ -213,18 +197,18 @@ describe("the facts around the policy layers", () => {
     {
       why: "a signer we do not trust: the User-Agent decides",
       over: { agent: classifyUserAgent(CHROME), signed: true, signature: UNTRUSTED },
-      expected: "forward human",
+      expected: "pass human",
     },
     // httpsig-protocol-01 §4.4: reuse answered 429; a route may ask for a signature (403).
     {
       why: "a reused signature: 429, before anything else is gathered",
-      over: { agent: classifyUserAgent(CHROME), signed: true, signature: REUSED, pause: undefined },
-      expected: "signature-reused 429",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: REUSED, pause: NOT_GATHERED },
+      expected: "rate-limited 429 signature retry 1",
     },
     {
       why: "a route requiring a signature, an unsigned crawler it names: 403 asking for one",
       over: { policy: signHere },
-      expected: "signature-required 403",
+      expected: "block 403 signature",
     },
     {
       why: "a route requiring a signature, the named crawler signed: its rule applies (allow)",
@@ -234,7 +218,7 @@ describe("the facts around the policy layers", () => {
     {
       why: "a route requiring a signature under MODE=report: only marked",
       over: { policy: signHere, mode: "report" },
-      expected: "report policy",
+      expected: "report signature",
     },
     {
       why: "a route requiring a signature of search engines does not touch a crawler it does not name",
@@ -244,49 +228,49 @@ describe("the facts around the policy layers", () => {
     {
       why: "a person is never asked to sign",
       over: { policy: signHere, agent: classifyUserAgent(CHROME) },
-      expected: "forward human",
+      expected: "pass human",
     },
     { why: "verification is asked for first", over: { needsVerification: true }, expected: "gather verification" },
     // Issue #13: the live policy costs a KV read (at most one per isolate per 10 s); only a
     // crawler whose request reaches the policy layers asks for it.
-    { why: "a crawler's request asks for the policy", over: { policy: undefined }, expected: "gather policy" },
+    { why: "a crawler's request asks for the policy", over: { policy: NOT_GATHERED }, expected: "gather policy" },
     {
       why: "the policy is asked for after robots.txt",
-      over: { policy: undefined, robots: undefined },
+      over: { policy: NOT_GATHERED, robots: NOT_GATHERED },
       expected: "gather robots",
     },
     {
       why: "humans never wait for the policy",
-      over: { agent: classifyUserAgent(CHROME), policy: undefined },
-      expected: "forward human",
+      over: { agent: classifyUserAgent(CHROME), policy: NOT_GATHERED },
+      expected: "pass human",
     },
     {
       why: "robots.txt is served without the policy",
-      over: { isRobotsTxt: true, pathAndQuery: "/robots.txt", policy: undefined },
-      expected: "serve-robots-txt retry 300",
+      over: { isRobotsTxt: true, pathAndQuery: "/robots.txt", policy: NOT_GATHERED },
+      expected: "serve-robots-txt robots.txt-file retry 300",
     },
     {
       why: "a pause answers before the policy is asked for",
-      over: { pause: { retryAfter: 60 }, policy: undefined },
-      expected: "unavailable 503 paused",
+      over: { pause: { retryAfter: 60 }, policy: NOT_GATHERED },
+      expected: "unavailable 503 pause",
     },
     {
       why: "no policy (null) leaves robots.txt to decide",
-      over: { policy: null },
+      over: { policy: "none" },
       expected: "block 403 robots.txt",
     },
     {
       why: "VERIFY_CRAWLERS=block: an impostor gets 403, before the pause",
       over: { needsVerification: true, verification: REFUTED, verifyCrawlers: "block", pause: { retryAfter: 60 } },
-      expected: "impostor 403",
+      expected: "block 403 verification",
     },
     {
       why: "VERIFY_CRAWLERS=unknown: an impostor is judged under * (still blocked here)",
       over: { needsVerification: true, verification: REFUTED },
       expected: "block 403 robots.txt",
     },
-    { why: "a pause is asked for before robots.txt", over: { pause: undefined }, expected: "gather pause" },
-    { why: "robots.txt is asked for last", over: { robots: undefined }, expected: "gather robots" },
+    { why: "a pause is asked for before robots.txt", over: { pause: NOT_GATHERED }, expected: "gather pause" },
+    { why: "robots.txt is asked for last", over: { robots: NOT_GATHERED }, expected: "gather robots" },
     {
       why: "robots.txt unavailable: 503 until the next attempt",
       over: { robots: { state: "unavailable", matcher: undefined, retryAfter: 300 } },
@@ -315,42 +299,42 @@ describe("pacing: only a pass in enforce mode, only crawlers the lines bind (iss
   it.each([
     {
       why: "* group's Crawl-delay does not bind Googlebot by default",
-      over: { ...open, rate: undefined },
+      over: { ...open, rate: NOT_GATHERED },
       expected: "pass robots.txt",
     },
     {
       why: "ENFORCE_RATES=all binds Googlebot too: the limiter is asked",
-      over: { ...open, rate: undefined, enforceRates: "all" },
+      over: { ...open, rate: NOT_GATHERED, enforceRates: "all" },
       expected: "gather rate",
     },
     {
       why: "a group naming bingbot binds it: the limiter is asked",
-      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: undefined },
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: NOT_GATHERED },
       expected: "gather rate",
     },
     {
       why: "the limiter refused: 429",
       over: { ...open, agent: classifyUserAgent(BINGBOT), rate: { allowed: false, retryAfter: 4 } },
-      expected: "rate-limited 429 retry 4",
+      expected: "rate-limited 429 rate retry 4",
     },
     {
       why: "ENFORCE_RATES=off",
-      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: undefined, enforceRates: "off" },
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: NOT_GATHERED, enforceRates: "off" },
       expected: "pass robots.txt",
     },
     {
       why: "MODE=report never paces",
-      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: undefined, mode: "report" },
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: NOT_GATHERED, mode: "report" },
       expected: "pass robots.txt",
     },
     {
       why: "a block is never paced",
-      over: { agent: classifyUserAgent(BINGBOT), rate: undefined },
+      over: { agent: classifyUserAgent(BINGBOT), rate: NOT_GATHERED },
       expected: "block 403 robots.txt",
     },
     {
       why: "no limiter bound",
-      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: undefined, rateLimiter: false },
+      over: { ...open, agent: classifyUserAgent(BINGBOT), rate: NOT_GATHERED, rateLimiter: false },
       expected: "pass robots.txt",
     },
   ] satisfies { why: string; over: Partial<EdgeFacts>; expected: string }[])(
@@ -365,7 +349,7 @@ describe("pacing: only a pass in enforce mode, only crawlers the lines bind (iss
     const action = decideEdge(
       facts({ ...open, agent: classifyUserAgent(BINGBOT), robots: { state: "ok", matcher: visiting, retryAfter: 0 } }),
     );
-    expect(action).toMatchObject({ kind: "unavailable", status: 503, why: "visit-time", retryAfter: 13 * 3600 });
+    expect(action).toMatchObject({ action: "unavailable", status: 503, layer: "visit-time", retryAfter: 13 * 3600 });
   });
 });
 
@@ -378,43 +362,44 @@ describe("usage preferences: a layer after robots.txt, before pacing (USAGE_SIGN
     {
       why: "train-ai=n refuses an ai-training crawler",
       over: { agent: classifyUserAgent(GPTBOT_UA) },
-      expected: { kind: "block", status: 403, usage: { key: "train-ai", line: 3 } },
+      expected: { action: "block", status: 403, usage: { key: "train-ai", line: 3 } },
     },
     {
       why: "MODE=report only marks it",
       over: { agent: classifyUserAgent(GPTBOT_UA), mode: "report" },
-      expected: { kind: "report", usage: { key: "train-ai", line: 3 } },
+      expected: { action: "report", usage: { key: "train-ai", line: 3 } },
     },
     {
       why: "USAGE_SIGNALS=report only marks it",
       over: { agent: classifyUserAgent(GPTBOT_UA), usageSignals: "report" },
-      expected: { kind: "report", usage: { key: "train-ai", line: 3 } },
+      expected: { action: "report", usage: { key: "train-ai", line: 3 } },
     },
     {
       why: "USAGE_SIGNALS=off: passed, the header still says what the site wrote",
       over: { agent: classifyUserAgent(GPTBOT_UA), usageSignals: "off" },
-      expected: { kind: "pass", contentUsage: "train-ai=n" },
+      expected: { action: "pass", contentUsage: "train-ai=n" },
     },
     {
       why: "a search engine is not refused; its pass carries Content-Usage",
       over: {},
-      expected: { kind: "pass", contentUsage: "train-ai=n" },
+      expected: { action: "pass", contentUsage: "train-ai=n" },
     },
     {
       why: "a disallowed path is blocked by robots.txt, not by the usage line",
       over: { agent: classifyUserAgent(GPTBOT_UA), pathAndQuery: "/private/x" },
-      expected: { kind: "block", status: 403, verdict: { layer: "robots.txt" } },
+      expected: { action: "block", status: 403, verdict: { layer: "robots.txt" } },
     },
     {
       why: "a crawl pause comes first",
       over: { agent: classifyUserAgent(GPTBOT_UA), pause: { retryAfter: 60 } },
-      expected: { kind: "unavailable", why: "paused" },
+      expected: { action: "unavailable", layer: "pause" },
     },
   ] satisfies { why: string; over: Partial<EdgeFacts>; expected: object }[])("$why", ({ over, expected }) => {
     const action = decideEdge(facts({ pathAndQuery: "/open", robots, ...over }));
     expect(action).toMatchObject(expected);
-    if (expected.kind === "block" && !("verdict" in expected)) expect(action).toHaveProperty("usage");
-    if ("verdict" in expected) expect(action).not.toHaveProperty("usage");
+    if (expected.action === "block" && !("verdict" in expected))
+      expect(action).toMatchObject({ layer: "usage-signal" });
+    if ("verdict" in expected) expect(action).toMatchObject({ usage: null });
   });
 });
 
@@ -473,7 +458,7 @@ describe("Rule 1: an unverifiable claim is judged under its group and under `*`"
     {
       why: "refuted Googlebot under VERIFY_CRAWLERS=block: 403 impostor",
       over: { ...claim(REFUTED), verifyCrawlers: "block" },
-      expected: "impostor 403",
+      expected: "block 403 verification",
     },
     {
       why: "VERIFY_CRAWLERS=off: Googlebot's claim selects its group",
@@ -523,12 +508,12 @@ describe("Rule 1: an unverifiable claim is judged under its group and under `*`"
     {
       why: "MODE=report: an unverifiable claim that only `*` refuses is marked, not refused",
       over: { ...claim(UNVERIFIABLE), mode: "report" },
-      expected: "report robots.txt",
+      expected: "report unproven-claim",
     },
     {
       why: "the claimed group's usage refusal still binds an unverifiable GPTBot: 403",
       over: { ...claim(UNVERIFIABLE), agent: classifyUserAgent(GPTBOT), pathAndQuery: "/open" },
-      expected: "block 403 robots.txt",
+      expected: "block 403 usage-signal",
     },
     {
       // Its group allows /private/ but refuses training; USAGE_SIGNALS=report only marks that
@@ -560,34 +545,36 @@ describe("Rule 1: an unverifiable claim is judged under its group and under `*`"
         ...claim(UNVERIFIABLE),
         agent: classifyUserAgent(BINGBOT),
         pathAndQuery: "/open",
-        rate: undefined,
+        rate: NOT_GATHERED,
         robots: { state: "ok", matcher, retryAfter: 0 },
       },
       expected: "gather rate",
     },
     {
       why: "a refusal by `*` is answered without asking the limiter",
-      over: { ...claim(UNVERIFIABLE), pathAndQuery: "/private/x", rate: undefined, enforceRates: "all" },
+      over: { ...claim(UNVERIFIABLE), pathAndQuery: "/private/x", rate: NOT_GATHERED, enforceRates: "all" },
       expected: "unavailable 503 unproven-claim",
     },
   ] satisfies { why: string; over: Partial<EdgeFacts>; expected: string }[])(
     "$why -> $expected",
     ({ over, expected }) => {
-      expect(summary(decideEdge(facts({ robots, policy: null, ...over })))).toBe(expected);
+      expect(summary(decideEdge(facts({ robots, policy: "none", ...over })))).toBe(expected);
     },
   );
 
   it("the 503 says when to retry, and the report says why it was marked", () => {
     expect(decideEdge(facts({ robots, ...claim(UNVERIFIABLE) }))).toMatchObject({
-      kind: "unavailable",
+      action: "unavailable",
       status: 503,
       retryAfter: UNPROVEN_RETRY_AFTER_SECONDS,
-      why: "unproven-claim",
+      layer: "unproven-claim",
+      line: { source: "robots.txt", line: 2, text: "disallow: /private/" },
       verdict: { layer: "robots.txt", decision: { allowed: false, group: { token: "*" } } },
     });
     expect(decideEdge(facts({ robots, ...claim(UNVERIFIABLE), mode: "report" }))).toMatchObject({
-      kind: "report",
-      unproven: true,
+      action: "report",
+      layer: "unproven-claim",
+      identity: { judgedAs: "claimed-and-anonymous", verification: { status: "unverifiable" } },
     });
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
-import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
+import { NOT_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { judge } from "../../src/policy/judge.ts";
 import { parsePolicy, type CompiledPolicy } from "../../src/policy/operator-policy.ts";
 import { gatheredFacts } from "./gathered-facts.ts";
@@ -56,24 +56,24 @@ describe("a live-policy route is chosen per spelling: off, report and allow lift
   ])("$path -> 403, judged as /private/x ($why)", ({ policy, path, agent }) => {
     const action = decided({ pathAndQuery: path, policy, agent: classifyUserAgent(agent ?? BINGBOT) });
     expect(action).toMatchObject({
-      kind: "block",
+      action: "block",
       status: 403,
       verdict: { layer: "robots.txt", judgedPath: "/private/x" },
     });
   });
 
   it.each([
-    { policy: report, path: "/beta/x", expected: { kind: "pass" } },
-    { policy: report, path: "/beta/private/x", expected: { kind: "pass" }, why: "/beta/private/ is not /private/" },
-    { policy: off, path: "/open/x", expected: { kind: "pass", verdict: { layer: "policy" } } },
-    { policy: allow, path: "/partners/x", agent: PARTNER, expected: { kind: "pass", verdict: { layer: "policy" } } },
+    { policy: report, path: "/beta/x", expected: { action: "pass" } },
+    { policy: report, path: "/beta/private/x", expected: { action: "pass" }, why: "/beta/private/ is not /private/" },
+    { policy: off, path: "/open/x", expected: { action: "pass", verdict: { layer: "policy" } } },
+    { policy: allow, path: "/partners/x", agent: PARTNER, expected: { action: "pass", verdict: { layer: "policy" } } },
     // Another spelling in a route with mode report: forwarded and marked, as that path itself is.
     {
       policy: policyOf('{"routes":[{"pattern":"/private/","mode":"report"}]}'),
       path: "/x/..%2Fprivate/y",
-      expected: { kind: "report", verdict: { judgedPath: "/private/y" } },
+      expected: { action: "report", verdict: { judgedPath: "/private/y" } },
     },
-  ])("$path under its route alone -> $expected.kind (controls)", ({ policy, path, agent, expected }) => {
+  ])("$path under its route alone -> $expected.action (controls)", ({ policy, path, agent, expected }) => {
     expect(decided({ pathAndQuery: path, policy, agent: classifyUserAgent(agent ?? BINGBOT) })).toMatchObject(expected);
   });
 
@@ -81,7 +81,7 @@ describe("a live-policy route is chosen per spelling: off, report and allow lift
     const policy = policyOf(
       '{"routes":[{"pattern":"/beta/","mode":"report"},{"pattern":"/private/","blockStatus":451}]}',
     );
-    expect(decided({ pathAndQuery: "/beta/..%2Fprivate/x", policy })).toMatchObject({ kind: "block", status: 451 });
+    expect(decided({ pathAndQuery: "/beta/..%2Fprivate/x", policy })).toMatchObject({ action: "block", status: 451 });
   });
 
   it("judge() on its own combines the same way (the policy and robots.txt layers)", () => {
@@ -101,19 +101,19 @@ describe("a live-policy route is chosen per spelling: off, report and allow lift
   it("robots.txt unavailable: a route with mode off on one spelling does not pass the others", () => {
     const unavailable = { state: "unavailable", matcher: undefined, retryAfter: 120 } as const;
     expect(decided({ pathAndQuery: "/open/..%2Fx", policy: off, robots: unavailable })).toMatchObject({
-      kind: "unavailable",
+      action: "unavailable",
       status: 503,
-      why: "robots-unavailable",
+      layer: "robots-unavailable",
     });
-    expect(decided({ pathAndQuery: "/open/x", policy: off, robots: unavailable })).toMatchObject({ kind: "pass" });
+    expect(decided({ pathAndQuery: "/open/x", policy: off, robots: unavailable })).toMatchObject({ action: "pass" });
   });
 
   it("a spelling in a route with mode off does not shed the crawl-delay another spelling is held to", () => {
     const paced = compileRobots(parseRobotsTxt("User-agent: bingbot\nCrawl-delay: 5\n"));
     const robots = { state: "ok", matcher: paced, retryAfter: 0 } as const;
-    const over = { policy: off, robots, rateLimiter: true, rate: undefined };
-    expect(decided({ pathAndQuery: "/open/..%2Fx", ...over })).toMatchObject({ kind: "gather", fact: "rate" });
-    expect(decided({ pathAndQuery: "/open/x", ...over })).toMatchObject({ kind: "pass" });
+    const over = { policy: off, robots, rateLimiter: true, rate: NOT_GATHERED } as const;
+    expect(decided({ pathAndQuery: "/open/..%2Fx", ...over })).toMatchObject({ gather: "rate" });
+    expect(decided({ pathAndQuery: "/open/x", ...over })).toMatchObject({ action: "pass" });
   });
 });
 
@@ -130,14 +130,14 @@ describe("path-scoped usage preferences are resolved on every spelling", () => {
     { path: "/ai%2Dno/x", why: "an unreserved escape" },
   ])("GPTBot on $path -> 403 by Content-Usage line 3 ($why)", ({ path }) => {
     const action = decided({ pathAndQuery: path, agent: classifyUserAgent(GPTBOT), robots });
-    expect(action).toMatchObject({ kind: "block", status: 403, usage: { key: "train-ai", line: 3 } });
+    expect(action).toMatchObject({ action: "block", status: 403, usage: { key: "train-ai", line: 3 } });
   });
 
   it.each([
     { path: "/pub/x", agent: GPTBOT, why: "no line covers it" },
     { path: "/pub/..%2Fai-no/x", agent: BINGBOT, why: "train-ai does not refuse a search engine" },
   ])("$path -> pass ($why)", ({ path, agent }) => {
-    expect(decided({ pathAndQuery: path, agent: classifyUserAgent(agent), robots })).toMatchObject({ kind: "pass" });
+    expect(decided({ pathAndQuery: path, agent: classifyUserAgent(agent), robots })).toMatchObject({ action: "pass" });
   });
 });
 
@@ -153,13 +153,13 @@ describe("reserved-character escapes are judged decoded too (LinkChecker sends e
     { path: "/wiki/Talk%3AO%27Brien", judged: "/wiki/Talk:O'Brien" },
     { path: "/w/a%40b", judged: "/w/a@b" },
   ])("$path -> 403, judged as $judged", ({ path, judged }) => {
-    expect(decided({ pathAndQuery: path, robots })).toMatchObject({ kind: "block", verdict: { judgedPath: judged } });
+    expect(decided({ pathAndQuery: path, robots })).toMatchObject({ action: "block", verdict: { judgedPath: judged } });
   });
 
   it("%3F stays escaped: decoded, it would end the path (an origin would serve /a, not /a?x)", () => {
     const query = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /a?\n"));
     const over = { robots: { state: "ok", matcher: query, retryAfter: 0 } as const };
-    expect(decided({ pathAndQuery: "/a%3Fx", ...over })).toMatchObject({ kind: "pass" });
-    expect(decided({ pathAndQuery: "/a?x", ...over })).toMatchObject({ kind: "block" });
+    expect(decided({ pathAndQuery: "/a%3Fx", ...over })).toMatchObject({ action: "pass" });
+    expect(decided({ pathAndQuery: "/a?x", ...over })).toMatchObject({ action: "block" });
   });
 });

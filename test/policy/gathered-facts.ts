@@ -1,7 +1,7 @@
 // The facts of one request with everything already gathered, for tables that call decideEdge
 // directly: a served origin, MODE=enforce, no pause, no policy, the rate limiter present and
-// allowing. Each table passes what it is about (the agent, the path, robots.txt) and what it varies.
-import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
+// allowing; the signature and the address check not gathered (none was asked for). Each table passes what it is about (the agent, the path, robots.txt) and what it varies.
+import { NOTHING_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 
 export function gatheredFacts(
   facts: Pick<EdgeFacts, "agent" | "pathAndQuery" | "robots" | "now"> & Partial<EdgeFacts>,
@@ -14,10 +14,12 @@ export function gatheredFacts(
     isRobotsTxt: false,
     verifyCrawlers: "unknown",
     needsVerification: false,
-    pause: null,
+    cloudflareCategory: undefined,
+    ...NOTHING_GATHERED,
+    pause: "none",
     failOpen: false,
     blockStatus: 403,
-    policy: null,
+    policy: "none",
     enforceRates: "honoured",
     usageSignals: "enforce",
     usageHeader: true,

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { judge } from "../../src/policy/judge.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
+import type { CrawlerCategory } from "../../src/vocabulary.ts";
 
 const POLICY = JSON.stringify({
   routes: [
@@ -19,7 +20,7 @@ const ROBOTS = compileRobots(
 const parsed = parsePolicy(POLICY);
 const policy = parsed.ok ? parsed.value : undefined;
 
-function verdictFor(tokens: string[], category: string | undefined, path: string) {
+function verdictFor(tokens: string[], category: CrawlerCategory | undefined, path: string) {
   return judge({
     mode: "enforce",
     failOpen: false,
@@ -107,7 +108,14 @@ describe("which layer decides", () => {
       layer: "policy",
       why: "percent-encoded letter",
     },
-  ])("$tokens $path -> $action by $layer ($why)", ({ tokens, category, path, action, layer }) => {
+  ] satisfies {
+    tokens: string[];
+    category: CrawlerCategory | undefined;
+    path: string;
+    action: string;
+    layer: string;
+    why: string;
+  }[])("$tokens $path -> $action by $layer ($why)", ({ tokens, category, path, action, layer }) => {
     const verdict = verdictFor(tokens, category, path);
     expect(verdict.action).toBe(action);
     expect(verdict.layer).toBe(layer);
@@ -149,7 +157,7 @@ describe("validation reports every problem at once", () => {
     },
     {
       json: '{"routes":[{"pattern":"/a","rules":[{"crawlers":["GPTBot"],"action":"deny"}]}]}',
-      problem: 'routes[0].rules[0].action must be "block" or "allow"',
+      problem: 'routes[0].rules[0].action must be "block", "allow" or "pace"',
     },
   ])("$problem", ({ json, problem }) => {
     const result = parsePolicy(json);

@@ -62,12 +62,14 @@ const AI_SEARCH = [
   "PerplexityBot",
   "MistralAI-Index",
   "Amzn-SearchBot",
+  "amazon-QBusiness",
   "YouBot",
 ];
-/** ChatGPT-User and Perplexity-User ignore `*` (acting for a person); the rest obey it. */
+/** ChatGPT-User, Perplexity-User and Google-Agent ignore `*` (acting for a person); the rest obey it. */
 const AI_ASSISTANT = [
   "ChatGPT-User",
   "Perplexity-User",
+  "Google-Agent",
   "Claude-User",
   "Claude-Web",
   "MistralAI-User",
@@ -105,7 +107,7 @@ const OTHERS_OBEYING_STAR = [
   "ia_archiver",
   "archive.org_bot",
 ];
-/** Table entries documented to ignore `User-agent: *` (besides the two assistants above). */
+/** Table entries documented to ignore `User-agent: *` (besides the three assistants above). */
 const OTHERS_IGNORING_STAR = [
   "AdsBot-Google",
   "AdsBot-Google-Mobile",
@@ -118,7 +120,7 @@ const OTHERS_IGNORING_STAR = [
   "Google-Pinpoint",
   "Google-GeminiNotebook",
 ];
-const IGNORING_STAR = ["ChatGPT-User", "Perplexity-User", ...OTHERS_IGNORING_STAR];
+const IGNORING_STAR = ["ChatGPT-User", "Perplexity-User", "Google-Agent", ...OTHERS_IGNORING_STAR];
 const EVERY_TOKEN = [
   ...SEARCH_ENGINE,
   ...AI_TRAINING,
@@ -214,7 +216,7 @@ function edgeAction(body: Uint8Array, token: string, path: string): string {
       verification: VERIFIED,
     }),
   );
-  return action.kind;
+  return "gather" in action ? `gather ${action.gather}` : action.action;
 }
 
 describe("the token lists of this file are the crawler table", () => {

@@ -3,7 +3,7 @@
 // Each row runs the whole pure path: User-Agent -> category, robots.txt -> group -> preferences.
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
-import type { CrawlerCategory } from "../../src/agents/crawlers.ts";
+import type { CrawlerCategory } from "../../src/vocabulary.ts";
 import { compileRobots, parseRobotsTxt, resolveUsage } from "../../src/core/index.ts";
 import { explainRequest } from "../../src/policy/explain.ts";
 import { usageGroup, usageVerdict, type UsageSignalsMode } from "../../src/policy/usage-signals.ts";
@@ -39,7 +39,7 @@ function verdict(robots: string, ua: keyof typeof UA, url: string, mode: UsageSi
   return { action: result.action, line: result.refusal?.line ?? null, header: result.header ?? null };
 }
 
-// draft-ietf-aipref-attach-05 §3.5 (Figure 2): "/ai-ok/" has train-ai=y, everything else train-ai=n.
+// draft-ietf-aipref-attach-05 §3.4 (Figure 2): "/ai-ok/" has train-ai=y, everything else train-ai=n.
 const ATTACH_EXAMPLE =
   "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\n" +
   "User-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n";
@@ -357,6 +357,41 @@ describe("vocab-08: ai-use and the search override", () => {
       ["ai-use", "draft-ietf-aipref-vocab-08"],
       ["search", "draft-ietf-aipref-vocab-07"],
     ]);
+  });
+});
+
+// vocab-08 §4.3: Search "overrides any usage that falls into other categories, including AI
+// Training and AI Use" — for the uses that meet its conditions (a direct reference back, excerpts
+// only to judge relevance, no summaries). Ours: search engines and AI search indexes; an
+// assistant answering a person (ai-use) is no search use, and training is lifted only for them.
+const SEARCH_OVERRIDES_ALL = "User-Agent: *\nAllow: /\nContent-Usage: train-ai=n, ai-use=n, search=y\n";
+
+describe("vocab-08 §4.3: search=y overrides train-ai=n and ai-use=n for search uses only", () => {
+  it.each([
+    { ua: "Googlebot", action: "pass", line: null, why: "a search engine: search=y" },
+    { ua: "Bingbot", action: "pass", line: null, why: "a search engine: search=y" },
+    { ua: "OAISearchBot", action: "pass", line: null, why: "AI search: ai-use=n lifted by search=y" },
+    { ua: "PerplexityBot", action: "pass", line: null, why: "AI search: ai-use=n lifted by search=y" },
+    { ua: "ChatGPTUser", action: "refuse", line: 3, why: "an assistant: no search use, ai-use=n stands" },
+    { ua: "GPTBot", action: "refuse", line: 3, why: "training for a model: train-ai=n stands" },
+    { ua: "CCBot", action: "refuse", line: 3, why: "training corpus: train-ai=n stands" },
+    { ua: "Unknown", action: "pass", line: null, why: "unknown category: never refused" },
+  ] as const)("$ua: $why", ({ ua, action, line }) => {
+    expect(verdict(SEARCH_OVERRIDES_ALL, ua, "/x")).toMatchObject({ action, line });
+  });
+});
+
+// attach-05 §1.2 "Examples": a server sends `Content-Usage: train-ai=n` on its response and,
+// "alternatively, or additionally", the same directive in robots.txt. The edge, given the
+// robots.txt form, attaches exactly that header to the responses it passes (USAGE_HEADER).
+describe("attach-05 §1.2: the robots.txt form and the header form say the same", () => {
+  const ATTACH_INTRO = "User-Agent: *\nAllow: /\nContent-Usage: train-ai=n\n";
+  it.each([
+    { ua: "Googlebot", action: "pass", header: "train-ai=n" },
+    { ua: "ChatGPTUser", action: "pass", header: "train-ai=n" },
+    { ua: "GPTBot", action: "refuse", header: "train-ai=n" },
+  ] as const)("$ua: $action with Content-Usage: $header", ({ ua, action, header }) => {
+    expect(verdict(ATTACH_INTRO, ua, "/any")).toMatchObject({ action, header });
   });
 });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
-import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
+import { NOT_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 
 const CHATGPT_USER =
@@ -15,6 +15,9 @@ const PERPLEXITY_USER =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)";
 const FEEDFETCHER = "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)";
 const FACEBOOK = "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)";
+// test/fixtures/corpus/agents/crawlers.jsonl (monperrus/crawler-user-agents).
+const GOOGLE_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent)";
+const AMAZON_Q = "amazon-QBusiness";
 
 function facts(robots: string, ua: string, overrides: Partial<EdgeFacts> = {}): EdgeFacts {
   return gatheredFacts({
@@ -30,9 +33,9 @@ function facts(robots: string, ua: string, overrides: Partial<EdgeFacts> = {}): 
 }
 
 const summary = (input: EdgeFacts): string => {
-  const action = decideEdge(input);
-  if (action.kind === "block") return `block ${action.usage ? "usage" : action.verdict.layer}`;
-  return action.kind;
+  const record = decideEdge(input);
+  if ("gather" in record) return `gather ${record.gather}`;
+  return record.action === "block" ? `block ${record.layer}` : record.action;
 };
 
 const ALL_OUT = "User-agent: *\nDisallow: /\n";
@@ -67,14 +70,14 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       robots: "User-agent: *\nContent-Signal: ai-input=no\nAllow: /\n",
       ua: CHATGPT_USER,
       o: {},
-      expected: "block usage",
+      expected: "block usage-signal",
     },
     {
       why: "…and under `*` with Disallow: / too: access rules lifted, the preference not",
       robots: "User-agent: *\nContent-Signal: ai-input=no\nDisallow: /\n",
       ua: CHATGPT_USER,
       o: {},
-      expected: "block usage",
+      expected: "block usage-signal",
     },
     // A claim that cannot be checked grants no exemption from `*` (policy/claim.ts): the
     // fetcher's own group would pass it, so the refusal is a 503, not a 403.
@@ -96,7 +99,7 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       why: "VERIFY_CRAWLERS=off: the claim is taken for groups, never for an exemption from `*`",
       robots: ALL_OUT,
       ua: PERPLEXITY_USER,
-      o: { verifyCrawlers: "off" as const, needsVerification: false, verification: undefined },
+      o: { verifyCrawlers: "off" as const, needsVerification: false, verification: NOT_GATHERED } as const,
       expected: "block robots.txt",
     },
     {
@@ -106,11 +109,55 @@ describe("user-triggered fetchers and `*` at the edge", () => {
       o: { verification: UNVERIFIABLE },
       expected: "pass",
     },
+    // Google-Agent: on Google's user-triggered fetchers list, with user-triggered-agents.json.
+    {
+      why: "verified Google-Agent: `*` is not held against it",
+      robots: ALL_OUT,
+      ua: GOOGLE_AGENT,
+      o: {},
+      expected: "pass",
+    },
+    {
+      why: "a Google-Agent claim refuted by Google's list: an anonymous bot under `*`",
+      robots: ALL_OUT,
+      ua: GOOGLE_AGENT,
+      o: { verification: REFUTED },
+      expected: "block robots.txt",
+    },
+    {
+      why: "an unverifiable Google-Agent claim: held to `*`, 503",
+      robots: ALL_OUT,
+      ua: GOOGLE_AGENT,
+      o: { verification: UNVERIFIABLE },
+      expected: "unavailable",
+    },
+    {
+      why: "a group naming Google-Agent applies",
+      robots: `${ALL_OUT}\nUser-agent: Google-Agent\nDisallow: /article\n`,
+      ua: GOOGLE_AGENT,
+      o: {},
+      expected: "block robots.txt",
+    },
+    {
+      why: "Content-Usage ai-use=n under `*` still refuses Google-Agent (an assistant: a preference about use)",
+      robots: "User-agent: *\nContent-Usage: ai-use=n\nDisallow: /\n",
+      ua: GOOGLE_AGENT,
+      o: {},
+      expected: "block usage-signal",
+    },
+    // amazon-QBusiness: AWS documents that it obeys Allow/Disallow, so it stays under `*`.
+    {
+      why: "amazon-QBusiness obeys `*` (AWS documents Allow and Disallow)",
+      robots: ALL_OUT,
+      ua: AMAZON_Q,
+      o: { needsVerification: false, verification: undefined },
+      expected: "block robots.txt",
+    },
     {
       why: "facebookexternalhit: no list to verify it by, held to `*`",
       robots: ALL_OUT,
       ua: FACEBOOK,
-      o: { needsVerification: false, verification: undefined },
+      o: { needsVerification: false, verification: NOT_GATHERED } as const,
       expected: "block robots.txt",
     },
   ])("$why", ({ robots, ua, o, expected }) => {

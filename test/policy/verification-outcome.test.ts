@@ -7,7 +7,7 @@ import type { VerificationOutcome } from "../../src/agents/verification.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge, verificationOf } from "../../src/policy/edge-decision.ts";
-import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { explainRequest } from "../../src/policy/explain.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
 
@@ -128,6 +128,8 @@ describe("verificationOf: how, or why not, from the facts", () => {
       agent: classifyUserAgent(ua),
       verifyCrawlers: "unknown",
       needsVerification: false,
+      signature: NOTHING_GATHERED.signature,
+      verification: NOTHING_GATHERED.verification,
       ...over,
     });
     expect(outcome).toMatchObject(expected);
@@ -159,7 +161,7 @@ describe("explain says how the claim was checked, and judges as the edge would",
         why: "no-address",
         reason: "no client address given; the edge would check by ip-list, reverse-dns",
       },
-      action: "unproven-claim",
+      action: "unavailable unproven-claim",
       group: "*",
     },
     {
@@ -171,7 +173,7 @@ describe("explain says how the claim was checked, and judges as the edge would",
         why: "no-address",
         reason: "no client address given; the edge would check by reverse-dns",
       },
-      action: "block",
+      action: "block robots.txt",
       group: "*",
     },
     {
@@ -179,7 +181,7 @@ describe("explain says how the claim was checked, and judges as the edge would",
       ua: GOOGLEBOT,
       facts: { verifyCrawlers: "unknown", claimCheck: IN_LIST },
       verification: { status: "verified", why: null, reason: "address in the googlebot list" },
-      action: "pass",
+      action: "pass robots.txt",
       group: "googlebot",
     },
     {
@@ -187,7 +189,7 @@ describe("explain says how the claim was checked, and judges as the edge would",
       ua: GOOGLEBOT,
       facts: { verifyCrawlers: "unknown", claimCheck: REFUTED },
       verification: { status: "refuted", why: "refuted", reason: "address not in the googlebot list" },
-      action: "block",
+      action: "block robots.txt",
       group: "*",
     },
     {
@@ -195,7 +197,7 @@ describe("explain says how the claim was checked, and judges as the edge would",
       ua: GOOGLEBOT,
       facts: { verifyCrawlers: "block", claimCheck: REFUTED },
       verification: { status: "refuted", why: "refuted", reason: "address not in the googlebot list" },
-      action: "impostor",
+      action: "block verification",
       group: null,
     },
     {
@@ -207,7 +209,7 @@ describe("explain says how the claim was checked, and judges as the edge would",
         why: "verify-off",
         reason: "VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *",
       },
-      action: "pass",
+      action: "pass robots.txt",
       group: "googlebot",
     },
     {
@@ -215,13 +217,13 @@ describe("explain says how the claim was checked, and judges as the edge would",
       ua: CHROME,
       facts: { verifyCrawlers: "block" },
       verification: { status: "unverifiable", why: "not-claimed", reason: "not a crawler" },
-      action: "pass",
+      action: "pass human",
       group: null,
     },
   ] as const)("$why", ({ ua, facts, verification, action, group }) => {
     const explanation = explain(ua, facts);
     expect(explanation.verification).toMatchObject(verification);
-    expect(explanation.action.action).toBe(action);
+    expect(`${explanation.action.action} ${explanation.layer}`).toBe(action);
     expect(explanation.group?.token ?? null).toBe(group);
   });
 });
@@ -244,7 +246,9 @@ describe("Cloudflare's verified bot category as a fact", () => {
     signed: false,
     verifyCrawlers: "unknown",
     needsVerification: false,
-    pause: null,
+    cloudflareCategory: undefined,
+    ...NOTHING_GATHERED,
+    pause: "none",
     robots: { state: "ok", matcher, retryAfter: 0 },
     failOpen: false,
     blockStatus: 403,
@@ -289,9 +293,9 @@ describe("Cloudflare's verified bot category as a fact", () => {
   ] satisfies { why: string; ua: string; over: Partial<EdgeFacts>; layer: string; kind: string }[])(
     "$why -> $kind by $layer",
     ({ ua, over, layer, kind }) => {
-      const action = decideEdge(base(ua, { cloudflareCategory: "ai-training", ...over }));
-      expect(action.kind).toBe(kind);
-      expect("verdict" in action ? (action.verdict?.layer ?? "none") : "none").toBe(layer);
+      const record = decideEdge(base(ua, { cloudflareCategory: "ai-training", ...over }));
+      expect("gather" in record ? "gather" : record.action).toBe(kind);
+      expect("gather" in record ? "none" : record.layer).toBe(layer);
     },
   );
 });

@@ -5,7 +5,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ActivityLog } from "../../src/worker/activity-object.ts";
+import type { ActivityLog } from "../../src/worker/activity/object.ts";
 import { admin, BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, ORIGIN } from "./helpers.ts";
 
 const ROBOTS = [
@@ -94,7 +94,8 @@ describe("recording crawler decisions", () => {
       block: 3,
       report: 0,
       unavailable: 0,
-      rateLimited: 0,
+      "rate-limited": 0,
+      "serve-robots-txt": 0,
     });
     expect(answer.humans.total).toBe(3);
     expect(answer.crawlers.map((entry) => [entry.token, entry.requests])).toEqual([
@@ -103,15 +104,15 @@ describe("recording crawler decisions", () => {
     ]);
     expect(crawler(answer, "GPTBot")).toMatchObject({
       category: "ai-training",
-      total: { pass: 0, block: 2, report: 0, unavailable: 0, rateLimited: 0 },
+      total: { pass: 0, block: 2, report: 0, unavailable: 0, "rate-limited": 0 },
       // VERIFY_CRAWLERS=off: the claims were taken as made, never recorded as verified.
-      verified: { verified: 0, refuted: 0, unverifiable: 2, unchecked: 0 },
+      verified: { verified: 0, refuted: 0, unverifiable: 2, unchecked: 0, disguised: 0 },
       layers: { "robots.txt": 2 },
       violations: 2,
     });
     expect(crawler(answer, "Googlebot")).toMatchObject({
       category: "search-engine",
-      total: { pass: 1, block: 1, report: 0, unavailable: 0, rateLimited: 0 },
+      total: { pass: 1, block: 1, report: 0, unavailable: 0, "rate-limited": 0 },
       violations: 1,
     });
     // The current hour holds everything, the hours before it nothing.
@@ -212,7 +213,7 @@ describe("recording crawler decisions", () => {
     expect(recent).toMatchObject(expected);
   });
 
-  it("a second request inside Crawl-delay is counted as rateLimited", async () => {
+  it("a second request inside Crawl-delay is counted as rate-limited", async () => {
     expect((await call("/a", { ua: BINGBOT, env: OFF })).status).toBe(200);
     expect((await call("/b", { ua: BINGBOT, env: OFF })).status).toBe(429);
     expect(crawler(await activity(), "bingbot")?.total).toEqual({
@@ -220,7 +221,8 @@ describe("recording crawler decisions", () => {
       block: 0,
       report: 0,
       unavailable: 0,
-      rateLimited: 1,
+      "rate-limited": 1,
+      "serve-robots-txt": 0,
     });
   });
 
@@ -350,7 +352,7 @@ describe("the ActivityLog object stays bounded", () => {
   });
 
   it("a flood under one name evicts no other crawler's history", async () => {
-    const gptbot = { ...event(NOW - 5_000, "GPTBot", "/kept"), category: "ai-training" };
+    const gptbot = { ...event(NOW - 5_000, "GPTBot", "/kept"), category: "ai-training" as const };
     await stub().record({ hourly: [], humans: [], recent: [gptbot] }, NOW);
     const flood = Array.from({ length: 10_000 }, (_, i) => event(NOW - 4_000 + i / 10, "Flood", `/f${i}`));
     for (let i = 0; i < flood.length; i += 1_000)
@@ -410,8 +412,21 @@ describe("the ActivityLog object stays bounded", () => {
     const read = await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
     expect(read.counts.map((row) => [row.action, row.count])).toEqual([["pass", 1]]);
     expect(read.problems).toEqual([
-      'stored action "teleport" is not one this version knows (pass, block, report, unavailable, rateLimited): those counts are not shown',
+      'stored action "teleport" is not one this version knows (pass, report, block, unavailable, rate-limited, serve-robots-txt): those counts are not shown',
     ]);
+  });
+
+  it("names an earlier version stored read back as what they meant (version 1: rateLimited, impostor)", async () => {
+    await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
+    await runInDurableObject(stub(), async (_object: ActivityLog, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO hourly_counts VALUES (?, 'Bingbot', '', 'impostor', 'rateLimited', 'rate', 3, 0)",
+        HOUR0,
+      );
+    });
+    const read = await stub().read({ fromHour: HOUR0, toHour: HOUR0 }, 0, NOW);
+    expect(read.counts.map((row) => [row.action, row.verified, row.count])).toEqual([["rate-limited", "refuted", 3]]);
+    expect(read.problems).toEqual([]);
   });
 
   it("the 30-day view with 200 new names an hour answers bounded: named crawlers shown, one (other) entry, days", async () => {
@@ -447,7 +462,8 @@ describe("the ActivityLog object stays bounded", () => {
     expect(answer.crawlers).toHaveLength(1 + 50 + 1);
     expect(answer.crawlers[0]).toMatchObject({ token: "GPTBot", requests: 1 });
     expect(answer.crawlers.at(-1)).toMatchObject({ token: "(other)", requests: 143_950, names: 143_950 });
-    expect(text.length).toBeLessThan(200_000);
+    // One count per action of the vocabulary, per day and shown crawler: bounded by what is shown, not by the names.
+    expect(text.length).toBeLessThan(250_000);
   });
 });
 

@@ -214,8 +214,9 @@ describe("explain", () => {
   it("during a pause: 503 with the pause's Retry-After, as the edge answers", async () => {
     await admin("pause", { method: "POST", body: { minutes: 30, retryAfter: 600 } });
     expect(await explain(GOOGLEBOT, "/open")).toMatchObject({
-      action: { action: "paused", status: 503, retryAfter: 600 },
-      reason: "paused",
+      action: { action: "unavailable", status: 503, retryAfter: 600 },
+      layer: "pause",
+      reason: "pause",
     });
     const edge = await call("/open", { ua: GOOGLEBOT });
     expect([edge.status, edge.headers.get("retry-after")]).toEqual([503, "600"]);

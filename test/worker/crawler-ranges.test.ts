@@ -2,8 +2,8 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { RANGE_SOURCES } from "../../src/agents/verification.ts";
-import { refreshCrawlerRanges } from "../../src/worker/crawler-ranges.ts";
-import { ROBOTS_FETCH_USER_AGENT } from "../../src/worker/origin-fetch.ts";
+import { refreshCrawlerRanges } from "../../src/worker/identity/crawler-ranges.ts";
+import { ROBOTS_FETCH_USER_AGENT } from "../../src/worker/robots/origin-fetch.ts";
 import { freshState } from "./helpers.ts";
 
 const OLD = { fetchedAt: 1, cidrs: ["192.0.2.0/24"] };
@@ -52,7 +52,7 @@ describe("refreshCrawlerRanges keeps the last good list", () => {
       return answer(behaviour);
     });
     if (previous) await env.ROBOTS.put("crawler-ranges", JSON.stringify({ sources: { anthropic: previous } }));
-    await refreshCrawlerRanges(env.ROBOTS, 1000);
+    await refreshCrawlerRanges(env.ROBOTS, { timeoutMs: 1000, urls: new Map() });
     const after = await env.ROBOTS.get<{
       sources: Record<string, { cidrs: string[] }>;
       attempts: Record<string, { error: string | null }>;

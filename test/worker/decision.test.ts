@@ -28,15 +28,15 @@ describe("edge and explain agree where they used to differ", () => {
       ua: GOOGLEBOT,
       path: "/articles/x",
       edge: 200,
-      explain: { action: { action: "pass", status: null }, layer: "none", reason: "mode-off" },
+      explain: { action: { action: "pass", status: null }, layer: "mode-off", reason: "mode-off" },
     },
     {
-      why: "MODE=off without a policy reports no layer",
+      why: "MODE=off without a policy: the mode decided",
       env: { MODE: "off" },
       ua: GOOGLEBOT,
       path: "/private/x",
       edge: 200,
-      explain: { action: { action: "pass", status: null }, layer: "none", reason: "mode-off" },
+      explain: { action: { action: "pass", status: null }, layer: "mode-off", reason: "mode-off" },
     },
     {
       why: "a policy block says the policy rule decided, not 'ok'",
@@ -89,7 +89,7 @@ describe("edge and explain agree where they used to differ", () => {
     await admin("refresh", { method: "POST" });
     expect((await admin("pause", { method: "POST", body: { minutes: 10, retryAfter: 120 } })).status).toBe(200);
     const response = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=%2Frobots.txt`);
-    expect(await response.json()).toMatchObject({ action: { action: "paused", status: 503 } });
+    expect(await response.json()).toMatchObject({ action: { action: "unavailable", status: 503 }, layer: "pause" });
     expect((await call("/robots.txt", { ua: GOOGLEBOT })).status).toBe(503);
   });
 

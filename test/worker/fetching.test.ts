@@ -4,9 +4,9 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_ROBOTS_BYTES } from "../../src/core/index.ts";
 import { parseConfig } from "../../src/config/read-config.ts";
-import { PROJECT_URL, VERSION } from "../../src/worker/origin-fetch.ts";
-import { clearRobotsMemory, MEMORY_RECHECK_MS, refresh } from "../../src/worker/robots-cache.ts";
-import { fromBase64 } from "../../src/worker/robots-entry.ts";
+import { PROJECT_URL, VERSION } from "../../src/worker/robots/origin-fetch.ts";
+import { clearRobotsMemory, MEMORY_RECHECK_MS, refresh } from "../../src/worker/robots/cache.ts";
+import { fromBase64 } from "../../src/worker/robots/entry.ts";
 import { readEntry } from "../../src/worker/store.ts";
 import packageJson from "../../package.json";
 import {

@@ -5,14 +5,15 @@ import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import worker from "../../src/worker/index.ts";
 import { clearPauseMemory } from "../../src/worker/pause.ts";
-import { clearRobotsMemory } from "../../src/worker/robots-cache.ts";
-import { clearRangesMemory } from "../../src/worker/crawler-ranges.ts";
-import { clearSignatureDirectoryMemory } from "../../src/worker/signature-directory.ts";
-import { clearSignatureReuseMemory } from "../../src/worker/verify-signature.ts";
-import { clearReverseDnsMemory } from "../../src/worker/reverse-dns.ts";
-import { clearIdentityHealth } from "../../src/worker/verify-crawler.ts";
+import { clearRobotsMemory } from "../../src/worker/robots/cache.ts";
+import { clearRangesMemory } from "../../src/worker/identity/crawler-ranges.ts";
+import { clearSignatureDirectoryMemory } from "../../src/worker/identity/signature-directory.ts";
+import { clearSignatureReuseMemory } from "../../src/worker/identity/verify-signature.ts";
+import { clearReverseDnsMemory } from "../../src/worker/identity/reverse-dns.ts";
+import { clearIdentityHealth } from "../../src/worker/identity/verify-crawler.ts";
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
-import { clearActivityMemory, flushSettings } from "../../src/worker/activity-recorder.ts";
+import { clearActivityMemory, flushSettings } from "../../src/worker/activity/recorder.ts";
+import { clearLedgerMemory } from "../../src/worker/activity/ledger-memory.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -84,6 +85,7 @@ export async function freshState(): Promise<void> {
   clearIdentityHealth();
   clearPolicyMemory();
   clearActivityMemory();
+  clearLedgerMemory();
   // Activity is flushed within each call's waitUntil work, so a test reads it right after.
   flushSettings.delayMs = 0;
 }

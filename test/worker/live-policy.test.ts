@@ -1,4 +1,4 @@
-// The live operator policy (src/worker/live-policy.ts, src/worker/admin-policy.ts): stored in
+// The live operator policy (src/worker/live-policy.ts, src/worker/admin/policy.ts): stored in
 // KV, changed through the admin API, in force on the isolate that saved it at once and on the
 // others within RECHECK_MS; a failed KV read keeps the last good policy.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
@@ -194,9 +194,13 @@ describe("the policy in force decides", () => {
     expect(await explained.json()).toMatchObject({ layer: "policy", allowed: true, action: { action: "pass" } });
     // Without an address the claim cannot be checked: the allow rule is not granted, `*` refuses.
     const unchecked = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=/private/x`);
-    expect(await unchecked.json()).toMatchObject({ reason: "unproven-claim", action: { action: "unproven-claim" } });
+    expect(await unchecked.json()).toMatchObject({
+      reason: "unproven-claim",
+      layer: "unproven-claim",
+      action: { action: "unavailable", status: 503 },
+    });
     const tested = await admin("test", { method: "POST", body: { ua: GOOGLEBOT, urls: ["/private/x"] } });
-    expect(await tested.json()).toMatchObject({ results: [{ live: { layer: "robots.txt", allowed: false } }] });
+    expect(await tested.json()).toMatchObject({ results: [{ live: { layer: "unproven-claim", allowed: false } }] });
   });
 
   it("the POLICY var is in force while KV holds no version", async () => {

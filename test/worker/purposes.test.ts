@@ -1,4 +1,4 @@
-// Purposes at the edge (src/worker/purposes-served.ts): /robots.txt serves the origin's file
+// Purposes at the edge (src/worker/robots/purposes-served.ts): /robots.txt serves the origin's file
 // with the generated lines, and the decision enforces that same file. Parity: for every token
 // of the crawler table and a set of paths, the served file read by the core matcher gives the
 // edge's answer. VERIFY_CRAWLERS=off: claims are judged as made (their group, never an

@@ -3,7 +3,7 @@
 import { listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { crawlRateKey } from "../../src/worker/crawl-rate-object.ts";
+import { crawlRateKey } from "../../src/worker/edge/crawl-rate-object.ts";
 import { BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, ORIGIN } from "./helpers.ts";
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);

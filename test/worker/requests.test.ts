@@ -302,7 +302,15 @@ describe("crawl pause", () => {
     await call("/robots.txt", { ua: CHROME });
     const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ event: "robots-edge.decision", action: "paused", path: "/open", group: null });
+    expect(lines[0]).toMatchObject({
+      event: "robots-edge.decision",
+      action: "unavailable",
+      status: 503,
+      retryAfter: 1800,
+      layer: "pause",
+      path: "/open",
+      group: null,
+    });
   });
 
   it("ends when DELETEd", async () => {

@@ -13,7 +13,7 @@ import {
   type DnsAnswer,
   type DnsRecordType,
   type DnsResolver,
-} from "../../src/worker/reverse-dns.ts";
+} from "../../src/worker/identity/reverse-dns.ts";
 import { env } from "cloudflare:workers";
 import { call, freshState } from "./helpers.ts";
 

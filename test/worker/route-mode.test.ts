@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config/read-config.ts";
-import { refreshDueOrigins } from "../../src/worker/cron-refresh.ts";
+import { refreshDueOrigins } from "../../src/worker/robots/cron-refresh.ts";
 import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
 import { call, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
 
@@ -97,14 +97,15 @@ describe("the cron: capped and paged", () => {
   it("skips stored hosts that AUTHORITIES no longer lists", async () => {
     const origin = fakeOrigin({ body: ROBOTS });
     const before = await storeExpired(origin);
-    await runCron({ ORIGIN_URL: "", AUTHORITIES: "c.example.com", VERIFY_CRAWLERS: "off" });
+    // No published list is fetched: neither verification nor crawlers in disguise is on.
+    await runCron({ ORIGIN_URL: "", AUTHORITIES: "c.example.com", VERIFY_CRAWLERS: "off", DISGUISED_CRAWLERS: "off" });
     expect(origin.requests.slice(before)).toEqual(["https://c.example.com/robots.txt"]);
   });
 
   it("proxy mode refreshes ORIGIN_URL's robots.txt only", async () => {
     const origin = fakeOrigin({ body: ROBOTS });
     const before = await storeExpired(origin); // stored by an earlier route-mode deployment
-    await runCron({ VERIFY_CRAWLERS: "off" });
+    await runCron({ VERIFY_CRAWLERS: "off", DISGUISED_CRAWLERS: "off" });
     expect(origin.requests.slice(before)).toEqual(["https://origin.test/robots.txt"]);
   });
 });

@@ -11,7 +11,7 @@ import {
   signatureDirectory,
   signatureKeyLookup,
   type DirectoryOptions,
-} from "../../src/worker/signature-directory.ts";
+} from "../../src/worker/identity/signature-directory.ts";
 import { newSigner, signRequest, type TestSigner } from "../agents/web-bot-auth/signer.ts";
 import { freshState } from "./helpers.ts";
 

@@ -146,7 +146,8 @@ describe("verified crawlers", () => {
       .filter((line) => line["event"] === "robots-edge.decision");
     expect(decisions).toEqual([
       expect.objectContaining({
-        action: "unproven-claim",
+        action: "unavailable",
+        status: 503,
         layer: "unproven-claim",
         group: "*",
         verification: expect.objectContaining({ status: "unverifiable" }),

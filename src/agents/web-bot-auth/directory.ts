@@ -62,7 +62,7 @@ export async function parseDirectory(json: unknown): Promise<ParsedDirectory | u
 }
 
 /** RFC 7638 §3: the required members in lexicographic order, no whitespace, SHA-256, base64url. */
-export async function jwkThumbprint(jwk: Readonly<Record<string, string>>): Promise<string> {
+async function jwkThumbprint(jwk: Readonly<Record<string, string>>): Promise<string> {
   const members = Object.keys(jwk).toSorted();
   const canonical = JSON.stringify(Object.fromEntries(members.map((name) => [name, jwk[name]])));
   return base64url(await sha256(new TextEncoder().encode(canonical)));

@@ -18,7 +18,8 @@
  */
 
 import { productToken } from "../../core/product-token.ts";
-import { CRAWLER_CATEGORIES, isCrawlerCategory, KNOWN_CRAWLERS, type CrawlerCategory } from "../crawlers.ts";
+import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../../vocabulary.ts";
+import { KNOWN_CRAWLERS } from "../crawlers.ts";
 import type { AgentCard } from "./directory.ts";
 import { signerUrlOf } from "./signer-url.ts";
 import { parseUrl } from "./url.ts";
@@ -97,14 +98,15 @@ function parseEntry(key: string, value: unknown, problems: string[]): SignatureA
       `${where}.token must be a robots.txt product token (letters, "_" and "-"), got ${JSON.stringify(token)}`,
     );
   }
-  if (category !== undefined && (typeof category !== "string" || !isCrawlerCategory(category))) {
+  const knownCategory = typeof category === "string" && isCrawlerCategory(category) ? category : undefined;
+  if (category !== undefined && knownCategory === undefined) {
     problems.push(`${where}.category must be one of ${CRAWLER_CATEGORIES.join(", ")}, got ${JSON.stringify(category)}`);
   }
   if (problems.length > before || url === undefined) return undefined;
   return {
     url,
     ...(typeof token === "string" && { token }),
-    ...(typeof category === "string" && { category: category as CrawlerCategory }),
+    ...(knownCategory !== undefined && { category: knownCategory }),
     docs: "SIGNATURE_AGENTS",
   };
 }

@@ -7,7 +7,8 @@
 
 import { productToken } from "../../core/product-token.ts";
 import type { AgentInfo } from "../classify.ts";
-import { KNOWN_CRAWLERS, type CrawlerCategory, type KnownCrawler } from "../crawlers.ts";
+import type { CrawlerCategory } from "../../vocabulary.ts";
+import { KNOWN_CRAWLERS, type KnownCrawler } from "../crawlers.ts";
 
 const KNOWN_BY_TOKEN = new Map(KNOWN_CRAWLERS.map((crawler) => [productToken(crawler.token), crawler] as const));
 

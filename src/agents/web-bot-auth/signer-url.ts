@@ -12,7 +12,7 @@
 
 import { parseUrl } from "./url.ts";
 
-export const DIRECTORY_PATH = "/.well-known/http-message-signatures-directory";
+const DIRECTORY_PATH = "/.well-known/http-message-signatures-directory";
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
@@ -32,11 +32,6 @@ export function signerUrlOf(value: string): { readonly url: string } | { readonl
   }
   const path = url.pathname === "/" || url.pathname === "" ? DIRECTORY_PATH : normalisedEscapes(url.pathname);
   return { url: url.origin + path };
-}
-
-/** The origin of an identifier (for display, and the compatibility reading of origin rows). */
-export function originOfSignerUrl(signerUrl: string): string {
-  return parseUrl(signerUrl)?.origin ?? signerUrl;
 }
 
 /** True for a URL on localhost, 127.0.0.0/8 or [::1]. */

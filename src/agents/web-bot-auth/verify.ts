@@ -39,8 +39,8 @@ import { base64url, importPublicKey, verifySignatureBytes, type CryptoKeyHandle 
 /** Clock difference tolerated on `created` and `expires`, in seconds. */
 export const MAX_SKEW_SECONDS = 60;
 /** The default longest signature window (expires - created), and oldest `created`, in seconds. */
-export const DEFAULT_MAX_WINDOW_SECONDS = 300;
-export const WEB_BOT_AUTH_TAG = "web-bot-auth";
+const DEFAULT_MAX_WINDOW_SECONDS = 300;
+const WEB_BOT_AUTH_TAG = "web-bot-auth";
 
 /** Why a signature verified nothing. */
 export type SignatureFailure =

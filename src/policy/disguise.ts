@@ -1,0 +1,76 @@
+/**
+ * Crawlers in disguise (issue 24): a request with a browser's User-Agent whose address is in a
+ * list its operator publishes for its crawlers ONLY (agents/range-uses.ts) is that operator's
+ * crawler. Pure: the Worker looks the address up in the compiled lists (identity/disguised.ts)
+ * and hands the decision a DisguiseFact; this file says what the decision does with it.
+ *
+ * A disguise is not a claim (the User-Agent claims a person): it is evidence, from a loaded,
+ * fresh, crawler-only list. Do no harm: no list, a stale list, a mixed list, no address, or
+ * DISGUISED_CRAWLERS=off all mean "a person", never "refused".
+ *   enforce  judged as that crawler (claim.ts standing "disguised"): its group, policy rules,
+ *            usage preferences and pacing, on every spelling of the path
+ *   report   judged the same way, but the request passes: a refusal becomes a report (marked
+ *            would-block, recorded and logged as what it would have been), nothing is paced or
+ *            paused, and no header is added to a pass
+ * The record says it: `identity.judgedAs` "disguised", the list as the verification's evidence.
+ */
+
+import type { AgentInfo } from "../agents/classify.ts";
+import type { VerificationOutcome } from "../agents/verification.ts";
+import { NOT_GATHERED, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
+import type { EdgeOutcome } from "./edge-record.ts";
+
+/** The crawler-only list holding the request's address, and the crawler it names. */
+export interface DisguiseFact {
+  /** The range source (agents/verification.ts RANGE_SOURCES name), e.g. "gptbot". */
+  readonly source: string;
+  /** The crawler the list is for, as its own User-Agent would classify it. */
+  readonly agent: AgentInfo;
+}
+
+export type DisguiseFacts = Pick<EdgeFacts, "agent" | "isRobotsTxt" | "disguisedCrawlers" | "disguise">;
+
+/**
+ * Whether a request whose claimant is `stated` is a crawler in disguise: "gather" while the
+ * address is not looked up, "person" when it is not (or the check is off, or it is no browser,
+ * or a signature stands for someone else), else the fact.
+ */
+export function disguiseStep(facts: DisguiseFacts, stated: AgentInfo): "gather" | "person" | DisguiseFact {
+  if (stated !== facts.agent || stated.crawler || facts.isRobotsTxt) return "person";
+  if ((facts.disguisedCrawlers ?? "off") === "off") return "person";
+  if (facts.disguise === NOT_GATHERED) return "gather";
+  return facts.disguise === "none" ? "person" : facts.disguise;
+}
+
+/** The evidence, in the one vocabulary of identity (agents/verification.ts VerificationOutcome). */
+export function disguiseOutcome(disguise: DisguiseFact): VerificationOutcome {
+  const token = disguise.agent.tokens[0] ?? disguise.source;
+  return {
+    status: "verified",
+    method: "ip-list",
+    evidence: disguise.source,
+    why: null,
+    reason: `a browser User-Agent from the ${disguise.source} list, which its operator publishes for its crawlers only: ${token} in disguise`,
+  };
+}
+
+/**
+ * DISGUISED_CRAWLERS=report: what the crawler would get, only recorded. A refusal becomes a
+ * report of it (the request goes on, marked would-block; the layer and line that would have
+ * refused stay); a pass goes on as is, without pacing or a Content-Usage header (nothing a
+ * person would not have had).
+ */
+export function reportedOnly(answer: EdgeOutcome | GatherRequest): EdgeOutcome | GatherRequest {
+  if ("gather" in answer) return answer;
+  switch (answer.action) {
+    case "report":
+      return answer;
+    case "block":
+    case "unavailable":
+    case "rate-limited":
+      return { ...answer, action: "report", status: null, retryAfter: null };
+    default:
+      // A pass, or an action a path layer never answers: the request goes on as a person's would.
+      return { ...answer, action: "pass", status: null, retryAfter: null, pacing: null, contentUsage: null };
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * One record of what happened to a request: what the one decision (edge-decision.ts) returns,
+ * and all that anyone is shown of it. The Worker performs it (worker/edge/request-path.ts),
+ * and the decision log (worker/log.ts), the activity event (activity.ts), explain
+ * (explain.ts), replay (replay.ts) and the page's tester (worker/admin/tester.ts) each render
+ * it, never reaching back into the facts, so none of them can say another thing than the edge
+ * did. Written in the one vocabulary (src/vocabulary.ts).
+ */
+
+import type { VerificationOutcome } from "../agents/verification.ts";
+import type { Action, CrawlerCategory, JudgedAs, Layer } from "../vocabulary.ts";
+import type { RateLimits } from "./crawl-rate.ts";
+import type { Verdict } from "./judge.ts";
+import type { UsageRefusalReason } from "./usage-signals.ts";
+
+/**
+ * The line that decided, wherever it is written: a robots.txt rule or usage line (its line
+ * number), or a policy route and its rule (their place in the policy, as its problems name
+ * them).
+ */
+export interface DecidingLine {
+  readonly source: "robots.txt" | "policy";
+  /** The robots.txt line; null for the policy (see `member`). */
+  readonly line: number | null;
+  /** The policy's route and rule: `routes[1]`, `routes[1].rules[0]`; null for robots.txt. */
+  readonly member: string | null;
+  /** The line in words: `disallow: /private/`, `content-usage: train-ai`, `policy /blog/: block`. */
+  readonly text: string;
+}
+
+/** Who asked, as the decision saw it. */
+export interface RecordedIdentity {
+  /** Whether the request is an automated client (a crawler's User-Agent, any signature); false: a person. */
+  readonly crawler: boolean;
+  /** The product tokens claimed, best first: a trusted signer's agent's, else the User-Agent's. */
+  readonly tokens: readonly string[];
+  /** The known crawler (our table) the claim names, if any. */
+  readonly known: string | null;
+  /** The trusted signer whose signature the request carried, if any. */
+  readonly signer: string | null;
+  /** Whom the decision judged: the crawler as claimed, an anonymous bot, both, a person, nobody. */
+  readonly judgedAs: JudgedAs;
+  /** The claimed crawler's category: our table's, else Cloudflare's for a crawler it does not know. */
+  readonly category: CrawlerCategory | null;
+  /** How the claim stood, as the decision used it (an unverifiable claim is never shown verified). */
+  readonly verification: VerificationOutcome;
+}
+
+/** For explain: the limits a passed request is held to ("limited if faster than N s"). */
+export interface Pacing {
+  readonly group: string;
+  readonly limits: RateLimits;
+}
+
+/** What the edge does and what decided it, before the decision adds who asked (the layers' answer). */
+export interface EdgeOutcome {
+  readonly action: Action;
+  /** The status the edge answers with itself; null when it forwards (the origin's status stands). */
+  readonly status: number | null;
+  /** Seconds, for a 503 or 429; null otherwise. */
+  readonly retryAfter: number | null;
+  readonly layer: Layer;
+  readonly line: DecidingLine | null;
+  /** The spelling of the path that decided (path-spellings.ts); the request's own when none differs. */
+  readonly judgedPath: string | null;
+  /** What the policy and robots.txt layers found on that spelling (route, group, rule), when they judged. */
+  readonly verdict: Verdict | null;
+  /** A usage preference that refused the crawler, with its line. */
+  readonly usage: UsageRefusalReason | null;
+  /** A pass held to rate lines whose limiter was not asked (explain): the limits it is held to. */
+  readonly pacing: Pacing | null;
+  /** `Content-Usage` the edge adds to a passed response, unless the origin sends its own. */
+  readonly contentUsage: string | null;
+}
+
+/** The one record: what happened, what decided it, on which path, and who asked. */
+export interface EdgeRecord extends EdgeOutcome {
+  /** The request's path and query, as forwarded. */
+  readonly path: string;
+  readonly judgedPath: string;
+  readonly identity: RecordedIdentity;
+}
+
+const NOTHING_DECIDED = {
+  retryAfter: null,
+  line: null,
+  judgedPath: null,
+  verdict: null,
+  usage: null,
+  pacing: null,
+  contentUsage: null,
+} as const;
+
+/** An outcome no line decided: a layer answered alone (a pause, the mode, a person). */
+export function outcome(action: Action, layer: Layer, status: number | null, retryAfter?: number): EdgeOutcome {
+  return { ...NOTHING_DECIDED, action, layer, status, retryAfter: retryAfter ?? null };
+}
+
+/** The line a path layer's verdict names: a robots.txt rule, or a policy route and its rule. */
+export function lineOfVerdict(verdict: Verdict): DecidingLine | null {
+  const { policy } = verdict;
+  if (verdict.layer === "policy" && policy) {
+    const { route, rule } = policy;
+    return {
+      source: "policy",
+      line: null,
+      member: rule ? `routes[${policy.routeIndex}].rules[${policy.ruleIndex}]` : `routes[${policy.routeIndex}]`,
+      text: `policy ${route.pattern}: ${rule ? rule.action : `mode ${route.mode ?? "off"}`}`,
+    };
+  }
+  const rule = verdict.decision?.rule;
+  return rule ? { source: "robots.txt", line: rule.line, member: null, text: `${rule.kind}: ${rule.pattern}` } : null;
+}
+
+/** The line of a usage preference that refused. */
+export function lineOfUsage(usage: UsageRefusalReason): DecidingLine {
+  return { source: "robots.txt", line: usage.line, member: null, text: `${usage.format}: ${usage.key}` };
+}

@@ -1,0 +1,154 @@
+/**
+ * GET explain: what the edge would do; a GET, so it reads what is stored and never fetches.
+ * The tester (tester.ts) judges its URLs with the same inputs.
+ */
+
+import ipaddr from "ipaddr.js";
+import { classifyUserAgent } from "../../agents/classify.ts";
+import type { VerificationOutcome } from "../../agents/verification.ts";
+import { explainIfDecidable, explainRequest, type ExplainInput } from "../../policy/explain.ts";
+import type { DisguiseFact } from "../../policy/disguise.ts";
+import type { CompiledPolicy } from "../../policy/operator-policy.ts";
+import type { ReferralLedger } from "../../policy/referral-ledger.ts";
+import { freshLedger } from "../activity/ledger-memory.ts";
+import { invalid, valid, type Validated } from "../../policy/validated.ts";
+import { disguiseOfAddress } from "../identity/disguised.ts";
+import { checkClaimFromCache, needsVerification } from "../identity/verify-crawler.ts";
+import { policyInForce } from "../live-policy.ts";
+import { activePause, retryAfterOf } from "../pause.ts";
+import { jsonResponse } from "../responses.ts";
+import { isServedAuthority } from "../robots/authorities.ts";
+import { storedRobots } from "../robots/cache.ts";
+import { servedRobots } from "../robots/purposes-served.ts";
+import { adminError, problemResponse, type AdminContext } from "./context.ts";
+import { existingOrigin } from "./origins.ts";
+
+/**
+ * What the edge would do; a GET, so it reads what is stored and never fetches. It takes what
+ * the edge takes: the mode, the pause in force, the live policy, and the URL as a visitor
+ * sees it (explainTarget). A decision that needs no robots.txt (MODE=off, a person, a pause)
+ * is answered without a stored copy; under MODE=off, `ifEnforced` says what robots.txt and
+ * the policy would decide with MODE=enforce, when a copy is stored.
+ */
+export async function explain(admin: AdminContext): Promise<Response> {
+  const ua = admin.url.searchParams.get("ua");
+  const target = admin.url.searchParams.get("url");
+  const ip = admin.url.searchParams.get("ip");
+  if (ua === null || target === null) {
+    return adminError(400, "explain needs ?ua=<User-Agent header>&url=<URL or path>[&ip=<client address>]");
+  }
+  if (ip !== null && !ipaddr.isValid(ip)) {
+    return adminError(400, `ip must be an IPv4 or IPv6 address, got ${JSON.stringify(ip.slice(0, 64))}`);
+  }
+  const request = await explainTarget(admin, target);
+  if (!request.ok) return problemResponse(request);
+  const { origin, path } = request.value;
+  const robots = await storedRobots(origin, admin.kv);
+  const claimCheck = ip === null ? undefined : await claimCheckOf(admin, ua, ip);
+  // A browser User-Agent from a crawler-only list is that crawler in disguise (policy/disguise.ts).
+  const disguise = admin.config.disguisedCrawlers === "off" ? null : await disguiseOfAddress(admin.kv, ip);
+  const situation = await situationOf(admin, origin);
+  // What the edge enforces: the origin's copy with the purposes in force (robots/purposes-served.ts).
+  const served = robots && servedRobots(robots, situation.policy);
+  const stored = served && { state: served.entry.state, matcher: served.matcher() };
+  const explanation = explainIfDecidable(explainInput(admin, situation, ua, path, claimCheck, disguise), stored);
+  if (!explanation)
+    return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh?origin=${origin} first`);
+  const ifEnforced =
+    stored && explanation.reason === "mode-off"
+      ? explainRequest({
+          ...explainInput(admin, situation, ua, path, claimCheck, disguise),
+          ...stored,
+          mode: "enforce",
+        })
+      : undefined;
+  return jsonResponse({ authority: origin, ...explanation, ...(ifEnforced && { ifEnforced }) });
+}
+
+/**
+ * The origin and path a URL to explain stands for, as the edge would see the request: a bare
+ * path is this authority's; in proxy mode any absolute URL is (the public host is the
+ * Worker's, whatever it is called, and robots.txt is ORIGIN_URL's); in route mode an
+ * absolute URL names its authority, which must be one the edge serves (404 otherwise).
+ */
+async function explainTarget(
+  admin: AdminContext,
+  target: string,
+): Promise<Validated<{ origin: string; path: string }> & { status?: number }> {
+  if (target.startsWith("/")) {
+    const origin = await existingOrigin(admin, null);
+    return origin.ok ? valid({ origin: origin.value, path: target }) : origin;
+  }
+  const url = URL.canParse(target) ? new URL(target) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    return { ...invalid(['url must be a path starting with "/" or an absolute http(s) URL']), status: 400 };
+  }
+  const path = url.pathname + url.search;
+  if (admin.config.originUrl) return valid({ origin: admin.config.originUrl.origin, path });
+  const origin = await existingOrigin(admin, url.origin);
+  return origin.ok ? valid({ origin: origin.value, path }) : origin;
+}
+
+/** The edge's own state a decision depends on, read as the request path reads it. */
+export interface Situation {
+  readonly policy: CompiledPolicy | undefined;
+  /** The pause in force, with the Retry-After the edge would send now; null for none. */
+  readonly pause: { readonly retryAfter: number } | null;
+  readonly served: boolean;
+  /** The recorded crawls and referrals, when a rule of the policy has a condition on them. */
+  readonly ledger?: ReferralLedger | undefined;
+}
+
+export async function situationOf(admin: AdminContext, origin: string): Promise<Situation> {
+  const pause = await activePause(admin.kv, admin.config);
+  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
+  return {
+    policy,
+    ...(policy?.hasConditions && { ledger: await freshLedger(admin.env.ACTIVITY, origin) }),
+    pause: pause ? { retryAfter: retryAfterOf(pause, Date.now()) } : null,
+    served: isServedAuthority(admin.config, origin),
+  };
+}
+
+/** The stored evidence about a claimed crawler's address, when the edge would check the claim. */
+export async function claimCheckOf(
+  admin: AdminContext,
+  ua: string,
+  ip: string,
+): Promise<VerificationOutcome | undefined> {
+  const agent = classifyUserAgent(ua);
+  if (!needsVerification({ config: admin.config }, agent)) return undefined;
+  return checkClaimFromCache(admin.kv, agent, ip);
+}
+
+/** The edge's facts for one request to explain, but robots.txt (explain.ts says what it cannot know). */
+export function explainInput(
+  { config }: Pick<AdminContext, "config">,
+  situation: Situation,
+  userAgent: string,
+  url: string,
+  claimCheck?: VerificationOutcome,
+  disguise: DisguiseFact | null = null,
+): Omit<ExplainInput, "state" | "matcher"> {
+  return {
+    userAgent,
+    url,
+    mode: config.mode,
+    failOpen: config.failOpen,
+    blockStatus: config.blockStatus,
+    paused: situation.pause ?? false,
+    policy: situation.policy,
+    facts: {
+      served: situation.served,
+      enforceRates: config.enforceRates,
+      usageSignals: config.usageSignals,
+      usageHeader: config.usageHeader,
+      originUnusable: config.originUrlProblem,
+      verifyCrawlers: config.verifyCrawlers,
+      ledger: situation.ledger,
+      disguisedCrawlers: config.disguisedCrawlers,
+      disguise: disguise ?? "none",
+      ...(claimCheck && { claimCheck }),
+    },
+  };
+}

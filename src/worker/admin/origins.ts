@@ -1,0 +1,120 @@
+/** The origins the admin API acts on: which it accepts, their fetch state, refresh, view, forget. */
+
+import { invalid, valid, type Validated } from "../../policy/validated.ts";
+import { refreshCrawlerRanges } from "../identity/crawler-ranges.ts";
+import { identitySources } from "../identity/sources.ts";
+import { jsonResponse } from "../responses.ts";
+import { authorityOf, isExistingAuthority } from "../robots/authorities.ts";
+import { forgetRobots, refresh, type LoadedRobots } from "../robots/cache.ts";
+import { accessWarning, fromBase64, modelOf } from "../robots/entry.ts";
+import { readEntry } from "../store.ts";
+import { adminError, problemResponse, type AdminContext } from "./context.ts";
+
+export function originStatus(robots: LoadedRobots, now: number) {
+  const { entry } = robots;
+  const model = entry.copy
+    ? (JSON.parse(entry.copy.model) as { robots?: { groups?: unknown[]; diagnostics?: { severity: string }[] } })
+    : undefined;
+  const diagnostics = model?.robots?.diagnostics ?? [];
+  const count = (severity: string) => diagnostics.filter((diagnostic) => diagnostic.severity === severity).length;
+  return {
+    authority: entry.authority,
+    state: entry.state,
+    lastFetchAt: new Date(entry.lastFetchAt).toISOString(),
+    lastStatus: entry.lastStatus ?? null,
+    lastError: entry.lastError ?? null,
+    copyFetchedAt: entry.copy ? new Date(entry.copy.fetchedAt).toISOString() : null,
+    ageSeconds: entry.copy ? Math.round((now - entry.copy.fetchedAt) / 1000) : null,
+    expiresAt: new Date(entry.expiresAt).toISOString(),
+    groups: model?.robots?.groups?.length ?? 0,
+    diagnostics: { error: count("error"), warning: count("warning"), info: count("info") },
+    warning: accessWarning(entry) ?? null,
+  };
+}
+
+/**
+ * The `origin` parameter (or this request's own authority) as an origin the admin API may act
+ * on: an absolute http(s) URL (400 otherwise) of an existing authority (404 otherwise).
+ */
+export async function existingOrigin(
+  admin: AdminContext,
+  given: string | null,
+): Promise<Validated<string> & { status?: number }> {
+  const origin = originOf(given ?? admin.authority);
+  if (!origin.ok) return { ...origin, status: 400 };
+  if (!(await isExistingAuthority(admin.config, admin.kv, origin.value))) {
+    return {
+      ...invalid([
+        `${origin.value} is not an origin this edge serves: ${admin.config.originUrl ? `proxy mode serves only ${admin.config.originUrl.origin}` : "route mode serves the hosts in AUTHORITIES, or without it the hosts requests have already come for"}`,
+      ]),
+      status: 404,
+    };
+  }
+  return origin;
+}
+
+/** An absolute http(s) URL's origin; anything else is a problem. */
+export function originOf(text: string): Validated<string> {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    return invalid([`expected an absolute http(s) URL such as https://example.com, got ${JSON.stringify(text)}`]);
+  }
+  return valid(authorityOf(url));
+}
+
+/** POST refresh: an origin's robots.txt, or with `sources=ranges` the published crawler lists. */
+export async function refreshNow(admin: AdminContext): Promise<Response> {
+  const sources = admin.url.searchParams.get("sources");
+  if (sources !== null) {
+    if (sources !== "ranges") return adminError(400, `sources must be "ranges", got ${JSON.stringify(sources)}`);
+    return refreshRangesNow(admin);
+  }
+  const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+  if (!origin.ok) return problemResponse(origin);
+  const robots = await refresh(origin.value, admin.kv, admin.config, await readEntry(admin.kv, origin.value));
+  return jsonResponse(originStatus(robots, Date.now()));
+}
+
+/**
+ * The published lists fetched now, from the addresses in force (CRAWLER_RANGES or the
+ * operators'), never from one a request names; answers what GET status shows of them.
+ */
+async function refreshRangesNow(admin: AdminContext): Promise<Response> {
+  const { config } = admin;
+  await refreshCrawlerRanges(admin.kv, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerRangeUrls });
+  return jsonResponse(await identitySources(admin.kv, config, Date.now()));
+}
+
+/** The stored robots.txt of an origin as text, with its groups and diagnostics (for the page). */
+export async function robotsView(admin: AdminContext): Promise<Response> {
+  const param = originOf(admin.url.searchParams.get("origin") ?? admin.authority);
+  if (!param.ok) return problemResponse(param);
+  const origin = param.value;
+  const entry = await readEntry(admin.kv, origin);
+  if (!entry) return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh first`);
+  const robots = entry.copy ? modelOf(entry.copy) : undefined;
+  return jsonResponse({
+    status: originStatus({ entry, matcher: () => undefined }, Date.now()),
+    inForce: entry.state === "ok",
+    text: entry.copy ? new TextDecoder().decode(fromBase64(entry.copy.bodyBase64)) : null,
+    groups: (robots?.groups ?? []).map((group) => ({
+      agents: group.agents,
+      lines: group.agentLines.map((agentLine) => agentLine.line),
+      rules: group.rules.length,
+    })),
+    diagnostics: robots?.diagnostics ?? [],
+    sitemaps: robots?.sitemaps ?? [],
+  });
+}
+
+/** Forget an origin's stored robots.txt (an authority that should not be there, or a fresh start). */
+export async function deleteOrigin(admin: AdminContext): Promise<Response> {
+  const given = admin.url.searchParams.get("origin");
+  if (given === null) return adminError(400, "DELETE origin needs ?origin=<absolute http(s) URL>");
+  const origin = originOf(given);
+  if (!origin.ok) return problemResponse(origin);
+  const existed = (await readEntry(admin.kv, origin.value)) !== undefined;
+  await forgetRobots(origin.value, admin.kv);
+  if (!existed) return adminError(404, `no robots.txt stored for ${origin.value}`);
+  return jsonResponse({ deleted: origin.value });
+}

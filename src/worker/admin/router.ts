@@ -1,0 +1,116 @@
+/**
+ * The admin API under ADMIN_PREFIX (default /__robots/), active only when the ADMIN_TOKEN
+ * secret is set. Every call needs `Authorization: Bearer <ADMIN_TOKEN>`, compared in
+ * constant time (SHA-256 of both sides, then timingSafeEqual, so lengths leak nothing).
+ *
+ * The scheme name is matched in any case (RFC 9110 §11.1).
+ *
+ *   GET    status[?cursor=…&limit=…]  what the edge does now (mode and why, pause, config
+ *                                 problems), known origins (paged) and their fetch state,
+ *                                 identity sources (lists, reverse DNS, Cloudflare) with age and last error
+ *   POST   refresh[?origin=…]     fetch robots.txt now; returns that origin's status
+ *   POST   refresh?sources=ranges  fetch the published crawler lists now (CRAWLER_RANGES's URLs
+ *                                 where set), instead of waiting for the cron; returns the identity sources
+ *   GET    explain?ua=…&url=…[&ip=…]  what the edge would do with such a request (stored copy
+ *                                 only; url a path, or a URL as visitors see it); ip= checks a claimed crawler against the stored lists
+ *                                 and cached reverse DNS answers, never a lookup
+ *   GET    robots[?origin=…]      the stored robots.txt text, groups, diagnostics (for the page)
+ *   POST   test[?origin=…] {"ua", "urls", "draft"?}  decisions for URLs, live and under a draft
+ *   DELETE origin?origin=…        forget an origin's stored robots.txt
+ *   GET    (the prefix itself)    the operator page; no token needed to load it, it shows
+ *                                 nothing until the API accepts the token it is given
+ *   POST   pause  {"minutes", "retryAfter"?, "reason"?}    start a crawl pause
+ *   DELETE pause                  end it (a PAUSE_UNTIL pause stays: it lives in the config)
+ *   GET    policy                 the live operator policy, its version and history (admin/policy.ts)
+ *   PUT    policy  <policy JSON>  a new version of it
+ *   POST   policy/rollback {"version"}  an earlier version back in force, as a new version
+ *   GET    activity[?origin=…&hours=…&recent=…]   what the edge did, per crawler (admin/activity.ts)
+ *   POST   replay[?origin=…] {"draft"?, "policy"?}  recent crawler requests judged under a draft
+ *
+ * Only existing authorities are acted on (robots/authorities.ts): proxy mode ORIGIN_URL's, route
+ * mode the allow-listed or, without AUTHORITIES, the already stored; a parameter never makes
+ * the edge fetch a host a client chose, and explain (a GET) never fetches at all. Every error
+ * is JSON `{ "error", "problems"? }`.
+ */
+
+import { activityView, replayDraft } from "./activity.ts";
+import { adminError, problemResponse, type AdminContext } from "./context.ts";
+import { explain } from "./explain.ts";
+import { deleteOrigin, existingOrigin, refreshNow, robotsView } from "./origins.ts";
+import { adminPageResponse } from "./page.ts";
+import { endPause, startPause } from "./pause.ts";
+import { getPolicy, putPolicy, rollbackPolicy } from "./policy.ts";
+import { previewPurposes } from "./purposes.ts";
+import { status } from "./status.ts";
+import { testUrls } from "./tester.ts";
+import { policyInForce } from "../live-policy.ts";
+
+export async function handleAdmin(admin: AdminContext, token: string): Promise<Response> {
+  // The page holds no state of the site; everything it shows comes from the API below.
+  if (admin.request.method === "GET" && admin.url.pathname === admin.config.adminPrefix) {
+    return adminPageResponse(admin.config.adminPrefix);
+  }
+  if (!(await bearerMatches(admin.request, token))) {
+    const response = adminError(401, "the admin API needs Authorization: Bearer <ADMIN_TOKEN>");
+    response.headers.set("www-authenticate", 'Bearer realm="robots-edge"');
+    return response;
+  }
+  const route = `${admin.request.method} ${admin.url.pathname.slice(admin.config.adminPrefix.length)}`;
+  switch (route) {
+    case "GET status":
+      return status(admin);
+    case "POST refresh":
+      return refreshNow(admin);
+    case "GET explain":
+      return explain(admin);
+    case "GET robots":
+      return robotsView(admin);
+    case "POST test":
+      return testUrls(admin);
+    case "POST pause":
+      return startPause(admin);
+    case "DELETE origin":
+      return deleteOrigin(admin);
+    case "DELETE pause":
+      return endPause(admin);
+    case "GET policy":
+      return getPolicy(admin);
+    case "PUT policy":
+      return putPolicy(admin);
+    case "POST policy/rollback":
+      return rollbackPolicy(admin);
+    case "GET activity":
+    case "POST replay":
+      return activityRoute(admin, route);
+    case "POST purposes/preview":
+      return purposesPreview(admin);
+    default:
+      return adminError(404, `no admin route ${JSON.stringify(route)}; see docs/operating.md, "Admin API"`);
+  }
+}
+
+/** What a purposes setting generates for an existing origin's file (admin/purposes.ts). */
+async function purposesPreview(admin: AdminContext): Promise<Response> {
+  const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+  if (!origin.ok) return problemResponse(origin);
+  return previewPurposes(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
+}
+
+/** Activity and replay, for an existing origin (admin/activity.ts). */
+async function activityRoute(admin: AdminContext, route: "GET activity" | "POST replay"): Promise<Response> {
+  const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+  if (!origin.ok) return problemResponse(origin);
+  if (route === "GET activity") return activityView(admin, origin.value);
+  return replayDraft(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
+}
+
+async function bearerMatches(request: Request, token: string): Promise<boolean> {
+  const header = request.headers.get("authorization") ?? "";
+  const given = /^bearer[ \t]+(.*)$/i.exec(header)?.[1]?.trim() ?? "";
+  const [a, b] = await Promise.all([sha256(given), sha256(token)]);
+  return crypto.subtle.timingSafeEqual(a, b) && given !== "";
+}
+
+async function sha256(text: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+}

@@ -1,0 +1,92 @@
+/** GET status: what the edge does now, the known origins (paged), the policy and identity sources, the vocabulary. */
+
+import { edgeNow } from "../../config/edge-now.ts";
+import { VOCABULARY } from "../../vocabulary.ts";
+import { identitySources } from "../identity/sources.ts";
+import { policyInForce } from "../live-policy.ts";
+import { activePause, retryAfterOf } from "../pause.ts";
+import { jsonResponse } from "../responses.ts";
+import { isServedAuthority } from "../robots/authorities.ts";
+import { listAuthorityPage, readEntry } from "../store.ts";
+import { adminError, type AdminContext } from "./context.ts";
+import { originStatus } from "./origins.ts";
+
+const STATUS_PAGE_DEFAULT = 100;
+const STATUS_PAGE_MAX = 1000;
+
+/** What the edge does now (edge-now.ts), one page of known origins (`next` is the cursor of the next page). */
+export async function status(admin: AdminContext): Promise<Response> {
+  const limitParam = admin.url.searchParams.get("limit");
+  const limit = limitParam === null ? STATUS_PAGE_DEFAULT : Number(limitParam);
+  if (!Number.isInteger(limit) || limit < 1 || limit > STATUS_PAGE_MAX) {
+    return adminError(
+      400,
+      `limit must be a whole number from 1 to ${STATUS_PAGE_MAX}, got ${JSON.stringify(limitParam)}`,
+    );
+  }
+  const now = Date.now();
+  const cursor = admin.url.searchParams.get("cursor") ?? undefined;
+  const page = await listAuthorityPage(admin.kv, { limit, cursor }).catch((error: unknown) => asError(error));
+  if (page instanceof Error) return listFailure(admin.kv, cursor, page);
+  const origins = [];
+  for (const { authority } of page.authorities) {
+    const entry = await readEntry(admin.kv, authority);
+    if (entry)
+      origins.push({
+        ...originStatus({ entry, matcher: () => undefined }, now),
+        served: isServedAuthority(admin.config, authority),
+      });
+  }
+  const pause = await activePause(admin.kv, admin.config);
+  const configResult = {
+    config: admin.config,
+    problems: [...admin.configProblems],
+    warnings: [...admin.configWarnings],
+  };
+  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
+  return jsonResponse({
+    // What the edge does now: the mode and why, the pause and its end, every problem (the page's banner).
+    edge: edgeNow(configResult, policy, pause && { ...pause, retryAfter: retryAfterOf(pause, now) }),
+    proxy: admin.config.originUrl?.origin ?? null,
+    authorities: admin.config.authorities ?? null,
+    origins,
+    next: page.cursor ?? null,
+    // The activity view records only with RECORD_ACTIVITY and the ACTIVITY binding (GET activity).
+    activity: { recording: admin.config.recordActivity && Boolean(admin.env.ACTIVITY) },
+    policy: await policyStatus(admin),
+    // Each source of identity evidence with its age and last error; a missing or stale list warns.
+    identity: await identitySources(admin.kv, admin.config, now),
+    // The words the edge tells what happened in: the page renders with these, never a copy.
+    vocabulary: VOCABULARY,
+  });
+}
+
+/**
+ * A failed KV list, said as what it is. Only a cursor the client sent can be its fault, and KV
+ * does not say which failure it had: when the same list without the cursor works, the cursor
+ * was refused (400); otherwise KV itself failed (503, with KV's own message), whatever the cursor.
+ */
+async function listFailure(kv: KVNamespace, cursor: string | undefined, error: Error): Promise<Response> {
+  const kvFailed = () =>
+    adminError(503, `the list of known origins could not be read from KV (${error.message}); try again shortly`);
+  if (cursor === undefined) return kvFailed();
+  const withoutCursor = await listAuthorityPage(kv, { limit: 1 }).then(
+    () => true,
+    () => false,
+  );
+  if (!withoutCursor) return kvFailed();
+  return adminError(
+    400,
+    `cursor must be the \`next\` value of an earlier status answer (KV refused it: ${error.message})`,
+  );
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** The live policy's version in force on this isolate (GET policy has the text and history). */
+async function policyStatus(admin: AdminContext) {
+  const live = await policyInForce(admin.kv, admin.config);
+  return { version: live.version, source: live.source, stale: live.stale };
+}

@@ -1,0 +1,247 @@
+/**
+ * One request, from facts to a response. The Worker's side of the one decision
+ * (policy/edge-decision.ts): gather the facts it asks for (config, verification, pause,
+ * the stored robots.txt, the live operator policy, rate state — I/O only when the decision
+ * reaches them), then perform the action it returns. Nothing here decides what happens to a request.
+ */
+
+import { classifyUserAgent } from "../../agents/classify.ts";
+import { categoryOfCloudflare, cloudflareBotOf } from "../../agents/verification.ts";
+import { activityOf } from "../../policy/activity.ts";
+import { decideEdge, disguiseOf as disguisedAs, isRobotsTxtPath, verificationOf } from "../../policy/edge-decision.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "../../policy/edge-facts.ts";
+import type { EdgeRecord } from "../../policy/edge-record.ts";
+import { recordActivity } from "../activity/recorder.ts";
+import { ledgerFor } from "../activity/ledger-memory.ts";
+import { withLedgerMarks } from "../activity/ledger-marks.ts";
+import { isServedAuthority } from "../robots/authorities.ts";
+import type { EdgeContext } from "./context.ts";
+import { forward } from "./forward.ts";
+import { policyInForce } from "../live-policy.ts";
+import { logDecision } from "../log.ts";
+import { checkCrawlRate } from "./pacing.ts";
+import { activePause, retryAfterOf } from "../pause.ts";
+import {
+  blockedResponse,
+  errorResponse,
+  impostorResponse,
+  rateLimitedResponse,
+  ruleHeader,
+  selfLoopResponse,
+  signatureRequiredResponse,
+  signatureReusedResponse,
+  unavailableResponse,
+  usageBlockedResponse,
+  usageHeader,
+  withHeader,
+} from "../responses.ts";
+import { robotsFor, type LoadedRobots } from "../robots/cache.ts";
+import { nextAttemptSeconds } from "../robots/entry.ts";
+import { servedRobots } from "../robots/purposes-served.ts";
+import { robotsTxtResponse } from "../robots/route.ts";
+import { disguiseOf } from "../identity/disguised.ts";
+import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
+import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
+
+/** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
+export async function handleRequest(edge: EdgeContext): Promise<Response> {
+  let facts = initialFacts(edge);
+  let robots: LoadedRobots | undefined;
+  let answer = decideEdge(facts);
+  while ("gather" in answer) {
+    const asked = answer;
+    switch (asked.gather) {
+      case "signature":
+        facts = { ...facts, signature: await checkSignature(edge) };
+        break;
+      case "verification":
+        facts = { ...facts, verification: await verifyClaim(edge, facts.agent) };
+        break;
+      case "disguise": {
+        // No await on a warm isolate: every browser request comes this way.
+        const found = disguiseOf(edge);
+        facts = { ...facts, disguise: (found instanceof Promise ? await found : found) ?? "none" };
+        break;
+      }
+      case "pause": {
+        const pause = await activePause(edge.env.ROBOTS, edge.config);
+        facts = { ...facts, pause: pause ? { retryAfter: retryAfterOf(pause, facts.now) } : "none" };
+        break;
+      }
+      case "robots":
+        robots = servedRobots(
+          await robotsFor(edge.authority, edge.env.ROBOTS, edge.config, edge.ctx),
+          (await policyInForce(edge.env.ROBOTS, edge.config)).compiled,
+        );
+        facts = { ...facts, robots: robotsFact(robots, Date.now()) };
+        break;
+      case "policy": {
+        const policy = (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? "none";
+        // Rules with a condition read the recorded counts the isolate holds (never I/O here).
+        const ledger = policy !== "none" && policy.hasConditions ? ledgerFor(edge) : undefined;
+        facts = { ...facts, policy, ledger };
+        break;
+      }
+      case "rate": {
+        const pacing = { group: asked.group ?? "*", limits: asked.limits ?? { minIntervalMs: 0, rates: [] } };
+        const rate = await checkCrawlRate(
+          edge,
+          // A crawler in disguise is paced as the crawler its list names.
+          { ...pacing, agent: disguisedAs(facts)?.agent ?? facts.agent, verification: verificationOf(facts) },
+          facts.now,
+        );
+        facts = { ...facts, rate };
+        break;
+      }
+    }
+    answer = decideEdge(facts);
+  }
+  logOutcome(edge, answer);
+  const response = await perform(edge, answer, robots);
+  // Recorded after the response: a crawler's bytes are the Content-Length the origin answered.
+  const activity = activityOf(answer, edge.request.method, facts.now);
+  if (activity) {
+    const forwarded = answer.action === "pass" || answer.action === "report";
+    recordActivity(edge, withLedgerMarks(activity, { request: edge.request, url: edge.url, forwarded, response }));
+  }
+  return response;
+}
+
+function initialFacts(edge: EdgeContext): EdgeFacts {
+  const { request, url, config } = edge;
+  const agent = classifyUserAgent(request.headers.get("user-agent"));
+  const readsRobots = request.method === "GET" || request.method === "HEAD";
+  return {
+    originUnusable: config.originUrlProblem,
+    selfAddressed: !config.originUrl && isLoopbackHost(url.hostname),
+    mode: config.mode,
+    served: isServedAuthority(config, edge.authority),
+    isRobotsTxt: readsRobots && isRobotsTxtPath(url.pathname),
+    pathAndQuery: url.pathname + url.search,
+    agent,
+    signed: carriesSignature(request, config.verifyCrawlers),
+    verifyCrawlers: config.verifyCrawlers,
+    disguisedCrawlers: config.disguisedCrawlers,
+    needsVerification: needsVerification(edge, agent),
+    // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
+    cloudflareCategory:
+      agent.crawler && !agent.known ? categoryOfCloudflare(cloudflareBotOf(request.cf).category) : undefined,
+    failOpen: config.failOpen,
+    blockStatus: config.blockStatus,
+    enforceRates: config.enforceRates,
+    usageSignals: config.usageSignals,
+    usageHeader: config.usageHeader,
+    rateLimiter: Boolean(edge.env.CRAWL_RATE),
+    now: Date.now(),
+    ...NOTHING_GATHERED,
+  };
+}
+
+function robotsFact(robots: LoadedRobots, now: number): NonNullable<EdgeFacts["robots"]> {
+  return { state: robots.entry.state, matcher: robots.matcher(), retryAfter: nextAttemptSeconds(robots.entry, now) };
+}
+
+/** The record as a response: each action (and, where it has several, each layer) has exactly one. */
+async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobots | undefined): Promise<Response> {
+  const { request, url, config } = edge;
+  switch (record.action) {
+    case "error":
+      return record.layer === "self-loop" ? selfLoopResponse() : errorResponse("the origin is not configured", 502);
+    case "pass":
+      return withContentUsage(await forward(request, url, config.originUrl), record.contentUsage);
+    case "report":
+      return withHeader(await forward(request, url, config.originUrl), "x-robots-edge", wouldBlock(record));
+    case "serve-robots-txt":
+      if (!robots) throw new TypeError("robots.txt to serve was not loaded");
+      return robotsTxtResponse(robots, request.method, record.retryAfter ?? 0, Date.now());
+    case "block":
+      return blocked(record);
+    case "rate-limited":
+      return record.layer === "signature"
+        ? signatureReusedResponse(record.retryAfter ?? 1)
+        : rateLimitedResponse(record.retryAfter ?? 1);
+    case "unavailable": {
+      const why = unavailableWhy(record.layer);
+      return unavailableResponse(record.retryAfter ?? 1, why.text, why.marker);
+    }
+  }
+}
+
+/** A refusal's response: an impostor, a rule asking for a signature, a usage line, a policy or robots.txt rule. */
+function blocked(record: EdgeRecord): Response {
+  const status = record.status ?? 403;
+  if (record.layer === "verification") return impostorResponse();
+  if (record.usage) return usageBlockedResponse(record.usage, status);
+  if (!record.verdict) throw new TypeError(`a block by ${record.layer} has no verdict to show`);
+  if (record.layer === "signature") return signatureRequiredResponse(record.verdict);
+  return blockedResponse(record.verdict, status);
+}
+
+/** X-Robots-Edge of a request forwarded under `report`: what would have blocked it. */
+function wouldBlock(record: EdgeRecord): string {
+  if (record.usage) return usageHeader("would-block", record.usage);
+  return record.verdict ? ruleHeader("would-block", record.verdict) : "would-block";
+}
+
+/** The path's usage preferences on a passed crawler response, unless the origin stated its own. */
+function withContentUsage(response: Response, contentUsage: string | null): Response {
+  if (!contentUsage || response.headers.has("content-usage") || response.status === 101) return response;
+  return withHeader(response, "content-usage", contentUsage);
+}
+
+/** What a 503 says, and its X-Robots-Edge marker, per layer that answers one. */
+const UNAVAILABLE_WHY = {
+  pause: { marker: "paused", text: "Crawling is paused for maintenance; please retry later." },
+  "robots-unavailable": {
+    marker: "robots-unavailable",
+    text: "robots.txt is temporarily unavailable; please retry later.",
+  },
+  "visit-time": {
+    marker: "visit-time",
+    text: "Outside the visit time this site's robots.txt asks for (Visit-time, UTC).",
+  },
+  "unproven-claim": {
+    marker: "unproven-claim",
+    text: "This site could not verify the crawler this request names, and its robots.txt does not let unnamed crawlers in here; please retry later.",
+  },
+} as const;
+
+function unavailableWhy(layer: EdgeRecord["layer"]): { readonly marker: string; readonly text: string } {
+  // A layer that answers 503 without its own words still says to retry, and names itself.
+  if (!Object.hasOwn(UNAVAILABLE_WHY, layer))
+    return { marker: layer, text: "Temporarily unavailable; please retry later." };
+  return UNAVAILABLE_WHY[layer as keyof typeof UNAVAILABLE_WHY];
+}
+
+/** One JSON line per crawler decision (LOG_DECISIONS), pauses and rate limits included. */
+function logOutcome(edge: EdgeContext, record: EdgeRecord): void {
+  const { config, request } = edge;
+  if (config.logDecisions === "none" || !isLoggedDecision(record)) return;
+  if (config.logDecisions === "blocked" && record.action === "pass") return;
+  logDecision(record, {
+    authority: edge.authority,
+    method: request.method,
+    userAgent: request.headers.get("user-agent"),
+    mode: config.mode,
+    logQuery: config.logQuery,
+  });
+}
+
+/**
+ * Which records are a crawler decision worth a log line: an automated client's request that
+ * was judged (not MODE=off, a host not served, nowhere to send), other than its fetch of
+ * robots.txt.
+ */
+function isLoggedDecision(record: EdgeRecord): boolean {
+  if (!record.identity.crawler || record.action === "serve-robots-txt" || record.action === "error") return false;
+  return record.layer !== "mode-off" && record.layer !== "not-served";
+}
+
+/**
+ * Route mode forwards to the address the request came to. Run locally (`wrangler dev`
+ * without ORIGIN_URL) that address is the Worker itself, which would call itself until the
+ * runtime gives up. A deployed Worker is never addressed by a loopback host.
+ */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || hostname.startsWith("127.");
+}

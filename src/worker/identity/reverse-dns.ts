@@ -1,0 +1,292 @@
+/**
+ * Forward-confirmed reverse DNS for crawlers whose operators document host names instead of
+ * (or besides) address lists (agents/verification.ts, REVERSE_DNS_RULES): PTR of the address,
+ * then A/AAAA of a name under the operator's domains, which must contain the address.
+ *
+ * Through DNS over HTTPS (RFC 8484's JSON flavour, as Cloudflare's and Google's resolvers
+ * serve it) with fetch: workerd has no raw DNS socket. The resolver URL is fixed by the
+ * operator (var, https only), never chosen by a client; only names under the claimed
+ * operator's domains are resolved forward, so a client's PTR record cannot make us look up
+ * an arbitrary name. A concurrent second request for the same address waits for the first
+ * lookup, and the whole check never takes longer than the fetch timeout.
+ *
+ * What a client can make this cost is bounded, because a client chooses its address (an IPv6
+ * /64 holds 2^64 of them): answers are kept per address in isolate memory and in the Cache API
+ * (the data centre's isolates share it; it costs no quota), never in KV, whose writes are few
+ * (1,000 a day on Workers Free) and are needed for pause and policy saves. A refuted answer is
+ * also kept for the address's network (/24 or /64): no other address of that network is looked
+ * up until it expires, and its claim is unverifiable (not refuted: that address was not
+ * checked). So a network costs at most one lookup (two DoH subrequests) per hour and data
+ * centre, whatever number of addresses it sends from.
+ */
+
+import ipaddr from "ipaddr.js";
+import { hostInDomains, type ReverseDnsResult, type ReverseDnsRule } from "../../agents/verification.ts";
+import { IsolateMemory } from "../isolate-memory.ts";
+
+export type DnsRecordType = "PTR" | "A" | "AAAA";
+
+/** A resolver's answer to one question: the record data, or that the name does not exist. */
+export type DnsAnswer = { readonly status: "ok"; readonly data: readonly string[] } | { readonly status: "nxdomain" };
+
+/** Resolves one name; injectable so tests stub DNS and never touch the network. */
+export type DnsResolver = (name: string, type: DnsRecordType, signal: AbortSignal) => Promise<DnsAnswer>;
+
+const RECORD_TYPE_CODE: Record<DnsRecordType, number> = { PTR: 12, A: 1, AAAA: 28 };
+/** A PTR set longer than this is not a crawler's; we stop reading. */
+const MAX_PTR_NAMES = 4;
+/** How long an answer stands: long enough to spare the resolver, short enough to follow renumbering. */
+const REVERSE_DNS_TTL_SECONDS = 3600;
+/** Addresses, and separately networks, remembered per isolate (~100 bytes each). */
+const MEMORY_ENTRIES = 10_000;
+/** IPv4 addresses are grouped by /24 (the smallest block routed between networks), IPv6 by /64 (one LAN's block). */
+const IPV4_NETWORK_BITS = 24;
+const IPV6_NETWORK_BITS = 64;
+/** Cache API keys are URLs: under a name that can never be a host (RFC 2606 .invalid). */
+const CACHE_KEY_BASE = "https://reverse-dns.robots-edge.invalid/";
+
+/** A DoH JSON resolver at `endpoint` (RFC 8484 servers' `application/dns-json` API). */
+export function dohResolver(endpoint: string): DnsResolver {
+  const base = new URL(endpoint);
+  if (base.protocol !== "https:") throw new TypeError(`DoH resolver must be https, got ${endpoint}`);
+  return async (name, type, signal) => {
+    const url = new URL(base);
+    url.searchParams.set("name", name);
+    url.searchParams.set("type", type);
+    // workerd has no redirect: "error"; "manual" leaves a 3xx unfollowed, and a 3xx is not ok.
+    const response = await fetch(url, { headers: { accept: "application/dns-json" }, redirect: "manual", signal });
+    if (!response.ok) throw new Error(`resolver answered ${response.status}`);
+    return parseDohAnswer(await response.json(), type);
+  };
+}
+
+/** The records of `type` in a DoH JSON answer (Status 0 NOERROR, 3 NXDOMAIN; others throw). */
+export function parseDohAnswer(json: unknown, type: DnsRecordType): DnsAnswer {
+  const body = typeof json === "object" && json !== null ? (json as { Status?: unknown; Answer?: unknown }) : {};
+  if (body.Status === 3) return { status: "nxdomain" };
+  if (body.Status !== 0) throw new Error(`resolver status ${String(body.Status)}`);
+  const answers = Array.isArray(body.Answer) ? (body.Answer as unknown[]) : [];
+  const data = answers
+    .filter((record): record is { type: number; data: string } => {
+      const r = record as { type?: unknown; data?: unknown };
+      return r.type === RECORD_TYPE_CODE[type] && typeof r.data === "string";
+    })
+    .map((record) => record.data);
+  return { status: "ok", data };
+}
+
+/** The in-addr.arpa / ip6.arpa name of an address (IPv4-mapped IPv6 as IPv4); undefined if not an address. */
+export function reverseName(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
+  const parsed = ipaddr.process(address);
+  const bytes = parsed.toByteArray();
+  if (parsed.kind() === "ipv4") return `${bytes.toReversed().join(".")}.in-addr.arpa`;
+  const nibbles = bytes.flatMap((byte) => [byte >> 4, byte & 15]);
+  return `${nibbles
+    .toReversed()
+    .map((nibble) => nibble.toString(16))
+    .join(".")}.ip6.arpa`;
+}
+
+/** PTR, then forward confirmation of the first name under `domains`; no caching here. */
+async function forwardConfirm(
+  address: string,
+  domains: readonly string[],
+  resolve: DnsResolver,
+  signal: AbortSignal,
+): Promise<ReverseDnsResult> {
+  const name = reverseName(address);
+  if (name === undefined) return { status: "error", message: "not an IP address" };
+  const parsed = ipaddr.process(address);
+  const ptr = await resolve(name, "PTR", signal);
+  if (ptr.status === "nxdomain" || ptr.data.length === 0) return { status: "nxdomain" };
+  const hosts = ptr.data.slice(0, MAX_PTR_NAMES).map((host) => host.toLowerCase().replace(/\.$/, ""));
+  const host = hosts.find((candidate) => hostInDomains(candidate, domains));
+  if (host === undefined) return { status: "ptr-mismatch", hosts };
+  const forward = await resolve(host, parsed.kind() === "ipv4" ? "A" : "AAAA", signal);
+  const confirmed =
+    forward.status === "ok" &&
+    forward.data.some((data) => ipaddr.isValid(data) && ipaddr.process(data).toString() === parsed.toString());
+  return confirmed ? { status: "confirmed", host } : { status: "forward-mismatch", host };
+}
+
+const memory = new IsolateMemory<string, ReverseDnsResult>({
+  maxEntries: MEMORY_ENTRIES,
+  maxAgeMs: REVERSE_DNS_TTL_SECONDS * 1000,
+});
+/** Networks with a refuted answer: the refuted address, by cache key of the network. */
+const refutedNetworks = new IsolateMemory<string, string>({
+  maxEntries: MEMORY_ENTRIES,
+  maxAgeMs: REVERSE_DNS_TTL_SECONDS * 1000,
+});
+const inFlight = new Map<string, Promise<ReverseDnsResult>>();
+
+/** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
+export function clearReverseDnsMemory(): void {
+  memory.clear();
+  refutedNetworks.clear();
+  inFlight.clear();
+}
+
+/** The part of the Cache API used here: caches.default in the Worker (its data centre's isolates share it). */
+export interface AnswerCache {
+  match(request: Request): Promise<Response | undefined>;
+  put(request: Request, response: Response): Promise<void>;
+}
+
+export interface ReverseDnsOptions {
+  /** Where answers are shared beyond this isolate; undefined: isolate memory only. */
+  readonly cache: AnswerCache | undefined;
+  readonly resolve: DnsResolver;
+  readonly timeoutMs: number;
+  /** Injectable clock for tests. */
+  readonly now?: () => number;
+}
+
+/**
+ * The forward-confirmed reverse DNS result for `address` against the claimed operators'
+ * rules: from isolate memory, else the Cache API, else "not looked up" when another address of
+ * its network was refuted within the hour, else one lookup (shared by concurrent callers)
+ * bounded by `timeoutMs`. Timeouts and resolver errors are not kept, so the next request tries
+ * again; definite answers (confirmed, mismatches, NXDOMAIN) are, for REVERSE_DNS_TTL_SECONDS.
+ */
+export async function reverseDnsFor(
+  address: string,
+  rules: readonly ReverseDnsRule[],
+  options: ReverseDnsOptions,
+): Promise<ReverseDnsResult> {
+  const domains = domainsOf(rules);
+  // A client claiming no operator that documents reverse DNS never causes a lookup.
+  if (domains.length === 0) return { status: "error", message: "no reverse DNS rule applies" };
+  const key = cacheKey(domains, address);
+  const now = options.now ?? Date.now;
+  const remembered = memory.get(key, now());
+  if (remembered) return remembered;
+  const pending = inFlight.get(key);
+  if (pending) return pending;
+  const lookup = lookUp(key, address, domains, options, now).finally(() => inFlight.delete(key));
+  inFlight.set(key, lookup);
+  return lookup;
+}
+
+function domainsOf(rules: readonly ReverseDnsRule[]): string[] {
+  return [...new Set(rules.flatMap((rule) => rule.domains))].toSorted();
+}
+
+function cacheKey(domains: readonly string[], address: string): string {
+  return `${domains.join(",")} ${address}`;
+}
+
+/** The network an address is grouped in for refuted answers ("192.0.2.0/24", "2001:db8::/64"); undefined if not an address. */
+export function networkOf(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
+  const parsed = ipaddr.process(address);
+  const bits = parsed.kind() === "ipv4" ? IPV4_NETWORK_BITS : IPV6_NETWORK_BITS;
+  const bytes = parsed.toByteArray().map((byte, index) => {
+    const kept = Math.max(0, Math.min(8, bits - index * 8));
+    return byte & (0xff << (8 - kept)) & 0xff;
+  });
+  return `${ipaddr.fromByteArray(bytes).toString()}/${bits}`;
+}
+
+function cacheRequest(key: string): Request {
+  return new Request(CACHE_KEY_BASE + encodeURIComponent(key));
+}
+
+/** A kept answer from the Cache API; a miss, a broken entry or a failing cache is undefined. */
+async function fromCache<T>(cache: AnswerCache | undefined, key: string): Promise<T | undefined> {
+  if (!cache) return undefined;
+  try {
+    const response = await cache.match(cacheRequest(key));
+    return response ? ((await response.json()) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keep an answer in the Cache API for REVERSE_DNS_TTL_SECONDS; a failing cache costs a repeat lookup, never the request. */
+async function toCache(cache: AnswerCache | undefined, key: string, value: unknown): Promise<void> {
+  if (!cache) return;
+  const response = Response.json(value, { headers: { "cache-control": `max-age=${REVERSE_DNS_TTL_SECONDS}` } });
+  await cache.put(cacheRequest(key), response).catch(() => undefined);
+}
+
+/**
+ * The kept answer for `address`, from isolate memory or the Cache API, without ever looking it
+ * up: admin explain (a GET) may read what the edge already learnt, never make it resolve anything.
+ */
+export async function cachedReverseDns(
+  address: string,
+  rules: readonly ReverseDnsRule[],
+  cache: AnswerCache | undefined,
+  now: number = Date.now(),
+): Promise<ReverseDnsResult | undefined> {
+  const domains = domainsOf(rules);
+  if (domains.length === 0) return undefined;
+  const key = cacheKey(domains, address);
+  return memory.get(key, now) ?? (await fromCache<ReverseDnsResult>(cache, key));
+}
+
+function isRefuted(result: ReverseDnsResult): boolean {
+  return result.status === "nxdomain" || result.status === "ptr-mismatch" || result.status === "forward-mismatch";
+}
+
+async function lookUp(
+  key: string,
+  address: string,
+  domains: readonly string[],
+  options: ReverseDnsOptions,
+  now: () => number,
+): Promise<ReverseDnsResult> {
+  const kept = await fromCache<ReverseDnsResult>(options.cache, key);
+  if (kept) {
+    memory.set(key, kept, now());
+    return kept;
+  }
+  const network = networkOf(address);
+  const networkKey = network === undefined ? undefined : cacheKey(domains, network);
+  if (networkKey !== undefined) {
+    const refuted = refutedNetworks.get(networkKey, now()) ?? (await fromCache<string>(options.cache, networkKey));
+    if (refuted !== undefined) {
+      refutedNetworks.set(networkKey, refuted, now());
+      return { status: "skipped", reason: `${refuted} in ${network} was refuted within the hour` };
+    }
+  }
+  const result = await withTimeout(options.timeoutMs, (signal) =>
+    forwardConfirm(address, domains, options.resolve, signal),
+  );
+  if (result.status === "timeout" || result.status === "error") return result;
+  memory.set(key, result, now());
+  await toCache(options.cache, key, result);
+  if (networkKey !== undefined && isRefuted(result)) {
+    refutedNetworks.set(networkKey, address, now());
+    await toCache(options.cache, networkKey, address);
+  }
+  return result;
+}
+/** Runs `work` and answers "timeout" after `timeoutMs` even if the resolver ignores the abort. */
+async function withTimeout(
+  timeoutMs: number,
+  work: (signal: AbortSignal) => Promise<ReverseDnsResult>,
+): Promise<ReverseDnsResult> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<ReverseDnsResult>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ status: "timeout" });
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      work(controller.signal).catch((error: unknown): ReverseDnsResult =>
+        controller.signal.aborted
+          ? { status: "timeout" }
+          : { status: "error", message: error instanceof Error ? error.message : String(error) },
+      ),
+      timedOut,
+    ]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}

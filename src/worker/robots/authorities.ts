@@ -1,0 +1,56 @@
+/**
+ * Which origin authorities (scheme://host[:port]) the edge fetches, stores and enforces a
+ * robots.txt for. Proxy mode: only ORIGIN_URL's. Route mode: the AUTHORITIES allow-list
+ * (`example.com`, `example.com:8443`, `*.example.org` for any subdomain), or, without one, any
+ * Host header that reaches the Worker (bounded by the isolate LRU and the cron cap).
+ * The admin API acts only on authorities that exist: served, and in route mode without a
+ * list, already stored; a client never makes the edge fetch a host it chose.
+ *
+ * One site has several spellings in a Host header: `example.com.` (an absolute DNS name),
+ * `example.com:443`, `EXAMPLE.com`. Each is read as the one authority (`authorityOf`) before
+ * anything is compared, fetched or stored, so none passes unjudged and none gets a robots.txt
+ * entry of its own.
+ */
+
+import type { Config } from "../../config/read-config.ts";
+import { readEntry } from "../store.ts";
+
+/**
+ * Ports a Host header may name for the zone's own site: Cloudflare serves HTTP on 80 and HTTPS
+ * on 443 and routes by host name, so `example.com:443` (on either scheme) is `example.com`.
+ */
+const WEB_PORTS: ReadonlySet<string> = new Set(["", "80", "443"]);
+
+/**
+ * The authority a URL is judged under: scheme, host lower-cased (the URL parser does this)
+ * without trailing dots, and the port unless it is a web port.
+ */
+export function authorityOf(url: URL): string {
+  const hostname = withoutTrailingDots(url.hostname);
+  const port = WEB_PORTS.has(url.port) ? "" : `:${url.port}`;
+  return `${url.protocol}//${hostname}${port}`;
+}
+
+function withoutTrailingDots(host: string): string {
+  const trimmed = host.replace(/\.+$/, "");
+  return trimmed === "" ? host : trimmed;
+}
+
+/** Does the edge protect this authority (fetch, store, enforce its robots.txt)? */
+export function isServedAuthority(config: Config, authority: string): boolean {
+  if (config.originUrl) return authority === config.originUrl.origin;
+  if (!config.authorities) return true;
+  const host = URL.canParse(authority) ? new URL(authorityOf(new URL(authority))).host : undefined;
+  if (host === undefined) return false;
+  return config.authorities.some((listed) => {
+    const pattern = withoutTrailingDots(listed);
+    return pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) : host === pattern;
+  });
+}
+
+/** May the admin API act on this authority (refresh, test, explain)? */
+export async function isExistingAuthority(config: Config, kv: KVNamespace, authority: string): Promise<boolean> {
+  if (!isServedAuthority(config, authority)) return false;
+  if (config.originUrl || config.authorities) return true;
+  return (await readEntry(kv, authority)) !== undefined;
+}

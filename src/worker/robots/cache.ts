@@ -1,0 +1,199 @@
+/**
+ * The robots.txt of an origin for this request: isolate memory first, then KV, then the
+ * origin. A warm isolate answers from memory (no KV read); it re-reads KV at most once a
+ * MEMORY_RECHECK_MS per origin, to see what other isolates and the cron stored. An expired
+ * entry keeps serving while one refresh per isolate and origin runs in ctx.waitUntil; only
+ * an origin never seen before is fetched while the request waits.
+ *
+ * Bounded: memory holds at most MEMORY_MAX_ORIGINS origins (least recently used go first);
+ * only served authorities (robots/authorities.ts) are ever fetched; a refresh whose outcome equals
+ * the stored one (same state, bytes, status) skips the KV write unless the stored record is
+ * older than REWRITE_AFTER_MS, and it re-reads KV before writing so a copy another isolate
+ * stored meanwhile is never overwritten by an older one.
+ *
+ * A refresh whose KV write fails (KV down, or Workers Free's 1,000 writes a day spent) is not
+ * retried on the next crawler request: the fetched entry is kept in isolate memory
+ * (`unsaved`) and answers, in preference to an older stored one, until its own expiresAt, as a
+ * stored entry would. So a failing write costs one origin fetch per entry lifetime and isolate,
+ * never one per request.
+ */
+
+import { compileRobots, type RobotsMatcher } from "../../core/index.ts";
+import { isServedAuthority } from "./authorities.ts";
+import type { Config } from "../../config/read-config.ts";
+import { IsolateMemory } from "../isolate-memory.ts";
+import { fetchRobotsTxt } from "./origin-fetch.ts";
+import { accessWarning, applyFetch, modelOf, sameOutcome, type RobotsEntry } from "./entry.ts";
+import { deleteEntry, readEntry, writeEntry } from "../store.ts";
+
+export const MEMORY_RECHECK_MS = 60_000;
+export const MEMORY_MAX_ORIGINS = 500;
+/** An unchanged outcome is still written this often, so the stored times do not grow old. */
+export const REWRITE_AFTER_MS = 3_600_000;
+
+/** An entry with its compiled matcher (built on first use). */
+export interface LoadedRobots {
+  readonly entry: RobotsEntry;
+  matcher(): RobotsMatcher | undefined;
+}
+
+const memory = new IsolateMemory<string, LoadedRobots>({
+  maxEntries: MEMORY_MAX_ORIGINS,
+  maxAgeMs: MEMORY_RECHECK_MS,
+});
+const refreshing = new Map<string, Promise<LoadedRobots>>();
+/** Entries fetched but not stored (their KV write failed); each answers until its expiresAt. */
+const unsaved = new IsolateMemory<string, LoadedRobots>({
+  maxEntries: MEMORY_MAX_ORIGINS,
+  maxAgeMs: Number.MAX_SAFE_INTEGER,
+});
+
+/** Forget everything this isolate remembers (tests; a new deploy does this by itself). */
+export function clearRobotsMemory(): void {
+  memory.clear();
+  refreshing.clear();
+  unsaved.clear();
+}
+
+/** The robots.txt in force for `authority`, loading or refreshing as needed. */
+export async function robotsFor(
+  authority: string,
+  kv: KVNamespace,
+  config: Config,
+  ctx: ExecutionContext,
+): Promise<LoadedRobots> {
+  const now = Date.now();
+  const remembered = memory.get(authority, now);
+  if (remembered) return serveAndMaybeRefresh(remembered, kv, config, ctx, now);
+  const stored = await readEntry(kv, authority);
+  const kept = unsavedNewerThan(stored, authority, now);
+  if (kept) return serveAndMaybeRefresh(rememberLoaded(kept, now), kv, config, ctx, now);
+  if (!stored) return refresh(authority, kv, config, undefined);
+  const robots = remember(stored, now);
+  return serveAndMaybeRefresh(robots, kv, config, ctx, now);
+}
+
+/** This isolate's unsaved entry for `authority`, while in its lifetime and newer than `stored`. */
+function unsavedNewerThan(stored: RobotsEntry | undefined, authority: string, now: number): LoadedRobots | undefined {
+  const kept = unsaved.get(authority, now);
+  if (!kept || kept.entry.expiresAt <= now || (stored && stored.lastFetchAt >= kept.entry.lastFetchAt)) {
+    return undefined;
+  }
+  return kept;
+}
+
+function serveAndMaybeRefresh(
+  robots: LoadedRobots,
+  kv: KVNamespace,
+  config: Config,
+  ctx: ExecutionContext,
+  now: number,
+): LoadedRobots {
+  if (robots.entry.expiresAt <= now && !refreshing.has(robots.entry.authority)) {
+    ctx.waitUntil(refresh(robots.entry.authority, kv, config, robots.entry).catch(() => undefined));
+  }
+  return robots;
+}
+
+/** What is stored for `authority` (isolate memory, then KV), without fetching anything. */
+export async function storedRobots(authority: string, kv: KVNamespace): Promise<LoadedRobots | undefined> {
+  const now = Date.now();
+  const remembered = memory.get(authority, now);
+  if (remembered) return remembered;
+  const stored = await readEntry(kv, authority);
+  const kept = unsavedNewerThan(stored, authority, now);
+  if (kept) return rememberLoaded(kept, now);
+  return stored ? remember(stored, now) : undefined;
+}
+
+/** Forget an origin: its stored entry and this isolate's memory of it (admin DELETE origin). */
+export async function forgetRobots(authority: string, kv: KVNamespace): Promise<void> {
+  memory.delete(authority);
+  unsaved.delete(authority);
+  await deleteEntry(kv, authority);
+}
+
+/**
+ * Fetch the origin now and store the result; one refresh per authority at a time.
+ * Throws TypeError for an authority the edge does not serve: callers check isServedAuthority.
+ */
+export function refresh(
+  authority: string,
+  kv: KVNamespace,
+  config: Config,
+  previous: RobotsEntry | undefined,
+): Promise<LoadedRobots> {
+  if (!isServedAuthority(config, authority)) {
+    return Promise.reject(new TypeError(`not a served authority: ${authority} (see AUTHORITIES / ORIGIN_URL)`));
+  }
+  const running = refreshing.get(authority);
+  if (running) return running;
+  const work = (async () => {
+    const fetched = await fetchRobotsTxt(robotsUrlOf(authority), config.fetchTimeoutMs);
+    // Re-read: another isolate or the cron may have stored a newer entry while we fetched.
+    const stored = await readEntry(kv, authority);
+    const now = Date.now();
+    const entry = applyFetch(newer(stored, previous), authority, fetched, {
+      now,
+      maxAgeSeconds: config.robotsMaxAgeSeconds,
+    });
+    const unchanged = sameOutcome(stored, entry) && stored !== undefined && now - stored.lastFetchAt < REWRITE_AFTER_MS;
+    const saved =
+      unchanged ||
+      (await writeEntry(kv, entry).then(
+        () => true,
+        (error: unknown) => {
+          logRobotsWarning(
+            authority,
+            `the fetched robots.txt could not be stored (${String(error)}); this isolate keeps it until it expires`,
+          );
+          return false;
+        },
+      ));
+    const warning = accessWarning(entry);
+    if (warning && !(stored && accessWarning(stored))) logRobotsWarning(authority, warning);
+    const robots = remember(entry, now);
+    if (saved) unsaved.delete(authority);
+    else unsaved.set(authority, robots, now);
+    return robots;
+  })();
+  refreshing.set(authority, work);
+  return work.finally(() => refreshing.delete(authority));
+}
+
+function robotsUrlOf(authority: string): URL {
+  return new URL("/robots.txt", authority);
+}
+
+function newer(a: RobotsEntry | undefined, b: RobotsEntry | undefined): RobotsEntry | undefined {
+  if (!a || !b) return a ?? b;
+  return a.lastFetchAt >= b.lastFetchAt ? a : b;
+}
+
+/** One JSON line, like the decision logs, when the origin starts refusing the edge's fetch. */
+function logRobotsWarning(authority: string, warning: string): void {
+  console.warn(
+    JSON.stringify({ event: "robots-edge.robots-warning", time: new Date().toISOString(), authority, warning }),
+  );
+}
+
+function remember(entry: RobotsEntry, now: number): LoadedRobots {
+  return rememberLoaded(loaded(entry), now);
+}
+
+function rememberLoaded(robots: LoadedRobots, now: number): LoadedRobots {
+  memory.set(robots.entry.authority, robots, now);
+  return robots;
+}
+
+function loaded(entry: RobotsEntry): LoadedRobots {
+  let matcher: RobotsMatcher | undefined;
+  return {
+    entry,
+    matcher() {
+      if (entry.state !== "ok" || !entry.copy) return undefined;
+      matcher ??= compileRobots(modelOf(entry.copy));
+      return matcher;
+    },
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * What the edge knows of one origin's robots.txt, and how a new fetch changes it. Pure:
+ * time comes in as `now`, so every rule here is tested without a clock.
+ *
+ * Fail-open / fail-closed choices (RFC 9309 §2.3.1, Google's status-code table):
+ *   - 2xx: the new copy is in force — unless it is not a robots.txt: an HTML page, or a body
+ *     with no user-agent line followed by a rule (a soft error such as `Not Found`,
+ *     `{"error":"Not Found"}`, a maintenance page, a login page reached through a redirect to
+ *     another host, a page echoing the request's headers, an error page with a sitemap link).
+ *     Such a body never replaces a copy in force, and after a 4xx it never brings the older
+ *     copy back: the state stays what it was.
+ *   - 4xx (not 429), or more than 5 redirects: no robots.txt, everything allowed; the last
+ *     good copy is kept in the entry (not in force) so nothing is lost. 401 and 403 are read
+ *     the same way (RFC 9309 §2.3.1.3) but flagged: a firewall refusing the edge's fetch
+ *     would otherwise switch enforcement off without a word (accessWarning).
+ *   - 5xx, 429, timeout, network error: the last good copy stays in force for up to
+ *     LAST_GOOD_DAYS after it was fetched; with none, the origin is "unavailable" and
+ *     crawlers get 503 (unless FAIL_OPEN).
+ *   - lifetime: the origin's max-age, capped at ROBOTS_MAX_AGE (default 24 h, Google's) and
+ *     floored at MIN_LIFETIME_SECONDS (no-cache / max-age=0 would mean a fetch and a KV write
+ *     per crawler request); after a failure we retry after RETRY_FAILED_SECONDS while serving
+ *     what we have. `expiresAt` is when the edge next tries: 503s quote it in Retry-After.
+ */
+
+import { parseRobotsTxt, reviveRobots, serializeRobots, MAX_ROBOTS_BYTES, type RobotsTxt } from "../../core/index.ts";
+import type { EntryState } from "../../policy/judge.ts";
+import { ROBOTS_FETCH_USER_AGENT, type OriginFetch } from "./origin-fetch.ts";
+
+export const ENTRY_VERSION = 1;
+export const LAST_GOOD_DAYS = 30;
+export const RETRY_FAILED_SECONDS = 300;
+/** Shortest lifetime of a fetched robots.txt, whatever Cache-Control says. */
+export const MIN_LIFETIME_SECONDS = 60;
+const DAY_MS = 86_400_000;
+
+/** A robots.txt as fetched: the exact bytes (base64) and the parsed model (JSON). */
+export interface StoredCopy {
+  readonly bodyBase64: string;
+  readonly model: string;
+  readonly fetchedAt: number;
+  readonly status: number;
+  readonly etag: string | undefined;
+  readonly lastModified: string | undefined;
+}
+
+export interface RobotsEntry {
+  readonly version: number;
+  readonly authority: string;
+  readonly state: EntryState;
+  /** The last good copy: in force when state is "ok", kept for the record otherwise. */
+  readonly copy: StoredCopy | undefined;
+  readonly lastFetchAt: number;
+  readonly lastStatus: number | undefined;
+  readonly lastError: string | undefined;
+  readonly expiresAt: number;
+}
+
+export interface EntryOptions {
+  readonly now: number;
+  readonly maxAgeSeconds: number;
+}
+
+/** The entry after a fetch; `previous` is the entry before it, if any. */
+export function applyFetch(
+  previous: RobotsEntry | undefined,
+  authority: string,
+  fetched: OriginFetch,
+  options: EntryOptions,
+): RobotsEntry {
+  const { now } = options;
+  const base = { version: ENTRY_VERSION, authority, lastFetchAt: now, lastStatus: fetched.status };
+  const keptCopy = usableCopy(previous, now);
+  const retryAt = now + RETRY_FAILED_SECONDS * 1000;
+  if (fetched.kind === "ok") {
+    const robots = parseRobotsTxt(fetched.body);
+    const garbage = garbageReason(fetched.body, robots);
+    if (garbage && previous?.state === "ok" && keptCopy) {
+      return { ...base, state: "ok", copy: keptCopy, lastError: garbage, expiresAt: retryAt };
+    }
+    if (garbage && previous?.state === "none") {
+      // After "no robots.txt", a soft-error page must not revive the older copy kept for the record.
+      return { ...base, state: "none", copy: previous.copy, lastError: garbage, expiresAt: retryAt };
+    }
+    return {
+      ...base,
+      state: "ok",
+      copy: storedCopy(fetched, robots, now),
+      lastError: garbage,
+      expiresAt: lifetimeEnd(fetched.maxAge, options),
+    };
+  }
+  if (fetched.kind === "none") {
+    const expiresAt = now + options.maxAgeSeconds * 1000;
+    return { ...base, state: "none", copy: previous?.copy, lastError: fetched.reason, expiresAt };
+  }
+  if (keptCopy && previous?.state === "ok") {
+    return { ...base, state: "ok", copy: keptCopy, lastError: fetched.reason, expiresAt: retryAt };
+  }
+  if (previous?.state === "none") {
+    // The origin said "no robots.txt" before; a passing outage does not turn that into a 503.
+    return { ...base, state: "none", copy: previous.copy, lastError: fetched.reason, expiresAt: retryAt };
+  }
+  return { ...base, state: "unavailable", copy: keptCopy, lastError: fetched.reason, expiresAt: retryAt };
+}
+
+/** The origin's max-age within [MIN_LIFETIME_SECONDS, ROBOTS_MAX_AGE]. */
+function lifetimeEnd(maxAge: number | undefined, options: EntryOptions): number {
+  const seconds = Math.max(MIN_LIFETIME_SECONDS, Math.min(maxAge ?? options.maxAgeSeconds, options.maxAgeSeconds));
+  return options.now + seconds * 1000;
+}
+
+/** Seconds until the edge next fetches this robots.txt (for Retry-After on its 503s); at least 1. */
+export function nextAttemptSeconds(entry: RobotsEntry, now: number): number {
+  return Math.max(1, Math.ceil((entry.expiresAt - now) / 1000));
+}
+
+/**
+ * A warning when the origin refused the edge's robots.txt fetch (401/403): read as "no
+ * robots.txt" (everything allowed), which is most often a WAF or bot filter at the origin.
+ */
+export function accessWarning(entry: RobotsEntry): string | undefined {
+  if (entry.lastStatus !== 401 && entry.lastStatus !== 403) return undefined;
+  return `the origin answered ${entry.lastStatus} to the edge's robots.txt fetch, which counts as "no robots.txt": every URL is allowed. If a firewall or bot filter refused it, allow the User-Agent ${ROBOTS_FETCH_USER_AGENT} for /robots.txt`;
+}
+
+/** Same state, same bytes, same status and error: storing it again would change nothing a reader uses but the times. */
+export function sameOutcome(a: RobotsEntry | undefined, b: RobotsEntry): boolean {
+  return (
+    a !== undefined &&
+    a.state === b.state &&
+    a.lastStatus === b.lastStatus &&
+    a.lastError === b.lastError &&
+    a.copy?.bodyBase64 === b.copy?.bodyBase64
+  );
+}
+
+/** The previous good copy while it is younger than LAST_GOOD_DAYS. */
+function usableCopy(previous: RobotsEntry | undefined, now: number): StoredCopy | undefined {
+  const copy = previous?.copy;
+  return copy && now - copy.fetchedAt <= LAST_GOOD_DAYS * DAY_MS ? copy : undefined;
+}
+
+/** Why a 2xx body is not a robots.txt worth replacing a good copy with, or undefined. */
+function garbageReason(body: Uint8Array, robots: RobotsTxt): string | undefined {
+  if (robots.diagnostics.some((diagnostic) => diagnostic.code === "html-content"))
+    return "origin served an HTML page as robots.txt";
+  if (!hasGroupStructure(robots)) {
+    return "origin served no user-agent line followed by a rule (allow, disallow, crawl-delay, request-rate, visit-time, content-usage): not a robots.txt";
+  }
+  return undefined;
+}
+
+/**
+ * Whether some group has a line of its own after its user-agent lines: what a robots.txt is
+ * made of. One `User-Agent:` line alone (a page echoing the request's headers), a `Sitemap:`
+ * line alone (an error page linking the sitemap), or unknown fields (`Error: upstream request
+ * timeout`) are not. `Disallow:` with no path counts: `User-agent: *` then `Disallow:` is the
+ * most common way to allow everything. The cost: a real file of only Sitemap lines does not
+ * replace a good copy either; it is what the origin has when there is no copy before it.
+ */
+function hasGroupStructure(robots: RobotsTxt): boolean {
+  const hasMember = robots.groups.some(({ rules, extensions }) => {
+    const { crawlDelay, requestRates, visitTime, usage } = extensions;
+    return rules.length > 0 || crawlDelay || requestRates.length > 0 || visitTime || usage.length > 0;
+  });
+  const emptyRuleInGroup =
+    robots.groups.length > 0 && robots.diagnostics.some((diagnostic) => diagnostic.code === "empty-rule");
+  return hasMember || emptyRuleInGroup;
+}
+
+function storedCopy(fetched: Extract<OriginFetch, { kind: "ok" }>, robots: RobotsTxt, now: number): StoredCopy {
+  return {
+    bodyBase64: toBase64(fetched.body.subarray(0, MAX_ROBOTS_BYTES)),
+    model: serializeRobots(robots),
+    fetchedAt: now,
+    status: fetched.status,
+    etag: fetched.etag,
+    lastModified: fetched.lastModified,
+  };
+}
+
+/** The stored model; one of another schema version is re-parsed from the stored bytes. */
+export function modelOf(copy: StoredCopy): RobotsTxt {
+  try {
+    return reviveRobots(copy.model);
+  } catch {
+    return parseRobotsTxt(fromBase64(copy.bodyBase64));
+  }
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+export function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

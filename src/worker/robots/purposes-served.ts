@@ -1,0 +1,95 @@
+/**
+ * The robots.txt in force when the live policy has purposes: the origin's copy compiled with
+ * them (policy/purposes-robots.ts) into one file that /robots.txt serves AND the decision's
+ * matcher reads, so what a compliant crawler is told and what the edge enforces cannot differ.
+ *
+ * Cost: the compilation is kept per (stored robots.txt, policy version): both are objects this
+ * isolate keeps while they are current (robots/cache.ts, live-policy.ts), so a WeakMap keyed
+ * on them compiles once per new copy or new version and costs a lookup per request after.
+ */
+
+import { compileRobots, parseRobotsTxt, serializeRobots, type RobotsMatcher } from "../../core/index.ts";
+import type { CompiledPolicy } from "../../policy/operator-policy.ts";
+import { compilePurposes } from "../../policy/purposes-robots.ts";
+import type { LoadedRobots } from "./cache.ts";
+import { fromBase64, toBase64, type RobotsEntry } from "./entry.ts";
+
+const compiled = new WeakMap<LoadedRobots, { readonly policy: CompiledPolicy; readonly served: LoadedRobots }>();
+
+/** The robots.txt to serve and enforce: `robots` itself unless the policy has purposes. */
+export function servedRobots(robots: LoadedRobots, policy: CompiledPolicy | undefined): LoadedRobots {
+  const purposes = policy?.policy.purposes;
+  if (!policy || !purposes || purposes.length === 0) return robots;
+  const kept = compiled.get(robots);
+  if (kept?.policy === policy) return kept.served;
+  const served = compileServed(robots, policy);
+  compiled.set(robots, { policy, served });
+  return served;
+}
+
+/** servedRobots without the cache: for a draft (replay), which must not evict the live one. */
+export function compileServed(robots: LoadedRobots, policy: CompiledPolicy | undefined): LoadedRobots {
+  const { entry } = robots;
+  if (!policy?.policy.purposes || policy.policy.purposes.length === 0) return robots;
+  const origin = originBytes(entry);
+  if (origin === null) return robots; // unavailable: 503 as before, nothing to add to
+  const result = compilePurposes(origin, policy.policy.purposes);
+  if (!result.applied || result.generated === "") return robots;
+  const model = parseRobotsTxt(result.body);
+  const copy = {
+    bodyBase64: toBase64(result.body),
+    model: serializeRobots(model),
+    fetchedAt: entry.copy?.fetchedAt ?? entry.lastFetchAt,
+    status: entry.copy?.status ?? 200,
+    // The origin's validators describe the origin's bytes, not these.
+    etag: undefined,
+    lastModified: undefined,
+  };
+  const served: RobotsEntry = { ...entry, state: "ok", copy };
+  let matcher: RobotsMatcher | undefined;
+  return {
+    entry: served,
+    matcher() {
+      matcher ??= compileRobots(model);
+      return matcher;
+    },
+  };
+}
+
+/** The origin's bytes in force; empty when it has no robots.txt; null when nothing is known. */
+function originBytes(entry: RobotsEntry): Uint8Array | null {
+  if (entry.state === "none") return new Uint8Array();
+  if (entry.state === "ok" && entry.copy) return fromBase64(entry.copy.bodyBase64);
+  return null;
+}
+
+/** A draft robots.txt (the page's editor) as if it were the origin's stored copy. */
+export function draftLoaded(like: LoadedRobots | undefined, text: string, now: number): LoadedRobots {
+  const bytes = new TextEncoder().encode(text);
+  const model = parseRobotsTxt(bytes);
+  const entry: RobotsEntry = {
+    version: like?.entry.version ?? 1,
+    authority: like?.entry.authority ?? "",
+    state: "ok",
+    copy: {
+      bodyBase64: toBase64(bytes),
+      model: serializeRobots(model),
+      fetchedAt: now,
+      status: 200,
+      etag: undefined,
+      lastModified: undefined,
+    },
+    lastFetchAt: now,
+    lastStatus: 200,
+    lastError: undefined,
+    expiresAt: like?.entry.expiresAt ?? now,
+  };
+  let matcher: RobotsMatcher | undefined;
+  return {
+    entry,
+    matcher() {
+      matcher ??= compileRobots(model);
+      return matcher;
+    },
+  };
+}

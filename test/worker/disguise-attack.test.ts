@@ -1,0 +1,175 @@
+// An outsider's attacks on crawlers in disguise (issue 24), in the real runtime. Each row says
+// what the attacker tries and what the edge must do; expectations are literal. Two harms are
+// weighed: a PERSON judged a crawler (the worst: do no harm), and a crawler from its own
+// crawler-only range escaping its group.
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { admin, call, CHROME, fakeOrigin, freshState, ORIGIN } from "./helpers.ts";
+
+const ROBOTS = "User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /private/\n";
+const GPTBOT_ADDRESS = "20.171.206.7"; // in the gptbot list stored below: crawler-only
+const PERSON = "203.0.113.9"; // in no operator's list
+const PERSON_V6 = "2001:db8:77::1";
+const MIRROR = "https://mirror.example/gptbot.json";
+const ENFORCE = { DISGUISED_CRAWLERS: "enforce" };
+
+/** The origin (robots.txt, pages), the mirror's list, and every other list's host down. */
+function serve(list: unknown): void {
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = new Request(input, init).url;
+    if (url.startsWith(ORIGIN)) return new Response(url.endsWith("/robots.txt") ? ROBOTS : "page");
+    return url === MIRROR ? Response.json(list) : new Response("down", { status: 503 });
+  });
+}
+
+async function storeLists(): Promise<void> {
+  const sources = {
+    gptbot: { fetchedAt: Date.now(), cidrs: ["20.171.206.0/24", "2a0a:4cc0:1::/48"] },
+    "chatgpt-user": { fetchedAt: Date.now(), cidrs: ["23.98.142.176/28"] },
+  };
+  await env.ROBOTS.put("crawler-ranges", JSON.stringify({ sources }));
+}
+
+/** A browser's GET under DISGUISED_CRAWLERS=enforce from `address`; the status and the edge's marker. */
+async function browserFrom(address: string, path = "/private/x", ua = CHROME) {
+  const response = await call(path, { ua, headers: { "cf-connecting-ip": address }, env: ENFORCE });
+  return { status: response.status, marker: response.headers.get("x-robots-edge")?.split(";")[0] ?? null };
+}
+
+beforeEach(async () => {
+  await freshState();
+  fakeOrigin({ body: ROBOTS });
+});
+
+describe("a person is never judged a crawler by a list that covers everyone (an operator's or a mirror's typo)", () => {
+  // The operator points CRAWLER_RANGES at a mirror; the mirror serves a list holding far more
+  // than any operator's crawlers could: everybody. No real crawler-only list holds a prefix
+  // wider than /16 (IPv4) or /32 (IPv6) (crawler-ranges.ts MAX_PREFIX_WIDTH).
+  it.each([
+    { name: "0.0.0.0/0", prefixes: [{ ipv4Prefix: "0.0.0.0/0" }], error: "0.0.0.0/0" },
+    { name: "::/0", prefixes: [{ ipv6Prefix: "::/0" }], error: "::/0" },
+    {
+      name: "everyone in two halves (0.0.0.0/1 + 128.0.0.0/1), beside a real prefix",
+      prefixes: [{ ipv4Prefix: "20.171.206.0/24" }, { ipv4Prefix: "0.0.0.0/1" }, { ipv4Prefix: "128.0.0.0/1" }],
+      error: "0.0.0.0/1",
+    },
+    {
+      name: "a whole /8 (an organisation's network, its people too)",
+      prefixes: [{ ipv4Prefix: "203.0.0.0/8" }],
+      error: "203.0.0.0/8",
+    },
+    { name: "an IPv6 /16", prefixes: [{ ipv6Prefix: "2001::/16" }], error: "2001::/16" },
+  ])(
+    "$name: refused as a whole (the last good list kept, the error shown); a person stays a person",
+    async ({ prefixes, error }) => {
+      await storeLists();
+      serve({ prefixes });
+      const vars = { ...ENFORCE, CRAWLER_RANGES: JSON.stringify({ gptbot: MIRROR }) };
+      const refreshed = await admin("refresh?sources=ranges", { method: "POST", env: vars });
+      const lists = ((await refreshed.json()) as { lists: { name: string; lastError: string | null }[] }).lists;
+      for (const address of [PERSON, PERSON_V6]) {
+        const response = await call("/private/x", { ua: CHROME, headers: { "cf-connecting-ip": address }, env: vars });
+        expect({ address, status: response.status }).toEqual({ address, status: 200 });
+      }
+      expect(lists.find((list) => list.name === "gptbot")?.lastError ?? "").toContain(error);
+      // The last good list still finds GPTBot in disguise.
+      const disguised = await call("/private/x", {
+        ua: CHROME,
+        headers: { "cf-connecting-ip": GPTBOT_ADDRESS },
+        env: vars,
+      });
+      expect(disguised.status).toBe(403);
+    },
+  );
+
+  it("a list of real-sized prefixes (/24, /28, IPv6 /48) is taken", async () => {
+    serve({
+      prefixes: [
+        { ipv4Prefix: "20.171.206.0/24" },
+        { ipv4Prefix: "52.230.152.0/28" },
+        { ipv6Prefix: "2a0a:4cc0:1::/48" },
+      ],
+    });
+    const vars = { ...ENFORCE, CRAWLER_RANGES: JSON.stringify({ gptbot: MIRROR }) };
+    const refreshed = await admin("refresh?sources=ranges", { method: "POST", env: vars });
+    const lists = ((await refreshed.json()) as { lists: { name: string; lastError: string | null }[] }).lists;
+    expect(lists.find((list) => list.name === "gptbot")?.lastError).toBeNull();
+    const disguised = await call("/private/x", {
+      ua: CHROME,
+      headers: { "cf-connecting-ip": "52.230.152.3" },
+      env: vars,
+    });
+    expect(disguised.status).toBe(403);
+  });
+});
+
+describe("CF-Connecting-IP spellings: only the address itself is GPTBot's; anything else is a person", () => {
+  it.each([
+    { address: GPTBOT_ADDRESS, status: 403, why: "the address in the list" },
+    { address: "::ffff:20.171.206.7", status: 403, why: "IPv4-mapped IPv6 is the same address" },
+    { address: "0:0:0:0:0:ffff:14ab:ce07", status: 403, why: "the same, in full hex groups" },
+    { address: "2a0a:4cc0:1::9", status: 403, why: "IPv6 in the list" },
+    { address: "2A0A:4CC0:0001:0000:0000:0000:0000:0009", status: 403, why: "the same, upper case and padded" },
+    { address: "::20.171.206.7", status: 200, why: "IPv4-compatible (deprecated) is another address" },
+    { address: "64:ff9b::20.171.206.7", status: 200, why: "a NAT64 address is another host's" },
+    { address: "2002:14ab:ce07::1", status: 200, why: "6to4 is another host's" },
+    { address: "2a0a:4cc0:1::9%eth0", status: 200, why: "a zone: no client address" },
+    { address: "20.171.206.7, 203.0.113.9", status: 200, why: "two values: no one address" },
+    { address: " 20.171.206.7 ", status: 403, why: "HTTP trims a field value's spaces: the same address" },
+    { address: "20.171.206.7.", status: 200, why: "a trailing dot" },
+    { address: "0x14.171.206.7", status: 200, why: "a hex part" },
+    { address: "346738183", status: 200, why: "the address as one number" },
+    { address: "20.171.206.0007", status: 200, why: "a part of four digits" },
+    // ipaddr.js (the claims' RangeSet) reads a leading zero as octal (020 = 16): the two checks
+    // must not read one address two ways; docs/security.md says a padded part is no address.
+    { address: "020.171.206.007", status: 200, why: "a padded part (octal to some parsers)" },
+    { address: "20.171.206.07", status: 200, why: "one padded part" },
+    { address: "::ffff:020.171.206.7", status: 200, why: "a padded part in a mapped address" },
+    { address: "[2a0a:4cc0:1::9]", status: 200, why: "in brackets" },
+    { address: "2a0a:4cc0:1::9/128", status: 200, why: "a prefix, not an address" },
+    { address: "23.98.142.180", status: 200, why: "in the mixed chatgpt-user list" },
+  ])("$address -> $status ($why)", async ({ address, status }) => {
+    await storeLists();
+    expect((await browserFrom(address)).status).toBe(status);
+  });
+
+  it("a 32 KiB address header is no address, and costs one bounded scan", async () => {
+    await storeLists();
+    for (const address of ["2".repeat(32 * 1024), `::${"a".repeat(32 * 1024)}`, "1.".repeat(16 * 1024)]) {
+      expect((await browserFrom(address)).status).toBe(200);
+    }
+  });
+});
+
+describe("a crawler from its own crawler-only range cannot escape its group", () => {
+  it.each([
+    { name: "a browser UA", ua: CHROME, path: "/private/x" },
+    { name: "every spelling: percent-encoded letter", ua: CHROME, path: "/%70rivate/x" },
+    { name: "every spelling: encoded slash after", ua: CHROME, path: "/private%2Fx" },
+    { name: "every spelling: dot segment", ua: CHROME, path: "/./private/x" },
+    { name: "every spelling: up and back", ua: CHROME, path: "/a/../private/x" },
+    { name: "its own token beside a browser's", ua: `${CHROME} GPTBot/1.2`, path: "/private/x" },
+  ])("$name ($path) -> 403", async ({ ua, path }) => {
+    await storeLists();
+    expect((await browserFrom(GPTBOT_ADDRESS, path, ua)).status).toBe(403);
+  });
+
+  // KNOWN HOLE (reported, not fixed here): the disguise check runs for browser User-Agents
+  // only (policy/disguise.ts disguiseStep: `stated.crawler` -> "person"). A crawler from its
+  // own crawler-only range that names ANOTHER bot — a tool's string, a browser's with a
+  // made-up bot token, another operator's crawler (refuted) — is judged as that bot under `*`,
+  // which allows /private/x here.
+  // The fix is not small: judged as GPTBot alone, it would escape a `*` that is stricter than
+  // GPTBot's group; it must be judged under both, the strictest standing. Remove `.fails`
+  // when fixed.
+  it.fails.each([
+    { name: "a tool's User-Agent", ua: "curl/8.5.0" },
+    { name: "a script's User-Agent", ua: "python-requests/2.31.0" },
+    { name: "a browser's with a made-up bot token", ua: `${CHROME} AcmeFetcherBot/1.0` },
+    // Refuted (not Google's address); VERIFY_CRAWLERS=unknown, the default, judges it under `*`.
+    { name: "another operator's crawler's name", ua: "Mozilla/5.0 (compatible; Googlebot/2.1)" },
+  ])("HOLE: $name from GPTBot's range escapes GPTBot's group (expected 403)", async ({ ua }) => {
+    await storeLists();
+    expect((await browserFrom(GPTBOT_ADDRESS, "/private/x", ua)).status).toBe(403);
+  });
+});
