@@ -103,6 +103,7 @@ function shownUrl(url: string): string {
   return NEEDS_ESCAPE.test(url) ? terminalSafe(url).replaceAll("\t", "\\u0009") : url;
 }
 
+// oxlint-disable-next-line no-control-regex -- finding control characters is the point
 const NEEDS_ESCAPE = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Parsed files reused across lines: differential runs repeat one robots.txt for many URLs. */
