@@ -3,7 +3,8 @@
  * other implementations are compared through.
  */
 
-import { compileRobots, parseRobotsTxt, type Decision, type RobotsMatcher } from "../core/index.ts";
+import { compileRobots, type Decision, type RobotsMatcher } from "../core/match.ts";
+import { parseRobotsTxt } from "../core/parse.ts";
 import { agentTokens } from "./agent-argument.ts";
 import { formatReason } from "./format.ts";
 import {
@@ -16,10 +17,16 @@ import {
   stdinLineBatches,
   terminalSafe,
   write,
-  writeSafe,
   type Io,
 } from "./io.ts";
-import { isUrlOrPath, requireUrlOrPath } from "./url-argument.ts";
+import { requireUrlOrPath, urlOrPathTest } from "./url-argument.ts";
+import { ByteLines } from "./byte-lines.ts";
+
+/** An answer's bytes around the URL: `verdict<TAB>` and `<TAB>reason<LF>`. */
+interface Answer {
+  readonly head: Uint8Array;
+  readonly tail: Uint8Array;
+}
 
 /**
  * `check <file> <token> [url…] [--json]`: URLs from the arguments, else (or given `-`) one per
@@ -49,55 +56,50 @@ export async function checkUrls(
   if (note !== undefined) await write(io.stderr, `${note}\n`);
   const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file, io)));
   let anyDisallowed = false;
-  // A file has few distinct answers: each one's verdict and reason is made terminal-safe once.
-  const answerFor = new Map<unknown, readonly [string, string]>();
-  const answer = (decision: Decision): readonly [string, string] => {
-    // The rule object when a rule decided (one per rule in the compiled file), else reason and group.
-    const key = decision.rule ?? noRuleKey(decision);
-    let parts = answerFor.get(key);
+  const out = new ByteLines(io.stdout);
+  // A matcher returns one shared object per possible decision (core/match.ts), so a file has
+  // few: each one's bytes before and after the URL are made once, found by the decision itself.
+  const answerFor = new Map<Decision, Answer>();
+  const answer = (decision: Decision): Answer => {
+    let parts = answerFor.get(decision);
     if (parts === undefined) {
-      parts = [decision.allowed ? "allowed" : "disallowed", terminalSafe(formatReason(decision))];
-      answerFor.set(key, parts);
+      // `allowed<TAB>url<TAB>reason`: the verdict first, for `cut -f1`.
+      const verdict = decision.allowed ? "allowed" : "disallowed";
+      parts = { head: Buffer.from(`${verdict}\t`), tail: Buffer.from(`\t${terminalSafe(formatReason(decision))}\n`) };
+      answerFor.set(decision, parts);
     }
     return parts;
   };
-  // Without a deciding rule the answer is its reason and group: one key object per pair, found
-  // without building a string per line (half the lines of a typical run decide with no rule).
-  const noRuleKeys = new Map<string, Map<unknown, object>>();
-  const noRuleKey = (decision: Decision): object => {
-    let byGroup = noRuleKeys.get(decision.reason);
-    if (byGroup === undefined) noRuleKeys.set(decision.reason, (byGroup = new Map()));
-    let key = byGroup.get(decision.group);
-    if (key === undefined) byGroup.set(decision.group, (key = {}));
-    return key;
-  };
   const outputLine = json
-    ? (url: string, decision: Decision) => `${terminalSafe(JSON.stringify({ url, ...decisionJson(decision) }))}\n`
+    ? (url: string, decision: Decision) =>
+        out.text(`${terminalSafe(JSON.stringify({ url, ...decisionJson(decision) }))}\n`)
     : (url: string, decision: Decision) => {
-        const [verdict, reason] = answer(decision);
-        // `allowed<TAB>url<TAB>reason`: the verdict first, for `cut -f1`. A tab inside the URL
-        // would shift the columns, so it is shown escaped, like a control character.
-        return `${verdict}\t${shownUrl(url)}\t${reason}\n`;
+        const { head, tail } = answer(decision);
+        // A URL of printable ASCII is copied as it is; any other is escaped and encoded.
+        if (out.asciiLine(head, url, tail)) return;
+        out.bytes(head);
+        out.text(shownUrl(url));
+        out.bytes(tail);
       };
-  // One string per batch of lines and one write for it: a write per line costs more than the decision.
-  const decideAll = (batch: readonly string[], firstLine: number): string => {
-    let output = "";
+  const isUrlOrPath = urlOrPathTest();
+  // Lines gathered as bytes and written once per batch: a write per line costs more than the decision.
+  const decideAll = async (batch: readonly string[], firstLine: number): Promise<void> => {
     for (let i = 0; i < batch.length; i++) {
       const url = (batch[i] ?? "").trim();
       if (url === "") continue;
       if (!isUrlOrPath(url)) requireUrlOrPath(url, `stdin line ${firstLine + i}:`);
       const decision = matcher.decide(tokens, url, decideOptions);
       if (!decision.allowed) anyDisallowed = true;
-      output += outputLine(url, decision);
+      outputLine(url, decision);
     }
-    return output;
+    await out.flush();
   };
   if (urls.length > 0) {
-    await writeSafe(io.stdout, decideAll(urls, 1));
+    await decideAll(urls, 1);
   } else {
     let lineNumber = 1;
     for await (const batch of stdinLineBatches(io)) {
-      await writeSafe(io.stdout, decideAll(batch, lineNumber));
+      await decideAll(batch, lineNumber);
       lineNumber += batch.length;
     }
   }
@@ -110,11 +112,8 @@ export async function checkUrls(
  * expression's replace off the per-line path (bench/cli.bench.ts).
  */
 function shownUrl(url: string): string {
-  return NEEDS_ESCAPE.test(url) ? terminalSafe(url).replaceAll("\t", "\\u0009") : url;
+  return terminalSafe(url).replaceAll("\t", "\\u0009");
 }
-
-// oxlint-disable-next-line no-control-regex -- finding control characters is the point
-const NEEDS_ESCAPE = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Parsed files reused across lines: differential runs repeat one robots.txt for many URLs. */
 const MATCHER_CACHE_SIZE = 64;

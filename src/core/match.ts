@@ -36,7 +36,11 @@ export interface AppliedGroup {
   readonly extensions: GroupExtensions;
 }
 
-/** The answer to "may this crawler fetch this URL?", with its reason. */
+/**
+ * The answer to "may this crawler fetch this URL?", with its reason. A matcher builds each
+ * possible decision once (per rule, per group's "no rule matched" and "/robots.txt") and
+ * returns that same frozen object every time: callers may key what they derive on it.
+ */
 export interface Decision {
   readonly allowed: boolean;
   readonly reason: DecisionReason;

@@ -208,3 +208,26 @@ describe("fast route = general route", () => {
     );
   });
 });
+
+// Callers key what they derive from a decision on the object itself (the CLI's output line per
+// answer): the matcher must hand out the same frozen object for the same answer, by either route.
+describe("one object per possible decision, whichever route found it", () => {
+  const matcher = compileRobots(
+    parseRobotsTxt("User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: testbot\nDisallow: /t\n"),
+  );
+  it.each([
+    {
+      tokens: ["otherbot"],
+      urls: ["/private/x", "/priv%61te/x", "https://example.com/private?q", "/private/%E2%82%AC"],
+    },
+    { tokens: ["otherbot"], urls: ["/private/ok", "/private/o%6B", "https://example.com/private/ok#f"] },
+    { tokens: ["otherbot"], urls: ["/public", "/p%75blic", "https://example.com", "/%E2%82%AC"] },
+    { tokens: ["otherbot"], urls: ["/robots.txt", "/robots%2Etxt", "https://example.com/robots.txt?x"] },
+    { tokens: ["testbot"], urls: ["/t", "/%74", "https://example.com/tx"] },
+    { tokens: ["testbot"], urls: ["/private", "/priv%61te"] },
+  ])("$tokens $urls.0", ({ tokens, urls }) => {
+    const decisions = [...urls, ...urls].map((url) => matcher.decide(tokens, url));
+    for (const decision of decisions) expect(decision).toBe(decisions[0]);
+    expect(Object.isFrozen(decisions[0])).toBe(true);
+  });
+});
