@@ -1,6 +1,6 @@
 // The CLI as users run it: the real bin under Node (no build step), streams and exit codes.
-import { execFile } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +45,28 @@ function run(args: string[], stdin = ""): Promise<Run> {
   });
 }
 
+/** `run` with stdin a file descriptor, opened on `path` and moved past `skipBytes` by this process first. */
+function runWithStdinFile(args: string[], path: string, skipBytes: number): Promise<Run> {
+  const fd = openSync(path, "r");
+  if (skipBytes > 0) readSync(fd, Buffer.alloc(skipBytes), 0, skipBytes, null);
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: [fd, "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", fail);
+    child.on("close", (code) => {
+      closeSync(fd);
+      done({
+        code: code ?? 1,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      });
+    });
+  });
+}
+
 const ROBOTS_TEXT =
   "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n";
 const ROBOTS = fixture("robots.txt", ROBOTS_TEXT);
@@ -76,6 +98,53 @@ describe("robots-edge check <file> <token> [url…]", () => {
       "",
     ]);
     expect(result.code).toBe(1);
+  });
+
+  it.each([
+    {
+      name: "a URL with a letter outside ASCII, as UTF-8",
+      url: "/private/é",
+      line: "disallowed\t/private/é\tdisallow: /private (line 2)",
+    },
+    {
+      name: "a C1 control, escaped",
+      url: "/private/a\u009bb",
+      line: "disallowed\t/private/a\\u009bb\tdisallow: /private (line 2)",
+    },
+    { name: "a DEL, escaped", url: "/a\u007fb", line: 'allowed\t/a\\u007fb\tno matching rule in group "*"' },
+    { name: "a CR inside the URL, escaped", url: "/a\rb", line: 'allowed\t/a\\u000db\tno matching rule in group "*"' },
+  ])("stdin: $name", async ({ url, line }) => {
+    const result = await run(["check", ROBOTS, "bingbot"], `/x\n${url}\n/x\n`);
+    const other = 'allowed\t/x\tno matching rule in group "*"';
+    expect(result.stdout).toBe(`${other}\n${line}\n${other}\n`);
+  });
+
+  // A regular file on stdin is read directly, in 64 KiB blocks (src/cli/io.ts): lines and
+  // multi-byte characters that straddle a block, the last line without its LF, and a file
+  // another reader has already started (read from where it stands, as every Unix filter does).
+  describe("URLs from a file on stdin", () => {
+    // 3,000 lines of 50 bytes (with the LF), each with a two-byte letter at bytes 35 and 36:
+    // the first block (65,536 = 1,310 × 50 + 36 bytes) ends inside a letter.
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `/private/${String(i).padStart(5, "0")}-${"x".repeat(20)}é${"x".repeat(12)}`,
+    );
+    const URLS = fixture("urls.txt", `${lines.join("\n")}\r\n/public`);
+    const expected = (from: number) => [
+      ...lines.slice(from).map((url) => `disallowed\t${url}\tdisallow: /private (line 2)`),
+      'allowed\t/public\tno matching rule in group "*"',
+      "",
+    ];
+
+    it.each([
+      { name: "from its start", skipBytes: 0, from: 0 },
+      { name: "from where an earlier reader left it (after 10 lines)", skipBytes: 10 * 50, from: 10 },
+    ])("$name", async ({ skipBytes, from }) => {
+      const result = await runWithStdinFile(["check", ROBOTS, "bingbot"], URLS, skipBytes);
+      expect(result.stderr).toBe("");
+      expect(result.stdout.split("\n")).toEqual(expected(from));
+      expect(result.code).toBe(1);
+    });
   });
 
   it("a group-less file says so", async () => {
