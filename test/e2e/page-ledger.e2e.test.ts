@@ -2,47 +2,28 @@
 // (Debian's Chromium, playwright-core) against `wrangler dev`: crawls of an operator's
 // crawler and the people its products referred, in the table and the chart. Screenshots go
 // to test-results/screenshots/.
-import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
-import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
+import type { EdgeProcess } from "../../scripts/edge-process.ts";
 import { rawRequest } from "./clients.ts";
+import { SHOTS, startPageRig, type PageRig } from "./page-rig.ts";
 
 const TOKEN = "page-ledger-token-0123";
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const SHOTS = resolve(import.meta.dirname, "../../test-results/screenshots");
 const ROBOTS = "User-agent: *\nDisallow: /private/\n";
 const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 
-let origin: DemoOrigin;
 let edge: EdgeProcess;
-let browser: Browser;
+let rig: PageRig;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  origin = await startDemoOrigin();
-  origin.setRobots(ROBOTS);
-  edge = await startEdge({ vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off" } });
-  await fetch(`${edge.url}/__robots/refresh`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("request", (request) => {
-    if (!request.url().startsWith(edge.url)) throw new Error(`the page reached outside: ${request.url()}`);
-  });
+  rig = await startPageRig({ token: TOKEN, robots: ROBOTS });
+  ({ edge, page } = rig);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await edge?.stop();
-  await origin?.close();
-});
+afterAll(() => rig?.stop());
 
 interface OperatorsApi {
   operators: { operator: string; crawls: number; referrals: number }[];

@@ -1,46 +1,27 @@
 // The page's purposes editor in a real browser (Debian's Chromium, playwright-core) against
 // `wrangler dev`: the generated lines next to the origin's, edited into the policy text,
 // saved, then served and enforced. Screenshots go to test-results/screenshots/.
-import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
-import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
+import type { EdgeProcess } from "../../scripts/edge-process.ts";
 import { rawRequest } from "./clients.ts";
+import { SHOTS, startPageRig, type PageRig } from "./page-rig.ts";
 
 const TOKEN = "page-purposes-token-0123";
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const SHOTS = resolve(import.meta.dirname, "../../test-results/screenshots");
 const ROBOTS = "User-agent: *\nDisallow: /private/\n";
 const BYTESPIDER = "Mozilla/5.0 (compatible; Bytespider; spider-feedback@bytedance.com)";
 
-let origin: DemoOrigin;
 let edge: EdgeProcess;
-let browser: Browser;
+let rig: PageRig;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  origin = await startDemoOrigin();
-  origin.setRobots(ROBOTS);
-  edge = await startEdge({ vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off" } });
-  await fetch(`${edge.url}/__robots/refresh`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("request", (request) => {
-    if (!request.url().startsWith(edge.url)) throw new Error(`the page reached outside: ${request.url()}`);
-  });
+  rig = await startPageRig({ token: TOKEN, robots: ROBOTS });
+  ({ edge, page } = rig);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await edge?.stop();
-  await origin?.close();
-});
+afterAll(() => rig?.stop());
 
 const lines = (id: string) => page.$$eval(`#${id} li`, (items) => items.map((item) => item.textContent));
 

@@ -1,54 +1,29 @@
 // The operator page in a real browser: Debian's Chromium driven by playwright-core against
 // `wrangler dev`. Screenshots go to test-results/screenshots/ (CI artefacts).
-import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
+import type { DemoOrigin } from "../../scripts/demo-origin.ts";
 import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
 import { rawRequest } from "./clients.ts";
+import { SHOTS, startPageRig, type PageRig } from "./page-rig.ts";
 
 const TOKEN = "page-e2e-token-0123";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const SHOTS = resolve(import.meta.dirname, "../../test-results/screenshots");
 const ROBOTS =
   "User-agent: *\nDisallow: /private/\nDissalow: /typo\nAllow: /private/press-kit/\n\nUser-agent: GPTBot\nDisallow: /\n";
 
 let origin: DemoOrigin;
 let edge: EdgeProcess;
-let browser: Browser;
+let rig: PageRig;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  origin = await startDemoOrigin();
-  origin.setRobots(ROBOTS);
-  edge = await startEdge({ vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off" } });
-  await fetch(`${edge.url}/__robots/refresh`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("request", (request) => {
-    if (!request.url().startsWith(edge.url)) throw new Error(`the page reached outside: ${request.url()}`);
-  });
+  rig = await startPageRig({ token: TOKEN, robots: ROBOTS });
+  ({ origin, edge, page } = rig);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await edge?.stop();
-  await origin?.close();
-});
+afterAll(() => rig?.stop());
 
 const shot = (name: string) => page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: true });
 
@@ -456,7 +431,7 @@ describe("operator page: problems and what the edge does now", () => {
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify({ minutes: 30, retryAfter: 600, reason: "migration" }),
     });
-    view = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    view = await rig.browser.newPage({ viewport: { width: 1280, height: 900 } });
   }, 120_000);
 
   afterAll(async () => {
