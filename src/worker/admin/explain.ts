@@ -45,8 +45,7 @@ export async function explain(admin: AdminContext): Promise<Response> {
   const { origin, path } = request.value;
   const robots = await storedRobots(origin, admin.kv);
   const claimCheck = ip === null ? undefined : await claimCheckOf(admin, ua, ip);
-  // A browser User-Agent from a crawler-only list is that crawler in disguise (policy/disguise.ts).
-  const disguise = admin.config.disguisedCrawlers === "off" ? null : await disguiseOfAddress(admin.kv, ip);
+  const disguise = await disguiseAt(admin, ip);
   const situation = await situationOf(admin, origin);
   // What the edge enforces: the origin's copy with the purposes in force (robots/purposes-served.ts).
   const served = robots && servedRobots(robots, situation.policy);
@@ -122,6 +121,19 @@ export async function claimCheckOf(
 }
 
 /** The edge's facts for one request to explain, but robots.txt (explain.ts says what it cannot know). */
+/**
+ * The crawler-only list holding the client address given (explain's `ip=`, the tester's `ip`),
+ * as the edge looks it up (policy/disguise.ts: a browser there is that crawler in disguise, a
+ * bot naming another is judged as that crawler too); null without an address or the check off.
+ */
+export async function disguiseAt(
+  admin: Pick<AdminContext, "config" | "kv">,
+  ip: string | null | undefined,
+): Promise<DisguiseFact | null> {
+  if (admin.config.disguisedCrawlers === "off" || !ip) return null;
+  return disguiseOfAddress(admin.kv, ip);
+}
+
 export function explainInput(
   { config }: Pick<AdminContext, "config">,
   situation: Situation,

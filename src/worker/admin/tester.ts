@@ -14,7 +14,7 @@ import { robotsFor } from "../robots/cache.ts";
 import { servedRobots } from "../robots/purposes-served.ts";
 import { readBodyJson } from "./body.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
-import { claimCheckOf, explainInput, situationOf, type Situation } from "./explain.ts";
+import { claimCheckOf, disguiseAt, explainInput, situationOf, type Situation } from "./explain.ts";
 import { existingOrigin } from "./origins.ts";
 
 interface TestBody {
@@ -40,8 +40,9 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
   const live = { state: robots.entry.state, matcher: robots.matcher() };
   const claimCheck = ip === undefined ? undefined : await claimCheckOf(admin, ua, ip);
+  const disguise = await disguiseAt(admin, ip);
   const judged = (url: string, side: typeof live, during: Situation) =>
-    explainRequest({ ...explainInput(admin, during, ua, url, claimCheck), ...side });
+    explainRequest({ ...explainInput(admin, during, ua, url, claimCheck, disguise), ...side });
   const results = urls.map((url) => {
     const now = judged(url, live, situation);
     if (!draft) return { url, live: now };
