@@ -1,5 +1,5 @@
-// `npm run bench`: what finding crawlers in disguise (issue 24) adds to a browser's request on
-// a warm isolate, through the Worker's own code: the decision asks for the disguise fact, the
+// `npm run bench`: what finding crawlers in disguise (issue 24) adds to a browser's request, and
+// to a bot's whose claim is not proven (judged as the list's crawler too), on a warm isolate, through the Worker's own code: the decision asks for the disguise fact, the
 // shell looks the client's address up in the crawler-only lists compiled once per load
 // (identity/disguised.ts -> crawler-ranges.ts crawlerOnlyIndex), the decision answers again.
 // Compared with the same request under DISGUISED_CRAWLERS=off. Also: the lookup alone, the
@@ -53,14 +53,16 @@ const addressIn = (name: string) => `10.${RANGE_SOURCES.findIndex((source) => so
 const PERSON_V4 = "203.0.113.9";
 const PERSON_V6 = "2a02:c7f:1234:5678:9abc:def0:1234:5678";
 
-function edgeFor(address: string) {
+const CURL = "curl/8.5.0";
+
+function edgeFor(address: string, ua = CHROME) {
   const browser = new Request("https://www.example.com/news/today", {
-    headers: { "user-agent": CHROME, "cf-connecting-ip": address },
+    headers: { "user-agent": ua, "cf-connecting-ip": address },
   });
-  return { request: browser, env: { ROBOTS: kv } as unknown as Env };
+  return { request: browser, env: { ROBOTS: kv } as unknown as Env, ua };
 }
 
-function baseFacts(disguisedCrawlers: Mode): EdgeFacts {
+function baseFacts(disguisedCrawlers: Mode, ua: string): EdgeFacts {
   return {
     originUnusable: false,
     selfAddressed: false,
@@ -68,7 +70,7 @@ function baseFacts(disguisedCrawlers: Mode): EdgeFacts {
     served: true,
     isRobotsTxt: false,
     pathAndQuery: "/news/today",
-    agent: classifyUserAgent(CHROME),
+    agent: classifyUserAgent(ua),
     signed: false,
     verifyCrawlers: "unknown",
     disguisedCrawlers,
@@ -88,9 +90,9 @@ function baseFacts(disguisedCrawlers: Mode): EdgeFacts {
   };
 }
 
-/** One browser request, decided as edge/request-path.ts decides it. */
+/** One request, decided as edge/request-path.ts decides it. */
 async function request(edge: ReturnType<typeof edgeFor>, setting: Mode): Promise<string> {
-  let facts = baseFacts(setting);
+  let facts = baseFacts(setting, edge.ua);
   let answer = decideEdge(facts);
   if ("gather" in answer && answer.gather === "disguise") {
     facts = { ...facts, disguise: (await disguiseOf(edge)) ?? "none" };
@@ -105,6 +107,12 @@ const cases = [
   {
     name: "browser from the gptbot list (enforce: 403)",
     edge: edgeFor(addressIn("gptbot")),
+    expected: "block robots.txt",
+  },
+  { name: "curl (a claim not proven), in no list", edge: edgeFor(PERSON_V4, CURL), expected: "pass robots.txt" },
+  {
+    name: "curl from the gptbot list (enforce: 403)",
+    edge: edgeFor(addressIn("gptbot"), CURL),
     expected: "block robots.txt",
   },
 ];
@@ -135,7 +143,9 @@ const p50 = (name: string) => {
   const result = bench.tasks.find((task) => task.name === name)?.result;
   return result && "latency" in result ? result.latency.p50 * 1000 : NaN;
 };
-console.log("crawlers in disguise per browser request on a warm isolate (lists compiled in memory), tinybench median");
+console.log(
+  "crawlers in disguise per browser request, and per bot whose claim is not proven, on a warm isolate (lists compiled in memory), tinybench median",
+);
 for (const { name } of cases) {
   const off = p50(`${name}: off`);
   const on = p50(`${name}: enforce`);

@@ -1,7 +1,10 @@
 /**
  * Crawlers in disguise (issue 24): a request with a browser's User-Agent whose address is in a
  * list its operator publishes for its crawlers ONLY (agents/range-uses.ts) is that operator's
- * crawler. Pure: the Worker looks the address up in the compiled lists (identity/disguised.ts)
+ * crawler. And a request that claims some other bot (a tool's User-Agent, a made-up token,
+ * another operator's crawler it cannot prove) from such an address is judged both as what it
+ * claims and as the list's crawler, the stricter standing: it cannot shed that crawler's group
+ * by naming another. Pure: the Worker looks the address up in the compiled lists (identity/disguised.ts)
  * and hands the decision a DisguiseFact; this file says what the decision does with it.
  *
  * A disguise is not a claim (the User-Agent claims a person): it is evidence, from a loaded,
@@ -17,8 +20,9 @@
 
 import type { AgentInfo } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
+import type { ClaimStanding } from "./claim.ts";
 import { NOT_GATHERED, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
-import type { EdgeOutcome } from "./edge-record.ts";
+import { outcomeStrictness, type EdgeOutcome } from "./edge-record.ts";
 
 /** The crawler-only list holding the request's address, and the crawler it names. */
 export interface DisguiseFact {
@@ -42,15 +46,58 @@ export function disguiseStep(facts: DisguiseFacts, stated: AgentInfo): "gather" 
   return facts.disguise === "none" ? "person" : facts.disguise;
 }
 
-/** The evidence, in the one vocabulary of identity (agents/verification.ts VerificationOutcome). */
-export function disguiseOutcome(disguise: DisguiseFact): VerificationOutcome {
+/**
+ * Whether a crawler claim that is not proven comes from a crawler-only list, and so must also be
+ * judged as that list's crawler: "gather" while the address is not looked up, "none" when it
+ * need not be (a proven claim, robots.txt, the check off) or is in no such list, else the fact.
+ * A refuted claim counts too: under VERIFY_CRAWLERS=unknown it is judged under `*`, which may
+ * be laxer than the group of the crawler whose address it comes from.
+ */
+export function listedCrawlerStep(
+  facts: Pick<DisguiseFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">,
+  standing: ClaimStanding,
+): "gather" | "none" | DisguiseFact {
+  if (standing === "proven" || standing === "disguised" || facts.isRobotsTxt) return "none";
+  if ((facts.disguisedCrawlers ?? "off") === "off") return "none";
+  if (facts.disguise === NOT_GATHERED) return "gather";
+  return facts.disguise;
+}
+
+/**
+ * The stricter of a claim's own judgement and its judgement as the list's crawler
+ * (listedCrawlerStep), and whether the list's decided. Only a refusal of the list's judgement
+ * counts (its robots.txt group, policy rules, usage preferences, Visit-time): the request is
+ * paced by its own judgement alone, the limiter asked once. Under DISGUISED_CRAWLERS=report the
+ * list's refusal only marks (reportedOnly): the request goes on, recorded as would-block. On a
+ * tie the claim's own judgement stands.
+ */
+export function claimOrListed(
+  own: EdgeOutcome | GatherRequest,
+  asListed: EdgeOutcome | GatherRequest,
+  treatment: "enforce" | "report",
+): { readonly answer: EdgeOutcome | GatherRequest; readonly byList: boolean } {
+  const listed = treatment === "report" ? reportedOnly(asListed) : asListed;
+  if ("gather" in listed || listed.action === "pass") return { answer: own, byList: false };
+  return outcomeStrictness(listed) > outcomeStrictness(own)
+    ? { answer: listed, byList: true }
+    : { answer: own, byList: false };
+}
+
+/**
+ * The evidence, in the one vocabulary of identity (agents/verification.ts VerificationOutcome).
+ * `asBrowser`: the request said it was a browser (a disguise); else it claimed another bot.
+ */
+export function disguiseOutcome(disguise: DisguiseFact, asBrowser = true): VerificationOutcome {
   const token = disguise.agent.tokens[0] ?? disguise.source;
+  const list = `the ${disguise.source} list, which its operator publishes for its crawlers only`;
   return {
     status: "verified",
     method: "ip-list",
     evidence: disguise.source,
     why: null,
-    reason: `a browser User-Agent from the ${disguise.source} list, which its operator publishes for its crawlers only: ${token} in disguise`,
+    reason: asBrowser
+      ? `a browser User-Agent from ${list}: ${token} in disguise`
+      : `an address in ${list}: ${token}, whatever its User-Agent claims`,
   };
 }
 

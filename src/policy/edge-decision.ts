@@ -22,7 +22,10 @@
  *   6. verification (claim.ts, "a claim grants nothing it cannot prove"): a refuted claim with
  *      VERIFY_CRAWLERS=block -> 403; with `unknown` it is judged below as an anonymous bot under
  *      `*`. An unverifiable claim is judged below under its group AND under `*`; refused by `*`
- *      alone -> 503 with Retry-After (unproven claim)
+ *      alone -> 503 with Retry-After (unproven claim). A claim not proven from an address in a
+ *      crawler-only list (DISGUISED_CRAWLERS not off) is judged below as itself AND as that
+ *      list's crawler; a refusal of the latter alone stands under `enforce`, is marked under
+ *      `report` (disguise.ts claimOrListed)
  *   7. crawl pause: -> 503 (robots.txt too)
  *   8. robots.txt: GET/HEAD /robots.txt in any spelling -> served by the edge
  *   9. policy layers (judge.ts; the live policy is gathered only here): the route's mode (`off`
@@ -50,13 +53,21 @@ import type { VerificationOutcome } from "../agents/verification.ts";
 import { canonicalizePath, resolveUsage } from "../core/index.ts";
 import type { JudgedAs } from "../vocabulary.ts";
 import { ANONYMOUS_BOT, claimStanding, judgeClaim, JUDGED_AS_OF, type Judged } from "./claim.ts";
-import { disguiseOutcome, disguiseStep, reportedOnly, type DisguiseFact } from "./disguise.ts";
+import {
+  claimOrListed,
+  disguiseOutcome,
+  disguiseStep,
+  listedCrawlerStep,
+  reportedOnly,
+  type DisguiseFact,
+} from "./disguise.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
 import { NOT_GATHERED, type EdgeFacts, type GatherRequest, type RobotsFact, type SignatureFact } from "./edge-facts.ts";
 import {
   lineOfUsage,
   lineOfVerdict,
   outcome,
+  outcomeStrictness,
   type EdgeOutcome,
   type EdgeRecord,
   type RecordedIdentity,
@@ -112,12 +123,23 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
   if (facts.isRobotsTxt) {
     return recorded(facts, outcome("serve-robots-txt", "robots.txt-file", null, robots.retryAfter), judgedAs);
   }
+  // A claim not proven, from an address its operator lists for one crawler only, is judged as
+  // that crawler too (disguise.ts): naming another bot sheds nothing.
+  const listed = listedCrawlerStep(facts, standing);
+  if (listed === "gather") return { gather: "disguise" };
   if (facts.policy === NOT_GATHERED) return { gather: "policy" };
   const judgement = judgeClaim(standing, { agent: claimant, category: categoryOf(facts) }, (who, withRate) =>
     judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who),
   );
-  const answer = reportOnly ? reportedOnly(judgement) : judgement;
-  return "gather" in answer ? answer : recorded(facts, answer, judgedAs);
+  const own = reportOnly ? reportedOnly(judgement) : judgement;
+  if (listed === "none") return "gather" in own ? own : recorded(facts, own, judgedAs);
+  const asListed = judgeClaim("disguised", { agent: listed.agent, category: listed.agent.known?.category }, (who) =>
+    judged({ ...facts, rate: "not-checked" }, robots, who),
+  );
+  const treatment = facts.disguisedCrawlers === "report" ? "report" : "enforce";
+  const { answer, byList } = claimOrListed(own, asListed, treatment);
+  if ("gather" in answer) return answer;
+  return byList ? recorded(facts, answer, JUDGED_AS_OF.disguised, listed) : recorded(facts, answer, judgedAs);
 }
 
 /** Steps 1 to 3: nowhere to send, the kill switch, a host not served. Nobody is judged. */
@@ -145,13 +167,17 @@ function categoryOf(facts: EdgeFacts): Judged["category"] {
   return facts.agent.known?.category ?? facts.cloudflareCategory;
 }
 
-/** The record: the layers' outcome, the path, and who asked as the decision saw it. */
-function recorded(facts: EdgeFacts, decided: EdgeOutcome, judgedAs: JudgedAs): EdgeRecord {
+/**
+ * The record: the layers' outcome, the path, and who asked as the decision saw it. `listed`:
+ * the crawler-only list whose crawler the request was judged as, when that judgement decided
+ * over the request's own claim (disguise.ts claimOrListed).
+ */
+function recorded(facts: EdgeFacts, decided: EdgeOutcome, judgedAs: JudgedAs, listed?: DisguiseFact): EdgeRecord {
   return {
     ...decided,
     path: facts.pathAndQuery,
     judgedPath: decided.judgedPath ?? facts.pathAndQuery,
-    identity: identityOf(facts, judgedAs),
+    identity: listed ? listedIdentity(facts, listed) : identityOf(facts, judgedAs),
   };
 }
 
@@ -169,6 +195,19 @@ function identityOf(facts: EdgeFacts, judgedAs: JudgedAs): RecordedIdentity {
     judgedAs,
     category: categoryOf(facts) ?? null,
     verification: verificationOf(facts),
+  };
+}
+
+/** A bot judged as the crawler of the list its address is in, that judgement deciding: shown as that crawler, the list the evidence. */
+function listedIdentity(facts: EdgeFacts, listed: DisguiseFact): RecordedIdentity {
+  return {
+    crawler: true,
+    tokens: listed.agent.tokens,
+    known: listed.agent.known?.token ?? null,
+    signer: null,
+    judgedAs: JUDGED_AS_OF.disguised,
+    category: listed.agent.known?.category ?? null,
+    verification: disguiseOutcome(listed, !facts.agent.crawler),
   };
 }
 
@@ -194,7 +233,7 @@ function judged(facts: EdgeFacts, robots: RobotsFact, who: Judged): EdgeOutcome 
   return judgeEverySpelling(
     facts.pathAndQuery,
     (spelling) => judgedSpelling(facts, robots, who, spelling),
-    actionStrictness,
+    outcomeStrictness,
   );
 }
 
@@ -257,30 +296,6 @@ function judgedBy(
     pacing: null,
     contentUsage: null,
   };
-}
-
-/**
- * How strict one spelling's outcome is: a refusal (block, then 503, then 429) over a fact still
- * to gather (a pass may yet be limited) over a report over a pass; a pass held to a rate over
- * one that is not, so re-spelling a path into a route in `report` or `off` cannot shed pacing.
- */
-function actionStrictness(answer: EdgeOutcome | GatherRequest): number {
-  if ("gather" in answer) return 3;
-  switch (answer.action) {
-    case "block":
-      return 6;
-    case "unavailable":
-      return 5;
-    case "rate-limited":
-      return 4;
-    case "report":
-      return 2;
-    case "pass":
-      return answer.pacing ? 1 : 0;
-    default:
-      // Actions a path layer never answers; should one appear, it counts as a refusal, never a pass.
-      return 6;
-  }
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 
 import type { VerificationOutcome } from "../agents/verification.ts";
+import type { GatherRequest } from "./edge-facts.ts";
 import type { Action, CrawlerCategory, JudgedAs, Layer } from "../vocabulary.ts";
 import type { RateLimits } from "./crawl-rate.ts";
 import type { Verdict } from "./judge.ts";
@@ -115,4 +116,28 @@ export function lineOfVerdict(verdict: Verdict): DecidingLine | null {
 /** The line of a usage preference that refused. */
 export function lineOfUsage(usage: UsageRefusalReason): DecidingLine {
   return { source: "robots.txt", line: usage.line, member: null, text: `${usage.format}: ${usage.key}` };
+}
+
+/**
+ * How strict an outcome is (one spelling's, one identity's): a refusal (block, then 503, then 429) over a fact still
+ * to gather (a pass may yet be limited) over a report over a pass; a pass held to a rate over
+ * one that is not, so re-spelling a path into a route in `report` or `off` cannot shed pacing.
+ */
+export function outcomeStrictness(answer: EdgeOutcome | GatherRequest): number {
+  if ("gather" in answer) return 3;
+  switch (answer.action) {
+    case "block":
+      return 6;
+    case "unavailable":
+      return 5;
+    case "rate-limited":
+      return 4;
+    case "report":
+      return 2;
+    case "pass":
+      return answer.pacing ? 1 : 0;
+    default:
+      // Actions a path layer never answers; should one appear, it counts as a refusal, never a pass.
+      return 6;
+  }
 }

@@ -9,7 +9,7 @@ import { activityOf } from "../../src/policy/activity.ts";
 import type { DisguiseFact } from "../../src/policy/disguise.ts";
 import { decideEdge, verificationOf, type EdgeAnswer } from "../../src/policy/edge-decision.ts";
 import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
-import { gatheredFacts } from "./gathered-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 const matcher = compileRobots(
@@ -137,16 +137,178 @@ const rows: { name: string; over: Partial<EdgeFacts>; expected: string }[] = [
     over: { disguise: "not-gathered", pathAndQuery: "/robots.txt", isRobotsTxt: true },
     expected: "serve-robots-txt robots.txt-file",
   },
-  {
-    name: "a crawler's own User-Agent is judged by its claim, never by a disguise",
-    over: { agent: classifyUserAgent("GPTBot/1.2"), disguise: BINGBOT_LIST, pathAndQuery: "/private/x" },
-    expected: "block 403 robots.txt",
-  },
 ];
 
 describe("decideEdge: crawlers in disguise", () => {
   it.each(rows)("$name -> $expected", ({ over, expected }) => {
     expect(summary(decideEdge(facts(over)))).toBe(expected);
+  });
+});
+
+// A bot that names something else (a tool, a made-up token, a crawler it cannot prove) from a
+// crawler-only list: judged as its claim AND as the list's crawler, the stricter standing; only
+// the list's refusals count (pacing is the claim's own). `*` allows all but /closed/; GPTBot's
+// group disallows /private/; bingbot's /private/ with Crawl-delay 5.
+const CURL = classifyUserAgent("curl/8.5.0");
+const GOOGLEBOT = classifyUserAgent("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)");
+const claimRows: { name: string; over: Partial<EdgeFacts>; expected: string; judgedAs?: string; tokens?: string[] }[] =
+  [
+    {
+      name: "curl from the gptbot list, enforce: GPTBot's group refuses",
+      over: { agent: CURL, disguise: GPTBOT_LIST },
+      expected: "block 403 robots.txt",
+      judgedAs: "disguised",
+      tokens: ["GPTBot"],
+    },
+    {
+      name: "curl from the gptbot list, every spelling (/%70rivate/x)",
+      over: { agent: CURL, disguise: GPTBOT_LIST, pathAndQuery: "/%70rivate/x" },
+      expected: "block 403 robots.txt",
+      judgedAs: "disguised",
+    },
+    {
+      name: "curl from the gptbot list, report (the default): marked, goes on",
+      over: { agent: CURL, disguise: GPTBOT_LIST, disguisedCrawlers: "report" },
+      expected: "report robots.txt",
+      judgedAs: "disguised",
+      tokens: ["GPTBot"],
+    },
+    {
+      name: "curl from the gptbot list where * is the stricter: * still refuses, as curl",
+      over: { agent: CURL, disguise: GPTBOT_LIST, pathAndQuery: "/closed/x" },
+      expected: "block 403 robots.txt",
+      judgedAs: "claimed",
+      tokens: ["curl"],
+    },
+    {
+      name: "curl from the gptbot list, a path both allow",
+      over: { agent: CURL, disguise: GPTBOT_LIST, pathAndQuery: "/a" },
+      expected: "pass robots.txt",
+      judgedAs: "claimed",
+      tokens: ["curl"],
+    },
+    {
+      name: "curl from the gptbot list: GPTBot's usage preference (train-ai=n for ai-training)",
+      over: { agent: CURL, disguise: GPTBOT_LIST, pathAndQuery: "/articles/1" },
+      expected: "block 403 usage-signal",
+      judgedAs: "disguised",
+    },
+    {
+      name: "curl, the address not looked up yet",
+      over: { agent: CURL, disguise: "not-gathered" },
+      expected: "gather disguise",
+    },
+    {
+      name: "curl in no crawler-only list: its own judgement",
+      over: { agent: CURL, disguise: "none" },
+      expected: "pass robots.txt",
+      judgedAs: "claimed",
+    },
+    {
+      name: "curl, DISGUISED_CRAWLERS=off: nothing looked up",
+      over: { agent: CURL, disguisedCrawlers: "off", disguise: "not-gathered" },
+      expected: "pass robots.txt",
+      judgedAs: "claimed",
+    },
+    {
+      name: "curl under MODE=report: only marked",
+      over: { agent: CURL, disguise: GPTBOT_LIST, mode: "report" },
+      expected: "report robots.txt",
+      judgedAs: "disguised",
+    },
+    {
+      name: "curl from the bingbot list: paced by its own judgement only (the list's Crawl-delay is no refusal)",
+      over: { agent: CURL, disguise: BINGBOT_LIST, pathAndQuery: "/a" },
+      expected: "pass robots.txt",
+      judgedAs: "claimed",
+    },
+    {
+      name: "a browser with a made-up bot token from the gptbot list",
+      over: { agent: classifyUserAgent(`${CHROME} AcmeFetcherBot/1.0`), disguise: GPTBOT_LIST },
+      expected: "block 403 robots.txt",
+      judgedAs: "disguised",
+    },
+    {
+      name: "Googlebot refuted (VERIFY_CRAWLERS=unknown: judged under *) from the gptbot list",
+      over: { agent: GOOGLEBOT, needsVerification: true, verification: REFUTED, disguise: GPTBOT_LIST },
+      expected: "block 403 robots.txt",
+      judgedAs: "disguised",
+      tokens: ["GPTBot"],
+    },
+    {
+      name: "Googlebot refuted, VERIFY_CRAWLERS=block: 403 before any list is looked up",
+      over: {
+        agent: GOOGLEBOT,
+        needsVerification: true,
+        verification: REFUTED,
+        verifyCrawlers: "block",
+        disguise: "not-gathered",
+      },
+      expected: "block 403 verification",
+      judgedAs: "anonymous",
+    },
+    {
+      name: "Googlebot unproven (no list loaded) from the gptbot list",
+      over: { agent: GOOGLEBOT, needsVerification: true, verification: UNVERIFIABLE, disguise: GPTBOT_LIST },
+      expected: "block 403 robots.txt",
+      judgedAs: "disguised",
+    },
+    {
+      name: "Googlebot as made (VERIFY_CRAWLERS=off) from the gptbot list",
+      over: { agent: GOOGLEBOT, verifyCrawlers: "off", needsVerification: false, disguise: GPTBOT_LIST },
+      expected: "block 403 robots.txt",
+      judgedAs: "disguised",
+    },
+    {
+      name: "Googlebot proven: judged as itself alone, no list looked up",
+      over: { agent: GOOGLEBOT, needsVerification: true, verification: VERIFIED, disguise: "not-gathered" },
+      expected: "pass robots.txt",
+      judgedAs: "claimed",
+      tokens: ["Googlebot"],
+    },
+    {
+      name: "GPTBot's own User-Agent from the bingbot list: both groups refuse, its own claim stands",
+      over: { agent: classifyUserAgent("GPTBot/1.2"), disguise: BINGBOT_LIST, pathAndQuery: "/private/x" },
+      expected: "block 403 robots.txt",
+      judgedAs: "claimed",
+      tokens: ["GPTBot"],
+    },
+    {
+      name: "curl asking for robots.txt: served, nothing looked up",
+      over: { agent: CURL, disguise: "not-gathered", pathAndQuery: "/robots.txt", isRobotsTxt: true },
+      expected: "serve-robots-txt robots.txt-file",
+    },
+  ];
+
+describe("decideEdge: a bot naming another from a crawler-only list", () => {
+  it.each(claimRows)("$name -> $expected", ({ over, expected, judgedAs, tokens }) => {
+    const answer = decideEdge(facts(over));
+    expect(summary(answer)).toBe(expected);
+    if ("gather" in answer) return;
+    if (judgedAs) expect(answer.identity.judgedAs).toBe(judgedAs);
+    if (tokens) expect(answer.identity.tokens).toEqual(tokens);
+  });
+
+  it("the record names the list as the evidence, and what the bot claimed is not believed", () => {
+    const record = decideEdge(facts({ agent: CURL, disguise: GPTBOT_LIST }));
+    if ("gather" in record) throw new TypeError(`the decision still asks for ${record.gather}`);
+    expect(record.identity).toEqual({
+      crawler: true,
+      tokens: ["GPTBot"],
+      known: "GPTBot",
+      signer: null,
+      judgedAs: "disguised",
+      category: "ai-training",
+      verification: {
+        status: "verified",
+        method: "ip-list",
+        evidence: "gptbot",
+        why: null,
+        reason:
+          "an address in the gptbot list, which its operator publishes for its crawlers only: GPTBot, whatever its User-Agent claims",
+      },
+    });
+    expect(record.line).toEqual({ source: "robots.txt", line: 7, member: null, text: "disallow: /private/" });
   });
 });
 

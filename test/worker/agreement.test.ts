@@ -64,6 +64,8 @@ interface Row {
   readonly line: number | null;
   readonly rule: string | null;
   readonly verification: string;
+  /** The activity event's `verified` state, where it says more than the status (`disguised`: verified by a crawler-only list). */
+  readonly activityVerified?: string;
   /** Whether a decision log line is written (crawler decisions only). */
   readonly logged: boolean;
   /** What activity records: a crawler event, a person's count, or nothing (unjudged). */
@@ -300,6 +302,38 @@ const rows: Row[] = [
     activity: "crawler",
   },
   {
+    why: "a browser from a crawler-only list (enforce): that crawler in disguise, whose usage line refuses",
+    env: { DISGUISED_CRAWLERS: "enforce" },
+    ua: CHROME,
+    path: "/blog/x",
+    ip: CRAWLER_ADDRESSES.gptbot,
+    status: 403,
+    action: "block",
+    layer: "usage-signal",
+    line: 3,
+    rule: "content-usage: train-ai",
+    verification: "verified",
+    activityVerified: "disguised",
+    logged: true,
+    activity: "crawler",
+  },
+  {
+    why: "a tool's User-Agent from a crawler-only list (enforce): judged as that crawler too, whose usage line refuses",
+    env: { DISGUISED_CRAWLERS: "enforce" },
+    ua: "curl/8.5.0",
+    path: "/blog/x",
+    ip: CRAWLER_ADDRESSES.gptbot,
+    status: 403,
+    action: "block",
+    layer: "usage-signal",
+    line: 3,
+    rule: "content-usage: train-ai",
+    verification: "verified",
+    activityVerified: "disguised",
+    logged: true,
+    activity: "crawler",
+  },
+  {
     why: "an impostor under VERIFY_CRAWLERS=block: 403 for the claim",
     env: { VERIFY_CRAWLERS: "block" },
     ua: GOOGLEBOT,
@@ -397,7 +431,7 @@ describe("the edge, its log line, its activity event, explain and the tester say
         line: event["line"],
         rule: event["rule"],
         verification: event["verified"],
-      }).toEqual(expected);
+      }).toEqual({ ...expected, verification: row.activityVerified ?? row.verification });
     } else {
       expect(activity.totals).toMatchObject({
         crawlerRequests: 0,

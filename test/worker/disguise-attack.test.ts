@@ -154,22 +154,39 @@ describe("a crawler from its own crawler-only range cannot escape its group", ()
     expect((await browserFrom(GPTBOT_ADDRESS, path, ua)).status).toBe(403);
   });
 
-  // KNOWN HOLE (reported, not fixed here): the disguise check runs for browser User-Agents
-  // only (policy/disguise.ts disguiseStep: `stated.crawler` -> "person"). A crawler from its
-  // own crawler-only range that names ANOTHER bot — a tool's string, a browser's with a
-  // made-up bot token, another operator's crawler (refuted) — is judged as that bot under `*`,
-  // which allows /private/x here.
-  // The fix is not small: judged as GPTBot alone, it would escape a `*` that is stricter than
-  // GPTBot's group; it must be judged under both, the strictest standing. Remove `.fails`
-  // when fixed.
-  it.fails.each([
+  // Once a hole (an outsider's find): the disguise check ran for browser User-Agents only, so
+  // a crawler from its own crawler-only range that named ANOTHER bot was judged as that bot
+  // under `*`, which allows /private/x here. It is now judged as its claim AND as the list's
+  // crawler, the stricter standing (policy/disguise.ts claimOrListed).
+  it.each([
     { name: "a tool's User-Agent", ua: "curl/8.5.0" },
     { name: "a script's User-Agent", ua: "python-requests/2.31.0" },
     { name: "a browser's with a made-up bot token", ua: `${CHROME} AcmeFetcherBot/1.0` },
     // Refuted (not Google's address); VERIFY_CRAWLERS=unknown, the default, judges it under `*`.
     { name: "another operator's crawler's name", ua: "Mozilla/5.0 (compatible; Googlebot/2.1)" },
-  ])("HOLE: $name from GPTBot's range escapes GPTBot's group (expected 403)", async ({ ua }) => {
+  ])("$name from GPTBot's range is judged by GPTBot's group too -> 403", async ({ ua }) => {
     await storeLists();
     expect((await browserFrom(GPTBOT_ADDRESS, "/private/x", ua)).status).toBe(403);
+  });
+
+  it.each([
+    { name: "every spelling: percent-encoded letter", path: "/%70rivate/x", status: 403 },
+    { name: "every spelling: dot segment", path: "/./private/x", status: 403 },
+    { name: "a path both groups allow", path: "/public", status: 200 },
+  ])("curl from GPTBot's range, $name ($path) -> $status", async ({ path, status }) => {
+    await storeLists();
+    expect((await browserFrom(GPTBOT_ADDRESS, path, "curl/8.5.0")).status).toBe(status);
+  });
+
+  it("under report (the default): curl from GPTBot's range passes, marked would-block", async () => {
+    await storeLists();
+    const response = await call("/private/x", { ua: "curl/8.5.0", headers: { "cf-connecting-ip": GPTBOT_ADDRESS } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-robots-edge")?.split(";")[0]).toBe("would-block");
+  });
+
+  it("curl from an address in no list is judged as curl alone -> 200", async () => {
+    await storeLists();
+    expect((await browserFrom(PERSON, "/private/x", "curl/8.5.0")).status).toBe(200);
   });
 });
