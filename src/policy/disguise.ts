@@ -51,16 +51,24 @@ export function disguiseStep(facts: DisguiseFacts, stated: AgentInfo): "gather" 
  * judged as that list's crawler: "gather" while the address is not looked up, "none" when it
  * need not be (a proven claim, robots.txt, the check off) or is in no such list, else the fact.
  * A refuted claim counts too: under VERIFY_CRAWLERS=unknown it is judged under `*`, which may
- * be laxer than the group of the crawler whose address it comes from.
+ * be laxer than the group of the crawler whose address it comes from. Under VERIFY_CRAWLERS=off
+ * (claims taken as made) a claim of the list's own operator is no other bot's name: a real
+ * Googlebot-Image from Google's common crawlers' addresses is judged as its claim alone, never
+ * held to its sibling Googlebot's group. With verification on, such a claim is proven by the same
+ * list, or refuted or unverifiable, and then the address decides who it is.
  */
 export function listedCrawlerStep(
   facts: Pick<DisguiseFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">,
   standing: ClaimStanding,
+  claimant: AgentInfo,
 ): "gather" | "none" | DisguiseFact {
   if (standing === "proven" || standing === "disguised" || facts.isRobotsTxt) return "none";
   if ((facts.disguisedCrawlers ?? "off") === "off") return "none";
   if (facts.disguise === NOT_GATHERED) return "gather";
-  return facts.disguise;
+  if (facts.disguise === "none") return "none";
+  const operator = claimant.known?.operator;
+  const sibling = operator !== undefined && operator === facts.disguise.agent.known?.operator;
+  return standing === "as-made" && sibling ? "none" : facts.disguise;
 }
 
 /**

@@ -125,7 +125,7 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
   }
   // A claim not proven, from an address its operator lists for one crawler only, is judged as
   // that crawler too (disguise.ts): naming another bot sheds nothing.
-  const listed = listedCrawlerStep(facts, standing);
+  const listed = listedCrawlerStep(facts, standing, claimant);
   if (listed === "gather") return { gather: "disguise" };
   if (facts.policy === NOT_GATHERED) return { gather: "policy" };
   const judgement = judgeClaim(standing, { agent: claimant, category: categoryOf(facts) }, (who, withRate) =>
