@@ -49,15 +49,24 @@ export async function readAllStdin(io: Io): Promise<Uint8Array> {
  * through `check`.
  */
 export async function* stdinLineBatches(io: Io): AsyncIterable<string[]> {
-  let rest = "";
+  // The unfinished line, in pieces: a chunk without a line feed is only kept, so a line of
+  // many megabytes costs its length once, not once per chunk (joining and splitting it again
+  // for every chunk grew with the square of its length).
+  const rest: string[] = [];
   const decoder = new TextDecoder();
   for await (const chunk of stdinChunks(io)) {
-    const lines = (rest + (typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }))).split("\n");
-    rest = lines.pop() ?? "";
+    const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    if (!text.includes("\n")) {
+      rest.push(text);
+      continue;
+    }
+    const lines = (rest.join("") + text).split("\n");
+    rest.length = 0;
+    rest.push(lines.pop() ?? "");
     yield lines;
   }
-  rest += decoder.decode();
-  if (rest !== "") yield [rest];
+  const last = rest.join("") + decoder.decode();
+  if (last !== "") yield [last];
 }
 
 /** Bytes read at a time from a file on standard input: as much as a pipe holds. */

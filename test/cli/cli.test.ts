@@ -145,6 +145,18 @@ describe("robots-edge check <file> <token> [url…]", () => {
       expect(result.stdout.split("\n")).toEqual(expected(from));
       expect(result.code).toBe(1);
     });
+
+    it("a line longer than several blocks (300 KiB), between two short ones, read whole", async () => {
+      const long = `/private/${"y".repeat(300 * 1024)}`;
+      const file = fixture("long-line.txt", `/a\n${long}\n/b\n`);
+      const result = await runWithStdinFile(["check", ROBOTS, "bingbot"], file, 0);
+      expect(result.stdout.split("\n")).toEqual([
+        'allowed\t/a\tno matching rule in group "*"',
+        `disallowed\t${long}\tdisallow: /private (line 2)`,
+        'allowed\t/b\tno matching rule in group "*"',
+        "",
+      ]);
+    });
   });
 
   it("a group-less file says so", async () => {
