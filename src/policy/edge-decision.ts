@@ -198,7 +198,10 @@ function identityOf(facts: EdgeFacts, judgedAs: JudgedAs): RecordedIdentity {
   };
 }
 
-/** A bot judged as the crawler of the list its address is in, that judgement deciding: shown as that crawler, the list the evidence. */
+/**
+ * A bot judged as the crawler of the list its address is in, that judgement deciding: shown as
+ * that crawler, the list the evidence (what it claimed decided nothing).
+ */
 function listedIdentity(facts: EdgeFacts, listed: DisguiseFact): RecordedIdentity {
   return {
     crawler: true,

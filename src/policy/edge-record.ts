@@ -8,9 +8,9 @@
  */
 
 import type { VerificationOutcome } from "../agents/verification.ts";
-import type { GatherRequest } from "./edge-facts.ts";
 import type { Action, CrawlerCategory, JudgedAs, Layer } from "../vocabulary.ts";
 import type { RateLimits } from "./crawl-rate.ts";
+import type { GatherRequest } from "./edge-facts.ts";
 import type { Verdict } from "./judge.ts";
 import type { UsageRefusalReason } from "./usage-signals.ts";
 
@@ -119,9 +119,11 @@ export function lineOfUsage(usage: UsageRefusalReason): DecidingLine {
 }
 
 /**
- * How strict an outcome is (one spelling's, one identity's): a refusal (block, then 503, then 429) over a fact still
- * to gather (a pass may yet be limited) over a report over a pass; a pass held to a rate over
- * one that is not, so re-spelling a path into a route in `report` or `off` cannot shed pacing.
+ * How strict an outcome is, for choosing the strictest of several (the spellings of a path,
+ * path-spellings.ts; a claim and a crawler-only list, disguise.ts): a refusal (block, then 503,
+ * then 429) over a fact still to gather (a pass may yet be limited) over a report over a pass; a
+ * pass held to a rate over one that is not, so re-spelling a path into a route in `report` or
+ * `off` cannot shed pacing.
  */
 export function outcomeStrictness(answer: EdgeOutcome | GatherRequest): number {
   if ("gather" in answer) return 3;
