@@ -21,16 +21,8 @@
 import type { AgentInfo } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { ClaimStanding } from "./claim.ts";
-import { NOT_GATHERED, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
+import { NOT_GATHERED, type DisguiseFact, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
 import { outcomeStrictness, type EdgeOutcome } from "./edge-record.ts";
-
-/** The crawler-only list holding the request's address, and the crawler it names. */
-export interface DisguiseFact {
-  /** The range source (agents/verification.ts RANGE_SOURCES name), e.g. "gptbot". */
-  readonly source: string;
-  /** The crawler the list is for, as its own User-Agent would classify it. */
-  readonly agent: AgentInfo;
-}
 
 export type DisguiseFacts = Pick<EdgeFacts, "agent" | "isRobotsTxt" | "disguisedCrawlers" | "disguise">;
 

@@ -53,16 +53,16 @@ import type { VerificationOutcome } from "../agents/verification.ts";
 import { canonicalizePath, resolveUsage } from "../core/index.ts";
 import type { JudgedAs } from "../vocabulary.ts";
 import { ANONYMOUS_BOT, claimStanding, judgeClaim, JUDGED_AS_OF, type Judged } from "./claim.ts";
-import {
-  claimOrListed,
-  disguiseOutcome,
-  disguiseStep,
-  listedCrawlerStep,
-  reportedOnly,
-  type DisguiseFact,
-} from "./disguise.ts";
+import { claimOrListed, disguiseOutcome, disguiseStep, listedCrawlerStep, reportedOnly } from "./disguise.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
-import { NOT_GATHERED, type EdgeFacts, type GatherRequest, type RobotsFact, type SignatureFact } from "./edge-facts.ts";
+import {
+  NOT_GATHERED,
+  type DisguiseFact,
+  type EdgeFacts,
+  type GatherRequest,
+  type RobotsFact,
+  type SignatureFact,
+} from "./edge-facts.ts";
 import {
   lineOfUsage,
   lineOfVerdict,

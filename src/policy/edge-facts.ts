@@ -17,8 +17,15 @@ import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
 import type { ReferralLedger } from "./referral-ledger.ts";
-import type { DisguiseFact } from "./disguise.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
+
+/** The crawler-only list holding the request's address, and the crawler it names (disguise.ts). */
+export interface DisguiseFact {
+  /** The range source (agents/verification.ts RANGE_SOURCES name), e.g. "gptbot". */
+  readonly source: string;
+  /** The crawler the list is for, as its own User-Agent would classify it. */
+  readonly agent: AgentInfo;
+}
 
 /**
  * A Web Bot Auth signature, checked (agents/web-bot-auth): verified from a trusted signer,

@@ -6,9 +6,8 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { activityOf } from "../../src/policy/activity.ts";
-import type { DisguiseFact } from "../../src/policy/disguise.ts";
 import { decideEdge, verificationOf, type EdgeAnswer } from "../../src/policy/edge-decision.ts";
-import type { EdgeFacts } from "../../src/policy/edge-facts.ts";
+import type { DisguiseFact, EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";

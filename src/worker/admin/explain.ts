@@ -7,7 +7,7 @@ import ipaddr from "ipaddr.js";
 import { classifyUserAgent } from "../../agents/classify.ts";
 import type { VerificationOutcome } from "../../agents/verification.ts";
 import { explainIfDecidable, explainRequest, type ExplainInput } from "../../policy/explain.ts";
-import type { DisguiseFact } from "../../policy/disguise.ts";
+import type { DisguiseFact } from "../../policy/edge-facts.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import type { ReferralLedger } from "../../policy/referral-ledger.ts";
 import { freshLedger } from "../activity/ledger-memory.ts";

@@ -10,7 +10,7 @@
 
 import { classifyUserAgent, type AgentInfo } from "../../agents/classify.ts";
 import { rangeUseOf } from "../../agents/range-uses.ts";
-import type { DisguiseFact } from "../../policy/disguise.ts";
+import type { DisguiseFact } from "../../policy/edge-facts.ts";
 import type { EdgeContext } from "../edge/context.ts";
 import type { AddressIndex } from "../../agents/address-intervals.ts";
 import { crawlerOnlyIndex, crawlerOnlyIndexInMemory } from "./crawler-ranges.ts";
