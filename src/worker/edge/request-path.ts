@@ -47,6 +47,10 @@ import { carriesSignature, checkSignature } from "../identity/verify-signature.t
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
   let facts = initialFacts(edge);
   let robots: LoadedRobots | undefined;
+  // The policy in force, read once per request: the robots.txt it serves (its purposes) and the
+  // rules it judges by are then always the same version.
+  let inForce: ReturnType<typeof policyInForce> | undefined;
+  const policyNow = async () => (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config))).compiled;
   let answer = decideEdge(facts);
   while ("gather" in answer) {
     const asked = answer;
@@ -71,12 +75,12 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
       case "robots":
         robots = servedRobots(
           await robotsFor(edge.authority, edge.env.ROBOTS, edge.config, edge.ctx),
-          (await policyInForce(edge.env.ROBOTS, edge.config)).compiled,
+          await policyNow(),
         );
         facts = { ...facts, robots: robotsFact(robots, Date.now()) };
         break;
       case "policy": {
-        const policy = (await policyInForce(edge.env.ROBOTS, edge.config)).compiled ?? "none";
+        const policy = (await policyNow()) ?? "none";
         // Rules with a condition read the recorded counts the isolate holds (never I/O here).
         const ledger = policy !== "none" && policy.hasConditions ? ledgerFor(edge) : undefined;
         facts = { ...facts, policy, ledger };
