@@ -404,3 +404,49 @@ describe("what is shown of a disguised request", () => {
     expect(activityOf(record, "GET", NOON)).toEqual({ kind: "human", time: NOON });
   });
 });
+
+// An outside attacker's second pass (branch attack-claims): each row is a HOLE, pinned with
+// `it.fails` (it asserts what the decision SHOULD answer and fails today). `*` allows
+// /private/x, GPTBot's group disallows it; DISGUISED_CRAWLERS=enforce.
+const holeRows: { name: string; over: Partial<EdgeFacts>; expected: string }[] = [
+  {
+    // HOLE: "as-made" is also the standing of a token no operator lets us verify, under the
+    // default VERIFY_CRAWLERS=unknown; listedCrawlerStep's sibling exception (meant for
+    // VERIFY_CRAWLERS=off) then lets GPTBot name OpenAI's OAI-AdsBot and be judged under `*` alone.
+    name: "OAI-AdsBot (OpenAI, no list, no reverse DNS: as made) from the gptbot list, VERIFY_CRAWLERS=unknown",
+    over: { agent: classifyUserAgent("OAI-AdsBot/1.0"), needsVerification: false, disguise: GPTBOT_LIST },
+    expected: "block 403 robots.txt",
+  },
+  {
+    // HOLE: under VERIFY_CRAWLERS=off the exception is by operator, not by the list's own
+    // crawlers (RANGE_SOURCES gptbot covers GPTBot alone): ChatGPT-User sheds GPTBot's group.
+    name: "ChatGPT-User as made (VERIFY_CRAWLERS=off) from the gptbot list, which serves GPTBot only",
+    over: { agent: classifyUserAgent("ChatGPT-User/1.0"), verifyCrawlers: "off", disguise: GPTBOT_LIST },
+    expected: "block 403 robots.txt",
+  },
+  {
+    // HOLE: a claim "proven" by Cloudflare's category alone (some verified AI crawler, not
+    // which; verification.ts cloudflareEvidence) skips the list, though the address is in
+    // GPTBot's crawler-only list: Amazonbot (ai-training, reverse DNS only) walks past GPTBot's group.
+    name: "Amazonbot proven by Cloudflare's category alone, from the gptbot list",
+    over: {
+      agent: classifyUserAgent("Mozilla/5.0 (compatible; Amazonbot/0.1)"),
+      needsVerification: true,
+      verification: {
+        status: "verified",
+        method: "cloudflare",
+        evidence: "Cloudflare category AI Crawler",
+        why: null,
+        reason: "Cloudflare verified bot of the claimed crawler's category (AI Crawler)",
+      },
+      disguise: GPTBOT_LIST,
+    },
+    expected: "block 403 robots.txt",
+  },
+];
+
+describe("HOLES: a crawler from its own crawler-only list that still escapes its group", () => {
+  it.fails.each(holeRows)("$name -> $expected", ({ over, expected }) => {
+    expect(summary(decideEdge(facts(over)))).toBe(expected);
+  });
+});
