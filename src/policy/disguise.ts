@@ -19,7 +19,7 @@
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import type { VerificationOutcome } from "../agents/verification.ts";
+import { RANGE_SOURCES, type VerificationOutcome } from "../agents/verification.ts";
 import type { ClaimStanding } from "./claim.ts";
 import { NOT_GATHERED, type DisguiseFact, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
 import { outcomeStrictness, type EdgeOutcome } from "./edge-record.ts";
@@ -41,26 +41,48 @@ export function disguiseStep(facts: DisguiseFacts, stated: AgentInfo): "gather" 
 /**
  * Whether a crawler claim that is not proven comes from a crawler-only list, and so must also be
  * judged as that list's crawler: "gather" while the address is not looked up, "none" when it
- * need not be (a proven claim, robots.txt, the check off) or is in no such list, else the fact.
- * A refuted claim counts too: under VERIFY_CRAWLERS=unknown it is judged under `*`, which may
- * be laxer than the group of the crawler whose address it comes from. Under VERIFY_CRAWLERS=off
- * (claims taken as made) a claim of the list's own operator is no other bot's name: a real
- * Googlebot-Image from Google's common crawlers' addresses is judged as its claim alone, never
- * held to its sibling Googlebot's group. With verification on, such a claim is proven by the same
- * list, or refuted or unverifiable, and then the address decides who it is.
+ * need not be (robots.txt, the check off) or is in no such list, else the fact.
+ *   - A refuted claim counts: under VERIFY_CRAWLERS=unknown it is judged under `*`, which may be
+ *     laxer than the group of the crawler whose address it comes from.
+ *   - A claim proven only by Cloudflare's verified-bot category counts too: the category says
+ *     some verified bot of that kind asked, not which one (evidence must name the identity it
+ *     proves); an address in a crawler-only list does name one.
+ *   - One exception, for do no harm: under VERIFY_CRAWLERS=off (claims taken as made) a claim
+ *     of a crawler the list itself is published for is judged as itself alone: a real
+ *     Googlebot-Image comes from Google's common crawlers' list, which names Googlebot first,
+ *     and must not be held to its sibling's group. With verification on, that list proves it.
  */
 export function listedCrawlerStep(
-  facts: Pick<DisguiseFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">,
+  facts: Pick<
+    EdgeFacts,
+    "isRobotsTxt" | "disguisedCrawlers" | "disguise" | "verifyCrawlers" | "verification" | "signature"
+  >,
   standing: ClaimStanding,
   claimant: AgentInfo,
 ): "gather" | "none" | DisguiseFact {
-  if (standing === "proven" || standing === "disguised" || facts.isRobotsTxt) return "none";
+  if (standing === "disguised" || facts.isRobotsTxt) return "none";
+  if (standing === "proven" && !provenByCategoryAlone(facts)) return "none";
   if ((facts.disguisedCrawlers ?? "off") === "off") return "none";
   if (facts.disguise === NOT_GATHERED) return "gather";
   if (facts.disguise === "none") return "none";
-  const operator = claimant.known?.operator;
-  const sibling = operator !== undefined && operator === facts.disguise.agent.known?.operator;
-  return standing === "as-made" && sibling ? "none" : facts.disguise;
+  return facts.verifyCrawlers === "off" && listIsFor(facts.disguise.source, claimant) ? "none" : facts.disguise;
+}
+
+/** A claim proven by nothing but Cloudflare's category: no signature, no address check naming the crawler. */
+function provenByCategoryAlone(facts: Pick<EdgeFacts, "verification" | "signature">): boolean {
+  if (facts.signature !== NOT_GATHERED && facts.signature?.status === "verified") return false;
+  return facts.verification !== NOT_GATHERED && facts.verification.method === "cloudflare";
+}
+
+/** Product tokens each published list is for (agents/verification.ts RANGE_SOURCES), lower-cased. */
+const LIST_TOKENS = new Map(
+  RANGE_SOURCES.map((source) => [source.name, new Set(source.tokens.map((token) => token.toLowerCase()))]),
+);
+
+/** Whether the list named `source` is published for the claimed crawler. */
+function listIsFor(source: string, claimant: AgentInfo): boolean {
+  const token = claimant.known?.token.toLowerCase();
+  return token !== undefined && (LIST_TOKENS.get(source)?.has(token) ?? false);
 }
 
 /**

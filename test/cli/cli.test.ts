@@ -159,12 +159,12 @@ describe("robots-edge check <file> <token> [url…]", () => {
     });
   });
 
-  // HOLE (attack-claims): a URL operand may hold a line feed (the WHATWG parser drops it, so it
+  // Was a hole (attack-claims): a URL operand may hold a line feed (the WHATWG parser drops it, so it
   // is accepted), and shownUrl escapes C0 controls with terminalSafe, which keeps LF: the URL
   // column then ends mid-URL and a second output line starts "y<TAB>reason", no verdict first.
   // Reproduce: node bin/robots-edge.js check robots.txt bot $'http://a.example/x\ny' | od -c
-  // Suggested fix: shownUrl escapes "\n" as it escapes "\t".
-  it.fails("an argument URL with a line feed stays on one output line, the LF escaped", async () => {
+  // Fixed: shownUrl escapes "\n" as it escapes "\t".
+  it("an argument URL with a line feed stays on one output line, the LF escaped", async () => {
     const result = await run(["check", ROBOTS, "bingbot", "http://a.example/x\ny"]);
     expect(result.stdout).toBe('allowed\thttp://a.example/x\\u000ay\tno matching rule in group "*"\n');
   });
