@@ -314,6 +314,70 @@ const claimRows: { name: string; over: Partial<EdgeFacts>; expected: string; jud
       judgedAs: "disguised",
       tokens: ["GPTBot"],
     },
+    // Both judgements refusing: the stricter outcome stands (403 over 429), and the limiter is
+    // not asked for a request the list refuses anyway.
+    {
+      name: "bingbot as made from the gptbot list, its own pacing not yet asked: GPTBot's 403 first, no limiter",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        rate: "not-gathered",
+      },
+      expected: "block 403 usage-signal",
+      judgedAs: "disguised",
+    },
+    {
+      name: "bingbot as made from the gptbot list, its own limiter refusing (429): GPTBot's 403 is the stricter",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        rate: { allowed: false, retryAfter: 5 },
+      },
+      expected: "block 403 usage-signal",
+      judgedAs: "disguised",
+    },
+    {
+      name: "the same under report: its own pacing asked for",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        disguisedCrawlers: "report",
+        rate: "not-gathered",
+      },
+      expected: "gather rate",
+    },
+    {
+      name: "the same under report, its own limiter refusing: its own 429 stands",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        disguisedCrawlers: "report",
+        rate: { allowed: false, retryAfter: 5 },
+      },
+      expected: "rate-limited 429 rate retry 5",
+      judgedAs: "claimed",
+    },
+    {
+      name: "the same under report, its own limiter allowing: GPTBot's refusal marked",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        disguisedCrawlers: "report",
+        rate: { allowed: true },
+      },
+      expected: "report usage-signal",
+      judgedAs: "disguised",
+    },
     {
       name: "GPTBot's own User-Agent from the bingbot list: both groups refuse, its own claim stands",
       over: { agent: classifyUserAgent("GPTBot/1.2"), disguise: BINGBOT_LIST, pathAndQuery: "/private/x" },
