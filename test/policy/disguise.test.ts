@@ -344,6 +344,70 @@ const claimRows: { name: string; over: Partial<EdgeFacts>; expected: string; jud
       judgedAs: "disguised",
       tokens: ["GPTBot"],
     },
+    // Both judgements refusing: the stricter outcome stands (403 over 429), and the limiter is
+    // not asked for a request the list refuses anyway.
+    {
+      name: "bingbot as made from the gptbot list, its own pacing not yet asked: GPTBot's 403 first, no limiter",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        rate: "not-gathered",
+      },
+      expected: "block 403 usage-signal",
+      judgedAs: "disguised",
+    },
+    {
+      name: "bingbot as made from the gptbot list, its own limiter refusing (429): GPTBot's 403 is the stricter",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        rate: { allowed: false, retryAfter: 5 },
+      },
+      expected: "block 403 usage-signal",
+      judgedAs: "disguised",
+    },
+    {
+      name: "the same under report: its own pacing asked for",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        disguisedCrawlers: "report",
+        rate: "not-gathered",
+      },
+      expected: "gather rate",
+    },
+    {
+      name: "the same under report, its own limiter refusing: its own 429 stands",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        disguisedCrawlers: "report",
+        rate: { allowed: false, retryAfter: 5 },
+      },
+      expected: "rate-limited 429 rate retry 5",
+      judgedAs: "claimed",
+    },
+    {
+      name: "the same under report, its own limiter allowing: GPTBot's refusal marked",
+      over: {
+        agent: classifyUserAgent("bingbot/2.0"),
+        verifyCrawlers: "off",
+        disguise: GPTBOT_LIST,
+        pathAndQuery: "/articles/1",
+        disguisedCrawlers: "report",
+        rate: { allowed: true },
+      },
+      expected: "report usage-signal",
+      judgedAs: "disguised",
+    },
     {
       name: "GPTBot's own User-Agent from the bingbot list: both groups refuse, its own claim stands",
       over: { agent: classifyUserAgent("GPTBot/1.2"), disguise: BINGBOT_LIST, pathAndQuery: "/private/x" },
@@ -387,6 +451,96 @@ describe("decideEdge: a bot naming another from a crawler-only list", () => {
       },
     });
     expect(record.line).toEqual({ source: "robots.txt", line: 7, member: null, text: "disallow: /private/" });
+  });
+});
+
+// The whole matrix: each way a bot from GPTBot's crawler-only range can name something else,
+// under both treatments, on a path GPTBot's group alone refuses (/private/x) and on one `*` alone
+// refuses (/closed/x: `*` is the stricter, and still refuses as the bot's own judgement, under
+// `report` too, which softens only the list's). A proven claim and a person are the controls:
+// for them nothing changes (GPTBot's own group, which allows /closed/, is all a proven GPTBot
+// or GPTBot in disguise is judged by: RFC 9309 falls back to `*` only without a group). Each cell: action, status, layer, then whom the record says judged.
+const PROVEN_GPTBOT = { needsVerification: true, verification: { ...VERIFIED, evidence: "gptbot" } } as const;
+const matrix: {
+  name: string;
+  over: Partial<EdgeFacts>;
+  enforce: { private: string; closed: string };
+  report: { private: string; closed: string };
+}[] = [
+  {
+    name: "curl (as made: no way to verify it)",
+    over: { agent: CURL },
+    enforce: { private: "block 403 robots.txt as disguised", closed: "block 403 robots.txt as claimed" },
+    report: { private: "report robots.txt as disguised", closed: "block 403 robots.txt as claimed" },
+  },
+  {
+    name: "python-requests",
+    over: { agent: classifyUserAgent("python-requests/2.31.0") },
+    enforce: { private: "block 403 robots.txt as disguised", closed: "block 403 robots.txt as claimed" },
+    report: { private: "report robots.txt as disguised", closed: "block 403 robots.txt as claimed" },
+  },
+  {
+    name: "a browser's User-Agent with a made-up bot token",
+    over: { agent: classifyUserAgent(`${CHROME} AcmeFetcherBot/1.0`) },
+    enforce: { private: "block 403 robots.txt as disguised", closed: "block 403 robots.txt as claimed" },
+    report: { private: "report robots.txt as disguised", closed: "block 403 robots.txt as claimed" },
+  },
+  {
+    name: "Googlebot refuted (VERIFY_CRAWLERS=unknown)",
+    over: { agent: GOOGLEBOT, needsVerification: true, verification: REFUTED },
+    enforce: { private: "block 403 robots.txt as disguised", closed: "block 403 robots.txt as anonymous" },
+    report: { private: "report robots.txt as disguised", closed: "block 403 robots.txt as anonymous" },
+  },
+  {
+    name: "Googlebot unproven (no Google list loaded)",
+    over: { agent: GOOGLEBOT, needsVerification: true, verification: UNVERIFIABLE },
+    enforce: {
+      private: "block 403 robots.txt as disguised",
+      closed: "block 403 robots.txt as claimed-and-anonymous",
+    },
+    report: { private: "report robots.txt as disguised", closed: "block 403 robots.txt as claimed-and-anonymous" },
+  },
+  {
+    name: "Googlebot as made (VERIFY_CRAWLERS=off)",
+    over: { agent: GOOGLEBOT, verifyCrawlers: "off" },
+    enforce: { private: "block 403 robots.txt as disguised", closed: "block 403 robots.txt as claimed" },
+    report: { private: "report robots.txt as disguised", closed: "block 403 robots.txt as claimed" },
+  },
+  {
+    name: "control: GPTBot proven by its list (its own group, which skips *)",
+    over: { agent: classifyUserAgent("GPTBot/1.2"), ...PROVEN_GPTBOT },
+    enforce: { private: "block 403 robots.txt as claimed", closed: "pass robots.txt as claimed" },
+    report: { private: "block 403 robots.txt as claimed", closed: "pass robots.txt as claimed" },
+  },
+  {
+    name: "control: Googlebot proven, the list fact present all the same",
+    over: { agent: GOOGLEBOT, needsVerification: true, verification: VERIFIED },
+    enforce: { private: "pass robots.txt as claimed", closed: "block 403 robots.txt as claimed" },
+    report: { private: "pass robots.txt as claimed", closed: "block 403 robots.txt as claimed" },
+  },
+  {
+    name: "control: a person (a browser's User-Agent), GPTBot in disguise as before",
+    over: {},
+    enforce: { private: "block 403 robots.txt as disguised", closed: "pass robots.txt as disguised" },
+    report: { private: "report robots.txt as disguised", closed: "pass robots.txt as disguised" },
+  },
+];
+const cells = matrix.flatMap(({ name, over, enforce, report }) =>
+  (["enforce", "report"] as const).flatMap((treatment) =>
+    (["private", "closed"] as const).map((path) => ({
+      name: `${name}, ${treatment}, /${path}/x`,
+      over: { ...over, disguise: GPTBOT_LIST, disguisedCrawlers: treatment, pathAndQuery: `/${path}/x` },
+      expected: (treatment === "enforce" ? enforce : report)[path],
+    })),
+  ),
+);
+
+describe("decideEdge: every bot from the gptbot list, both treatments, either group the stricter", () => {
+  it.each(cells)("$name -> $expected", ({ over, expected }) => {
+    const answer = decideEdge(facts(over));
+    expect("gather" in answer ? `gather ${answer.gather}` : `${summary(answer)} as ${answer.identity.judgedAs}`).toBe(
+      expected,
+    );
   });
 });
 

@@ -26,6 +26,9 @@ async function storeLists(): Promise<void> {
   const sources = {
     gptbot: { fetchedAt: Date.now(), cidrs: ["20.171.206.0/24", "2a0a:4cc0:1::/48"] },
     "chatgpt-user": { fetchedAt: Date.now(), cidrs: ["23.98.142.176/28"] },
+    // Google's list loaded, so a Googlebot claim from GPTBot's address is refuted (not merely
+    // unverifiable): the attacker's case under VERIFY_CRAWLERS=unknown, judged under `*`.
+    googlebot: { fetchedAt: Date.now(), cidrs: ["66.249.64.0/24"] },
   };
   await env.ROBOTS.put("crawler-ranges", JSON.stringify({ sources }));
 }
@@ -157,17 +160,50 @@ describe("a crawler from its own crawler-only range cannot escape its group", ()
   // Once a hole (an outsider's find): the disguise check ran for browser User-Agents only, so
   // a crawler from its own crawler-only range that named ANOTHER bot was judged as that bot
   // under `*`, which allows /private/x here. It is now judged as its claim AND as the list's
-  // crawler, the stricter standing (policy/disguise.ts claimOrListed).
-  it.each([
-    { name: "a tool's User-Agent", ua: "curl/8.5.0" },
-    { name: "a script's User-Agent", ua: "python-requests/2.31.0" },
-    { name: "a browser's with a made-up bot token", ua: `${CHROME} AcmeFetcherBot/1.0` },
-    // Refuted (not Google's address); VERIFY_CRAWLERS=unknown, the default, judges it under `*`.
-    { name: "another operator's crawler's name", ua: "Mozilla/5.0 (compatible; Googlebot/2.1)" },
-  ])("$name from GPTBot's range is judged by GPTBot's group too -> 403", async ({ ua }) => {
+  // crawler, the stricter standing (policy/disguise.ts claimOrListed). `own`: how its claim
+  // stands, as the log says on a path both groups allow (its own judgement then decides).
+  const BOTS = [
+    { name: "a tool's User-Agent", ua: "curl/8.5.0", own: "claimed" },
+    { name: "a script's User-Agent", ua: "python-requests/2.31.0", own: "claimed" },
+    { name: "a browser's with a made-up bot token", ua: `${CHROME} AcmeFetcherBot/1.0`, own: "claimed" },
+    // Refuted (not in Google's list); VERIFY_CRAWLERS=unknown, the default, judges it under `*`.
+    { name: "another operator's crawler's name", ua: "Mozilla/5.0 (compatible; Googlebot/2.1)", own: "anonymous" },
+  ];
+
+  it.each(BOTS)("$name from GPTBot's range is judged by GPTBot's group too -> 403", async ({ ua }) => {
     await storeLists();
     expect((await browserFrom(GPTBOT_ADDRESS, "/private/x", ua)).status).toBe(403);
   });
+
+  it.each(BOTS)("$name from GPTBot's range, a path both allow: its own claim ($own) decides -> 200", async (bot) => {
+    await storeLists();
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const response = await call("/public", {
+      ua: bot.ua,
+      headers: { "cf-connecting-ip": GPTBOT_ADDRESS },
+      env: ENFORCE,
+    });
+    const logged = log.mock.calls
+      .map(([line]) => JSON.parse(String(line)) as Record<string, unknown>)
+      .filter((line) => line["event"] === "robots-edge.decision");
+    log.mockRestore();
+    expect(response.status).toBe(200);
+    expect(logged.map((line) => line["judgedAs"])).toEqual([bot.own]);
+  });
+
+  it.each(BOTS)(
+    "$name from GPTBot's range under report (the default): passes, marked would-block, recorded as GPTBot",
+    async ({ ua }) => {
+      await storeLists();
+      const response = await call("/private/x", { ua, headers: { "cf-connecting-ip": GPTBOT_ADDRESS } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-robots-edge")?.split(";")[0]).toBe("would-block");
+      const activity = (await (await admin("activity?recent=5")).json()) as { recent: Record<string, unknown>[] };
+      expect(activity.recent.map(({ token, action, layer, verified }) => ({ token, action, layer, verified }))).toEqual(
+        [{ token: "GPTBot", action: "report", layer: "robots.txt", verified: "disguised" }],
+      );
+    },
+  );
 
   it.each([
     { name: "every spelling: percent-encoded letter", path: "/%70rivate/x", status: 403 },
@@ -176,13 +212,6 @@ describe("a crawler from its own crawler-only range cannot escape its group", ()
   ])("curl from GPTBot's range, $name ($path) -> $status", async ({ path, status }) => {
     await storeLists();
     expect((await browserFrom(GPTBOT_ADDRESS, path, "curl/8.5.0")).status).toBe(status);
-  });
-
-  it("under report (the default): curl from GPTBot's range passes, marked would-block", async () => {
-    await storeLists();
-    const response = await call("/private/x", { ua: "curl/8.5.0", headers: { "cf-connecting-ip": GPTBOT_ADDRESS } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("x-robots-edge")?.split(";")[0]).toBe("would-block");
   });
 
   it("curl from an address in no list is judged as curl alone -> 200", async () => {
