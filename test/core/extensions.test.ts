@@ -34,6 +34,12 @@ const rows: { line: string; kept: Partial<GroupExtensions>; why: string }[] = [
   { line: "Visit-time: 0600-0845", kept: { visitTime: { start: 360, end: 525, line: 2 } }, why: "HHMM-HHMM" },
   { line: "Visit-time: 06:00-08:45", kept: { visitTime: { start: 360, end: 525, line: 2 } }, why: "HH:MM-HH:MM" },
   { line: "Visit-time: 2200-0530", kept: { visitTime: { start: 1320, end: 330, line: 2 } }, why: "spans midnight" },
+  // en "Timed Access" example: "crawl the site between 11:00pm and 4:30am (GMT)".
+  {
+    line: "Visit-time: 2300-0430",
+    kept: { visitTime: { start: 1380, end: 270, line: 2 } },
+    why: "en Timed Access: 23:00 to 04:30 UTC",
+  },
   { line: "Visit-time: 2400-0100", kept: { visitTime: { start: 0, end: 60, line: 2 } }, why: "24:00 is midnight" },
   { line: "Visit-time: 2401-0100", kept: {}, why: "past 24:00: an error" },
   { line: "Visit-time: 0660-0700", kept: {}, why: "minute 60: an error" },

@@ -319,6 +319,24 @@ sitemap: https://ja.example.org/テスト-サイトマップ.xml
     ]);
     expect(disallowedFor(robots, "otherbot", "/kale")).toBe(true);
   });
+
+  // cr "Sitemap:" example lines, and its first example file (a sitemap after the `*` group).
+  it("cr: each Sitemap line is kept, whatever group precedes it", () => {
+    const robots = `User-agent: Googlebot
+Disallow: /nogooglebot/
+
+User-agent: *
+Allow: /
+
+Sitemap: https://example.com/sitemap.xml
+Sitemap: http://www.example.com/sitemap.xml
+`;
+    expect(parseRobotsTxt(robots).sitemaps).toEqual([
+      { url: "https://example.com/sitemap.xml", line: 7 },
+      { url: "http://www.example.com/sitemap.xml", line: 8 },
+    ]);
+    expect(disallowedFor(robots, "googlebot", "/nogooglebot/x")).toBe(true);
+  });
 });
 
 // One row per diagnostic code: what lint says about each kind of oddity.

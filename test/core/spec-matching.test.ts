@@ -322,6 +322,28 @@ const createExamples = [
     allowed: false,
     why: "cr example 2: block Googlebot and AdsBot",
   },
+  // cr "User-agent" list, examples 1 and 2: the other side of each group.
+  {
+    robots: "User-agent: Googlebot\nDisallow: /\n",
+    tokens: ["googlebot"],
+    url: "/x",
+    allowed: false,
+    why: "cr example 1: block only Googlebot",
+  },
+  {
+    robots: "User-agent: Googlebot\nDisallow: /\n",
+    tokens: ["otherbot"],
+    url: "/x",
+    allowed: true,
+    why: "cr example 1: only Googlebot is blocked",
+  },
+  {
+    robots: "User-agent: Googlebot\nUser-agent: AdsBot-Google\nDisallow: /\n",
+    tokens: ["googlebot"],
+    url: "/x",
+    allowed: false,
+    why: "cr example 2: Googlebot shares the group",
+  },
   {
     robots:
       "User-agent: googlebot\nDisallow: /directory1/\nDisallow: /directory2/\nAllow: /directory2/subdirectory1/\n\nUser-agent: anothercrawler\nDisallow: /\n",
@@ -338,12 +360,44 @@ const createExamples = [
     allowed: false,
     why: "cr: directory2 blocked",
   },
+  // cr "another example file": its comments state the other three answers.
+  {
+    robots:
+      "User-agent: googlebot\nDisallow: /directory1/\nDisallow: /directory2/\nAllow: /directory2/subdirectory1/\n\nUser-agent: anothercrawler\nDisallow: /\n",
+    tokens: ["googlebot"],
+    url: "/directory1/page",
+    allowed: false,
+    why: "cr: directory1 blocked",
+  },
+  {
+    robots:
+      "User-agent: googlebot\nDisallow: /directory1/\nDisallow: /directory2/\nAllow: /directory2/subdirectory1/\n\nUser-agent: anothercrawler\nDisallow: /\n",
+    tokens: ["googlebot"],
+    url: "/directory3/page",
+    allowed: true,
+    why: "cr: all other directories are allowed by default",
+  },
+  {
+    robots:
+      "User-agent: googlebot\nDisallow: /directory1/\nDisallow: /directory2/\nAllow: /directory2/subdirectory1/\n\nUser-agent: anothercrawler\nDisallow: /\n",
+    tokens: ["anothercrawler"],
+    url: "/directory3/page",
+    allowed: false,
+    why: "cr: the entire site is blocked for anothercrawler",
+  },
   {
     robots: "User-agent: Googlebot-news\nAllow: /\n\nUser-agent: *\nDisallow: /\n",
     tokens: ["googlebot-news"],
     url: "/news",
     allowed: true,
     why: "cr: allow a single crawler",
+  },
+  {
+    robots: "User-agent: Googlebot-news\nAllow: /\n\nUser-agent: *\nDisallow: /\n",
+    tokens: ["otherbot"],
+    url: "/news",
+    allowed: false,
+    why: "cr: allow a single crawler, every other one kept out",
   },
   {
     robots: "User-agent: Unnecessarybot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
@@ -353,11 +407,25 @@ const createExamples = [
     why: "cr: all but one crawler",
   },
   {
+    robots: "User-agent: Unnecessarybot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+    tokens: ["otherbot"],
+    url: "/",
+    allowed: true,
+    why: "cr: all but one crawler, the others allowed",
+  },
+  {
     robots: "User-agent: *\nDisallow: /\n\nUser-agent: Mediapartners-Google\nAllow: /\n",
     tokens: ["mediapartners-google"],
     url: "/page",
     allowed: true,
     why: "cr: AdSense crawler allowed",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /\n\nUser-agent: Mediapartners-Google\nAllow: /\n",
+    tokens: ["otherbot"],
+    url: "/page",
+    allowed: false,
+    why: "cr: AdSense only, every other crawler kept out",
   },
   {
     robots: "User-agent: Googlebot-Image\nDisallow: /images/dogs.jpg\n",
@@ -367,11 +435,70 @@ const createExamples = [
     why: "cr: block one image",
   },
   {
+    robots: "User-agent: Googlebot-Image\nDisallow: /images/dogs.jpg\n",
+    tokens: ["googlebot-image", "googlebot"],
+    url: "/images/cats.jpg",
+    allowed: true,
+    why: "cr: block one image, the others stay allowed",
+  },
+  {
+    robots: "User-agent: Googlebot-Image\nDisallow: /\n",
+    tokens: ["googlebot-image", "googlebot"],
+    url: "/images/dogs.jpg",
+    allowed: false,
+    why: "cr: block all images on the site",
+  },
+  {
+    robots: "User-agent: Googlebot-Image\nDisallow: /\n",
+    tokens: ["googlebot"],
+    url: "/images/dogs.jpg",
+    allowed: true,
+    why: "cr: block all images, Googlebot (web) not named",
+  },
+  {
     robots: "User-agent: *\nDisallow: /calendar/\nDisallow: /junk/\n",
     tokens: ["anybot"],
     url: "/junk/1",
     allowed: false,
     why: "cr: disallow directories",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /calendar/\nDisallow: /junk/\n",
+    tokens: ["anybot"],
+    url: "/calendar/2024",
+    allowed: false,
+    why: "cr: disallow directories (calendar)",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /calendar/\nDisallow: /junk/\n",
+    tokens: ["anybot"],
+    url: "/calendar",
+    allowed: true,
+    why: "cr: disallow directories, the trailing slash kept",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /private_file.html\n",
+    tokens: ["anybot"],
+    url: "/private_file.html",
+    allowed: false,
+    why: "cr: disallow one web page",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /private_file.html\n",
+    tokens: ["anybot"],
+    url: "/public_file.html",
+    allowed: true,
+    why: "cr: disallow one web page, the others allowed",
+  },
+  // th/bn/hi location table: "https://example.com/folder/robots.txt is not a valid robots.txt
+  // file; crawlers don't check for robots.txt files in subdirectories" (cr: "not at
+  // http://example.com/pages/robots.txt"). Only /robots.txt is always allowed (rfc9309 §2.2.2).
+  {
+    robots: "User-agent: *\nDisallow: /\n",
+    tokens: ["anybot"],
+    url: "/folder/robots.txt",
+    allowed: false,
+    why: "th/bn/hi: /folder/robots.txt is an ordinary page",
   },
   // en (server manual) examples.
   { robots: "User-agent: *\nDisallow:\n", tokens: ["anybot"], url: "/", allowed: true, why: "en: open access" },
@@ -382,6 +509,20 @@ const createExamples = [
     url: "/cgi-bin/run",
     allowed: false,
     why: "en: multiple restrictions",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /doc/private\nDisallow: /cgi-bin\n",
+    tokens: ["anybot"],
+    url: "/doc/private/report.html",
+    allowed: false,
+    why: "en: multiple restrictions (/doc/private)",
+  },
+  {
+    robots: "User-agent: *\nDisallow: /doc/private\nVisit-time: 2300-0430\n",
+    tokens: ["anybot"],
+    url: "/doc/private/report.html",
+    allowed: false,
+    why: "en: timed access keeps /doc/private out",
   },
   {
     robots: "User-agent: *\nDisallow: /doc/private\nVisit-time: 2300-0430\n",

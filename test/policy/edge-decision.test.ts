@@ -428,6 +428,11 @@ describe("Rule 1: an unverifiable claim is judged under its group and under `*`"
   );
   if (!allowGooglebot.ok || !blockGooglebot.ok) throw new TypeError("test policies are invalid");
   const partnersRobots = compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /partners/\n"));
+  const disallowAll = {
+    state: "ok",
+    matcher: compileRobots(parseRobotsTxt("User-agent: *\nDisallow: /\n")),
+    retryAfter: 0,
+  } as const;
   it.each([
     { why: "verified Googlebot: its group", over: { ...claim(VERIFIED) }, expected: "pass robots.txt" },
     {
@@ -474,6 +479,19 @@ describe("Rule 1: an unverifiable claim is judged under its group and under `*`"
       why: "unverifiable AdsBot-Google gets no exemption from `*`: 503",
       over: { ...claim(UNVERIFIABLE), agent: classifyUserAgent(ADSBOT) },
       expected: "unavailable 503 unproven-claim",
+    },
+    // cr (google-create-robots-txt.hi.txt), "User-agent", example 3 "Block all but AdsBot
+    // crawlers" (and "Disallow crawling of the entire website": "this does not cover the
+    // AdsBot crawlers, which must be named explicitly"): `User-agent: *` / `Disallow: /`.
+    {
+      why: "cr example 3: `*` Disallow: / leaves a verified AdsBot-Google out",
+      over: { ...claim(VERIFIED), agent: classifyUserAgent(ADSBOT), robots: disallowAll, pathAndQuery: "/page" },
+      expected: "pass robots.txt",
+    },
+    {
+      why: "cr example 3: `*` Disallow: / blocks a verified Googlebot",
+      over: { ...claim(VERIFIED), robots: disallowAll, pathAndQuery: "/page" },
+      expected: "block 403 robots.txt",
     },
     {
       why: "VERIFY_CRAWLERS=off: AdsBot-Google's exemption from `*` needs proof",

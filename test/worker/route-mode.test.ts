@@ -3,6 +3,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config/read-config.ts";
+import { authorityOf } from "../../src/worker/robots/authorities.ts";
 import { refreshDueOrigins } from "../../src/worker/robots/cron-refresh.ts";
 import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
 import { call, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
@@ -66,6 +67,54 @@ describe("AUTHORITIES: only listed hosts get a robots.txt fetched, stored and en
       (await call("/private/x", { ua: GOOGLEBOT, env: { ORIGIN_URL: "" }, site: "https://any.test" })).status,
     ).toBe(403);
     expect(parseConfig({}).warnings).toEqual([expect.stringContaining("route mode without AUTHORITIES")]);
+  });
+});
+
+// th/bn/hi "Examples of valid robots.txt URLs": which URLs a robots.txt governs. The edge keeps
+// one robots.txt per authority (authorityOf), so a row holds when the page's authority is (or is
+// not) the robots.txt's. bn/hi spell the table with http; th with https, and th's own slips
+// (https "not valid for https://example.com/", https on port 80, xn--exmple-cua.com without
+// www) are read as bn/hi and RFC 3986 host comparison decide.
+const validityRows: { robots: string; page: string; governs: boolean; why: string }[] = [
+  { robots: "http://example.com/robots.txt", page: "http://example.com/", governs: true, why: "the general case" },
+  { robots: "http://example.com/robots.txt", page: "http://example.com/folder/file", governs: true, why: "subdirs" },
+  { robots: "http://example.com/robots.txt", page: "http://other.example.com/", governs: false, why: "subdomain" },
+  { robots: "http://example.com/robots.txt", page: "https://example.com/", governs: false, why: "other protocol" },
+  { robots: "http://example.com/robots.txt", page: "http://example.com:8181/", governs: false, why: "other port" },
+  { robots: "https://example.com/robots.txt", page: "http://example.com/", governs: false, why: "th: other protocol" },
+  { robots: "http://www.example.com/robots.txt", page: "http://www.example.com/", governs: true, why: "its subdomain" },
+  { robots: "http://www.example.com/robots.txt", page: "http://example.com/", governs: false, why: "parent domain" },
+  { robots: "http://www.example.com/robots.txt", page: "http://shop.www.example.com/", governs: false, why: "sub-sub" },
+  { robots: "http://www.example.com/robots.txt", page: "http://www.shop.example.com/", governs: false, why: "sibling" },
+  { robots: "http://www.müller.eu/robots.txt", page: "http://www.müller.eu/", governs: true, why: "IDN" },
+  { robots: "http://www.müller.eu/robots.txt", page: "http://www.xn--mller-kva.eu/", governs: true, why: "punycode" },
+  { robots: "http://www.müller.eu/robots.txt", page: "http://www.muller.eu/", governs: false, why: "not the IDN" },
+  {
+    robots: "https://www.exämple.com/robots.txt",
+    page: "https://www.xn--exmple-cua.com/",
+    governs: true,
+    why: "th IDN",
+  },
+  { robots: "https://www.exämple.com/robots.txt", page: "https://www.example.com/", governs: false, why: "th IDN" },
+  { robots: "ftp://example.com/robots.txt", page: "ftp://example.com/", governs: true, why: "ftp" },
+  { robots: "ftp://example.com/robots.txt", page: "http://example.com/", governs: false, why: "ftp is not http" },
+  { robots: "http://212.96.82.21/robots.txt", page: "http://212.96.82.21/", governs: true, why: "an IP host" },
+  {
+    robots: "http://212.96.82.21/robots.txt",
+    page: "http://example.com/",
+    governs: false,
+    why: "even if hosted there",
+  },
+  { robots: "http://example.com:80/robots.txt", page: "http://example.com:80/", governs: true, why: "default port" },
+  { robots: "http://example.com:80/robots.txt", page: "http://example.com/", governs: true, why: "= no port" },
+  { robots: "http://example.com:80/robots.txt", page: "http://example.com:81/", governs: false, why: "port 81" },
+  { robots: "http://example.com:8181/robots.txt", page: "http://example.com:8181/", governs: true, why: "its port" },
+  { robots: "http://example.com:8181/robots.txt", page: "http://example.com/", governs: false, why: "default port" },
+];
+
+describe("which URLs a robots.txt governs (th/bn/hi table of valid robots.txt URLs)", () => {
+  it.each(validityRows)("$robots governs $page: $governs ($why)", ({ robots, page, governs }) => {
+    expect(authorityOf(new URL(page)) === authorityOf(new URL(robots))).toBe(governs);
   });
 });
 
