@@ -213,6 +213,11 @@ export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
 const SOURCE_OF_TOKEN = new Map(
   RANGE_SOURCES.flatMap((source) => source.tokens.map((token) => [productToken(token), source] as const)),
 );
+/** The published list a crawler's address is checked against (its RANGE_SOURCES name), if any. */
+export function rangeSourceOf(token: string): string | undefined {
+  return SOURCE_OF_TOKEN.get(productToken(token))?.name;
+}
+
 const FALLBACKS_OF_TOKEN = new Map(
   KNOWN_CRAWLERS.map((crawler) => [productToken(crawler.token), crawler.fallbacks.map(productToken)] as const),
 );

@@ -19,7 +19,7 @@
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import { RANGE_SOURCES, type VerificationOutcome } from "../agents/verification.ts";
+import { rangeSourceOf, type VerificationOutcome } from "../agents/verification.ts";
 import type { ClaimStanding } from "./claim.ts";
 import { NOT_GATHERED, type DisguiseFact, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
 import { outcomeStrictness, type EdgeOutcome } from "./edge-record.ts";
@@ -74,15 +74,10 @@ function provenByCategoryAlone(facts: Pick<EdgeFacts, "verification" | "signatur
   return facts.verification !== NOT_GATHERED && facts.verification.method === "cloudflare";
 }
 
-/** Product tokens each published list is for (agents/verification.ts RANGE_SOURCES), lower-cased. */
-const LIST_TOKENS = new Map(
-  RANGE_SOURCES.map((source) => [source.name, new Set(source.tokens.map((token) => token.toLowerCase()))]),
-);
-
-/** Whether the list named `source` is published for the claimed crawler. */
+/** Whether the list named `source` is the one the claimed crawler is verified against (it is published for it). */
 function listIsFor(source: string, claimant: AgentInfo): boolean {
-  const token = claimant.known?.token.toLowerCase();
-  return token !== undefined && (LIST_TOKENS.get(source)?.has(token) ?? false);
+  const token = claimant.known?.token;
+  return token !== undefined && rangeSourceOf(token) === source;
 }
 
 /**
