@@ -27,7 +27,8 @@
  *     a client-chosen header, and a header that cannot be proven grants nothing.
  */
 
-import { canonicalizePath, indexPathPatterns, productToken, type PathPatternIndex } from "../core/index.ts";
+import { canonicalizePath, productToken, type PathPatternIndex } from "../core/index.ts";
+import { enforcementRoutes } from "./path-spellings.ts";
 import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
@@ -117,7 +118,7 @@ export class CompiledPolicy {
   constructor(policy: OperatorPolicy) {
     this.policy = policy;
     this.hasConditions = anyCondition(policy);
-    this.routes = indexPathPatterns(policy.routes.map((route) => route.pattern));
+    this.routes = enforcementRoutes(policy.routes.map((route) => route.pattern));
   }
 
   /** The most specific route whose pattern matches the path, and its rule for the crawler. */
