@@ -102,6 +102,9 @@ export interface PolicyMatch {
   readonly ruleIndex: number;
 }
 
+/** Largest policy body accepted: far above any hand-written policy, far below KV's value limit. */
+export const MAX_POLICY_BYTES = 64 * 1024;
+
 /**
  * A policy ready to answer per request: its routes indexed once, when the version is parsed
  * (as a robots.txt is compiled once per fetch), so a decision costs one walk of the path
