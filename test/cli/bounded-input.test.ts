@@ -29,9 +29,15 @@ function sparse(name: string, head: string, size: number): string {
 
 function run(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = execFile(process.execPath, [BIN, ...args], { timeout: 20_000 }, (error, stdout, stderr) => {
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    // SIGKILL at the timeout: a CLI that reads /dev/zero without a bound must not outlive the test.
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { timeout: 15_000, killSignal: "SIGKILL" },
+      (error, stdout, stderr) => {
+        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
     // The CLI stops reading stdin at its bound: the rest of what is sent meets a closed pipe.
     child.stdin?.on("error", () => undefined);
     child.stdin?.end(stdin);
