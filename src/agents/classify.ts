@@ -102,7 +102,8 @@ function classifyUncached(header: string): AgentInfo {
   const match = KNOWN_NAME.exec(named);
   if (match !== null) return knownAgent(match[1] ?? "", match[2] ?? "");
   if (!isbot(botEvidence(header))) return BROWSER;
-  const tokens = tokensOf(header, named);
+  // Nor does a device or platform name give a product token (withoutPlatformNames).
+  const tokens = tokensOf(header, BROWSER_SHAPED.test(named) ? withoutPlatformNames(named) : named);
   return tokens.length === 0 ? ANONYMOUS : crawlerInfo(tokens);
 }
 
@@ -114,25 +115,39 @@ const BROWSER_SHAPED =
 // An Android device and build in the platform comment, "; Pixel 8 Build/ROBOT.240105.001".
 // Starts only at ";" and stops at ";", "(" or ")", so the scan is linear.
 const ANDROID_DEVICE = /;[^;()]*Build\/[^;()]*/g;
-// A device model closing an Android platform comment with no build, as Chrome sends it:
-// "(Linux; Android 10; ROBOT 1)", "(Linux; U; Android 4.4.2; en-us; CUBOT X9)". Only the
-// piece right after the version (and an optional locale) that ends the comment, and only
-// without "/": a model is a name, while "FooBot/1.0" there is a product naming itself, and
-// anything after the model ("; Storebot-Google/1.0") is kept.
-const ANDROID_MODEL = /(\(Linux; (?:U; )?Android [^;()]*;(?: [a-z]{2}(?:[-_][A-Za-z]{2})?;)?)[^;()/]*\)/g;
+// The platform comment: the first "(…)" after Mozilla/5.0, in a browser-shaped string.
+const PLATFORM_COMMENT = /^(Mozilla\/5\.0 \()([^()]*)\)/;
 
 /**
  * What isbot is asked about. In a browser-shaped string, two kinds of text say nothing about
- * who is asking, yet trip isbot's word patterns: the Android device and build (a model
- * "ROBOT 1" or "Robot X", a build "ROBOT.240105.001"; isbot reads "bot"), and a URL or e-mail address
- * naming a known crawler (a person's browser with `(+https://example.com/Googlebot)`). Both
- * are dropped there. Elsewhere the header is asked about whole: a bare contact URL is how
- * crawlers sign their strings, and isbot rightly counts it.
+ * who is asking, yet trip isbot's word patterns: the names of the platform and device (a
+ * model "ROBOT 1" or "Robot X", a build "ROBOT.240105.001"; isbot reads "bot"), and a URL or
+ * e-mail address naming a known crawler (a person's browser with
+ * `(+https://example.com/Googlebot)`). Both are dropped there. Elsewhere the header is asked
+ * about whole: a bare contact URL is how crawlers sign their strings, and isbot rightly
+ * counts it.
  */
 function botEvidence(header: string): string {
   if (!BROWSER_SHAPED.test(header)) return header;
-  const withoutDevice = header.replace(ANDROID_DEVICE, ";").replace(ANDROID_MODEL, "$1 )");
+  const withoutDevice = withoutPlatformNames(header.replace(ANDROID_DEVICE, ";"));
   return withoutUrlsAndEmails(withoutDevice, namesKnownCrawler);
+}
+
+/**
+ * The rule, not the example: a person is never taken for a crawler for a word in a device or
+ * platform name. Every piece of the platform comment is such a name (the OS, a model wherever
+ * it sits, a WebView's "wv", "rv:125.0"), and is dropped from the evidence, unless it says it
+ * is a product: it has a "/" ("FooBot/1.0", "Storebot-Google/1.0", a URL), or it follows a
+ * "compatible" piece (a bot declaring itself). A crawler that puts a bare name where a phone
+ * puts its model chose to look like that phone: it could as well send a browser's string.
+ */
+function withoutPlatformNames(header: string): string {
+  const comment = PLATFORM_COMMENT.exec(header);
+  if (comment === null) return header;
+  const pieces = (comment[2] ?? "").split(";");
+  const declaredAt = pieces.findIndex((piece) => piece.trim().toLowerCase() === "compatible");
+  const kept = pieces.map((piece, i) => ((declaredAt >= 0 && i >= declaredAt) || piece.includes("/") ? piece : " "));
+  return `${comment[1] ?? ""}${kept.join(";")})${header.slice(comment[0].length)}`;
 }
 
 function namesKnownCrawler(text: string): boolean {

@@ -11,10 +11,9 @@
  */
 
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
 import { parseConfig } from "../config/read-config.ts";
-import { CliError, EXIT_NO, EXIT_OK, inputName, readAllStdin, STDIN, write, type Io } from "./io.ts";
+import { CliError, EXIT_NO, EXIT_OK, inputName, readWhole, write, type Io } from "./io.ts";
 
 export type Severity = "error" | "warning" | "note";
 
@@ -276,12 +275,10 @@ export async function configCommand(
   if (extra !== undefined) throw new CliError(`unexpected argument ${JSON.stringify(extra)} (one file per call)`);
   if (env === "") throw new CliError("--env needs a name: --env production");
   const name = inputName(file);
-  let text: string;
-  try {
-    text = file === STDIN ? await readStdinText(io) : await readFile(file, "utf8");
-  } catch (error) {
-    throw new CliError(`cannot read ${JSON.stringify(file)}: ${error instanceof Error ? error.message : error}`);
-  }
+  // A CliError names the file when it cannot be read or is too large.
+  const text = new TextDecoder().decode(
+    await readWhole(file, io, MAX_CONFIG_BYTES, "more than any wrangler config", "config"),
+  );
   const findings = checkWranglerToml(text, { env, workerdDate: installedWorkerdDate() });
   const count = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length;
   const errors = count("error");
@@ -298,6 +295,8 @@ export async function configCommand(
   return errors > 0 ? EXIT_NO : EXIT_OK;
 }
 
-async function readStdinText(io: Io): Promise<string> {
-  return new TextDecoder().decode(await readAllStdin(io));
-}
+/**
+ * A config is read up to 1 MiB, refused past it: Cloudflare caps each var at 5 KB and a
+ * Worker's settings far below that, so a larger file is not a config this check can vouch for.
+ */
+const MAX_CONFIG_BYTES = 1024 * 1024;

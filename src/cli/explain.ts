@@ -8,7 +8,8 @@
  * checks an address.
  */
 
-import { compileRobots, parseRobotsTxt } from "../core/index.ts";
+import { parseRobotsTxt } from "../core/index.ts";
+import { enforcementMatcher } from "../policy/path-spellings.ts";
 import { explainRequest, type Explanation } from "../policy/explain.ts";
 import { formatRule } from "./format.ts";
 import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
@@ -27,7 +28,7 @@ export async function explain(
     );
   }
   requireUrlOrPath(url);
-  const matcher = compileRobots(parseRobotsTxt(await readRobotsFile(file, io)));
+  const matcher = enforcementMatcher(parseRobotsTxt(await readRobotsFile(file, io)));
   const explanation = explainRequest({
     userAgent,
     url,

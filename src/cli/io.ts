@@ -1,7 +1,8 @@
 /** The CLI's contact with the outside: streams passed in, so commands run in tests too. */
 
 import { fstatSync, readSync, ReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
+import { MAX_ROBOTS_BYTES } from "../core/index.ts";
 
 export interface Io {
   readonly stdin: NodeJS.ReadableStream;
@@ -20,26 +21,85 @@ export class CliError extends Error {}
 /** The file operand that means standard input, as in most Unix tools. */
 export const STDIN = "-";
 
-/** The bytes of a robots.txt file (`-`: all of stdin), or a CliError naming the file and the cause. */
+/**
+ * The bytes of a robots.txt file (`-`: stdin) that count, or a CliError naming the file and the
+ * cause. RFC 9309 §2.5: a crawler reads at most 500 KiB, so no more is read (`/dev/zero` or a
+ * 300 MB file cost that much and no more), and stderr says so when the input was longer. One
+ * byte past the limit is kept, as the Worker's origin fetch keeps it (robots/origin-fetch.ts):
+ * the parser then cuts where it would cut the whole file and lint reports the cut.
+ */
 export async function readRobotsFile(path: string, io: Io): Promise<Uint8Array> {
+  const { bytes } = await readAtMost(path, io, MAX_ROBOTS_BYTES + 1, "robots.txt file");
+  if (bytes.length > MAX_ROBOTS_BYTES) {
+    await write(
+      io.stderr,
+      `robots-edge: ${inputName(path)} is larger than ${MAX_ROBOTS_BYTES} bytes; only the first ${MAX_ROBOTS_BYTES} are read (RFC 9309 §2.5)\n`,
+    );
+  }
+  return bytes;
+}
+
+/**
+ * A file (`-`: stdin) that must be whole to mean anything (a JSON setting, a wrangler.toml):
+ * read up to `limit` bytes, refused past them with a CliError naming `what` limits it.
+ */
+export async function readWhole(path: string, io: Io, limit: number, what: string, kind: string): Promise<Uint8Array> {
+  const { bytes, longer } = await readAtMost(path, io, limit, kind);
+  if (longer) {
+    throw new CliError(`${kind} ${JSON.stringify(inputName(path))} is larger than ${limit} bytes, ${what}; not read`);
+  }
+  return bytes;
+}
+
+/** Up to `limit` bytes of a file or stdin, and whether more followed; never reads further. */
+async function readAtMost(
+  path: string,
+  io: Io,
+  limit: number,
+  kind: string,
+): Promise<{ bytes: Uint8Array; longer: boolean }> {
   try {
-    return path === STDIN ? await readAllStdin(io) : await readFile(path);
+    return path === STDIN ? await stdinAtMost(io, limit) : await fileAtMost(path, limit);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`cannot read robots.txt file ${JSON.stringify(path)}: ${reason}`);
+    throw new CliError(`cannot read ${kind} ${JSON.stringify(path)}: ${reason}`);
   }
+}
+
+async function fileAtMost(path: string, limit: number): Promise<{ bytes: Uint8Array; longer: boolean }> {
+  const handle = await open(path, "r");
+  try {
+    // One byte more than the limit tells "exactly the limit" from "longer".
+    const buffer = Buffer.alloc(limit + 1);
+    let size = 0;
+    while (size < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+    }
+    return { bytes: buffer.subarray(0, Math.min(size, limit)), longer: size > limit };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function stdinAtMost(io: Io, limit: number): Promise<{ bytes: Uint8Array; longer: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of io.stdin) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    chunks.push(bytes);
+    size += bytes.length;
+    // Leaving the loop stops reading: the rest of stdin is never taken in.
+    if (size > limit) break;
+  }
+  const all = Buffer.concat(chunks);
+  return { bytes: all.subarray(0, Math.min(size, limit)), longer: size > limit };
 }
 
 /** How a file operand is named in output: `-` is "stdin". */
 export function inputName(path: string): string {
   return path === STDIN ? "stdin" : path;
-}
-
-/** All of standard input, for a `-` file operand. */
-export async function readAllStdin(io: Io): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of io.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
 }
 
 /**

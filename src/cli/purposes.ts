@@ -8,10 +8,10 @@
  * The setting is a policy document ({"purposes": […]}, as PUT policy takes) or the bare list.
  */
 
-import { parsePolicy } from "../policy/operator-policy.ts";
+import { MAX_POLICY_BYTES, parsePolicy } from "../policy/operator-policy.ts";
 import { compilePurposes, type ServedRobots } from "../policy/purposes-robots.ts";
 import type { Purposes } from "../policy/purposes.ts";
-import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, write, type Io } from "./io.ts";
+import { CliError, EXIT_NO, EXIT_OK, readRobotsFile, readWhole, write, type Io } from "./io.ts";
 
 interface PurposesOptions {
   readonly json: boolean;
@@ -69,14 +69,10 @@ async function compileFromArgs(
 
 /** The setting's purposes, validated as PUT policy validates them. */
 async function readSetting(path: string, io: Io): Promise<Purposes> {
-  let text: string;
-  try {
-    text = new TextDecoder().decode(await readRobotsFile(path, io)); // the same reader: a file, or - for stdin
-  } catch (error) {
-    throw new CliError(
-      `cannot read purposes setting ${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  // Read as PUT policy reads a body: no more than it accepts (a CliError names the file).
+  const text = new TextDecoder().decode(
+    await readWhole(path, io, MAX_POLICY_BYTES, "the most a policy may be (PUT policy)", "purposes setting"),
+  );
   const bare = text.trimStart().startsWith("[");
   const parsed = parsePolicy(bare ? `{"purposes": ${text}}` : text);
   if (!parsed.ok) throw new CliError(`${path}: ${parsed.problems.join("; ")}`);

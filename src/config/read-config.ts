@@ -27,6 +27,7 @@ import {
   type EnforceRates,
   type LogDecisions,
   type SettingName,
+  type SettingDeclaration,
   type SettingSource,
   type VerifyCrawlers,
 } from "../policy/settings.ts";
@@ -210,6 +211,14 @@ class VarReader {
     const raw = this.vars[name];
     if (raw !== undefined && raw !== null && typeof raw !== "string") {
       this.refuse(name, [`${name} must be a string in wrangler.toml [vars] (quote it), got ${typeof raw}`]);
+      return fallback;
+    }
+    // A secret set to white space only was set on purpose and went wrong (a paste that lost
+    // its value): refused and named, never read as unset. An empty value is unset.
+    if (typeof raw === "string" && raw !== "" && raw.trim() === "" && isSecret(name)) {
+      this.refuse(name, [
+        `${name} is set but blank (white space only); it stays off until it holds a value. Set it again with \`npx wrangler secret put ${name}\``,
+      ]);
       return fallback;
     }
     const value = this.text(name);
@@ -409,4 +418,9 @@ function pauseUntilWithin(maxPauseMinutes: number, now: number): VarParser<numbe
     }
     return valid(time);
   };
+}
+
+function isSecret(name: SettingName): boolean {
+  const declared: SettingDeclaration = SETTINGS[name];
+  return declared.secret === true;
 }

@@ -59,6 +59,13 @@ export interface DecideOptions {
 export interface MatcherOptions {
   /** Google-only: allow of `/dir/index.html` also allows `/dir/`. Default true. */
   readonly indexHtmlAllowsDirectory?: boolean;
+  /**
+   * A caller's reading of a rule: another spelling of its canonical pattern that the same rule
+   * also matches (undefined: none), ranked as the rule is written. The engine itself has none,
+   * so it keeps RFC 9309's and Google's answers; the edge reads reserved escapes as their
+   * characters (src/policy/path-spellings.ts ruleSpelling).
+   */
+  readonly alsoSpelled?: (canonicalPattern: string) => string | undefined;
 }
 
 const TOKEN_MEMO_SIZE = 256;
@@ -87,10 +94,12 @@ export class RobotsMatcher {
   /** Crawler token -> its group (null: none), so the per-request path skips token extraction. */
   private readonly tokenGroups = new Map<string, GroupIndex | null>();
   private readonly indexHtml: boolean;
+  private readonly alsoSpelled: MatcherOptions["alsoSpelled"];
   private readonly globalIndex: GroupIndex | undefined;
 
   constructor(robots: RobotsTxt, options: MatcherOptions = {}) {
     this.indexHtml = options.indexHtmlAllowsDirectory ?? true;
+    this.alsoSpelled = options.alsoSpelled;
     for (const group of mergeGroups(robots)) this.groups.set(group.token, newGroupIndex(group));
     this.globalIndex = this.groups.get("*");
   }
@@ -158,9 +167,16 @@ export class RobotsMatcher {
     const patterns: DecidingPattern[] = [];
     for (const rule of group.rules) {
       const decision: Decision = Object.freeze({ allowed: rule.kind === "allow", reason: "rule", rule, group });
-      patterns.push({ ...compilePattern(rule, rule.line), decision });
+      const written = compilePattern(rule, rule.line);
+      patterns.push({ ...written, decision });
       const directory = this.indexHtml ? indexHtmlDirectory(rule) : undefined;
       if (directory) patterns.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule, decision });
+      const other = this.alsoSpelled?.(canonicalizePath(rule.pattern));
+      // The other spelling is the same rule: it reports the rule as written and ranks as it does.
+      if (other !== undefined) {
+        const twin = compilePattern({ ...rule, pattern: other }, rule.line);
+        patterns.push({ ...twin, rule, priority: written.priority, decision });
+      }
     }
     return new RuleTree(patterns);
   }

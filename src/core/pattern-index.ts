@@ -18,11 +18,25 @@ export interface PathPatternIndex {
   findCanonical(canonical: string): number;
 }
 
-/** Index the patterns (robots.txt syntax: `*`, a final `$`); compiled here, once. */
-export function indexPathPatterns(patterns: readonly string[]): PathPatternIndex {
+/**
+ * Index the patterns (robots.txt syntax: `*`, a final `$`); compiled here, once. `alsoSpelled`
+ * as in MatcherOptions (match.ts): another spelling each pattern also matches, ranked as written.
+ */
+export function indexPathPatterns(
+  patterns: readonly string[],
+  alsoSpelled?: (canonicalPattern: string) => string | undefined,
+): PathPatternIndex {
   // Every pattern as a rule of one kind, its order its place in the list: the tree's ranking
   // (outranks) is then exactly "longest, then first written".
-  const compiled = patterns.map((pattern, order) => compilePattern({ kind: "disallow", pattern, line: order }, order));
+  const compiled = patterns.flatMap((pattern, order) => {
+    const written = compilePattern({ kind: "disallow", pattern, line: order }, order);
+    const other = alsoSpelled?.(canonicalizePath(pattern));
+    if (other === undefined) return [written];
+    return [
+      written,
+      { ...compilePattern({ kind: "disallow", pattern: other, line: order }, order), priority: written.priority },
+    ];
+  });
   const tree = new RuleTree(compiled);
   const findCanonical = (canonical: string): number => tree.find(matchablePath(canonical))?.order ?? -1;
   return { find: (path) => findCanonical(canonicalizePath(path)), findCanonical };

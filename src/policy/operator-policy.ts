@@ -27,7 +27,8 @@
  *     a client-chosen header, and a header that cannot be proven grants nothing.
  */
 
-import { canonicalizePath, indexPathPatterns, productToken, type PathPatternIndex } from "../core/index.ts";
+import { canonicalizePath, productToken, type PathPatternIndex } from "../core/index.ts";
+import { enforcementRoutes } from "./path-spellings.ts";
 import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
@@ -101,6 +102,9 @@ export interface PolicyMatch {
   readonly ruleIndex: number;
 }
 
+/** Largest policy body accepted: far above any hand-written policy, far below KV's value limit. */
+export const MAX_POLICY_BYTES = 64 * 1024;
+
 /**
  * A policy ready to answer per request: its routes indexed once, when the version is parsed
  * (as a robots.txt is compiled once per fetch), so a decision costs one walk of the path
@@ -117,7 +121,7 @@ export class CompiledPolicy {
   constructor(policy: OperatorPolicy) {
     this.policy = policy;
     this.hasConditions = anyCondition(policy);
-    this.routes = indexPathPatterns(policy.routes.map((route) => route.pattern));
+    this.routes = enforcementRoutes(policy.routes.map((route) => route.pattern));
   }
 
   /** The most specific route whose pattern matches the path, and its rule for the crawler. */

@@ -21,6 +21,11 @@
  *     `:` as `%3A`. So every reading above is also judged on the path with those escapes
  *     decoded. `%2F` has its own readings; `%3F` and `%23` decoded would end the path, and
  *     an origin that did so would serve a different path anyway (the rest became a query).
+ *     The rule side keeps the same promise (ruleSpelling): a rule that writes the character
+ *     escaped (`Disallow: /wiki/Talk:Bureaucrats%27_noticeboard`, from a real file) also
+ *     matches the path that sends it literally (`'`), the origin serving both as one page. The
+ *     edge compiles every rule set it enforces so (enforcementMatcher, enforcementRoutes);
+ *     the engine and `robots-edge check` keep RFC 9309's answer, where they differ.
  *   - any reading starting with `//` also in its network-path reading: an origin that
  *     resolves the request target as a URL reference (`new URL(target, base)` in many
  *     frameworks) reads `//host/private/` as `/private/` on host, and one that decodes `%2F`
@@ -30,7 +35,14 @@
  * The query is left as written (beyond canonicalisation): its meaning is the origin's.
  */
 
-import { canonicalizePath } from "../core/index.ts";
+import {
+  canonicalizePath,
+  compileRobots,
+  indexPathPatterns,
+  type PathPatternIndex,
+  type RobotsMatcher,
+  type RobotsTxt,
+} from "../core/index.ts";
 
 /** The spellings to judge, canonical one first, without repeats; one when there is no ambiguity. */
 export function enforcementSpellings(pathAndQuery: string): readonly string[] {
@@ -70,6 +82,30 @@ const ENCODED_RESERVED = /%(3A|5B|5D|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/g;
 function decodeReserved(path: string): string {
   if (!path.includes("%")) return path;
   return path.replace(ENCODED_RESERVED, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/**
+ * A rule's other spelling at the edge: its canonical pattern with the reserved escapes decoded
+ * that the path side decodes (decodeReserved), so that the path's decoded reading meets it.
+ * `%2A` and `%24` stay: in a pattern they already match a literal `*` and `$` (RFC 9309
+ * §2.2.3), and decoded they would become a wildcard and an anchor.
+ */
+export function ruleSpelling(canonicalPattern: string): string | undefined {
+  if (!canonicalPattern.includes("%")) return undefined;
+  const decoded = canonicalPattern.replace(ENCODED_RESERVED, (escape, hex: string) =>
+    hex === "2A" || hex === "24" ? escape : String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+  return decoded === canonicalPattern ? undefined : decoded;
+}
+
+/** A robots.txt compiled as the edge enforces it: each rule also in its ruleSpelling. */
+export function enforcementMatcher(robots: RobotsTxt): RobotsMatcher {
+  return compileRobots(robots, { alsoSpelled: ruleSpelling });
+}
+
+/** The operator policy's route patterns indexed as the edge enforces them (ruleSpelling). */
+export function enforcementRoutes(patterns: readonly string[]): PathPatternIndex {
+  return indexPathPatterns(patterns, ruleSpelling);
 }
 
 function decodeSlashes(path: string): string {

@@ -46,7 +46,7 @@ async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): P
 function adminOff(): Response {
   return jsonResponse(
     {
-      error: `the admin API is off: ADMIN_TOKEN is shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters. Set a longer one with \`openssl rand -hex 24 | npx wrangler secret put ADMIN_TOKEN\``,
+      error: `the admin API is off: ADMIN_TOKEN is shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters or blank. Set a longer one with \`openssl rand -hex 24 | npx wrangler secret put ADMIN_TOKEN\``,
     },
     503,
   );

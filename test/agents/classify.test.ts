@@ -5,6 +5,7 @@
 // RFC 9309 matching compares it (productToken: the leading letters, "-" and "_", any case).
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLASSIFIED_LENGTH, classifyUserAgent, type AgentInfo } from "../../src/agents/classify.ts";
 import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
@@ -779,14 +780,24 @@ const botsNearAModel: readonly { ua: string; tokens: string[]; why: string }[] =
     why: "a bot's own comment after a ROBOT model",
   },
   {
+    ua: "Mozilla/5.0 (Linux; Android 10; CUBOT X9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36 (compatible; FooBot/1.0)",
+    tokens: ["FooBot"],
+    why: "the device's name gives no token: CUBOT is no product",
+  },
+  {
     ua: "Mozilla/5.0 (Linux; Android 10; FooBot/2.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
     tokens: ["FooBot"],
     why: "a product with a version in the model's place is not a model",
   },
   {
-    ua: "Mozilla/5.0 (Linux; Android 10; K; FooBot) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+    ua: "Mozilla/5.0 (Linux; Android 10; K; compatible; FooBot) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
     tokens: ["FooBot"],
-    why: "a name after the model, in the same comment",
+    why: "a name after `compatible;` in the platform comment: a bot declaring itself",
+  },
+  {
+    ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; FooCrawler/3.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+    tokens: ["FooCrawler"],
+    why: "a product with a version in a Windows platform comment",
   },
   {
     ua: "Mozilla/5.0 (Linux; Android 8.0; Pixel 2 Build/OPD3.170816.012; BarSpider/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/81.0.4044.138 Mobile Safari/537.36",
@@ -799,6 +810,122 @@ const botsNearAModel: readonly { ua: string; tokens: string[]; why: string }[] =
     why: "Googlebot smartphone",
   },
 ];
+
+// The rule, not the example (issue 31): the platform comment of a browser's string, the first
+// "(…)" after Mozilla/5.0, names a platform and a device. A piece of it without "/" is such a
+// name wherever it sits (a model, a WebView's "wv" after it, a Windows or X11 extra), and a
+// person is never refused for a word in it. Rows: strings isbot called a bot before.
+const platformWords: readonly { ua: string; why: string }[] = [
+  {
+    ua: "Mozilla/5.0 (Linux; Android 10; ROBOT 1; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.0.0 Mobile Safari/537.36",
+    why: "an Android WebView on a phone named ROBOT 1",
+  },
+  {
+    ua: "Mozilla/5.0 (Linux; U; Android 4.4.2; en-us; Robot X; wv) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+    why: "a WebView with a locale",
+  },
+  {
+    ua: "Mozilla/5.0 (Linux; Android 10; K; Robot X) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+    why: "the device name after Chrome's reduced model K",
+  },
+  {
+    ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Spider) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+    why: "a word after a Windows platform",
+  },
+  {
+    ua: "Mozilla/5.0 (X11; Linux x86_64; Crawler 3) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+    why: "a word after an X11 platform",
+  },
+  {
+    ua: "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X; Robot) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+    why: "a word after an iPad's OS",
+  },
+  {
+    ua: "Mozilla/5.0 (Linux; Android 10; K; FooBot) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+    why: "a bare name in the device's place is a device's name (a product names itself Name/version)",
+  },
+];
+
+describe("a person is never refused for a word in a device or platform name", () => {
+  it.each(platformWords)("$why", ({ ua }) => {
+    expect(classifyUserAgent(ua)).toEqual({
+      crawler: false,
+      tokens: [],
+      known: undefined,
+      obeysGlobalGroup: true,
+      honoursRateLimits: false,
+    });
+  });
+
+  // Generated: a word isbot reads as a bot's, in any case, with a number or not, at any place
+  // among the platform comment's pieces, for each platform a browser sends.
+  const platforms = [
+    ["Linux", "Android 14"],
+    ["Linux", "U", "Android 4.4.2", "en-us"],
+    ["Windows NT 10.0", "Win64", "x64"],
+    ["X11", "Linux x86_64"],
+    ["Macintosh", "Intel Mac OS X 10_15_7"],
+    ["iPhone", "CPU iPhone OS 17_4 like Mac OS X"],
+  ];
+  const botWord = fc.constantFrom(
+    "robot",
+    "bot",
+    "spider",
+    "crawler",
+    "crawl",
+    "checker",
+    "scanner",
+    "scan",
+    "monitor",
+    "headless",
+    "archive",
+    "feeder",
+    "agent",
+    "cubot",
+    "validator",
+    "preview",
+    "proxy",
+    "scraper",
+    "download",
+  );
+  const casing = fc.constantFrom(
+    (w: string) => w,
+    (w: string) => w.toUpperCase(),
+    (w: string) => w[0]?.toUpperCase() + w.slice(1),
+  );
+  const deviceName = fc
+    .tuple(
+      botWord,
+      casing,
+      fc.constantFrom("", " 1", " X", " Max", "_P20", "-7", " Pro 5G"),
+      fc.constantFrom("", "My "),
+    )
+    .map(([word, cased, suffix, prefix]) => `${prefix}${cased(word)}${suffix}`);
+  const engine = fc.constantFrom(
+    "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+    "AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.0.0 Mobile Safari/537.36",
+    "Gecko/20100101 Firefox/125.0",
+  );
+  it("generated: a bot-like word anywhere among the platform comment's pieces is a person's", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...platforms),
+        deviceName,
+        fc.nat(),
+        fc.boolean(),
+        engine,
+        (platform, device, place, webView, tail) => {
+          const pieces = [...platform];
+          pieces.splice(1 + (place % pieces.length), 0, device);
+          if (webView) pieces.push("wv");
+          const ua = `Mozilla/5.0 (${pieces.join("; ")}) ${tail}`;
+          expect(classifyUserAgent(ua).crawler, ua).toBe(false);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
 
 describe("bots near an Android model are still crawlers", () => {
   it.each(botsNearAModel)("$why", ({ ua, tokens }) => {

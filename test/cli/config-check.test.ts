@@ -154,6 +154,16 @@ describe("checkWranglerToml: each trap, its message and fix", () => {
       expected: ["error: ADMIN_TOKEN is in [vars], readable by anyone who reads the repository", ADMIN_NOTE],
     },
     {
+      name: "ADMIN_TOKEN of spaces: also named blank, not read as unset (issue 31)",
+      toml: `${GOOD}ADMIN_TOKEN = "                        "\n`,
+      env: undefined,
+      expected: [
+        "error: ADMIN_TOKEN is in [vars], readable by anyone who reads the repository",
+        "error: ADMIN_TOKEN is set but blank (white space only); it stays off until it holds a value",
+        ADMIN_NOTE,
+      ],
+    },
+    {
       name: "the CrawlRate Durable Object missing",
       toml: GOOD.replace('name = "CRAWL_RATE"', 'name = "RATES"'),
       env: undefined,

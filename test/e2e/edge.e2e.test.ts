@@ -376,13 +376,14 @@ describe("bypass attempts through the live policy and usage preferences", () => 
   });
 
   const USAGE_ROBOTS =
-    "User-agent: *\nDisallow: /private/\nDisallow: /wiki/Special:\nContent-Usage: /ai-no/ train-ai=n\n";
+    "User-agent: *\nDisallow: /private/\nDisallow: /wiki/Special:\nDisallow: /wiki/Talk:O%27Brien\nContent-Usage: /ai-no/ train-ai=n\n";
   it.each([
     { path: "/pub/..%2Fai-no/x", ua: GPTBOT },
     { path: "/pub/..;/ai-no/x", ua: GPTBOT },
     { path: "//pub/ai-no/x", ua: GPTBOT },
     { path: "/ai-no;x=1/x", ua: GPTBOT },
     { path: "/wiki/Special%3ARandom", ua: GOOGLEBOT, why: "LinkChecker's %3A for :" },
+    { path: "/wiki/Talk:O'Brien", ua: GOOGLEBOT, why: "the rule's %27 sent as '" },
     { path: "/%2Fevil.test/private/report", ua: GOOGLEBOT, why: "%2F decoded, then a network path" },
   ])("robots.txt with Content-Usage: /ai-no/ train-ai=n: $path -> crawler 403", async ({ path, ua }) => {
     origin.setRobots(USAGE_ROBOTS);

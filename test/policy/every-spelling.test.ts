@@ -9,6 +9,7 @@ import { decideEdge } from "../../src/policy/edge-decision.ts";
 import { NOT_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { judge } from "../../src/policy/judge.ts";
 import { parsePolicy, type CompiledPolicy } from "../../src/policy/operator-policy.ts";
+import { enforcementMatcher } from "../../src/policy/path-spellings.ts";
 import { gatheredFacts } from "./gathered-facts.ts";
 
 const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
@@ -161,5 +162,54 @@ describe("reserved-character escapes are judged decoded too (LinkChecker sends e
     const over = { robots: { state: "ok", matcher: query, retryAfter: 0 } as const };
     expect(decided({ pathAndQuery: "/a%3Fx", ...over })).toMatchObject({ action: "pass" });
     expect(decided({ pathAndQuery: "/a?x", ...over })).toMatchObject({ action: "block" });
+  });
+});
+
+describe("the other way round: a rule that writes a reserved character escaped matches it sent literally", () => {
+  // The review's reproduction, from a real file: the origin serves both spellings as one page.
+  const file = [
+    "User-agent: *",
+    "Disallow: /wiki/Wikipedia_talk:Bureaucrats%27_noticeboard",
+    "Disallow: /w/%3Aa%40b",
+    "Disallow: /star%2A$",
+    "Allow: /wiki/Wikipedia_talk:Bureaucrats%27_noticeboard/archive",
+    "",
+  ].join("\n");
+  const robots = { state: "ok", matcher: enforcementMatcher(parseRobotsTxt(file)), retryAfter: 0 } as const;
+  it.each([
+    { path: "/wiki/Wikipedia_talk:Bureaucrats'_noticeboard", line: 2, why: "' sent literally" },
+    { path: "/wiki/Wikipedia_talk%3ABureaucrats'_noticeboard", line: 2, why: "the : escaped, the ' not" },
+    { path: "/wiki/Wikipedia_talk:Bureaucrats%27_noticeboard", line: 2, why: "as the rule writes it (control)" },
+    { path: "/w/:a@b/x", line: 3, why: "both sent literally" },
+    { path: "/w/%3Aa@b", line: 3, why: "one of each" },
+    { path: "/star*", line: 4, why: "%2A matches a literal * (RFC 9309 §2.2.3)" },
+  ])("$path -> 403 by line $line, the rule as written ($why)", ({ path, line }) => {
+    const action = decided({ pathAndQuery: path, robots });
+    expect(action).toMatchObject({ action: "block", status: 403, verdict: { decision: { rule: { line } } } });
+    const written = file.split("\n")[line - 1]?.split(": ")[1];
+    expect(action).toMatchObject({ verdict: { decision: { rule: { pattern: written } } } });
+  });
+
+  it.each([
+    { path: "/wiki/Wikipedia_talk:Bureaucrats'_noticeboard/archive", why: "the longer allow, sent literally" },
+    { path: "/starx", why: "%2A stays a literal *, never a wildcard" },
+    { path: "/w/:a", why: "no rule covers it" },
+  ])("$path -> pass ($why)", ({ path }) => {
+    expect(decided({ pathAndQuery: path, robots })).toMatchObject({ action: "pass" });
+  });
+
+  it("an operator's route that writes the escape covers the literal character too", () => {
+    const policy = policyOf(
+      '{"routes":[{"pattern":"/wiki/O%27Brien","rules":[{"crawlers":["bingbot"],"action":"block"}]}]}',
+    );
+    expect(decided({ pathAndQuery: "/wiki/O'Brien", policy })).toMatchObject({ action: "block", layer: "policy" });
+  });
+
+  it("the engine alone keeps RFC 9309's answer: an escaped reserved character is another URL", () => {
+    const engine = compileRobots(parseRobotsTxt(file));
+    expect(engine.decide(["bingbot"], "/wiki/Wikipedia_talk:Bureaucrats'_noticeboard")).toMatchObject({
+      allowed: true,
+      reason: "no-matching-rule",
+    });
   });
 });

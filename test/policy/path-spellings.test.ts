@@ -2,7 +2,7 @@
 // common origin may read the same request target. The edge blocks when any of them is
 // disallowed. Rows: the path and query as requested, and every spelling, canonical first.
 import { describe, expect, it } from "vitest";
-import { enforcementSpellings, removeDotSegments } from "../../src/policy/path-spellings.ts";
+import { enforcementSpellings, removeDotSegments, ruleSpelling } from "../../src/policy/path-spellings.ts";
 
 describe("enforcementSpellings", () => {
   it.each([
@@ -64,6 +64,24 @@ describe("enforcementSpellings", () => {
     { path: "/x?a%3Ab", spellings: ["/x?a%3Ab"], why: "the query is left as written" },
   ])("$path -> $spellings ($why)", ({ path, spellings }) => {
     expect(enforcementSpellings(path)).toEqual(spellings);
+  });
+});
+
+describe("ruleSpelling: a rule's reserved escapes read as their characters, as the path's are", () => {
+  it.each([
+    {
+      pattern: "/wiki/Wikipedia_talk:Bureaucrats%27_noticeboard",
+      other: "/wiki/Wikipedia_talk:Bureaucrats'_noticeboard",
+    },
+    { pattern: "/wiki/Special%3AX%40y%2C%3D", other: "/wiki/Special:X@y,=" },
+    { pattern: "/a%3Bx/%28b%29", other: "/a;x/(b)" },
+    { pattern: "/a%2Ab%24", other: undefined, why: "%2A and %24 already match a literal * and $" },
+    { pattern: "/a%2Fb%3Fc%23d", other: undefined, why: "%2F, %3F and %23 are not read as characters" },
+    { pattern: "/a%20b", other: undefined, why: "not a reserved character" },
+    { pattern: "/plain/", other: undefined },
+    { pattern: "/%%3A", other: "/%:", why: "a stray % stays" },
+  ])("$pattern -> $other", ({ pattern, other }) => {
+    expect(ruleSpelling(pattern)).toBe(other);
   });
 });
 

@@ -12,7 +12,7 @@
  * silently undo it. `If-Match: *` makes it unconditional.
  */
 
-import { parsePolicy } from "../../policy/operator-policy.ts";
+import { MAX_POLICY_BYTES, parsePolicy } from "../../policy/operator-policy.ts";
 import { locateProblems } from "../../policy/policy-lines.ts";
 import type { AdminContext } from "./context.ts";
 import { readBodyText } from "./body.ts";
@@ -20,8 +20,8 @@ import { initialPolicy, MAX_KEPT_VERSIONS, savePolicy, storedVersions, type Save
 import { jsonResponse } from "../responses.ts";
 import type { StoredPolicyVersion } from "../store.ts";
 
-/** Largest policy body accepted: far above any hand-written policy, far below KV's value limit. */
-export const MAX_POLICY_BYTES = 64 * 1024;
+// Kept beside the policy's parser, so the CLI refuses what PUT policy would (cli/purposes.ts).
+export { MAX_POLICY_BYTES };
 /** A rollback body is `{"version": N}`. */
 const MAX_ROLLBACK_BYTES = 1024;
 

@@ -33,6 +33,7 @@
  * is JSON `{ "error", "problems"? }`.
  */
 
+import { bearerMatches } from "../admin-token.ts";
 import { activityView, replayDraft } from "./activity.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
 import { explain } from "./explain.ts";
@@ -102,15 +103,4 @@ async function activityRoute(admin: AdminContext, route: "GET activity" | "POST 
   if (!origin.ok) return problemResponse(origin);
   if (route === "GET activity") return activityView(admin, origin.value);
   return replayDraft(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
-}
-
-async function bearerMatches(request: Request, token: string): Promise<boolean> {
-  const header = request.headers.get("authorization") ?? "";
-  const given = /^bearer[ \t]+(.*)$/i.exec(header)?.[1]?.trim() ?? "";
-  const [a, b] = await Promise.all([sha256(given), sha256(token)]);
-  return crypto.subtle.timingSafeEqual(a, b) && given !== "";
-}
-
-async function sha256(text: string): Promise<ArrayBuffer> {
-  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
 }

@@ -5,7 +5,8 @@
  */
 
 import ipaddr from "ipaddr.js";
-import { compileRobots, parseRobotsTxt } from "../../core/index.ts";
+import { parseRobotsTxt } from "../../core/index.ts";
+import { enforcementMatcher } from "../../policy/path-spellings.ts";
 import type { Explanation } from "../../policy/explain.ts";
 import { explainRequest } from "../../policy/explain.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
@@ -37,7 +38,7 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   const situation = await situationOf(admin, origin);
   const robots = servedRobots(await robotsFor(origin, admin.kv, admin.config, admin.ctx), situation.policy);
   const { ua, urls, draft: draftText, ip } = body.value;
-  const draft = draftText === undefined ? undefined : compileRobots(parseRobotsTxt(draftText));
+  const draft = draftText === undefined ? undefined : enforcementMatcher(parseRobotsTxt(draftText));
   const live = { state: robots.entry.state, matcher: robots.matcher() };
   const claimCheck = ip === undefined ? undefined : await claimCheckOf(admin, ua, ip);
   const disguise = await disguiseAt(admin, ip);

@@ -14,10 +14,16 @@
  * both directions; headers that name another host or path for the origin to serve
  * (`X-Forwarded-Host`, `X-Original-URL`, `X-Rewrite-URL`) are never passed on from a client:
  * an origin that trusts them would serve another resource than the one judged.
+ *
+ * The admin token never leaves (issue 31): a request whose Authorization carries ADMIN_TOKEN
+ * (an operator's misspelt admin path, `/__ROBOTS/status`, `/__robots%2Fstatus`) is answered
+ * here with a 404 that does not repeat it, never sent on with the operator's secret. Kept here,
+ * in the one way out, so that no path to the origin can forget it.
  */
 
+import { carriesToken } from "../admin-token.ts";
 import { logError } from "../log.ts";
-import { errorResponse } from "../responses.ts";
+import { errorResponse, jsonResponse } from "../responses.ts";
 
 /**
  * RFC 9110 §7.6.1 and the headers every proxy treats as hop-by-hop. `Upgrade` stays: the
@@ -44,7 +50,13 @@ export function originTarget(originUrl: URL, url: URL): string {
  * Proxy mode: the same path on ORIGIN_URL. Route mode: the same URL as parsed (the host is
  * the zone's own, which Cloudflare routed to us). An unreachable origin answers 502.
  */
-export async function forward(request: Request, url: URL, originUrl: URL | undefined): Promise<Response> {
+export async function forward(
+  request: Request,
+  url: URL,
+  originUrl: URL | undefined,
+  adminToken: string | undefined,
+): Promise<Response> {
+  if (adminToken !== undefined && (await carriesToken(request, adminToken))) return adminTokenKept();
   const target = originUrl ? originTarget(originUrl, url) : url.href;
   const outgoing = new Request(target, request);
   dropHopByHop(outgoing.headers);
@@ -59,6 +71,16 @@ export async function forward(request: Request, url: URL, originUrl: URL | undef
     logError("origin", message);
     return errorResponse(`the origin could not be reached (${message})`, 502);
   }
+}
+
+function adminTokenKept(): Response {
+  return jsonResponse(
+    {
+      error:
+        "not found: this request carries the admin token, which is never sent to the origin; the admin API answers only under ADMIN_PREFIX, spelt exactly",
+    },
+    404,
+  );
 }
 
 /** Delete the hop-by-hop headers, and every header the Connection header names. */

@@ -152,9 +152,13 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
     case "error":
       return record.layer === "self-loop" ? selfLoopResponse() : errorResponse("the origin is not configured", 502);
     case "pass":
-      return withContentUsage(await forward(request, url, config.originUrl), record.contentUsage);
+      return withContentUsage(await forward(request, url, config.originUrl, config.adminToken), record.contentUsage);
     case "report":
-      return withHeader(await forward(request, url, config.originUrl), "x-robots-edge", wouldBlock(record));
+      return withHeader(
+        await forward(request, url, config.originUrl, config.adminToken),
+        "x-robots-edge",
+        wouldBlock(record),
+      );
     case "serve-robots-txt":
       if (!robots) throw new TypeError("robots.txt to serve was not loaded");
       return robotsTxtResponse(robots, request.method, record.retryAfter ?? 0, Date.now());

@@ -18,7 +18,8 @@
  * never one per request.
  */
 
-import { compileRobots, type RobotsMatcher } from "../../core/index.ts";
+import type { RobotsMatcher } from "../../core/index.ts";
+import { enforcementMatcher } from "../../policy/path-spellings.ts";
 import { isServedAuthority } from "./authorities.ts";
 import type { Config } from "../../config/read-config.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
@@ -192,7 +193,7 @@ function loaded(entry: RobotsEntry): LoadedRobots {
     entry,
     matcher() {
       if (entry.state !== "ok" || !entry.copy) return undefined;
-      matcher ??= compileRobots(modelOf(entry.copy));
+      matcher ??= enforcementMatcher(modelOf(entry.copy));
       return matcher;
     },
   };

@@ -8,7 +8,8 @@
  * on them compiles once per new copy or new version and costs a lookup per request after.
  */
 
-import { compileRobots, parseRobotsTxt, serializeRobots, type RobotsMatcher } from "../../core/index.ts";
+import { parseRobotsTxt, serializeRobots, type RobotsMatcher } from "../../core/index.ts";
+import { enforcementMatcher } from "../../policy/path-spellings.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import { compilePurposes } from "../../policy/purposes-robots.ts";
 import type { LoadedRobots } from "./cache.ts";
@@ -50,7 +51,7 @@ export function compileServed(robots: LoadedRobots, policy: CompiledPolicy | und
   return {
     entry: served,
     matcher() {
-      matcher ??= compileRobots(model);
+      matcher ??= enforcementMatcher(model);
       return matcher;
     },
   };
@@ -88,7 +89,7 @@ export function draftLoaded(like: LoadedRobots | undefined, text: string, now: n
   return {
     entry,
     matcher() {
-      matcher ??= compileRobots(model);
+      matcher ??= enforcementMatcher(model);
       return matcher;
     },
   };

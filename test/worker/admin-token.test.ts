@@ -1,0 +1,87 @@
+// The admin token never leaves the edge (issue 31): a request that carries it on a misspelt
+// admin path is answered here, never forwarded to the origin with the operator's secret; and a
+// token of spaces is a named problem, not an admin API silently off.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { parseConfig } from "../../src/config/read-config.ts";
+import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, TOKEN, type FakeOrigin } from "./helpers.ts";
+
+let origin: FakeOrigin;
+beforeEach(async () => {
+  await freshState();
+  origin = fakeOrigin({ body: "User-agent: *\nDisallow: /private/\n" });
+});
+afterEach(freshState);
+
+/** The pages the origin was asked for (robots.txt fetches aside). */
+function pagesAsked(): string[] {
+  return origin.requests.filter((url) => !url.endsWith("/robots.txt"));
+}
+
+describe("a request carrying the admin token is never forwarded", () => {
+  it.each([
+    { path: "/__ROBOTS/status", authorization: `Bearer ${TOKEN}`, why: "the prefix in another case" },
+    { path: "/__robots%2Fstatus", authorization: `Bearer ${TOKEN}`, why: "the slash escaped" },
+    { path: "/__robot/status", authorization: `Bearer ${TOKEN}`, why: "a letter missing" },
+    { path: "/status", authorization: `bearer   ${TOKEN}  `, why: "no prefix; scheme in lower case, spaces" },
+    { path: "/blog/", authorization: TOKEN, why: "the token alone, no scheme" },
+  ])("$path ($why) -> 404 at the edge, the origin asked nothing", async ({ path, authorization }) => {
+    const response = await call(path, { ua: CHROME, headers: { authorization } });
+    expect(response.status).toBe(404);
+    const body = await response.text();
+    expect(JSON.parse(body)).toMatchObject({ error: expect.stringContaining("carries the admin token") });
+    expect(body).not.toContain(TOKEN);
+    expect(pagesAsked()).toEqual([]);
+  });
+
+  it("a crawler's request with the token is not forwarded either", async () => {
+    const response = await call("/blog/", { ua: GOOGLEBOT, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(404);
+    expect(pagesAsked()).toEqual([]);
+  });
+
+  it.each([
+    { authorization: "Bearer someone-elses-token-123", why: "another bearer token" },
+    { authorization: `Bearer ${TOKEN}x`, why: "the token with more after it" },
+    { authorization: "Basic dXNlcjpwYXNz", why: "the site's own Basic credentials" },
+  ])("other credentials pass to the origin ($why)", async ({ authorization }) => {
+    const response = await call("/__ROBOTS/status", { ua: CHROME, headers: { authorization } });
+    expect(await response.text()).toBe("origin page /__ROBOTS/status");
+    expect(pagesAsked()).toEqual(["https://origin.test/__ROBOTS/status"]);
+  });
+
+  it("without the ADMIN_TOKEN secret, nothing is held back", async () => {
+    const response = await call("/__ROBOTS/status", {
+      ua: CHROME,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      env: { ADMIN_TOKEN: "" },
+    });
+    expect(await response.text()).toBe("origin page /__ROBOTS/status");
+  });
+});
+
+describe("an ADMIN_TOKEN of spaces is a problem, not an admin API silently off", () => {
+  it.each([
+    { value: " ", why: "one space" },
+    { value: "                        ", why: "24 spaces" },
+    { value: "\t \n", why: "tabs and a newline" },
+  ])("$why: refused with a problem that says so", ({ value }) => {
+    const { config, problems } = parseConfig({ ADMIN_TOKEN: value });
+    expect(config.adminToken).toBeUndefined();
+    expect(config.adminTokenRefused).toBe(true);
+    expect(problems).toContainEqual(expect.stringContaining("ADMIN_TOKEN is set but blank"));
+  });
+
+  it("the admin prefix answers that the admin API is off, as for a short token", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = await call("/__robots/status", { ua: CHROME, env: { ADMIN_TOKEN: "   " } });
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain("the admin API is off");
+    expect(pagesAsked()).toEqual([]);
+  });
+
+  it("an empty ADMIN_TOKEN is still unset, not refused", () => {
+    const { config, problems } = parseConfig({ ADMIN_TOKEN: "" });
+    expect(config.adminTokenRefused).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});
