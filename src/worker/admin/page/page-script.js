@@ -200,20 +200,22 @@ function highlight(line) {
 }
 
 function describe(result) {
+  // During a pause, the line that decides once it ends (the tester's `afterPause`).
+  const by = result.afterPause || result;
   const where =
-    result.layer === "policy" && result.policy && result.policy.rule
+    by.layer === "policy" && by.policy && by.policy.rule
       ? "operator policy: " +
-        result.policy.rule.action +
+        by.policy.rule.action +
         " under " +
-        result.policy.route +
+        by.policy.route +
         " (route " +
-        (result.policy.routeIndex + 1) +
+        (by.policy.routeIndex + 1) +
         ")"
-      : result.usage
-        ? result.usage.message
-        : result.rule
-          ? result.rule.kind + ": " + result.rule.pattern + " (line " + result.rule.line + ")"
-          : result.reason;
+      : by.usage
+        ? by.usage.message
+        : by.rule
+          ? by.rule.kind + ": " + by.rule.pattern + " (line " + by.rule.line + ")"
+          : by.reason;
   // The edge's own decision: a pass held to rate lines says when it would be limited.
   const action =
     result.action.action +
@@ -235,8 +237,16 @@ function describe(result) {
  */
 function verdictOf(result) {
   const held = result.action.status !== null && result.action.action !== "block";
-  if (held) return { text: result.action.status + " " + layerName(result.layer), className: "held" };
-  return result.allowed ? { text: "allowed", className: "allowed" } : { text: "disallowed", className: "disallowed" };
+  // During a pause the rules' verdict stands beside the 503: "503 crawl pause; robots.txt: disallowed".
+  const beside = result.afterPause
+    ? "; " + (result.afterPause.layer === "policy" ? "operator policy" : "robots.txt") + ": " + allowedText(result)
+    : "";
+  if (held) return { text: result.action.status + " " + layerName(result.layer) + beside, className: "held" };
+  return { text: allowedText(result), className: result.allowed ? "allowed" : "disallowed" };
+}
+
+function allowedText(result) {
+  return result.allowed ? "allowed" : "disallowed";
 }
 
 function actionName(action) {
@@ -290,14 +300,16 @@ async function run() {
       const cell = el("td");
       const button = el("button", live.where, "secondary");
       button.type = "button";
-      button.addEventListener("click", () => highlight(result.live.rule && result.live.rule.line));
+      const deciding = result.live.afterPause || result.live;
+      button.addEventListener("click", () => highlight(deciding.rule && deciding.rule.line));
       cell.append(button);
       row.append(cell);
     }
     tbody.append(row);
   }
-  const first = data.results.find((r) => r.live.rule);
-  if (!draftMode) highlight(first && first.live.rule.line);
+  const ruleOf = (r) => (r.live.afterPause || r.live).rule;
+  const first = data.results.find(ruleOf);
+  if (!draftMode) highlight(first && ruleOf(first).line);
   const differing = data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft.";
   const afterPause = data.results.filter((r) => r.differsAfterPause).length;
   say(
