@@ -2,7 +2,8 @@
 // through the purposes as live is, and during a pause the tester says what robots.txt says
 // beside the 503 and compares drafts on it.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { admin, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, BINGBOT } from "./helpers.ts";
+import { GENERATED_FOOTER } from "../../src/policy/purposes-robots.ts";
+import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, BINGBOT } from "./helpers.ts";
 
 const ORIGIN_ROBOTS = "User-agent: *\nDisallow: /admin/\n\nUser-agent: bingbot\nDisallow: /private/\n";
 const PURPOSES = {
@@ -96,5 +97,100 @@ describe("POST test during a pause: robots.txt's verdict beside the 503, and dra
     await admin("pause", { method: "POST", body: { minutes: 30 }, env: OFF });
     const [row] = (await tested(CHROME, ["/admin/x"], draft)).results;
     expect([row?.live.action.action, row?.live.afterPause]).toEqual(["pass", undefined]);
+  });
+});
+
+describe("one numbering with purposes in force: origin lines by their origin number, generated lines as g<n>", () => {
+  interface Explained {
+    rule: { line: number; kind: string; pattern: string } | null;
+    line: { line: number | null } | null;
+  }
+  /** The edge's every report of the deciding line for one request. */
+  async function reports(ua: string, path: string) {
+    const response = await call(path, { ua, env: OFF });
+    const body = await response.text();
+    const explained = (await (
+      await admin(`explain?ua=${encodeURIComponent(ua)}&url=${encodeURIComponent(path)}`, { env: OFF })
+    ).json()) as Explained;
+    const [testedRow] = (await tested(ua, [path], ORIGIN_ROBOTS)).results;
+    return {
+      status: response.status,
+      header: response.headers.get("x-robots-edge"),
+      body,
+      explainLine: explained.rule?.line,
+      recordLine: explained.line?.line,
+      testerLine: testedRow?.live.rule?.line,
+    };
+  }
+
+  // [crawler, path, X-Robots-Edge, 403 body's line, JSON line]: origin lines keep their number.
+  const originRows: [string, string, string, string, number][] = [
+    // A crawler no purpose speaks for obeys the origin's `*` group: its line 2.
+    ["ExampleBot", "/admin/x", 'blocked; rule="disallow: /admin/"; line=2', "(line 2)", 2],
+    ["bingbot", "/private/x", 'blocked; rule="disallow: /private/"; line=5', "(line 5)", 5],
+  ];
+  const agents: Record<string, string> = { ExampleBot: "ExampleBot/1.0 (+https://example.test/bot)", bingbot: BINGBOT };
+  it.each(originRows)("%s %s: %s", async (name, path, header, bodyLine, line) => {
+    expect((await admin("policy", { method: "PUT", body: PURPOSES, env: OFF })).status).toBe(200);
+    const seen = await reports(agents[name] ?? "", path);
+    expect(seen).toMatchObject({ status: 403, header, explainLine: line, recordLine: line, testerLine: line });
+    expect(seen.body).toContain(bodyLine);
+  });
+
+  it("a generated rule is cited g<n>: line n of the served file, inside the generated block, everywhere", async () => {
+    expect((await admin("policy", { method: "PUT", body: PURPOSES, env: OFF })).status).toBe(200);
+    const served = (await (await call("/robots.txt", { ua: CHROME, env: OFF })).text()).split("\n");
+    const seen = await reports(GPTBOT, "/blog/");
+    const cited = /; line=g(\d+)$/.exec(seen.header ?? "");
+    expect(seen.header).toMatch(/^blocked; rule="disallow: \/"; line=g\d+$/);
+    const n = Number(cited?.[1]);
+    expect(served[n - 1]).toBe("Disallow: /");
+    expect(served.indexOf(GENERATED_FOOTER)).toBeGreaterThan(n - 1);
+    expect(seen.body).toContain(`(generated line ${n})`);
+    // JSON says a generated line as its negative: -n.
+    expect([seen.explainLine, seen.recordLine, seen.testerLine]).toEqual([-n, -n, -n]);
+  });
+
+  it("a rule the generated group restates is cited where it is restated, not at the origin's line", async () => {
+    expect((await admin("policy", { method: "PUT", body: PURPOSES, env: OFF })).status).toBe(200);
+    const served = (await (await call("/robots.txt", { ua: CHROME, env: OFF })).text()).split("\n");
+    // Googlebot has a generated group (search engines are blocked on /members/) restating `*`.
+    const seen = await reports(GOOGLEBOT, "/admin/x");
+    expect(seen.header).toMatch(/^blocked; rule="disallow: \/admin\/"; line=g\d+$/);
+    const n = Number(/; line=g(\d+)$/.exec(seen.header ?? "")?.[1]);
+    expect(served[n - 1]).toBe("Disallow: /admin/");
+    expect(served.indexOf(GENERATED_FOOTER)).toBeGreaterThan(n - 1);
+    expect([seen.explainLine, seen.recordLine, seen.testerLine]).toEqual([-n, -n, -n]);
+  });
+
+  it("GET robots shows the served file: the generated lines, then the origin's, each line as the edge cites it", async () => {
+    expect((await admin("policy", { method: "PUT", body: PURPOSES, env: OFF })).status).toBe(200);
+    const served = await (await call("/robots.txt", { ua: CHROME, env: OFF })).text();
+    const view = (await (await admin("robots", { env: OFF })).json()) as {
+      text: string;
+      originText: string;
+      generatedLines: number;
+      groups: { agents: string[]; lines: number[] }[];
+    };
+    expect(view.text).toBe(served);
+    expect(view.originText).toBe(ORIGIN_ROBOTS);
+    const lines = view.text.split("\n");
+    expect(lines[view.generatedLines - 1]).toBe(""); // the blank line after the footer
+    expect(lines[view.generatedLines - 2]).toBe(GENERATED_FOOTER);
+    // Origin line 5 ("Disallow: /private/" in bingbot's group) is served line generatedLines + 5.
+    expect(lines[view.generatedLines + 4]).toBe("Disallow: /private/");
+    expect(view.groups).toContainEqual({ agents: ["bingbot"], lines: [4], rules: 1 });
+    const gptbot = view.groups.find((group) => group.agents.includes("gptbot"));
+    expect(gptbot?.lines.some((line) => line < 0 && lines[-line - 1] === "User-agent: GPTBot")).toBe(true);
+    expect(gptbot?.lines.every((line) => line < 0 && -line < view.generatedLines)).toBe(true);
+  });
+
+  it("without purposes nothing is generated: GET robots' text is the origin's, numbered as it is", async () => {
+    await admin("refresh", { method: "POST", env: OFF });
+    const view = (await (await admin("robots", { env: OFF })).json()) as { text: string; generatedLines: number };
+    expect([view.text, view.generatedLines]).toEqual([ORIGIN_ROBOTS, 0]);
+    expect((await call("/admin/x", { ua: GOOGLEBOT, env: OFF })).headers.get("x-robots-edge")).toBe(
+      'blocked; rule="disallow: /admin/"; line=2',
+    );
   });
 });
