@@ -194,3 +194,83 @@ describe("one numbering with purposes in force: origin lines by their origin num
     );
   });
 });
+
+describe("purposes problems in GET status (the page's banner), and in the save's answer", () => {
+  interface Status {
+    edge: { problems: string[] };
+  }
+  async function problems(robots: string, policy: unknown): Promise<{ saved: unknown; status: string[] }> {
+    fakeOrigin({ body: robots });
+    await admin("refresh", { method: "POST", env: OFF });
+    const saved = await (await admin("policy", { method: "PUT", body: policy, env: OFF })).json();
+    const status = (await (await admin("status", { env: OFF })).json()) as Status;
+    return { saved, status: status.edge.problems };
+  }
+  const TRAINING = { purposes: [{ path: "/", "ai-training": "block" }] };
+  const NAMED = { purposes: [{ path: "/", GPTBot: "block" }] };
+  const CMS = "User-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nAllow: /\n";
+
+  // [case, origin robots.txt, policy, a problem contains (null: none)]
+  const rows: [string, string, unknown, string | null][] = [
+    ["the origin names GPTBot (category entry)", CMS, TRAINING, "GPTBot: the origin's own group (user-agent line 4)"],
+    ["the origin names GPTBot (entry naming it)", CMS, NAMED, "GPTBot: the origin's own group (user-agent line 4)"],
+    ["the origin does not name it", ORIGIN_ROBOTS, TRAINING, null],
+    [
+      "a route allows the category the purposes block",
+      ORIGIN_ROBOTS,
+      { ...TRAINING, routes: [{ pattern: "/a/", rules: [{ crawlers: ["category:ai-training"], action: "allow" }] }] },
+      "routes[0].rules[0] lets GPTBot",
+    ],
+    [
+      "a route with mode off under a block",
+      ORIGIN_ROBOTS,
+      { ...TRAINING, routes: [{ pattern: "/a/", mode: "off" }] },
+      "routes[0] (mode off) lets GPTBot",
+    ],
+    [
+      "a route allowing one named crawler under a named block",
+      ORIGIN_ROBOTS,
+      { ...NAMED, routes: [{ pattern: "/a/*.html", rules: [{ crawlers: ["gptbot"], action: "allow" }] }] },
+      "routes[0].rules[0] lets GPTBot",
+    ],
+    [
+      "a route that blocks what the purposes block",
+      ORIGIN_ROBOTS,
+      { ...TRAINING, routes: [{ pattern: "/a/", rules: [{ crawlers: ["category:ai-training"], action: "block" }] }] },
+      null,
+    ],
+    [
+      "a route allowing search, which the purposes leave alone",
+      ORIGIN_ROBOTS,
+      { ...TRAINING, routes: [{ pattern: "/a/", rules: [{ crawlers: ["category:search-engine"], action: "allow" }] }] },
+      null,
+    ],
+  ];
+  it.each(rows)("%s", async (_, robots, policy, expected) => {
+    const { saved, status } = await problems(robots, policy);
+    const found = status.filter((problem) => problem.includes("purposes"));
+    if (expected === null) {
+      expect(found).toEqual([]);
+      expect(saved).not.toHaveProperty("notes");
+    } else {
+      expect(found).toEqual([expect.stringContaining(expected)]);
+      // The route conflicts need no origin: the save says them too.
+      if (expected.startsWith("routes[")) expect(saved).toMatchObject({ notes: [expect.stringContaining(expected)] });
+    }
+  });
+
+  it("one token twice in different case is refused, on its line", async () => {
+    const text = '{"purposes": [\n  {"path": "/",\n   "GPTBot": "block",\n   "gptbot": "allow"}\n]}';
+    const response = await call("/__robots/policy", {
+      method: "PUT",
+      ua: CHROME,
+      body: text,
+      headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+      env: OFF,
+    });
+    expect(response.status).toBe(400);
+    const answer = (await response.json()) as { problems: string[]; at: { line: number; problem: string }[] };
+    expect(answer.problems).toEqual([expect.stringMatching(/^purposes\[0\]\.gptbot names GPTBot again/)]);
+    expect(answer.at.map((entry) => entry.line)).toEqual([4]);
+  });
+});

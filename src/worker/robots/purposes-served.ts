@@ -79,6 +79,20 @@ export function compileServed(robots: LoadedRobots, policy: CompiledPolicy | und
   };
 }
 
+/**
+ * The purposes' warnings against an origin's stored file (where they do not apply: a token the
+ * origin's file names and lets in, an allow that cannot re-open a block, a file too large);
+ * none without purposes or without a usable copy.
+ */
+export function purposesWarnings(entry: RobotsEntry, policy: CompiledPolicy | undefined): string[] {
+  const purposes = policy?.policy.purposes;
+  const origin = originBytes(entry);
+  if (!purposes || purposes.length === 0 || origin === null) return [];
+  return compilePurposes(origin, purposes)
+    .notes.filter((note) => note.severity === "warning")
+    .map((note) => note.message);
+}
+
 /** The origin's bytes in force; empty when it has no robots.txt; null when nothing is known. */
 function originBytes(entry: RobotsEntry): Uint8Array | null {
   if (entry.state === "none") return new Uint8Array();
