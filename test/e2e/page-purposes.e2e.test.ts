@@ -106,10 +106,10 @@ describe("operator page: one numbering with purposes in force", () => {
   }
 
   beforeAll(async () => {
+    // Reloaded to show the saved purposes; the token is kept for the tab (sessionStorage).
     await page.goto(`${edge.url}/__robots/`);
-    await page.fill("#token", TOKEN);
-    await page.press("#token", "Enter");
     await page.waitForSelector("#app:not(.hidden)");
+    await page.waitForSelector("#file li.generated");
   });
 
   it("the file shown is the served file, the generated lines marked g1…", async () => {
