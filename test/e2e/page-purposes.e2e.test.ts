@@ -23,6 +23,29 @@ beforeAll(async () => {
 
 afterAll(() => rig?.stop());
 
+/** The line the tester highlights in the file view: its label, text and whether it is generated. */
+const highlighted = () =>
+  page.$eval("#file li.hit", (item) => ({
+    label: item.getAttribute("data-line"),
+    text: item.firstChild?.textContent ?? "",
+    generated: item.classList.contains("generated"),
+  }));
+
+/** The tester run for one crawler and path, and the edge's own header for that request. */
+async function tested(ua: string, path: string) {
+  await page.fill("#ua", ua);
+  await page.fill("#urls", path);
+  if (await page.isChecked("#draft-mode")) await page.uncheck("#draft-mode");
+  // An earlier run's highlight must not stand in for this one's.
+  await page.$$eval("#file li.hit", (items) => {
+    for (const item of items) item.classList.remove("hit");
+  });
+  await page.click("#run");
+  await page.waitForSelector("#file li.hit");
+  const header = (await rawRequest(edge.url, path, { ua })).headers["x-robots-edge"];
+  return { shown: await highlighted(), header };
+}
+
 const lines = (id: string) => page.$$eval(`#${id} li`, (items) => items.map((item) => item.textContent));
 
 describe("operator page: purposes", () => {
@@ -87,23 +110,6 @@ describe("operator page: purposes", () => {
 // edge cites in X-Robots-Edge, holding the rule that decided.
 describe("operator page: one numbering with purposes in force", () => {
   const EXAMPLEBOT = "ExampleBot/1.0 (+https://example.test/bot)";
-  const highlighted = () =>
-    page.$eval("#file li.hit", (item) => ({
-      label: item.getAttribute("data-line"),
-      text: item.firstChild?.textContent ?? "",
-      generated: item.classList.contains("generated"),
-    }));
-
-  /** The tester run for one crawler and path, and the edge's own header for that request. */
-  async function tested(ua: string, path: string) {
-    await page.fill("#ua", ua);
-    await page.fill("#urls", path);
-    if (await page.isChecked("#draft-mode")) await page.uncheck("#draft-mode");
-    await page.click("#run");
-    await page.waitForSelector("#file li.hit");
-    const header = (await rawRequest(edge.url, path, { ua })).headers["x-robots-edge"];
-    return { shown: await highlighted(), header };
-  }
 
   beforeAll(async () => {
     // Reloaded to show the saved purposes; the token is kept for the tab (sessionStorage).

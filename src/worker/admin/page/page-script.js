@@ -298,6 +298,11 @@ function verificationText(verification) {
   return how + verification.reason;
 }
 
+/** A tested URL's deciding rule: during a pause, the one that decides once it ends. */
+function decidingRuleOf(result) {
+  return (result.live.afterPause || result.live).rule;
+}
+
 async function run() {
   const urls = $("urls")
     .value.split("\n")
@@ -336,9 +341,8 @@ async function run() {
     }
     tbody.append(row);
   }
-  const ruleOf = (r) => (r.live.afterPause || r.live).rule;
-  const first = data.results.find(ruleOf);
-  if (!draftMode) highlight(first && ruleOf(first).line);
+  const first = data.results.find(decidingRuleOf);
+  if (!draftMode) highlight(first && decidingRuleOf(first).line);
   const differing = data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft.";
   const afterPause = data.results.filter((r) => r.differsAfterPause).length;
   say(
