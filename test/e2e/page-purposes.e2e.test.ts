@@ -54,7 +54,11 @@ describe("operator page: purposes", () => {
     await page.fill("#token", TOKEN);
     await page.press("#token", "Enter");
     await page.waitForSelector("#app:not(.hidden)");
-    await expect.poll(() => page.textContent("#purposes-summary")).toContain("In force: no generated lines");
+    // Signing in loads the file, the activity, the policy, then the preview: on a loaded machine
+    // that takes longer than a poll's default second.
+    await expect
+      .poll(() => page.textContent("#purposes-summary"), { timeout: 15_000 })
+      .toContain("In force: no generated lines");
     expect(await lines("purposes-origin")).toEqual(["User-agent: *", "Disallow: /private/"]);
     expect(await lines("purposes-generated")).toEqual([]);
   });
