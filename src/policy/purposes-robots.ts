@@ -59,7 +59,7 @@ export interface ServedRobots {
 }
 
 /** A crawler the purposes may speak to: a table entry, a purpose switch, or a token the operator named. */
-interface Subject {
+export interface Subject {
   readonly token: string;
   /** Its token, then the tokens it falls back to (the matcher's order). */
   readonly chain: readonly string[];
@@ -122,7 +122,7 @@ function withoutBom(bytes: Uint8Array): Uint8Array {
   return UTF8_BOM.every((byte, i) => bytes[i] === byte) ? bytes.subarray(3) : bytes;
 }
 
-function subjectsOf(
+export function subjectsOf(
   purposes: Purposes,
   crawlers: readonly KnownCrawler[],
   switches: readonly PurposeSwitch[],

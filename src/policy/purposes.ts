@@ -78,15 +78,25 @@ function readEntry(value: unknown, where: string, problems: string[]): PurposeEn
   }
   const categories: Partial<Record<CrawlerCategory, PurposeAction>> = {};
   const crawlers: Record<string, PurposeAction> = {};
+  // Product tokens compare without case: "GPTBot" and "gptbot" name one crawler, and two
+  // actions for it would leave one of them silently unapplied.
+  const named = new Map<string, string>();
   for (const [key, action] of Object.entries(fields)) {
     if (key === "path") continue;
     if (action !== "allow" && action !== "block") {
       problems.push(`${where}.${key} must be "allow" or "block", got ${JSON.stringify(action)}`);
       continue;
     }
+    const first = isProductToken(key) ? named.get(productToken(key)) : undefined;
     if (isCrawlerCategory(key)) categories[key] = action;
-    else if (isProductToken(key)) crawlers[key] = action;
-    else {
+    else if (first !== undefined) {
+      problems.push(
+        `${where}.${key} names ${first} again (product tokens compare without case); name each crawler once`,
+      );
+    } else if (isProductToken(key)) {
+      crawlers[key] = action;
+      named.set(productToken(key), key);
+    } else {
       problems.push(
         `${where}.${key} is neither a crawler category (${CRAWLER_CATEGORIES.join(", ")}) nor a product token (letters, digits, "-", "_", ".")`,
       );

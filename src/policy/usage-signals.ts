@@ -27,6 +27,7 @@ import type {
 import type { Mode } from "./mode.ts";
 import { contentSignalUseOf, CONTENT_SIGNAL_USES } from "../core/index.ts";
 import { documentedUseOf, refusedCategories, searchOverrides, type DocumentedContentUse } from "./usage-vocabulary.ts";
+import { lineWords } from "./served-lines.ts";
 
 /** The USAGE_SIGNALS var: `enforce` (default), `report`, `off`. Same words as MODE. */
 export type UsageSignalsMode = Mode;
@@ -105,7 +106,7 @@ function firstRefusal(
     const line = Math.min(...lines);
     if (first && first.line <= line) continue;
     const { field, no } = LABELS[format];
-    const message = `robots.txt line ${line}, ${field} ${key}=${no}, refuses ${category} crawlers on this path`;
+    const message = `robots.txt ${lineWords(line)}, ${field} ${key}=${no}, refuses ${category} crawlers on this path`;
     first = { format, key, line, category, message };
   }
   return first;
@@ -122,7 +123,7 @@ function useRefusal(resolution: UsageResolution, options: UsageVerdictOptions): 
   const documented = allowed && documentedUseOf(options.tokens ?? [], options.documentedUses);
   if (!line || !allowed || !documented) return undefined;
   if (CONTENT_SIGNAL_USES.indexOf(documented.use) <= CONTENT_SIGNAL_USES.indexOf(allowed)) return undefined;
-  const message = `robots.txt line ${line.line}, Content-Signal use=${allowed}, refuses ${documented.token}, whose operator documents use=${documented.use} (${documented.source})`;
+  const message = `robots.txt ${lineWords(line.line)}, Content-Signal use=${allowed}, refuses ${documented.token}, whose operator documents use=${documented.use} (${documented.source})`;
   return { format: "content-signal", key: "use", line: line.line, category: options.category ?? "other", message };
 }
 

@@ -1,13 +1,14 @@
 /** The responses the edge makes itself: blocks, 503s, robots.txt, JSON, errors. */
 
 import type { Verdict } from "../policy/judge.ts";
+import { lineLabel, lineWords } from "../policy/served-lines.ts";
 import type { UsageRefusalReason } from "../policy/usage-signals.ts";
 
 const TEXT = "text/plain; charset=utf-8";
 
 /**
  * What X-Robots-Edge says of a block: `blocked; rule="disallow: /private"; line=7` for a
- * robots.txt rule, `blocked; policy="/articles/"; route=1; rule=1` for the operator's policy.
+ * robots.txt rule (a line generated from the purposes: `line=g3`, policy/served-lines.ts), `blocked; policy="/articles/"; route=1; rule=1` for the operator's policy.
  */
 export function ruleHeader(verb: "blocked" | "would-block", verdict: Verdict): string {
   const rule = verdict.decision?.rule;
@@ -16,7 +17,7 @@ export function ruleHeader(verb: "blocked" | "would-block", verdict: Verdict): s
     return `${verb}; policy="${headerSafe(route.pattern)}"; route=${routeIndex + 1}; rule=${ruleIndex + 1}`;
   }
   if (!rule) return verb;
-  return `${verb}; rule="${rule.kind}: ${headerSafe(rule.pattern)}"; line=${rule.line}`;
+  return `${verb}; rule="${rule.kind}: ${headerSafe(rule.pattern)}"; line=${lineLabel(rule.line)}`;
 }
 
 /** Header values are ASCII: non-ASCII as percent-encoded UTF-8; quotes, backslashes, controls dropped. */
@@ -50,7 +51,7 @@ function blockMessage(verdict: Verdict): string {
   const rule = verdict.decision?.rule;
   if (!rule) return "Blocked by robots.txt.\n";
   const group = verdict.decision?.group?.token ?? "*";
-  return `Blocked by robots.txt: "${rule.kind}: ${rule.pattern}" (line ${rule.line}) in the group for "${group}".\n`;
+  return `Blocked by robots.txt: "${rule.kind}: ${rule.pattern}" (${lineWords(rule.line)}) in the group for "${group}".\n`;
 }
 
 /** 503 with Retry-After: robots.txt unavailable, or a crawl pause. */
@@ -156,7 +157,7 @@ export function selfLoopResponse(): Response {
 
 /** X-Robots-Edge for a usage-signal refusal: `blocked; usage="content-usage train-ai"; line=3`. */
 export function usageHeader(verb: "blocked" | "would-block", refusal: UsageRefusalReason): string {
-  return `${verb}; usage="${headerSafe(`${refusal.format} ${refusal.key}`)}"; line=${refusal.line}`;
+  return `${verb}; usage="${headerSafe(`${refusal.format} ${refusal.key}`)}"; line=${lineLabel(refusal.line)}`;
 }
 
 /** A crawler refused by the site's usage preferences (USAGE_SIGNALS=enforce). */

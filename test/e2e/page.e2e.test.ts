@@ -469,12 +469,12 @@ describe("operator page: problems and what the edge does now", () => {
     expect(rows).toEqual([
       [
         ["/blog/", ""],
-        ["503 crawl pause", "held"],
+        ["503 crawl pause; robots.txt: allowed", "held"],
         ["unavailable 503", ""],
       ],
       [
         ["/private/report", ""],
-        ["503 crawl pause", "held"],
+        ["503 crawl pause; robots.txt: disallowed", "held"],
         ["unavailable 503", ""],
       ],
     ]);

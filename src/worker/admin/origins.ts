@@ -8,6 +8,8 @@ import { authorityOf, isExistingAuthority } from "../robots/authorities.ts";
 import { forgetRobots, refresh, type LoadedRobots } from "../robots/cache.ts";
 import { accessWarning, fromBase64, modelOf } from "../robots/entry.ts";
 import { readEntry } from "../store.ts";
+import { policyInForce } from "../live-policy.ts";
+import { servedFile } from "../robots/purposes-served.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
 
 export function originStatus(robots: LoadedRobots, now: number) {
@@ -85,7 +87,14 @@ async function refreshRangesNow(admin: AdminContext): Promise<Response> {
   return jsonResponse(await identitySources(admin.kv, config, Date.now()));
 }
 
-/** The stored robots.txt of an origin as text, with its groups and diagnostics (for the page). */
+/**
+ * The robots.txt in force for an origin as text, with its groups and diagnostics (for the page).
+ * With purposes in force that is the served file (robots/purposes-served.ts): `text` is what
+ * /robots.txt serves and the edge enforces, its first `generatedLines` lines generated, the
+ * rest the origin's file (`originText`). Lines are as every report cites them
+ * (policy/served-lines.ts): groups' lines from the served file so numbered, diagnostics the
+ * origin file's own (by origin line).
+ */
 export async function robotsView(admin: AdminContext): Promise<Response> {
   const param = originOf(admin.url.searchParams.get("origin") ?? admin.authority);
   if (!param.ok) return problemResponse(param);
@@ -93,11 +102,15 @@ export async function robotsView(admin: AdminContext): Promise<Response> {
   const entry = await readEntry(admin.kv, origin);
   if (!entry) return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh first`);
   const robots = entry.copy ? modelOf(entry.copy) : undefined;
+  const originText = entry.copy ? new TextDecoder().decode(fromBase64(entry.copy.bodyBase64)) : null;
+  const served = servedFile(entry, (await policyInForce(admin.kv, admin.config)).compiled);
   return jsonResponse({
     status: originStatus({ entry, matcher: () => undefined }, Date.now()),
     inForce: entry.state === "ok",
-    text: entry.copy ? new TextDecoder().decode(fromBase64(entry.copy.bodyBase64)) : null,
-    groups: (robots?.groups ?? []).map((group) => ({
+    text: served ? new TextDecoder().decode(served.body) : originText,
+    originText,
+    generatedLines: served?.generatedLines ?? 0,
+    groups: ((served?.model ?? robots)?.groups ?? []).map((group) => ({
       agents: group.agents,
       lines: group.agentLines.map((agentLine) => agentLine.line),
       rules: group.rules.length,

@@ -14,6 +14,7 @@
 
 import { MAX_POLICY_BYTES, parsePolicy } from "../../policy/operator-policy.ts";
 import { locateProblems } from "../../policy/policy-lines.ts";
+import { routesPassingPurposes } from "../../policy/purposes-conflicts.ts";
 import type { AdminContext } from "./context.ts";
 import { readBodyText } from "./body.ts";
 import { initialPolicy, MAX_KEPT_VERSIONS, savePolicy, storedVersions, type SaveOutcome } from "../live-policy.ts";
@@ -81,7 +82,8 @@ export async function putPolicy(admin: AdminContext): Promise<Response> {
     });
   }
   const outcome = await savePolicy(admin.kv, { text: body.text, compiled: parsed.value, via: "put", ifMatch });
-  return saved(outcome);
+  // Saved, but two of its settings disagree: said now, and in GET status while it stands.
+  return saved(outcome, routesPassingPurposes(parsed.value));
 }
 
 /** Put the policy of a kept version (or version 0) back in force, as a new version. */
@@ -137,12 +139,13 @@ function rollbackVersion(text: string): number | undefined {
   return typeof version === "number" && Number.isSafeInteger(version) && version >= 0 ? version : undefined;
 }
 
-function saved(outcome: SaveOutcome): Response {
+function saved(outcome: SaveOutcome, notes: readonly string[] = []): Response {
   switch (outcome.kind) {
     case "saved": {
       const response = jsonResponse({
         version: outcome.entry.version,
         savedAt: new Date(outcome.entry.savedAt).toISOString(),
+        ...(notes.length > 0 && { notes }),
       });
       response.headers.set("etag", `"${outcome.entry.version}"`);
       return response;

@@ -10,6 +10,7 @@ import { isServedAuthority } from "../robots/authorities.ts";
 import { listAuthorityPage, readEntry } from "../store.ts";
 import { adminError, type AdminContext } from "./context.ts";
 import { originStatus } from "./origins.ts";
+import { purposesProblems } from "./purposes-problems.ts";
 
 const STATUS_PAGE_DEFAULT = 100;
 const STATUS_PAGE_MAX = 1000;
@@ -29,8 +30,10 @@ export async function status(admin: AdminContext): Promise<Response> {
   const page = await listAuthorityPage(admin.kv, { limit, cursor }).catch((error: unknown) => asError(error));
   if (page instanceof Error) return listFailure(admin.kv, cursor, page);
   const origins = [];
+  const entries = [];
   for (const { authority } of page.authorities) {
     const entry = await readEntry(admin.kv, authority);
+    if (entry) entries.push({ authority, entry });
     if (entry)
       origins.push({
         ...originStatus({ entry, matcher: () => undefined }, now),
@@ -38,12 +41,13 @@ export async function status(admin: AdminContext): Promise<Response> {
       });
   }
   const pause = await activePause(admin.kv, admin.config);
+  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   const configResult = {
     config: admin.config,
-    problems: [...admin.configProblems],
+    // The purposes' problems are the banner's too (issue #31): a setting that stopped applying.
+    problems: [...admin.configProblems, ...purposesProblems(policy, entries)],
     warnings: [...admin.configWarnings],
   };
-  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   return jsonResponse({
     // What the edge does now: the mode and why, the pause and its end, every problem (the page's banner).
     edge: edgeNow(configResult, policy, pause && { ...pause, retryAfter: retryAfterOf(pause, now) }),

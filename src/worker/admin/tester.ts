@@ -2,17 +2,24 @@
  * POST test: decisions for several URLs, live and under a draft robots.txt, judged as explain
  * judges (the edge's record, rendered by policy/explain.ts), with the client address (`ip`)
  * when given, as explain's `ip=`.
+ *
+ * The draft is the origin's file as the operator would publish it: it is served and enforced
+ * with the purposes in force, as live is and as replay judges a draft (purposes-served.ts), so
+ * a draft identical to the origin's file decides every crawler as live does.
+ *
+ * During a crawl pause every crawler gets 503 now, whatever the rules say. Each side then also
+ * carries `afterPause`, the same request decided with the pause lifted (what robots.txt and the
+ * policy say), and its `allowed` is that verdict's: a pause refuses for now, it does not make a
+ * disallowed path allowed. `differs` compares the drafts on that verdict too.
  */
 
 import ipaddr from "ipaddr.js";
-import { parseRobotsTxt } from "../../core/index.ts";
-import { enforcementMatcher } from "../../policy/path-spellings.ts";
 import type { Explanation } from "../../policy/explain.ts";
 import { explainRequest } from "../../policy/explain.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
 import { jsonResponse } from "../responses.ts";
 import { robotsFor } from "../robots/cache.ts";
-import { servedRobots } from "../robots/purposes-served.ts";
+import { compileServed, draftLoaded, servedRobots } from "../robots/purposes-served.ts";
 import { readBodyJson } from "./body.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
 import { claimCheckOf, disguiseAt, explainInput, situationOf, type Situation } from "./explain.ts";
@@ -36,35 +43,47 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   if (!param.ok) return problemResponse(param);
   const origin = param.value;
   const situation = await situationOf(admin, origin);
-  const robots = servedRobots(await robotsFor(origin, admin.kv, admin.config, admin.ctx), situation.policy);
+  const stored = await robotsFor(origin, admin.kv, admin.config, admin.ctx);
+  const robots = servedRobots(stored, situation.policy);
   const { ua, urls, draft: draftText, ip } = body.value;
-  const draft = draftText === undefined ? undefined : enforcementMatcher(parseRobotsTxt(draftText));
+  const draftServed =
+    draftText === undefined ? undefined : compileServed(draftLoaded(stored, draftText, Date.now()), situation.policy);
   const live = { state: robots.entry.state, matcher: robots.matcher() };
+  const draft = draftServed && { state: draftServed.entry.state, matcher: draftServed.matcher() };
   const claimCheck = ip === undefined ? undefined : await claimCheckOf(admin, ua, ip);
   const disguise = await disguiseAt(admin, ip);
   const judged = (url: string, side: typeof live, during: Situation) =>
     explainRequest({ ...explainInput(admin, during, ua, url, claimCheck, disguise), ...side });
+  const unpaused = situation.pause ? { ...situation, pause: null } : undefined;
+  /** The edge's answer now and, when a pause answered it, the rules' verdict beside it. */
+  const sideOf = (url: string, side: typeof live): Tested => {
+    const now = judged(url, side, situation);
+    if (!unpaused || now.layer !== "pause") return now;
+    const afterPause = judged(url, side, unpaused);
+    return { ...now, allowed: afterPause.allowed, afterPause };
+  };
   const results = urls.map((url) => {
-    const now = judged(url, live, situation);
+    const now = sideOf(url, live);
     if (!draft) return { url, live: now };
-    const drafted = judged(url, { state: "ok", matcher: draft }, situation);
-    // During a pause both sides answer 503 now; what the draft changes shows once it ends.
-    const after = situation.pause ? { ...situation, pause: null } : undefined;
+    const drafted = sideOf(url, draft);
     return {
       url,
       live: now,
       draft: drafted,
-      differs: differ(now, drafted),
-      ...(after && {
-        differsAfterPause: differ(judged(url, live, after), judged(url, { state: "ok", matcher: draft }, after)),
-      }),
+      differs: differ(now, drafted) || differ(now.afterPause, drafted.afterPause),
+      // Kept for callers of the earlier answer: the same comparison, on the verdicts after the pause.
+      ...(unpaused && { differsAfterPause: differ(now.afterPause ?? now, drafted.afterPause ?? drafted) }),
     };
   });
   return jsonResponse({ origin, paused: situation.pause !== null, results });
 }
 
-/** Whether two answers differ in what the edge does (or would allow). */
-function differ(a: Explanation, b: Explanation): boolean {
+/** One side's answer: the edge's record rendered, and during a pause the verdict with it lifted. */
+type Tested = Explanation & { readonly afterPause?: Explanation };
+
+/** Whether two answers differ in what the edge does (or would allow); two absent answers do not. */
+function differ(a: Explanation | undefined, b: Explanation | undefined): boolean {
+  if (!a || !b) return a !== b;
   return a.allowed !== b.allowed || a.action.action !== b.action.action || a.action.status !== b.action.status;
 }
 

@@ -8,10 +8,11 @@
  * on them compiles once per new copy or new version and costs a lookup per request after.
  */
 
-import { parseRobotsTxt, serializeRobots, type RobotsMatcher } from "../../core/index.ts";
+import { parseRobotsTxt, serializeRobots, type RobotsMatcher, type RobotsTxt } from "../../core/index.ts";
 import { enforcementMatcher } from "../../policy/path-spellings.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import { compilePurposes } from "../../policy/purposes-robots.ts";
+import { generatedLineCount, withCitedLines } from "../../policy/served-lines.ts";
 import type { LoadedRobots } from "./cache.ts";
 import { fromBase64, toBase64, type RobotsEntry } from "./entry.ts";
 
@@ -28,17 +29,33 @@ export function servedRobots(robots: LoadedRobots, policy: CompiledPolicy | unde
   return served;
 }
 
+/**
+ * The served file when the purposes add lines to the origin's: its bytes, how many lines the
+ * generated part takes, and its model numbered as every report cites it (policy/served-lines.ts:
+ * origin lines by their origin number, generated line n as -n). Undefined: the origin's file is
+ * served as it is.
+ */
+export function servedFile(
+  entry: RobotsEntry,
+  policy: CompiledPolicy | undefined,
+): { readonly body: Uint8Array; readonly generatedLines: number; readonly model: RobotsTxt } | undefined {
+  if (!policy?.policy.purposes || policy.policy.purposes.length === 0) return undefined;
+  const origin = originBytes(entry);
+  if (origin === null) return undefined; // unavailable: 503 as before, nothing to add to
+  const result = compilePurposes(origin, policy.policy.purposes);
+  if (!result.applied || result.generated === "") return undefined;
+  const generatedLines = generatedLineCount(result.generated);
+  return { body: result.body, generatedLines, model: withCitedLines(parseRobotsTxt(result.body), generatedLines) };
+}
+
 /** servedRobots without the cache: for a draft (replay), which must not evict the live one. */
 export function compileServed(robots: LoadedRobots, policy: CompiledPolicy | undefined): LoadedRobots {
   const { entry } = robots;
-  if (!policy?.policy.purposes || policy.policy.purposes.length === 0) return robots;
-  const origin = originBytes(entry);
-  if (origin === null) return robots; // unavailable: 503 as before, nothing to add to
-  const result = compilePurposes(origin, policy.policy.purposes);
-  if (!result.applied || result.generated === "") return robots;
-  const model = parseRobotsTxt(result.body);
+  const file = servedFile(entry, policy);
+  if (!file) return robots;
+  const { model } = file;
   const copy = {
-    bodyBase64: toBase64(result.body),
+    bodyBase64: toBase64(file.body),
     model: serializeRobots(model),
     fetchedAt: entry.copy?.fetchedAt ?? entry.lastFetchAt,
     status: entry.copy?.status ?? 200,
@@ -55,6 +72,20 @@ export function compileServed(robots: LoadedRobots, policy: CompiledPolicy | und
       return matcher;
     },
   };
+}
+
+/**
+ * The purposes' warnings against an origin's stored file (where they do not apply: a token the
+ * origin's file names and lets in, an allow that cannot re-open a block, a file too large);
+ * none without purposes or without a usable copy.
+ */
+export function purposesWarnings(entry: RobotsEntry, policy: CompiledPolicy | undefined): string[] {
+  const purposes = policy?.policy.purposes;
+  const origin = originBytes(entry);
+  if (!purposes || purposes.length === 0 || origin === null) return [];
+  return compilePurposes(origin, purposes)
+    .notes.filter((note) => note.severity === "warning")
+    .map((note) => note.message);
 }
 
 /** The origin's bytes in force; empty when it has no robots.txt; null when nothing is known. */

@@ -162,17 +162,27 @@ async function showOrigin() {
   ];
   for (const [name, value] of facts) status.append(el("dt", name), el("dd", value));
   liveText = view.text || "";
-  $("file-note").textContent = view.inForce
-    ? ""
-    : "Not in force (state: " + view.status.state + "); last good copy shown.";
+  const generatedCount = view.generatedLines || 0;
+  $("file-note").textContent = !view.inForce
+    ? "Not in force (state: " + view.status.state + "); last good copy shown."
+    : generatedCount > 0
+      ? "As served: lines g1–g" +
+        generatedCount +
+        " are generated from the purposes, then the origin's file with its own line numbers."
+      : "";
   const byLine = new Map();
   for (const d of view.diagnostics) if (d.line > 0) byLine.set(d.line, [...(byLine.get(d.line) || []), d]);
   const file = $("file");
   file.replaceChildren();
+  // The served file: its first `generatedLines` lines generated from the purposes (g1, g2, …),
+  // then the origin's, numbered as in the origin's file: the numbers every report cites.
+  const generated = generatedCount;
   liveText.split(/\r\n|\r|\n/).forEach((text, index) => {
-    const line = index + 1;
+    const line = index < generated ? -(index + 1) : index + 1 - generated;
     const item = el("li", text);
-    item.id = "L" + line;
+    item.id = "L" + lineLabel(line);
+    item.dataset.line = lineLabel(line);
+    if (line < 0) item.classList.add("generated");
     const diagnostics = byLine.get(line) || [];
     const worst = ["error", "warning", "info"].find((level) => diagnostics.some((d) => d.severity === level));
     if (worst) item.classList.add(worst);
@@ -183,16 +193,35 @@ async function showOrigin() {
   groups.replaceChildren();
   for (const group of view.groups)
     groups.append(
-      el("li", group.agents.join(", ") + " — line " + group.lines.join(", ") + ", " + group.rules + " rules"),
+      el(
+        "li",
+        group.agents.join(", ") + " — line " + group.lines.map(lineLabel).join(", ") + ", " + group.rules + " rules",
+      ),
     );
-  if (!$("draft").value) $("draft").value = liveText;
+  // A draft is the origin's file; the tester applies the purposes to it as to the live one.
+  if (!$("draft").value) $("draft").value = view.originText === undefined ? liveText : view.originText || "";
   await showActivity();
 }
 
+/**
+ * A line as the edge cites it (policy/served-lines.ts): an origin line by its number, a line
+ * generated from the purposes as g<n> (JSON gives it as -n).
+ * @param {number} line
+ */
+function lineLabel(line) {
+  return line < 0 ? "g" + -line : String(line);
+}
+
+/** @param {number} line */
+function lineWords(line) {
+  return line < 0 ? "generated line " + -line : "line " + line;
+}
+
+/** @param {number | null | undefined} line */
 function highlight(line) {
   for (const node of document.querySelectorAll(".file li.hit")) node.classList.remove("hit");
   if (!line) return;
-  const item = $("L" + line);
+  const item = $("L" + lineLabel(line));
   if (item) {
     item.classList.add("hit");
     item.scrollIntoView({ block: "nearest" });
@@ -200,20 +229,22 @@ function highlight(line) {
 }
 
 function describe(result) {
+  // During a pause, the line that decides once it ends (the tester's `afterPause`).
+  const by = result.afterPause || result;
   const where =
-    result.layer === "policy" && result.policy && result.policy.rule
+    by.layer === "policy" && by.policy && by.policy.rule
       ? "operator policy: " +
-        result.policy.rule.action +
+        by.policy.rule.action +
         " under " +
-        result.policy.route +
+        by.policy.route +
         " (route " +
-        (result.policy.routeIndex + 1) +
+        (by.policy.routeIndex + 1) +
         ")"
-      : result.usage
-        ? result.usage.message
-        : result.rule
-          ? result.rule.kind + ": " + result.rule.pattern + " (line " + result.rule.line + ")"
-          : result.reason;
+      : by.usage
+        ? by.usage.message
+        : by.rule
+          ? by.rule.kind + ": " + by.rule.pattern + " (" + lineWords(by.rule.line) + ")"
+          : by.reason;
   // The edge's own decision: a pass held to rate lines says when it would be limited.
   const action =
     result.action.action +
@@ -235,8 +266,16 @@ function describe(result) {
  */
 function verdictOf(result) {
   const held = result.action.status !== null && result.action.action !== "block";
-  if (held) return { text: result.action.status + " " + layerName(result.layer), className: "held" };
-  return result.allowed ? { text: "allowed", className: "allowed" } : { text: "disallowed", className: "disallowed" };
+  // During a pause the rules' verdict stands beside the 503: "503 crawl pause; robots.txt: disallowed".
+  const beside = result.afterPause
+    ? "; " + (result.afterPause.layer === "policy" ? "operator policy" : "robots.txt") + ": " + allowedText(result)
+    : "";
+  if (held) return { text: result.action.status + " " + layerName(result.layer) + beside, className: "held" };
+  return { text: allowedText(result), className: result.allowed ? "allowed" : "disallowed" };
+}
+
+function allowedText(result) {
+  return result.allowed ? "allowed" : "disallowed";
 }
 
 function actionName(action) {
@@ -257,6 +296,11 @@ function verificationText(verification) {
         ? "Refuted (impostor): "
         : "Unverifiable: ";
   return how + verification.reason;
+}
+
+/** A tested URL's deciding rule: during a pause, the one that decides once it ends. */
+function decidingRuleOf(result) {
+  return (result.live.afterPause || result.live).rule;
 }
 
 async function run() {
@@ -290,14 +334,15 @@ async function run() {
       const cell = el("td");
       const button = el("button", live.where, "secondary");
       button.type = "button";
-      button.addEventListener("click", () => highlight(result.live.rule && result.live.rule.line));
+      const deciding = result.live.afterPause || result.live;
+      button.addEventListener("click", () => highlight(deciding.rule && deciding.rule.line));
       cell.append(button);
       row.append(cell);
     }
     tbody.append(row);
   }
-  const first = data.results.find((r) => r.live.rule);
-  if (!draftMode) highlight(first && first.live.rule.line);
+  const first = data.results.find(decidingRuleOf);
+  if (!draftMode) highlight(first && decidingRuleOf(first).line);
   const differing = data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft.";
   const afterPause = data.results.filter((r) => r.differsAfterPause).length;
   say(
@@ -643,7 +688,7 @@ function fillRecent() {
         r.verified,
         r.method + " " + r.path,
         actionName(r.action),
-        r.rule ? r.rule + (r.line ? " (line " + r.line + ")" : "") : layerName(r.layer),
+        r.rule ? r.rule + (r.line ? " (" + lineWords(r.line) + ")" : "") : layerName(r.layer),
       ]),
     );
   }
@@ -652,7 +697,7 @@ function fillRecent() {
 
 /** A replayed outcome in a few words: "Block (line 7)". */
 function said(outcome) {
-  return actionName(outcome.action) + (outcome.line ? " (line " + outcome.line + ")" : "");
+  return actionName(outcome.action) + (outcome.line ? " (" + lineWords(outcome.line) + ")" : "");
 }
 
 /** Draft mode: how the draft would have decided the recent crawler requests. */
@@ -799,7 +844,7 @@ async function rollbackPolicy(version) {
 /** A replayed decision: its action and deciding line. */
 function replayed(side) {
   if (!side) return "—";
-  return side.action + (side.line ? " (line " + side.line + ")" : side.rule ? " (" + side.rule + ")" : "");
+  return side.action + (side.line ? " (" + lineWords(side.line) + ")" : side.rule ? " (" + side.rule + ")" : "");
 }
 
 /** "What would this policy change?": the lead's POST replay, on recent crawler requests. */
