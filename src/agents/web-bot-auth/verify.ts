@@ -13,7 +13,10 @@
  *   form of the drafts (`sig1="https://agent.example"`, covered as `"signature-agent";key="sig1"`)
  *   or the legacy string (`"https://chatgpt.com"`, covered as `"signature-agent"`);
  * - names a signer URL the trust table holds (signer-url.ts), whose key set has the key
- *   `keyid`: keys are looked up by the pair (URL, keyid), never by keyid alone (-01, "Validating Message Signature");
+ *   `keyid`: keys are looked up by the pair (URL, keyid), never by keyid alone (-01, "Validating Message Signature").
+ *   A key we do not hold (the set could not be fetched, or lacks `keyid`: a rotation after we
+ *   cached it) is `unverifiable`, never failed: our failure to get a key refutes nothing
+ *   (issue 30; the caller judges the request as if it were unsigned);
  * - and verifies with that key (Ed25519, or RSA-PSS-SHA512) over the signature base we rebuild.
  *
  * Choices where the drafts leave room:
@@ -65,6 +68,8 @@ export type SignatureOutcome =
       /** Seconds since the epoch: the signature is worth remembering until then (plus the skew). */
       readonly expires: number;
     }
+  /** A trusted signer's key we do not hold (its set failed, or lacks `keyid`): nothing proven, nothing refuted. */
+  | { readonly status: "unverifiable"; readonly signer: string; readonly keyid: string; readonly detail: string }
   | { readonly status: "failed"; readonly why: SignatureFailure; readonly detail: string; readonly signer?: string };
 
 /** The parts of the request a signature can cover. */
@@ -128,7 +133,14 @@ async function verifyFields(
   const signer = signerUrl(request, components);
   if (!options.isTrusted(signer)) throw new Failure("untrusted-signer", `${signer} is not a trusted signer`, signer);
   const key = await options.lookupKey(signer, params.keyid);
-  if (key === undefined) throw new Failure("unknown-key", `${signer} has no key ${params.keyid}`, signer);
+  if (key === undefined) {
+    return {
+      status: "unverifiable",
+      signer,
+      keyid: params.keyid,
+      detail: `no key ${params.keyid} of ${signer} at hand`,
+    };
+  }
   checkKey(key, params, options.now / 1000, signer);
   const base = signatureBase(request, components, serializeInnerList(input));
   const valid = await verifySignatureBytes(
