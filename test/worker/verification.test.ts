@@ -199,12 +199,12 @@ describe("the decision log says how a crawler was verified, or why not", () => {
       expected: { status: "refuted", method: "cloudflare", evidence: null, why: "refuted" },
     },
     {
-      why: "Cloudflare's category, the claimed crawler's own, where no list is loaded (GPTBot)",
+      why: "Cloudflare's category, the claimed crawler's own, where no list is loaded (GPTBot): names no crawler (issue 31)",
       ua: GPTBOT,
       ip: OTHER_IP,
       cf: { verifiedBotCategory: "AI Crawler" },
       env: {},
-      expected: { status: "verified", method: "cloudflare", evidence: "Cloudflare category AI Crawler", why: null },
+      expected: { status: "unverifiable", method: null, evidence: null, why: "no-list" },
     },
     {
       why: "Cloudflare's category of another kind of crawler is no evidence (GPTBot, no list)",
