@@ -401,3 +401,41 @@ describe("parseDirectory", () => {
     expect((await parseDirectory(json))?.card).toEqual(card);
   });
 });
+
+// Issue 31 (Low): the reuse key kept only 128 characters of the nonce, so distinct signed
+// requests were refused 429 as reused; and Signature-Input was parsed whole, whatever its size.
+describe("what a signature's size and nonce can cost", () => {
+  it("two nonces that share their first 200 characters are two uses (the whole nonce is keyed, hashed)", async () => {
+    const prefix = "n".repeat(200);
+    const first = await run({ why: "nonce a", sign: { nonce: `${prefix}a` }, expected: verified(url(AGENT)) });
+    const second = await run({ why: "nonce b", sign: { nonce: `${prefix}b` }, expected: verified(url(AGENT)) });
+    if (first.status !== "verified" || second.status !== "verified") throw new Error("both must verify");
+    expect(first.reuseKey).not.toBe(second.reuseKey);
+    // Hashed: the key stays short however long the nonce.
+    expect(first.reuseKey.length).toBeLessThan(url(AGENT).length + 64);
+  });
+
+  it("the same nonce is the same use", async () => {
+    const a = await run({ why: "a", sign: { nonce: "once" }, expected: verified(url(AGENT)) });
+    const b = await run({ why: "b", sign: { nonce: "once", created: NOW - 20 }, expected: verified(url(AGENT)) });
+    if (a.status !== "verified" || b.status !== "verified") throw new Error("both must verify");
+    expect(a.reuseKey).toBe(b.reuseKey);
+  });
+
+  it("a Signature-Input over 4,096 characters is not parsed: no claim (absent), even with a valid member in it", async () => {
+    const padding = Array.from({ length: 12_000 }, (_, n) => `p${n}=?1`).join(", ");
+    const row: Row = { why: "padded", sign: {}, expected: verified(url(AGENT)) };
+    const valid = await run(row);
+    expect(valid.status).toBe("verified");
+    const headers = new Headers(
+      await signRequest(signer, { ...base, agent: { form: "dictionary", key: "sig1", origin: AGENT } }),
+    );
+    headers.set("signature-input", `${headers.get("signature-input")}, ${padding}`);
+    expect((headers.get("signature-input") ?? "").length).toBeGreaterThan(110_000);
+    const outcome = await verifyWebBotAuth(
+      { method: "GET", url: base.url, headers },
+      { now: NOW * 1000, isTrusted: (origin) => TRUSTED.has(origin), lookupKey: (s, k) => keySets.get(s)?.get(k) },
+    );
+    expect(outcome).toEqual({ status: "absent" });
+  });
+});
