@@ -34,9 +34,9 @@ describe("a policy pace names its rule, not robots.txt", () => {
     expect((await call("/a", { ua: "FooBot/1.0" })).status).toBe(200);
     const second = await call("/b", { ua: "FooBot/1.0" });
     expect(second.status).toBe(429);
-    expect(second.headers.get("x-robots-edge")).toBe('rate-limited; group="FooBot"');
+    expect(second.headers.get("x-robots-edge")).toBe('rate-limited; group="foobot"');
     expect(await second.text()).toBe(
-      'Too many requests: this site\'s robots.txt asks for a slower crawl (Crawl-delay / Request-rate in the group for "FooBot").\n',
+      'Too many requests: this site\'s robots.txt asks for a slower crawl (Crawl-delay / Request-rate in the group for "foobot").\n',
     );
   });
 });
