@@ -321,9 +321,11 @@ describe("the budget a client's addresses can spend", () => {
       }
       return new Response("origin page");
     });
-    const env = { VERIFY_CRAWLERS: "block" };
-    const neighbour = await call("/news/today", { ua: AMAZONBOT, headers: { "cf-connecting-ip": "192.0.2.66" }, env });
-    const crawler = await call("/news/today", { ua: AMAZONBOT, headers: { "cf-connecting-ip": "192.0.2.10" }, env });
+    const vars = { VERIFY_CRAWLERS: "block" };
+    const from = (address: string) =>
+      call("/news/today", { ua: AMAZONBOT, headers: { "cf-connecting-ip": address }, env: vars });
+    const neighbour = await from("192.0.2.66");
+    const crawler = await from("192.0.2.10");
     expect([neighbour.status, crawler.status]).toEqual([403, 200]);
   });
 });

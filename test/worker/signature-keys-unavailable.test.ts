@@ -42,11 +42,13 @@ beforeEach(async () => {
 });
 afterEach(freshState);
 
+function keys(key: TestSigner): Response {
+  return new Response(JSON.stringify({ keys: [key.publicJwk] }), {
+    headers: { "content-type": "application/http-message-signatures-directory+json", "cache-control": "max-age=600" },
+  });
+}
+
 function directoryAnswer(signal: AbortSignal): Promise<Response> {
-  const keys = (key: TestSigner) =>
-    new Response(JSON.stringify({ keys: [key.publicJwk] }), {
-      headers: { "content-type": "application/http-message-signatures-directory+json", "cache-control": "max-age=600" },
-    });
   switch (directory) {
     case "ok":
       return Promise.resolve(keys(signer));
