@@ -90,13 +90,19 @@ async function reverseDnsCost(addresses: readonly string[]): Promise<{ lookups: 
 const ADDRESSES = 10_000;
 const ipv6 = Array.from({ length: ADDRESSES }, (_, n) => `2001:db8:1:2::${(n + 1).toString(16)}`);
 const ipv4 = Array.from({ length: ADDRESSES }, (_, n) => `198.51.100.${n % 256}`);
-console.log("bounds: reverse DNS, addresses claiming Amazonbot (target: 1 lookup per network and hour, 0 KV writes)");
+// A refuted answer condemns its own address only (issue 30); each network has a budget of 16 refuted lookups an hour.
+const REFUTED_PER_NETWORK = 16;
+console.log(
+  `bounds: reverse DNS, addresses claiming Amazonbot (target: ${REFUTED_PER_NETWORK} lookups per network and hour, 0 KV writes)`,
+);
 for (const [name, addresses] of [
   [`${ADDRESSES} addresses of one IPv6 /64`, ipv6],
   [`${ADDRESSES} requests from one IPv4 /24`, ipv4],
 ] as const) {
   const { lookups, kvWrites } = await reverseDnsCost(addresses);
-  console.log(`  ${name.padEnd(66)} lookups ${lookups}   KV writes ${kvWrites}   ${lookups <= 1 ? "ok" : "OVER"}`);
+  console.log(
+    `  ${name.padEnd(66)} lookups ${lookups}   KV writes ${kvWrites}   ${lookups <= REFUTED_PER_NETWORK ? "ok" : "OVER"}`,
+  );
 }
 
 // --- Admin bodies: read no further than the bound ------------------------------------------

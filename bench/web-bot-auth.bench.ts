@@ -6,7 +6,12 @@
 import { Bench } from "tinybench";
 import { parseDirectory } from "../src/agents/web-bot-auth/directory.ts";
 import { DEFAULT_REUSE_CAPACITY, ReuseMemory } from "../src/agents/web-bot-auth/reuse-memory.ts";
-import { verifyWebBotAuth, type SignedRequest, type VerifyOptions } from "../src/agents/web-bot-auth/verify.ts";
+import {
+  MAX_SIGNATURE_FIELD_CHARS,
+  verifyWebBotAuth,
+  type SignedRequest,
+  type VerifyOptions,
+} from "../src/agents/web-bot-auth/verify.ts";
 import { newSigner, signRequest } from "../test/agents/web-bot-auth/signer.ts";
 
 const AGENT = "https://agent.example";
@@ -56,6 +61,15 @@ const rsaSigned = request(
   }),
 );
 const unsigned = request({ "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" });
+// Issue 31: a 110 KB Signature-Input (a valid member and padding) once cost ~65 ms to parse.
+// It is over MAX_SIGNATURE_FIELD_CHARS, so it is never parsed: absent, at the cost of a length check.
+const oversized = request({
+  ...Object.fromEntries(dictionaryForm.headers as unknown as Iterable<[string, string]>),
+  "signature-input": `${dictionaryForm.headers.get("signature-input")}, ${Array.from({ length: 12_000 }, (_, n) => `p${n}=?1`).join(", ")}`,
+});
+if ((oversized.headers.get("signature-input") ?? "").length < 110_000) throw new Error("bench setup: not 110 KB");
+if ((await verifyWebBotAuth(oversized, options())).status !== "absent")
+  throw new Error("bench setup: oversized parsed");
 
 // Sanity: the benchmark measures successful verifications, not early failures.
 for (const signed of [dictionaryForm, legacyForm, rsaSigned]) {
@@ -90,6 +104,9 @@ bench
   })
   .add("no signature headers (absent)", async () => {
     await verifyWebBotAuth(unsigned, options());
+  })
+  .add(`a 110 KB Signature-Input (over ${MAX_SIGNATURE_FIELD_CHARS} chars: not parsed, absent)`, async () => {
+    await verifyWebBotAuth(oversized, options());
   })
   .add(`reuse memory at its bound (${DEFAULT_REUSE_CAPACITY} uses): one more use`, () => {
     reuse.used(`${AGENT}${DIRECTORY} sig:fresh-${fresh++}`, Date.now() + 300_000, Date.now());

@@ -2,9 +2,10 @@
  * Is a request that claims to be a major crawler really from it? Pure: IP ranges come in as
  * data (the Worker's cron fetches the operators' published lists into KV; tests use
  * fixtures). Evidence must name the identity it proves: the operator's published list for
- * that crawler decides once loaded; without a loaded list, Cloudflare's verified category
- * when it is the claimed crawler's own, or a forward-confirmed host name of the class the
- * operator documents for that crawler. Cloudflare's `verifiedBot: false` vetoes any claim.
+ * that crawler decides once loaded; without a loaded list, a forward-confirmed host name of the
+ * class the operator documents for that crawler. Cloudflare's `verifiedBot: false` vetoes any
+ * claim; its verified-bot category names no crawler (issue 31: a category is not a name), so it
+ * never proves one: it only says that SOME verified crawler of that category asked.
  *
  * Runtime dependency: ipaddr.js — CIDR parsing and matching for IPv4 and IPv6, including
  * compressed and IPv4-mapped forms, is easy to get subtly wrong by hand.
@@ -14,13 +15,7 @@ import ipaddr from "ipaddr.js";
 import { productToken } from "../core/product-token.ts";
 import type { AgentInfo } from "./classify.ts";
 import { categoryOfCloudflare } from "./cloudflare-categories.ts";
-import type {
-  CrawlerCategory,
-  EvidenceMethod,
-  NotVerifiedWhy,
-  VerificationMethod,
-  VerificationStatus,
-} from "../vocabulary.ts";
+import type { EvidenceMethod, NotVerifiedWhy, VerificationMethod, VerificationStatus } from "../vocabulary.ts";
 import { KNOWN_CRAWLERS } from "./crawlers.ts";
 
 // The mapping lives with the rest of Cloudflare's vocabulary; callers of this module keep their import.
@@ -221,7 +216,6 @@ export function rangeSourceOf(token: string): string | undefined {
 const FALLBACKS_OF_TOKEN = new Map(
   KNOWN_CRAWLERS.map((crawler) => [productToken(crawler.token), crawler.fallbacks.map(productToken)] as const),
 );
-const KNOWN_OF_TOKEN = new Map(KNOWN_CRAWLERS.map((crawler) => [productToken(crawler.token), crawler] as const));
 
 /**
  * Every range source a request must be verified against: one per operator whose crawler's
@@ -311,7 +305,10 @@ export interface VerificationInput {
    * impostor); `true` alone names no crawler, so it proves nothing.
    */
   readonly cfVerifiedBot: boolean | undefined;
-  /** Cloudflare's verified bot category: evidence only when it is the claimed crawler's own. */
+  /**
+   * Cloudflare's verified bot category. Never evidence for a named claim (it names no crawler);
+   * kept in the input so the reason shown can say it was seen and why it proves nothing.
+   */
   readonly cfCategory?: string | undefined;
   /** Ranges loaded per source name. */
   readonly ranges: ReadonlyMap<string, RangeSet>;
@@ -415,10 +412,6 @@ export interface DetailedVerificationInput extends VerificationInput {
 interface IdentityClaim {
   readonly source: RangeSource | undefined;
   readonly rule: ReverseDnsRule | undefined;
-  /** The claimed crawler's category, when every token of this claim has the same one. */
-  readonly category: CrawlerCategory | undefined;
-  /** Some token of this claim skips `User-agent: *` (crawlers.ts obeysGlobalGroup). */
-  readonly exempt: boolean;
 }
 
 /** The identities a request's tokens claim, vouched as rangeSourcesFor does. */
@@ -429,12 +422,7 @@ function identityClaims(agent: AgentInfo): IdentityClaim[] {
     const source = SOURCE_OF_TOKEN.get(token);
     const rule = REVERSE_DNS_RULE_OF_TOKEN.get(token);
     if ((source === undefined && rule === undefined) || vouched.has(token)) continue;
-    const key = source?.name ?? rule?.name ?? token;
-    const known = KNOWN_OF_TOKEN.get(token);
-    const before = claims.get(key);
-    const category = before && before.category !== known?.category ? undefined : known?.category;
-    const exempt = (before?.exempt ?? false) || known?.obeysGlobalGroup === false;
-    claims.set(key, { source, rule, category, exempt });
+    claims.set(source?.name ?? rule?.name ?? token, { source, rule });
     for (const fallback of FALLBACKS_OF_TOKEN.get(token) ?? []) vouched.add(fallback);
   }
   return [...claims.values()];
@@ -447,11 +435,16 @@ function identityClaims(agent: AgentInfo): IdentityClaim[] {
  *   - Cloudflare's `verifiedBot: false` vetoes every claim;
  *   - a loaded list of the operator decides: in it is verified, outside it refuted — unless
  *     the list is stale (RangeSet.stale): then outside it is judged as with no list loaded;
- *   - with no list loaded (the operator publishes none, or ours is not fetched yet), Cloudflare's
- *     verified category may confirm when it is the claimed crawler's own and the crawler is not
- *     exempt from `*`; else a forward-confirmed host name of that crawler's class confirms. A
- *     name that does not confirm refutes only where the operator publishes no list; where it
- *     does, only the list may refute, so the claim stays unverifiable.
+ *   - with no list loaded (the operator publishes none, or ours is not fetched yet), a
+ *     forward-confirmed host name of that crawler's class confirms. A name that does not
+ *     confirm refutes only where the operator publishes no list; where it does, only the list
+ *     may refute, so the claim stays unverifiable;
+ *   - Cloudflare's verified category never confirms a named claim (issue 31, "a category is not
+ *     a name"): any verified "Search Engine Crawler" could send YandexBot's User-Agent, any "AI
+ *     Crawler" GPTBot's. It proves at most that some crawler of that category asked, so the
+ *     claim is judged on the evidence that names it (a list, a host name), or stays unverifiable
+ *     and gets no exemption and no named group of its own (claim.ts). A category is still the
+ *     category of a crawler our table does not know (request-path.ts, for category rules).
  */
 export function verifyCrawlerDetailed(input: DetailedVerificationInput): VerificationResult {
   const plan = verificationPlan(input.agent, input.cfVerifiedBot);
@@ -511,28 +504,16 @@ function verifyIdentity(claim: IdentityClaim, input: DetailedVerificationInput):
     }
     // A stale list may lack ranges the operator added since: judged as if none were loaded.
   }
-  const byCloudflare = cloudflareEvidence(claim, input.cfCategory);
-  if (byCloudflare) return byCloudflare;
   const noList = source ? (list ? `the ${source.name} list is stale` : `no ${source.name} list loaded`) : undefined;
+  const because = [noList, categoryNamesNoOne(input.cfCategory)].filter(Boolean).join("; ") || undefined;
   if (!address) return unverifiable("no client address", "no-address");
-  if (!claim.rule) return unverifiable(noList ?? "no method", "no-list");
-  return byReverseDns(claim.rule, input.reverseDns, noList);
+  if (!claim.rule) return unverifiable(because ?? "no method", "no-list");
+  return byReverseDns(claim.rule, input.reverseDns, noList, because);
 }
 
-/**
- * Cloudflare's verified bot category as evidence: only when it is the claimed crawler's own
- * category (Cloudflare's flag says that SOME verified bot sent the request, not which), and
- * never for a crawler exempt from `*` (a category cannot tell AdsBot from any other ad bot).
- */
-function cloudflareEvidence(claim: IdentityClaim, cfCategory: string | undefined): Verdict | undefined {
-  const category = categoryOfCloudflare(cfCategory);
-  if (category === undefined || claim.exempt || claim.category !== category) return undefined;
-  return {
-    status: "verified",
-    method: "cloudflare",
-    reason: `Cloudflare verified bot of the claimed crawler's category (${cfCategory ?? category})`,
-    evidence: `Cloudflare category ${cfCategory ?? category}`,
-  };
+/** Said beside an unverifiable claim when Cloudflare stated a category: seen, and why it proves nothing. */
+function categoryNamesNoOne(cfCategory: string | undefined): string | undefined {
+  return cfCategory === undefined ? undefined : `Cloudflare's category ${cfCategory} names no crawler`;
 }
 
 /** Whether the Worker should look the address up by reverse DNS before judging (see verifyCrawlerDetailed). */
@@ -554,17 +535,18 @@ function byReverseDns(
   rule: ReverseDnsRule,
   result: ReverseDnsResult | undefined,
   listedAs: string | undefined,
+  because: string | undefined = listedAs,
 ): Verdict {
   const patterns = rule.domains.join(", ");
   const method = "reverse-dns";
   const notConfirmed = (text: string): Verdict =>
     listedAs
-      ? unverifiable(`${listedAs}, and reverse DNS does not confirm (${text})`, "no-list")
+      ? unverifiable(`${because ?? listedAs}, and reverse DNS does not confirm (${text})`, "no-list")
       : { status: "refuted", method, reason: text, why: "refuted" };
   switch (result?.status) {
     case undefined:
       return unverifiable(
-        listedAs ? `${listedAs}; reverse DNS not looked up` : "reverse DNS not looked up",
+        because ? `${because}; reverse DNS not looked up` : "reverse DNS not looked up",
         "not-looked-up",
       );
     case "confirmed":

@@ -21,6 +21,12 @@
  *   as-made    nothing to check with (VERIFY_CRAWLERS=off, or no operator publishes a way to
  *              verify this crawler): the claim selects its robots.txt group and policy rules,
  *              but an exemption from `*` always needs proof, so it is held to `*` like any crawler.
+ *
+ * A signature whose key we could not get (the trusted signer's set failed, or lacks the keyid:
+ * SignatureFact "unverifiable") proves and refutes nothing: our failure is never the visitor's
+ * (issue 30), so the request stands as if unsigned, its User-Agent's claim judged as above.
+ * Cloudflare's verified-bot category is no proof of a named crawler either (issue 31): the
+ * address check (agents/verification.ts verifyCrawlerDetailed) never counts it as one.
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
@@ -64,6 +70,7 @@ export function claimStanding(facts: ClaimFacts): ClaimStanding {
   const signature = facts.signature === NOT_GATHERED ? undefined : facts.signature;
   if (signature?.status === "verified") return "proven";
   if (signature?.status === "failed") return "refuted";
+  // "unverifiable" (a key we could not get) and "untrusted" fall through: the User-Agent's claim stands.
   if (facts.verifyCrawlers === "off" || !facts.needsVerification) return "as-made";
   switch (facts.verification === NOT_GATHERED ? undefined : facts.verification.status) {
     case "verified":

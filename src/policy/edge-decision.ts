@@ -184,14 +184,16 @@ function recorded(facts: EdgeFacts, decided: EdgeOutcome, judgedAs: JudgedAs, li
 /** What was claimed (a trusted signer's agent, else the User-Agent's), judged as what, and how it stood. */
 function identityOf(facts: EdgeFacts, judgedAs: JudgedAs): RecordedIdentity {
   const signature = signatureOf(facts);
-  const verified = signature?.status === "verified" ? signature : undefined;
-  const claimed = verified?.agent ?? disguiseOf(facts)?.agent ?? facts.agent;
+  // A verified or reused signature stands for its signer's agent (a reuse is refused as that agent's).
+  const signedAs = signature?.status === "verified" || signature?.status === "reused" ? signature.agent : undefined;
+  const claimed = signedAs ?? disguiseOf(facts)?.agent ?? facts.agent;
   return {
     // A request that signs is an automated client, whatever its User-Agent.
     crawler: claimed.crawler || signature?.status === "failed" || signature?.status === "reused",
     tokens: claimed.tokens,
     known: claimed.known?.token ?? null,
-    signer: verified?.signer ?? null,
+    // The trusted signer the signature names, whatever became of it (verified, reused, failed, keys unavailable).
+    signer: signature?.status === "untrusted" ? null : (signature?.signer ?? null),
     judgedAs,
     category: categoryOf(facts) ?? null,
     verification: verificationOf(facts),
@@ -389,6 +391,13 @@ export function verificationOf(
   }
   const disguised = disguiseOf(facts);
   if (disguised) return disguiseOutcome(disguised);
+  // Keys we could not get: judged as unsigned; the address check decided, if one was made.
+  if (signature?.status === "unverifiable" && (!facts.needsVerification || facts.verification === NOT_GATHERED)) {
+    return unverifiable(
+      "lookup-failed",
+      `cannot check the Web Bot Auth signature of ${signature.signer}: ${signature.why}`,
+    );
+  }
   if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) return UNVERIFIABLE.verifyOff;
   if (!facts.needsVerification) return facts.agent.crawler ? UNVERIFIABLE.noClaim : UNVERIFIABLE.notACrawler;
   if (facts.verification === NOT_GATHERED) return UNVERIFIABLE.notLookedUp;

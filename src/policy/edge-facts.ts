@@ -35,8 +35,14 @@ export interface DisguiseFact {
 export type SignatureFact =
   | { readonly status: "verified"; readonly signer: string; readonly agent: AgentInfo }
   /** Verified, but this isolate saw the same signature (or nonce) before, within its window. */
-  | { readonly status: "reused"; readonly signer: string }
+  | { readonly status: "reused"; readonly signer: string; readonly agent: AgentInfo }
   | { readonly status: "failed"; readonly why: string; readonly signer?: string | undefined }
+  /**
+   * A trusted signer's key we could not get (its set failed, or lacks the keyid): proves and
+   * refutes nothing, so the request is judged as if unsigned (issue 30: our failure is never
+   * the visitor's); the record still names the signer and why.
+   */
+  | { readonly status: "unverifiable"; readonly signer: string; readonly why: string }
   | { readonly status: "untrusted"; readonly signer?: string | undefined };
 
 /** The limiter's answer, or "not-checked" when the caller only explains. */

@@ -97,15 +97,37 @@ export function impostorResponse(): Response {
   });
 }
 
-/** 429: faster than the group's Crawl-delay / Request-rate. */
-export function rateLimitedResponse(retryAfterSeconds: number): Response {
-  return new Response(
-    "Too many requests: this site's robots.txt asks for a slower crawl (Crawl-delay / Request-rate).\n",
-    {
-      status: 429,
-      headers: { "content-type": TEXT, "retry-after": String(retryAfterSeconds), "x-robots-edge": "rate-limited" },
-    },
-  );
+/**
+ * 429, naming what asked for it (issue 31): a policy rule's `pace` (its route and rule), or the
+ * robots.txt group whose Crawl-delay / Request-rate the crawler went faster than.
+ */
+export function rateLimitedResponse(retryAfterSeconds: number, verdict: Verdict | null): Response {
+  const { text, marker } = paceOf(verdict);
+  return new Response(`Too many requests: ${text}.\n`, {
+    status: 429,
+    headers: { "content-type": TEXT, "retry-after": String(retryAfterSeconds), "x-robots-edge": marker },
+  });
+}
+
+function paceOf(verdict: Verdict | null): { readonly text: string; readonly marker: string } {
+  if (verdict?.layer === "policy" && verdict.policy) {
+    const { route, routeIndex, ruleIndex } = verdict.policy;
+    return {
+      text: `this site's crawler policy paces this crawler here ("${route.pattern}", route ${routeIndex + 1}, rule ${ruleIndex + 1})`,
+      marker: `rate-limited; policy="${headerSafe(route.pattern)}"; route=${routeIndex + 1}; rule=${ruleIndex + 1}`,
+    };
+  }
+  const group = verdict?.decision?.group?.token;
+  if (group === undefined) {
+    return {
+      text: "this site's robots.txt asks for a slower crawl (Crawl-delay / Request-rate)",
+      marker: "rate-limited",
+    };
+  }
+  return {
+    text: `this site's robots.txt asks for a slower crawl (Crawl-delay / Request-rate in the group for "${group}")`,
+    marker: `rate-limited; group="${headerSafe(group)}"`,
+  };
 }
 
 /**

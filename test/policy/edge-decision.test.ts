@@ -124,7 +124,13 @@ const SIGNED_BINGBOT = {
 } as const;
 const FAILED = { status: "failed", why: "bad-signature", signer: "https://agent.test" } as const;
 const UNTRUSTED = { status: "untrusted", signer: "https://stranger.test" } as const;
-const REUSED = { status: "reused", signer: "https://agent.test" } as const;
+const REUSED = { status: "reused", signer: "https://agent.test", agent: SIGNED_BINGBOT.agent } as const;
+/** A trusted signer whose key set could not be fetched (issue 30): proves and refutes nothing. */
+const KEYS_UNAVAILABLE = {
+  status: "unverifiable",
+  signer: "https://agent.test",
+  why: "its key set could not be fetched (directory answered 500)",
+} as const;
 /** A route asking search engines to sign: signed ones are allowed, unsigned ones asked to sign. */
 const SIGN_HERE = parsePolicy(
   JSON.stringify({
@@ -193,6 +199,16 @@ describe("the facts around the policy layers", () => {
       why: "a failed signature under VERIFY_CRAWLERS=unknown: an anonymous bot under *",
       over: { agent: classifyUserAgent(CHROME), signed: true, signature: FAILED },
       expected: "block 403 robots.txt",
+    },
+    {
+      why: "a trusted signer's keys we could not get, VERIFY_CRAWLERS=block: judged as unsigned (a person), never 403",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: KEYS_UNAVAILABLE, verifyCrawlers: "block" },
+      expected: "pass human",
+    },
+    {
+      why: "a trusted signer's keys we could not get, VERIFY_CRAWLERS=unknown: judged as unsigned (a person)",
+      over: { agent: classifyUserAgent(CHROME), signed: true, signature: KEYS_UNAVAILABLE },
+      expected: "pass human",
     },
     {
       why: "a signer we do not trust: the User-Agent decides",

@@ -84,12 +84,12 @@ describe("a browser User-Agent from a published list", () => {
       marker: null,
     },
     {
-      name: "report: passes, marked as what it would have been",
+      name: "report: passes; what it would have been is recorded, never told to it (issue 31)",
       setting: "report",
       address: GPTBOT_ADDRESS,
       path: "/private/x",
       status: 200,
-      marker: "would-block",
+      marker: null,
     },
     { name: "off: a person", setting: "off", address: GPTBOT_ADDRESS, path: "/private/x", status: 200, marker: null },
     {

@@ -171,6 +171,31 @@ describe("which requests share a limiter (crawlRateKey)", () => {
     },
     { group: "*", proven: false, address: "not an ip", key: "https://o.test * net:unknown", why: "no usable address" },
     { group: "*", proven: false, key: "https://o.test * net:unknown", why: "no address (local runs)" },
+    // Issue 30: a user-triggered fetcher acts for many people; proven, it is still paced per client network.
+    {
+      group: "ChatGPT-User",
+      knownToken: "ChatGPT-User",
+      proven: true,
+      address: "23.98.142.5",
+      key: "https://o.test chatgpt-user net:23.98.142.0/24",
+      why: "a proven user-triggered fetcher in its own group: with its network",
+    },
+    {
+      group: "*",
+      knownToken: "Perplexity-User",
+      proven: true,
+      address: "2001:db8:7:1::5",
+      key: "https://o.test * perplexity-user net:2001:db8:7::/48",
+      why: "a proven user-triggered fetcher under *: with its network",
+    },
+    {
+      group: "FeedFetcher-Google",
+      knownToken: "FeedFetcher-Google",
+      proven: true,
+      address: "192.0.2.9",
+      key: "https://o.test feedfetcher-google net:192.0.2.0/24",
+      why: "Google's user-triggered fetchers too",
+    },
   ];
   it.each(rows)("$why -> $key", ({ group, knownToken, proven, address, key }) => {
     expect(crawlRateKey("https://o.test", group, { knownToken, proven, address })).toBe(key);
@@ -212,6 +237,30 @@ describe("a spoofed crawler cannot put the real one on 429", () => {
     expect((await bing("/real1", "157.55.39.5")).status).toBe(200);
     advance(1);
     expect((await bing("/real2", "157.55.39.6")).status).toBe(429); // verified: one pace for the crawler
+  });
+});
+
+// Issue 30: a group naming a user-triggered fetcher with Crawl-delay once put every person using
+// that product behind one limiter: one user's fetch 429'd everyone else's.
+describe("a user-triggered fetcher is paced per client network, never one limiter for all its users", () => {
+  const CHATGPT_USER =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
+  const chatgptUser = (path: string, address: string) =>
+    call(path, { ua: CHATGPT_USER, headers: { "cf-connecting-ip": address } });
+
+  it("one user's fetch does not 429 another network's; the same network keeps the site's pace", async () => {
+    fakeOrigin({ body: "User-agent: ChatGPT-User\nCrawl-delay: 10\n" });
+    await env.ROBOTS.put(
+      "crawler-ranges",
+      JSON.stringify({
+        sources: { "chatgpt-user": { fetchedAt: Date.now(), cidrs: ["23.98.142.0/24", "52.230.152.0/24"] } },
+      }),
+    );
+    expect((await chatgptUser("/one-user", "23.98.142.5")).status).toBe(200);
+    advance(1);
+    expect((await chatgptUser("/another-user", "52.230.152.7")).status).toBe(200);
+    advance(1);
+    expect((await chatgptUser("/one-user-again", "23.98.142.6")).status).toBe(429);
   });
 });
 

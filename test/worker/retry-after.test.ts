@@ -11,7 +11,7 @@ describe("every 503 and 429 the edge sends says when to retry", () => {
       status: 503,
       retryAfter: "120",
     },
-    { why: "Crawl-delay / Request-rate (429)", response: rateLimitedResponse(7), status: 429, retryAfter: "7" },
+    { why: "Crawl-delay / Request-rate (429)", response: rateLimitedResponse(7, null), status: 429, retryAfter: "7" },
     {
       why: "a reused Web Bot Auth signature (429)",
       response: signatureReusedResponse(1),

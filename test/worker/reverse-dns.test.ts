@@ -207,54 +207,58 @@ describe("the budget a client's addresses can spend", () => {
     expect(networkOf(address)).toBe(network);
   });
 
-  it("50 addresses of one IPv6 /64 cost one lookup: the first is refuted, the rest are not looked up", async () => {
+  it("50 addresses of one IPv6 /64 cost at most the network's budget: 16 refuted lookups, the rest not looked up", async () => {
     const resolve = tableResolver({});
     const options = { cache: await countingCache(), resolve, timeoutMs: 1000 };
     const results = [];
     for (const address of addressesOf64(50)) results.push(await reverseDnsFor(address, AMAZON, options));
-    expect(results[0]).toEqual({ status: "nxdomain" });
-    expect(results[1]).toEqual({
+    expect(results.slice(0, 16)).toEqual(Array.from({ length: 16 }, () => ({ status: "nxdomain" })));
+    expect(results[16]).toEqual({
       status: "skipped",
-      reason: "2001:db8:1:2::1 in 2001:db8:1:2::/64 was refuted within the hour",
+      reason: "16 addresses in 2001:db8:1:2::/64 were refuted within the hour (the last 2001:db8:1:2::10)",
     });
-    expect(new Set(results.slice(1).map((result) => result.status))).toEqual(new Set(["skipped"]));
-    expect(resolve.questions).toEqual([`PTR ${reverseName("2001:db8:1:2::1")}`]);
-    expect(options.cache.puts).toEqual([
+    expect(new Set(results.slice(16).map((result) => result.status))).toEqual(new Set(["skipped"]));
+    expect(resolve.questions).toEqual(addressesOf64(16).map((address) => `PTR ${reverseName(address)}`));
+    expect(options.cache.puts.slice(0, 2)).toEqual([
       "https://reverse-dns.robots-edge.invalid/crawl.amazonbot.amazon 2001:db8:1:2::1",
       "https://reverse-dns.robots-edge.invalid/crawl.amazonbot.amazon 2001:db8:1:2::/64",
     ]);
   });
 
-  it("the same holds for an IPv4 /24, and another network is looked up", async () => {
+  it("the same holds for an IPv4 /24, and another network has a budget of its own", async () => {
     const resolve = tableResolver({});
     const options = { cache: undefined, resolve, timeoutMs: 1000 };
-    for (const last of [1, 2, 3, 254]) await reverseDnsFor(`198.51.100.${last}`, AMAZON, options);
+    for (let last = 1; last <= 20; last++) await reverseDnsFor(`198.51.100.${last}`, AMAZON, options);
     await reverseDnsFor("198.51.101.1", AMAZON, options);
-    expect(resolve.questions).toEqual(["PTR 1.100.51.198.in-addr.arpa", "PTR 1.101.51.198.in-addr.arpa"]);
+    expect(resolve.questions).toHaveLength(17);
+    expect(resolve.questions.at(-2)).toBe("PTR 16.100.51.198.in-addr.arpa");
+    expect(resolve.questions.at(-1)).toBe("PTR 1.101.51.198.in-addr.arpa");
   });
 
-  it("a refuted address does not refute an address of its network already confirmed", async () => {
+  it("a refuted address condemns itself, not its neighbours: each is checked on its own (issue 30)", async () => {
     const resolve = tableResolver({
       "PTR 10.2.0.192.in-addr.arpa": { status: "ok", data: ["c1.crawl.amazonbot.amazon."] },
       "A c1.crawl.amazonbot.amazon": { status: "ok", data: ["192.0.2.10"] },
     });
     const options = { cache: await countingCache(), resolve, timeoutMs: 1000 };
     const confirmed = { status: "confirmed", host: "c1.crawl.amazonbot.amazon" };
-    expect(await reverseDnsFor("192.0.2.10", AMAZON, options)).toEqual(confirmed);
     expect(await reverseDnsFor("192.0.2.66", AMAZON, options)).toEqual({ status: "nxdomain" });
     expect(await reverseDnsFor("192.0.2.10", AMAZON, options)).toEqual(confirmed);
-    clearReverseDnsMemory(); // another isolate of the data centre: the Cache API still answers
+    clearReverseDnsMemory(); // another isolate of the data centre: the Cache API answers for both
+    expect(await reverseDnsFor("192.0.2.66", AMAZON, options)).toEqual({ status: "nxdomain" });
     expect(await reverseDnsFor("192.0.2.10", AMAZON, options)).toEqual(confirmed);
-    expect((await reverseDnsFor("192.0.2.67", AMAZON, options)).status).toBe("skipped");
-    expect(resolve.questions).toHaveLength(3);
+    expect(await reverseDnsFor("192.0.2.67", AMAZON, options)).toEqual({ status: "nxdomain" });
+    expect(resolve.questions).toHaveLength(4);
   });
 
   it("a failing Cache API costs no lookup per request: isolate memory answers", async () => {
     const resolve = tableResolver({});
     const options = { cache: await countingCache(true), resolve, timeoutMs: 1000 };
     for (let i = 0; i < 5; i++) await reverseDnsFor("2001:db8:9::1", AMAZON, options);
-    for (const address of addressesOf64(5)) await reverseDnsFor(address.replace(":1:2:", ":9:0:"), AMAZON, options);
     expect(resolve.questions).toHaveLength(1);
+    // Its neighbours: 15 more are looked up, then the /64's budget of 16, kept in isolate memory, is spent.
+    for (const address of addressesOf64(20)) await reverseDnsFor(address.replace(":1:2:", ":9:0:"), AMAZON, options);
+    expect(resolve.questions).toHaveLength(16);
   });
 
   it("through the Worker: 20 addresses of a /64 claiming Amazonbot make one DoH request and write nothing to KV", async () => {
@@ -292,11 +296,37 @@ describe("the budget a client's addresses can spend", () => {
       });
       statuses.push(response.status);
     }
-    expect(doh).toEqual([`PTR ${reverseName("2001:db8:1:2::1")}`]);
+    expect(doh).toEqual(addressesOf64(16).map((address) => `PTR ${reverseName(address)}`));
     expect(writes.filter((key) => !key.startsWith("robots:"))).toEqual([]);
-    // The first is refuted (an impostor: 403 under block); the others were not checked, so they
+    // The first 16 are refuted (impostors: 403 under block); the others were not checked, so they
     // are unverifiable, not refuted: held to `*` with 503 + Retry-After, which a real crawler retries.
-    expect(statuses).toEqual([403, ...Array.from({ length: 19 }, () => 503)]);
+    expect(statuses).toEqual([...Array.from({ length: 16 }, () => 403), 503, 503, 503, 503]);
+  });
+
+  it("through the Worker: one client next to a reverse-DNS-only crawler (same /24) cannot hold that crawler at 503", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      if (url.hostname === "cloudflare-dns.com") {
+        const question = `${url.searchParams.get("type")} ${url.searchParams.get("name")}`;
+        if (question === "PTR 10.2.0.192.in-addr.arpa") {
+          return Response.json({ Status: 0, Answer: [{ type: 12, data: "c1.crawl.amazonbot.amazon." }] });
+        }
+        if (question === "A c1.crawl.amazonbot.amazon") {
+          return Response.json({ Status: 0, Answer: [{ type: 1, data: "192.0.2.10" }] });
+        }
+        return Response.json({ Status: 3 });
+      }
+      if (url.pathname === "/robots.txt") {
+        return new Response("User-agent: Amazonbot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n");
+      }
+      return new Response("origin page");
+    });
+    const vars = { VERIFY_CRAWLERS: "block" };
+    const from = (address: string) =>
+      call("/news/today", { ua: AMAZONBOT, headers: { "cf-connecting-ip": address }, env: vars });
+    const neighbour = await from("192.0.2.66");
+    const crawler = await from("192.0.2.10");
+    expect([neighbour.status, crawler.status]).toEqual([403, 200]);
   });
 });
 

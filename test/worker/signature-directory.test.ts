@@ -176,12 +176,15 @@ describe("caching", () => {
     expect(fetched).toHaveLength(2);
   });
 
-  it("a signer that is down from the start is asked again only after the retry delay", async () => {
+  it("a signer that is down from the start is asked again after a minute, not before (issue 30)", async () => {
     vi.useFakeTimers({ now: 1_800_000_000_000, toFake: ["Date"] });
     answers.set(AGENT, "network-error");
     for (let i = 0; i < 5; i++) await keyids(AGENT);
     expect(fetched).toHaveLength(1);
-    vi.setSystemTime(1_800_000_000_000 + 301_000);
+    vi.setSystemTime(1_800_000_000_000 + 59_000);
+    await keyids(AGENT);
+    expect(fetched).toHaveLength(1);
+    vi.setSystemTime(1_800_000_000_000 + 61_000);
     await keyids(AGENT);
     expect(fetched).toHaveLength(2);
   });

@@ -199,12 +199,12 @@ describe("the decision log says how a crawler was verified, or why not", () => {
       expected: { status: "refuted", method: "cloudflare", evidence: null, why: "refuted" },
     },
     {
-      why: "Cloudflare's category, the claimed crawler's own, where no list is loaded (GPTBot)",
+      why: "Cloudflare's category, the claimed crawler's own, where no list is loaded (GPTBot): names no crawler (issue 31)",
       ua: GPTBOT,
       ip: OTHER_IP,
       cf: { verifiedBotCategory: "AI Crawler" },
       env: {},
-      expected: { status: "verified", method: "cloudflare", evidence: "Cloudflare category AI Crawler", why: null },
+      expected: { status: "unverifiable", method: null, evidence: null, why: "no-list" },
     },
     {
       why: "Cloudflare's category of another kind of crawler is no evidence (GPTBot, no list)",
@@ -516,5 +516,83 @@ describe("reverse DNS at the edge", () => {
       env: { VERIFY_CRAWLERS: "block" },
     });
     expect(asked).toEqual([]);
+  });
+});
+
+// Issue 31 (Medium) "A category is not a name": Cloudflare's verified-bot category proves at
+// most that SOME verified crawler of that category asked. It never grants a named crawler's
+// group; a named crawler needs evidence that names it, and a PTR that refutes the claim wins.
+describe("a category is not a name", () => {
+  const YANDEXBOT = "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)";
+  const AMAZONBOT =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36";
+  // Each named crawler has a group that allows /news/; `*` refuses it.
+  const NAMED =
+    "User-agent: YandexBot\nUser-agent: Amazonbot\nUser-agent: GPTBot\nUser-agent: Googlebot\nAllow: /news/\n\nUser-agent: *\nDisallow: /news/\n";
+
+  /** The origin, and a resolver answering every PTR with NXDOMAIN (the claim refuted) or failing. */
+  function originAndResolver(dns: "nxdomain" | "fails"): void {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      if (url.hostname === "cloudflare-dns.com") {
+        return dns === "nxdomain" ? Response.json({ Status: 3 }) : new Response("bad gateway", { status: 502 });
+      }
+      if (url.pathname === "/robots.txt") return new Response(NAMED);
+      return new Response("origin page");
+    });
+  }
+
+  it.each([
+    {
+      why: "a verified Search Engine Crawler claiming YandexBot, its PTR refutes the claim",
+      ua: YANDEXBOT,
+      category: "Search Engine Crawler",
+      dns: "nxdomain",
+      verify: "block",
+      status: 403,
+    },
+    {
+      why: "the same, reverse DNS failing: unverifiable, held to `*` (503), never YandexBot's group",
+      ua: YANDEXBOT,
+      category: "Search Engine Crawler",
+      dns: "fails",
+      verify: "unknown",
+      status: 503,
+    },
+    {
+      why: "a verified AI Crawler claiming Amazonbot, its PTR refutes the claim",
+      ua: AMAZONBOT,
+      category: "AI Crawler",
+      dns: "nxdomain",
+      verify: "block",
+      status: 403,
+    },
+    {
+      why: "a verified AI Crawler claiming GPTBot, no GPTBot list loaded: unverifiable, held to `*`",
+      ua: GPTBOT,
+      category: "AI Crawler",
+      dns: "fails",
+      verify: "unknown",
+      status: 503,
+    },
+  ] as const)("$why -> $status", async ({ ua, category, dns, verify, status }) => {
+    originAndResolver(dns);
+    await env.ROBOTS.delete("crawler-ranges");
+    const response = await call("/news/today", {
+      ua,
+      headers: { "cf-connecting-ip": OTHER_IP },
+      cf: { botManagement: { verifiedBot: true }, verifiedBotCategory: category },
+      env: { VERIFY_CRAWLERS: verify },
+    });
+    expect(response.status).toBe(status);
+  });
+
+  it("Googlebot claimed by a verified Search Engine Crawler while Google's list is not loaded: not verified", async () => {
+    originAndResolver("fails");
+    await env.ROBOTS.delete("crawler-ranges");
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const response = await asGooglebot(OTHER_IP, { cf: { verifiedBotCategory: "Search Engine Crawler" } });
+    expect(response.status).toBe(503);
+    expect(loggedVerifications(log)).toEqual([expect.objectContaining({ status: "unverifiable", method: null })]);
   });
 });

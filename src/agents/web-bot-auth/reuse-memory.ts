@@ -5,7 +5,7 @@
  *
  * Each use is remembered until its signature expires (plus the clock skew): after that the
  * verifier refuses the signature anyway. Memory is bounded: at most `capacity` uses (each key
- * is bounded by verify.ts: signer URL plus at most 128 characters of nonce or signature);
+ * is bounded by verify.ts: signer URL plus a SHA-256 of the nonce, or of the signature and target);
  * when full, the oldest use is forgotten first, so a flood of fresh signatures can make the
  * memory miss an old reuse but never grow it. What per-isolate memory cannot see is said in
  * docs/decisions.md ("Web Bot Auth").

@@ -13,7 +13,10 @@
  *   form of the drafts (`sig1="https://agent.example"`, covered as `"signature-agent";key="sig1"`)
  *   or the legacy string (`"https://chatgpt.com"`, covered as `"signature-agent"`);
  * - names a signer URL the trust table holds (signer-url.ts), whose key set has the key
- *   `keyid`: keys are looked up by the pair (URL, keyid), never by keyid alone (-01, "Validating Message Signature");
+ *   `keyid`: keys are looked up by the pair (URL, keyid), never by keyid alone (-01, "Validating Message Signature").
+ *   A key we do not hold (the set could not be fetched, or lacks `keyid`: a rotation after we
+ *   cached it) is `unverifiable`, never failed: our failure to get a key refutes nothing
+ *   (issue 30; the caller judges the request as if it were unsigned);
  * - and verifies with that key (Ed25519, or RSA-PSS-SHA512) over the signature base we rebuild.
  *
  * Choices where the drafts leave room:
@@ -34,7 +37,7 @@ import type { Dictionary, InnerList, Item, Parameters } from "structured-headers
 import type { DirectoryKey } from "./directory.ts";
 import { signerUrlOf } from "./signer-url.ts";
 import { parseUrl, type UrlParts } from "./url.ts";
-import { base64url, importPublicKey, verifySignatureBytes, type CryptoKeyHandle } from "./web-crypto.ts";
+import { base64url, importPublicKey, sha256, verifySignatureBytes, type CryptoKeyHandle } from "./web-crypto.ts";
 
 /** Clock difference tolerated on `created` and `expires`, in seconds. */
 export const MAX_SKEW_SECONDS = 60;
@@ -65,6 +68,8 @@ export type SignatureOutcome =
       /** Seconds since the epoch: the signature is worth remembering until then (plus the skew). */
       readonly expires: number;
     }
+  /** A trusted signer's key we do not hold (its set failed, or lacks `keyid`): nothing proven, nothing refuted. */
+  | { readonly status: "unverifiable"; readonly signer: string; readonly keyid: string; readonly detail: string }
   | { readonly status: "failed"; readonly why: SignatureFailure; readonly detail: string; readonly signer?: string };
 
 /** The parts of the request a signature can cover. */
@@ -99,11 +104,24 @@ class Failure extends Error {
   }
 }
 
+/**
+ * The longest Signature-Input, Signature and Signature-Agent read, in characters. A real one is a
+ * few hundred (an RSA-PSS signature ~700); a longer field is not parsed at all and makes no
+ * claim (absent, as unparseable junk does): parsing a 110 KB field cost ~65 ms per request
+ * (issue 31). docs/operating.md "Limits"; bench/web-bot-auth.bench.ts.
+ */
+export const MAX_SIGNATURE_FIELD_CHARS = 4096;
+
 /** Verify a request's Web Bot Auth signature. Never throws for anything the request carries. */
 export async function verifyWebBotAuth(request: SignedRequest, options: VerifyOptions): Promise<SignatureOutcome> {
   const signatureField = request.headers.get("signature");
   const inputField = request.headers.get("signature-input");
   if (signatureField === null && inputField === null) return { status: "absent" };
+  // Bounded before any parse: no client buys our CPU with a huge field.
+  const agentField = request.headers.get("signature-agent");
+  if ([signatureField, inputField, agentField].some((field) => (field?.length ?? 0) > MAX_SIGNATURE_FIELD_CHARS)) {
+    return { status: "absent" };
+  }
   try {
     return await verifyFields(request, signatureField ?? "", inputField ?? "", options);
   } catch (error) {
@@ -128,7 +146,14 @@ async function verifyFields(
   const signer = signerUrl(request, components);
   if (!options.isTrusted(signer)) throw new Failure("untrusted-signer", `${signer} is not a trusted signer`, signer);
   const key = await options.lookupKey(signer, params.keyid);
-  if (key === undefined) throw new Failure("unknown-key", `${signer} has no key ${params.keyid}`, signer);
+  if (key === undefined) {
+    return {
+      status: "unverifiable",
+      signer,
+      keyid: params.keyid,
+      detail: `no key ${params.keyid} of ${signer} at hand`,
+    };
+  }
   checkKey(key, params, options.now / 1000, signer);
   const base = signatureBase(request, components, serializeInnerList(input));
   const valid = await verifySignatureBytes(
@@ -142,7 +167,7 @@ async function verifyFields(
     status: "verified",
     signer,
     keyid: params.keyid,
-    reuseKey: reuseKeyOf(signer, params, signature, request),
+    reuseKey: await reuseKeyOf(signer, params, signature, request),
     expires: params.expires,
   };
 }
@@ -191,23 +216,30 @@ interface SignatureParams {
   readonly nonce: string | undefined;
 }
 
-/** Longest nonce or signature prefix kept per remembered use: bounds the reuse memory per entry. */
-const MAX_REUSE_KEY_PART = 128;
-
 /**
  * RFC 9421 §7.2.2: a nonce names one use. Without one, the signature bytes together with the
  * request they came on do: Ed25519 is deterministic, so an honest agent signing two requests
  * to one authority in the same second (covering `@authority` alone, as the drafts allow)
  * sends the same bytes twice, and only a replay of the same request is a reuse we can tell
- * from that. Prefixed by the signer URL: two signers may pick the same nonce. Bounded: at
- * most MAX_REUSE_KEY_PART characters of nonce, signature and target each.
+ * from that. Prefixed by the signer URL: two signers may pick the same nonce. The whole nonce
+ * (or bytes and target) is keyed, hashed (SHA-256): a cut prefix once made distinct signed
+ * requests sharing 128 characters of nonce a "reuse" (issue 31), and a hash keeps each
+ * remembered use at one short string whatever the client sends.
  */
-function reuseKeyOf(signer: string, params: SignatureParams, signature: ArrayBuffer, request: SignedRequest): string {
-  if (params.nonce !== undefined) return `${signer} nonce:${params.nonce.slice(0, MAX_REUSE_KEY_PART)}`;
-  const bytes = base64url(new Uint8Array(signature)).slice(0, MAX_REUSE_KEY_PART);
+async function reuseKeyOf(
+  signer: string,
+  params: SignatureParams,
+  signature: ArrayBuffer,
+  request: SignedRequest,
+): Promise<string> {
+  if (params.nonce !== undefined) return `${signer} nonce:${await hashed(params.nonce)}`;
   const url = parseUrl(request.url);
-  const target = `${request.method} ${url ? url.pathname + url.search : request.url}`.slice(0, MAX_REUSE_KEY_PART);
-  return `${signer} sig:${bytes} ${target}`;
+  const target = `${request.method} ${url ? url.pathname + url.search : request.url}`;
+  return `${signer} sig:${await hashed(`${base64url(new Uint8Array(signature))} ${target}`)}`;
+}
+
+async function hashed(text: string): Promise<string> {
+  return base64url(await sha256(new TextEncoder().encode(text)));
 }
 
 function signatureParams(params: Parameters, now: number, maxWindowSeconds: number): SignatureParams {

@@ -10,6 +10,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import ipaddr from "ipaddr.js";
+import { isUserTriggered } from "../../agents/user-triggered.ts";
 import { checkRate, type RateCheck, type RateLimits, type RateState } from "../../policy/crawl-rate.ts";
 
 const STATE_KEY = "state";
@@ -68,6 +69,9 @@ export interface RateSubject {
  *   - A proven crawler: one limiter per group token (a group that names crawlers: the token
  *     comes from the site's robots.txt, so all of a crawler's variants share the pace the site
  *     asked of it), or per known token under `*` (crawler table: bounded).
+ *   - A user-triggered fetcher (agents/user-triggered.ts: ChatGPT-User, Google's fetchers…),
+ *     even proven, is paced per client network as below: its requests are many people's, and
+ *     one limiter for the product would let one user's fetch 429 every other's (issue 30).
  *   - An unproven claim is paced with its client network (IPv4 /24, IPv6 /48), never with the
  *     crawler it claims: else anyone sending SeznamBot's User-Agent once per Crawl-delay
  *     would keep the real SeznamBot on 429. Under a group naming crawlers: per group and
@@ -78,7 +82,7 @@ export interface RateSubject {
 export function crawlRateKey(authority: string, groupToken: string, subject: RateSubject): string {
   const group = groupToken.toLowerCase();
   const known = subject.knownToken?.toLowerCase();
-  if (subject.proven) {
+  if (subject.proven && !isUserTriggered(subject.knownToken)) {
     if (group !== "*") return `${authority} ${group}`;
     if (known) return `${authority} * ${known}`;
   }

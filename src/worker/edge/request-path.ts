@@ -153,12 +153,13 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
       return record.layer === "self-loop" ? selfLoopResponse() : errorResponse("the origin is not configured", 502);
     case "pass":
       return withContentUsage(await forward(request, url, config.originUrl, config.adminToken), record.contentUsage);
-    case "report":
-      return withHeader(
-        await forward(request, url, config.originUrl, config.adminToken),
-        "x-robots-edge",
-        wouldBlock(record),
-      );
+    case "report": {
+      const forwarded = await forward(request, url, config.originUrl, config.adminToken);
+      // A crawler in disguise is never told what the edge knows of it (issue 31): a report-only
+      // mark about it stays in the log and activity, and never reaches the client it is about.
+      if (record.identity.judgedAs === "disguised") return forwarded;
+      return withHeader(forwarded, "x-robots-edge", wouldBlock(record));
+    }
     case "serve-robots-txt":
       if (!robots) throw new TypeError("robots.txt to serve was not loaded");
       return robotsTxtResponse(robots, request.method, record.retryAfter ?? 0, Date.now());
@@ -167,7 +168,7 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
     case "rate-limited":
       return record.layer === "signature"
         ? signatureReusedResponse(record.retryAfter ?? 1)
-        : rateLimitedResponse(record.retryAfter ?? 1);
+        : rateLimitedResponse(record.retryAfter ?? 1, record.verdict);
     case "unavailable": {
       const why = unavailableWhy(record.layer);
       return unavailableResponse(record.retryAfter ?? 1, why.text, why.marker);

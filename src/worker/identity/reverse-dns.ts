@@ -13,11 +13,15 @@
  * What a client can make this cost is bounded, because a client chooses its address (an IPv6
  * /64 holds 2^64 of them): answers are kept per address in isolate memory and in the Cache API
  * (the data centre's isolates share it; it costs no quota), never in KV, whose writes are few
- * (1,000 a day on Workers Free) and are needed for pause and policy saves. A refuted answer is
- * also kept for the address's network (/24 or /64): no other address of that network is looked
- * up until it expires, and its claim is unverifiable (not refuted: that address was not
- * checked). So a network costs at most one lookup (two DoH subrequests) per hour and data
- * centre, whatever number of addresses it sends from.
+ * (1,000 a day on Workers Free) and are needed for pause and policy saves. A refuted answer
+ * condemns the address checked, never its neighbours: a client next to a real crawler (same
+ * /24) must not make that crawler unverifiable (issue 30). Instead each network (/24 or /64)
+ * has a budget: once REFUTED_PER_NETWORK of its addresses were refuted within the hour, no
+ * other address of it is looked up until the count expires, and their claims are unverifiable
+ * (not refuted: those addresses were not checked). So a network costs at most
+ * REFUTED_PER_NETWORK refuted lookups (two DoH subrequests each) per hour and data centre,
+ * whatever number of addresses it sends from; a crawler's own address, once confirmed, is kept
+ * for the hour and counts against nothing.
  */
 
 import ipaddr from "ipaddr.js";
@@ -42,6 +46,12 @@ const MEMORY_ENTRIES = 10_000;
 /** IPv4 addresses are grouped by /24 (the smallest block routed between networks), IPv6 by /64 (one LAN's block). */
 const IPV4_NETWORK_BITS = 24;
 const IPV6_NETWORK_BITS = 64;
+/**
+ * Refuted lookups per network and hour before its other addresses are not looked up: enough
+ * that a few impostors beside a crawler (a shared host, a cloud /24) leave it checkable, few
+ * enough that a /64's 2^64 addresses cost a bounded number of DoH requests.
+ */
+const REFUTED_PER_NETWORK = 16;
 /** Cache API keys are URLs: under a name that can never be a host (RFC 2606 .invalid). */
 const CACHE_KEY_BASE = "https://reverse-dns.robots-edge.invalid/";
 
@@ -114,8 +124,13 @@ const memory = new IsolateMemory<string, ReverseDnsResult>({
   maxEntries: MEMORY_ENTRIES,
   maxAgeMs: REVERSE_DNS_TTL_SECONDS * 1000,
 });
-/** Networks with a refuted answer: the refuted address, by cache key of the network. */
-const refutedNetworks = new IsolateMemory<string, string>({
+/** What a network's addresses were refuted: how many within the hour, and the last one. */
+interface RefutedInNetwork {
+  readonly count: number;
+  readonly last: string;
+}
+/** Networks with refuted answers, by cache key of the network. */
+const refutedNetworks = new IsolateMemory<string, RefutedInNetwork>({
   maxEntries: MEMORY_ENTRIES,
   maxAgeMs: REVERSE_DNS_TTL_SECONDS * 1000,
 });
@@ -245,12 +260,10 @@ async function lookUp(
   }
   const network = networkOf(address);
   const networkKey = network === undefined ? undefined : cacheKey(domains, network);
-  if (networkKey !== undefined) {
-    const refuted = refutedNetworks.get(networkKey, now()) ?? (await fromCache<string>(options.cache, networkKey));
-    if (refuted !== undefined) {
-      refutedNetworks.set(networkKey, refuted, now());
-      return { status: "skipped", reason: `${refuted} in ${network} was refuted within the hour` };
-    }
+  const refuted = networkKey === undefined ? undefined : await refutedIn(networkKey, options.cache, now());
+  if (refuted && refuted.count >= REFUTED_PER_NETWORK) {
+    const reason = `${refuted.count} addresses in ${network} were refuted within the hour (the last ${refuted.last})`;
+    return { status: "skipped", reason };
   }
   const result = await withTimeout(options.timeoutMs, (signal) =>
     forwardConfirm(address, domains, options.resolve, signal),
@@ -259,10 +272,33 @@ async function lookUp(
   memory.set(key, result, now());
   await toCache(options.cache, key, result);
   if (networkKey !== undefined && isRefuted(result)) {
-    refutedNetworks.set(networkKey, address, now());
-    await toCache(options.cache, networkKey, address);
+    // Counted only here, once per address and hour (its answer is kept): a budget, not a verdict.
+    const counted = { count: (refuted?.count ?? 0) + 1, last: address };
+    refutedNetworks.set(networkKey, counted, now());
+    await toCache(options.cache, networkKey, counted);
   }
   return result;
+}
+
+/** The network's refuted count: isolate memory, else the Cache API (the data centre's isolates). */
+async function refutedIn(
+  networkKey: string,
+  cache: AnswerCache | undefined,
+  now: number,
+): Promise<RefutedInNetwork | undefined> {
+  const remembered = refutedNetworks.get(networkKey, now);
+  if (remembered) return remembered;
+  const kept = await fromCache<unknown>(cache, networkKey);
+  // An entry of an earlier release held the one refuted address: one count.
+  const read = typeof kept === "string" ? { count: 1, last: kept } : isRefutedInNetwork(kept) ? kept : undefined;
+  if (read) refutedNetworks.set(networkKey, read, now);
+  return read;
+}
+
+function isRefutedInNetwork(value: unknown): value is RefutedInNetwork {
+  if (typeof value !== "object" || value === null) return false;
+  const { count, last } = value as Record<string, unknown>;
+  return typeof count === "number" && Number.isInteger(count) && count > 0 && typeof last === "string";
 }
 /** Runs `work` and answers "timeout" after `timeoutMs` even if the resolver ignores the abort. */
 async function withTimeout(

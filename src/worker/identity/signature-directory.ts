@@ -12,8 +12,12 @@
  * - Kept for the response's Cache-Control max-age, clamped to [MIN_LIFETIME_MS,
  *   MAX_LIFETIME_MS] (DEFAULT_LIFETIME_MS without one): fetched at most once per lifetime,
  *   never per request. A failed fetch keeps the last good keys and is retried after
- *   RETRY_AFTER_FAILURE_MS — also when nothing was ever fetched, so a signer that is down
+ *   REFETCH_INTERVAL_MS — also when nothing was ever fetched, so a signer that is down
  *   cannot make every signed request fetch again.
+ * - A signature naming a keyid the set we hold lacks (the signer rotated after we cached it)
+ *   fetches the set again, at most once per signer per REFETCH_INTERVAL_MS per isolate
+ *   (lastAttempt), so a client naming random keyids costs at most one fetch a minute. Until
+ *   the set answers with the key, the signature is unverifiable, never refuted (issue 30).
  */
 
 import { parseDirectory, type DirectoryKey, type ParsedDirectory } from "../../agents/web-bot-auth/directory.ts";
@@ -28,7 +32,8 @@ const MAX_DIRECTORY_BYTES = 64 * 1024;
 const MIN_LIFETIME_MS = 5 * 60_000;
 const MAX_LIFETIME_MS = 24 * 3_600_000;
 const DEFAULT_LIFETIME_MS = 3_600_000;
-const RETRY_AFTER_FAILURE_MS = MIN_LIFETIME_MS;
+/** At most one fetch per signer per minute after a failure or for a missing keyid (issue 30: the keys come back within a minute). */
+const REFETCH_INTERVAL_MS = 60_000;
 /** Memory holds at most one entry per trusted signer; this bounds it if the table is huge. */
 const MAX_MEMORY_ENTRIES = 64;
 
@@ -50,11 +55,14 @@ export interface SignatureDirectory {
 
 const memory = new Map<string, SignatureDirectory>();
 const inFlight = new Map<string, Promise<SignatureDirectory>>();
+/** When this isolate last fetched each signer's set (bounds the fetches a missing keyid causes). */
+const lastAttempt = new Map<string, number>();
 
 /** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
 export function clearSignatureDirectoryMemory(): void {
   memory.clear();
   inFlight.clear();
+  lastAttempt.clear();
 }
 
 /**
@@ -79,7 +87,26 @@ export async function signatureDirectory(
 export function signatureKeyLookup(
   options: DirectoryOptions,
 ): (signerUrl: string, keyid: string) => Promise<DirectoryKey | undefined> {
-  return async (signerUrl, keyid) => (await signatureDirectory(options, signerUrl))?.directory?.keys.get(keyid);
+  return async (signerUrl, keyid) => {
+    const held = await signatureDirectory(options, signerUrl);
+    const key = held?.directory?.keys.get(keyid);
+    if (key !== undefined || held === undefined) return key;
+    return (await fetchedAgainForKey(options, signerUrl))?.directory?.keys.get(keyid);
+  };
+}
+
+/**
+ * The set fetched again because it lacks a key (a rotation) or could not be fetched: only when
+ * this isolate has not fetched it within REFETCH_INTERVAL_MS, else what we hold.
+ */
+async function fetchedAgainForKey(
+  options: DirectoryOptions,
+  signerUrl: string,
+): Promise<SignatureDirectory | undefined> {
+  const agent = options.agents.get(signerUrl);
+  if (agent === undefined) return undefined;
+  if (Date.now() - (lastAttempt.get(signerUrl) ?? -Infinity) < REFETCH_INTERVAL_MS) return memory.get(signerUrl);
+  return refreshOnce(options, agent, await readSignatureDirectory(options.kv, signerUrl));
 }
 
 /** For the cron: fetch every trusted signer's key set whose lifetime is over. Says what happened per signer URL. */
@@ -118,6 +145,8 @@ async function refresh(
   previous: StoredSignatureDirectory | undefined,
 ): Promise<SignatureDirectory> {
   const now = Date.now();
+  if (lastAttempt.size >= MAX_MEMORY_ENTRIES && !lastAttempt.has(agent.url)) lastAttempt.clear();
+  lastAttempt.set(agent.url, now);
   let stored: StoredSignatureDirectory;
   try {
     const fetched = await fetchDirectory(agent, options.timeoutMs);
@@ -134,7 +163,7 @@ async function refresh(
       url: agent.url,
       json: previous?.json,
       fetchedAt: previous?.fetchedAt,
-      nextFetchAt: now + RETRY_AFTER_FAILURE_MS,
+      nextFetchAt: now + REFETCH_INTERVAL_MS,
       lastError: error instanceof Error ? error.message : String(error),
     };
   }

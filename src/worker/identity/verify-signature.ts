@@ -65,6 +65,14 @@ async function factOf(
   now: number,
 ): Promise<SignatureFact> {
   if (outcome.status === "absent") return { status: "untrusted" };
+  if (outcome.status === "unverifiable") {
+    // Our failure to get the key, never the signer's: unverifiable (judged as unsigned), with why.
+    const held = await signatureDirectory(options, outcome.signer);
+    const why = held?.lastError
+      ? `its key set could not be fetched (${held.lastError})`
+      : `its key set has no key ${outcome.keyid}`;
+    return { status: "unverifiable", signer: outcome.signer, why };
+  }
   if (outcome.status === "failed") {
     return outcome.why === "untrusted-signer"
       ? { status: "untrusted", signer: outcome.signer }
@@ -76,8 +84,9 @@ async function factOf(
   // A trusted signer that names no product token (neither the table nor its card) stands for
   // no robots.txt group: its signature proves nothing we can judge by.
   if (!identity) return { status: "untrusted", signer: outcome.signer };
+  const agent = agentOfSigner(identity, outcome.signer);
   if (reuse.used(outcome.reuseKey, (outcome.expires + MAX_SKEW_SECONDS) * 1000, now)) {
-    return { status: "reused", signer: outcome.signer };
+    return { status: "reused", signer: outcome.signer, agent };
   }
-  return { status: "verified", signer: outcome.signer, agent: agentOfSigner(identity, outcome.signer) };
+  return { status: "verified", signer: outcome.signer, agent };
 }

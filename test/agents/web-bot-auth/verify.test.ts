@@ -72,6 +72,8 @@ async function run(row: Row): Promise<SignatureOutcome> {
 }
 
 const verified = (signerUrl: string) => ({ status: "verified", signer: signerUrl }) as const;
+/** A key we do not hold (issue 30): unverifiable, never failed. */
+const keyNotHeld = (signerUrl: string) => ({ status: "unverifiable", signer: signerUrl }) as const;
 const failed = (why: string, origin?: string) =>
   ({ status: "failed", why, ...(origin && { signer: origin }) }) as const;
 
@@ -214,8 +216,17 @@ const refused: Row[] = [
     sign: { created: NOW + 61, expires: NOW + 300 },
     expected: failed("future"),
   },
-  { why: "a key the directory does not publish", sign: {}, key: "other", expected: failed("unknown-key", url(AGENT)) },
-  { why: "keyid names no key", sign: { keyid: "nope" }, expected: failed("unknown-key", url(AGENT)) },
+  {
+    why: "a key the set we hold does not publish (a rotation): unverifiable, not failed",
+    sign: {},
+    key: "other",
+    expected: keyNotHeld(url(AGENT)),
+  },
+  {
+    why: "keyid names no key we hold: unverifiable, not failed",
+    sign: { keyid: "nope" },
+    expected: keyNotHeld(url(AGENT)),
+  },
   {
     why: "-01: a member with parameters is ignored (type=jwks_uri), so no signer is resolved",
     sign: { agent: { form: "dictionary", key: "sig1", origin: JWKS, params: ";type=jwks_uri" } },
@@ -234,7 +245,7 @@ const refused: Row[] = [
   {
     why: "(URL, key) pairs: a key another trusted set publishes does not verify under this URL",
     sign: { agent: { form: "dictionary", key: "sig1", origin: RSA_ONLY } },
-    expected: failed("unknown-key", RSA_ONLY),
+    expected: keyNotHeld(RSA_ONLY),
   },
   {
     why: "-01: http is no signer URL (https only)",
@@ -337,7 +348,7 @@ describe("verifyWebBotAuth", () => {
   });
 
   it("never reports a failed signature as verified, whatever else the request says", async () => {
-    for (const row of refused) expect((await run(row)).status).toBe("failed");
+    for (const row of refused) expect((await run(row)).status).not.toBe("verified");
   });
 });
 
@@ -388,5 +399,43 @@ describe("parseDirectory", () => {
     { json: { keys: [] }, card: {} },
   ])("reads the agent card: $card", async ({ json, card }) => {
     expect((await parseDirectory(json))?.card).toEqual(card);
+  });
+});
+
+// Issue 31 (Low): the reuse key kept only 128 characters of the nonce, so distinct signed
+// requests were refused 429 as reused; and Signature-Input was parsed whole, whatever its size.
+describe("what a signature's size and nonce can cost", () => {
+  it("two nonces that share their first 200 characters are two uses (the whole nonce is keyed, hashed)", async () => {
+    const prefix = "n".repeat(200);
+    const first = await run({ why: "nonce a", sign: { nonce: `${prefix}a` }, expected: verified(url(AGENT)) });
+    const second = await run({ why: "nonce b", sign: { nonce: `${prefix}b` }, expected: verified(url(AGENT)) });
+    if (first.status !== "verified" || second.status !== "verified") throw new Error("both must verify");
+    expect(first.reuseKey).not.toBe(second.reuseKey);
+    // Hashed: the key stays short however long the nonce.
+    expect(first.reuseKey.length).toBeLessThan(url(AGENT).length + 64);
+  });
+
+  it("the same nonce is the same use", async () => {
+    const a = await run({ why: "a", sign: { nonce: "once" }, expected: verified(url(AGENT)) });
+    const b = await run({ why: "b", sign: { nonce: "once", created: NOW - 5 }, expected: verified(url(AGENT)) });
+    if (a.status !== "verified" || b.status !== "verified") throw new Error("both must verify");
+    expect(a.reuseKey).toBe(b.reuseKey);
+  });
+
+  it("a Signature-Input over 4,096 characters is not parsed: no claim (absent), even with a valid member in it", async () => {
+    const padding = Array.from({ length: 12_000 }, (_, n) => `p${n}=?1`).join(", ");
+    const row: Row = { why: "padded", sign: {}, expected: verified(url(AGENT)) };
+    const valid = await run(row);
+    expect(valid.status).toBe("verified");
+    const headers = new Headers(
+      await signRequest(signer, { ...base, agent: { form: "dictionary", key: "sig1", origin: AGENT } }),
+    );
+    headers.set("signature-input", `${headers.get("signature-input")}, ${padding}`);
+    expect((headers.get("signature-input") ?? "").length).toBeGreaterThan(110_000);
+    const outcome = await verifyWebBotAuth(
+      { method: "GET", url: base.url, headers },
+      { now: NOW * 1000, isTrusted: (origin) => TRUSTED.has(origin), lookupKey: (s, k) => keySets.get(s)?.get(k) },
+    );
+    expect(outcome).toEqual({ status: "absent" });
   });
 });
