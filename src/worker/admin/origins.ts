@@ -6,7 +6,7 @@ import { identitySources } from "../identity/sources.ts";
 import { jsonResponse } from "../responses.ts";
 import { authorityOf, isExistingAuthority } from "../robots/authorities.ts";
 import { forgetRobots, refresh, type LoadedRobots } from "../robots/cache.ts";
-import { accessWarning, fromBase64, modelOf } from "../robots/entry.ts";
+import { fetchWarning, fromBase64, modelOf } from "../robots/entry.ts";
 import { readEntry } from "../store.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
 
@@ -28,7 +28,7 @@ export function originStatus(robots: LoadedRobots, now: number) {
     expiresAt: new Date(entry.expiresAt).toISOString(),
     groups: model?.robots?.groups?.length ?? 0,
     diagnostics: { error: count("error"), warning: count("warning"), info: count("info") },
-    warning: accessWarning(entry) ?? null,
+    warning: fetchWarning(entry) ?? null,
   };
 }
 
