@@ -13,7 +13,12 @@ import { adminError, problemResponse, type AdminContext } from "./context.ts";
 export function originStatus(robots: LoadedRobots, now: number) {
   const { entry } = robots;
   const model = entry.copy
-    ? (JSON.parse(entry.copy.model) as { robots?: { groups?: unknown[]; diagnostics?: { severity: string }[] } })
+    ? (JSON.parse(entry.copy.model) as {
+        robots?: {
+          groups?: unknown[];
+          diagnostics?: { severity: string; code?: string; line?: number; message?: string }[];
+        };
+      })
     : undefined;
   const diagnostics = model?.robots?.diagnostics ?? [];
   const count = (severity: string) => diagnostics.filter((diagnostic) => diagnostic.severity === severity).length;
@@ -29,6 +34,10 @@ export function originStatus(robots: LoadedRobots, now: number) {
     groups: model?.robots?.groups?.length ?? 0,
     diagnostics: { error: count("error"), warning: count("warning"), info: count("info") },
     warning: fetchWarning(entry) ?? null,
+    // Where the readings of the file disagree (core/readings.ts): errors naming the crawlers, the line and the fix.
+    readings: diagnostics
+      .filter((diagnostic) => diagnostic.code === "reading-disputed")
+      .map(({ line, message }) => ({ line: line ?? 0, message: message ?? "" })),
   };
 }
 

@@ -200,8 +200,18 @@ function highlight(line) {
 }
 
 function describe(result) {
+  // The readings of robots.txt disagree for this crawler (policy/readings.ts): not refused, and why.
+  const disputed = result.reading
+    ? "not refused, readings disagree on " +
+      result.reading.text +
+      " (line " +
+      result.reading.line +
+      "): " +
+      result.reading.reason
+    : "";
   const where =
-    result.layer === "policy" && result.policy && result.policy.rule
+    disputed ||
+    (result.layer === "policy" && result.policy && result.policy.rule
       ? "operator policy: " +
         result.policy.rule.action +
         " under " +
@@ -213,7 +223,7 @@ function describe(result) {
         ? result.usage.message
         : result.rule
           ? result.rule.kind + ": " + result.rule.pattern + " (line " + result.rule.line + ")"
-          : result.reason;
+          : result.reason);
   // The edge's own decision: a pass held to rate lines says when it would be limited.
   const action =
     result.action.action +
