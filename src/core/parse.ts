@@ -425,7 +425,10 @@ class ParseState {
     const disallow = group.rules.find((rule) => rule.kind === "disallow" && rawCharacterOf(rule.pattern) === undefined);
     if (!disallow) return;
     const records = recordsOf(finishGroup(group));
-    records.slice(0, -1).forEach((record, i) => {
+    // A crawler the last record names too gets these rules in both readings (`*` twice, merged).
+    const named = new Set(records.at(-1)?.flatMap(({ value }) => userAgentNames(value)));
+    records.slice(0, -1).forEach((all, i) => {
+      const record = all.filter(({ value }) => !userAgentNames(value).every((name) => named.has(name)));
       const first = record[0];
       const after = records[i + 1]?.[0]?.recordAfter;
       if (!first || after === undefined) return;
