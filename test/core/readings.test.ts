@@ -2,7 +2,7 @@
 // 9309's and Google's (the engine), and the record reading of urllib.robotparser, robots-parser
 // and the 1996 draft. What each refuses, what lint says, and every corpus file and crawler they split.
 import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileRobots, parseRobotsTxt, type AppliedGroup } from "../../src/core/index.ts";
 
@@ -364,7 +364,7 @@ const SPLIT_BY_READINGS: Record<string, string[]> = {
   "0343.txt": ["*"],
 };
 
-const CORPUS = path.resolve(import.meta.dirname, "../fixtures/corpus/robots");
+const CORPUS = resolve(import.meta.dirname, "../fixtures/corpus/robots");
 const RAW = (pattern: string) => [...pattern].some((c) => c <= " " || c === "\u007f" || '"<>`{}'.includes(c));
 function rulesOf(group: AppliedGroup | undefined, matchable: boolean): string {
   const rules = (group?.rules ?? []).filter((rule) => !matchable || !RAW(rule.pattern));
@@ -377,7 +377,7 @@ describe("the corpus through both readings", () => {
     for (const file of readdirSync(CORPUS)
       .filter((name) => name.endsWith(".txt"))
       .toSorted()) {
-      const robots = parseRobotsTxt(new Uint8Array(readFileSync(path.join(CORPUS, file))));
+      const robots = parseRobotsTxt(new Uint8Array(readFileSync(join(CORPUS, file))));
       const ours = compileRobots(robots);
       const record = ours.recordReading();
       if (!record) continue;
