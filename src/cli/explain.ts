@@ -82,5 +82,11 @@ function describe(explanation: Explanation): string {
   ];
   // The edge's decision gets the rate state as a fact; a file alone cannot know it (policy/explain.ts).
   if (explanation.action.rateLimit) rows.push(["rate", explanation.action.rateLimit]);
+  // The readings of the file disagree for this crawler: what each says, and why it is not refused.
+  if (explanation.reading)
+    rows.push([
+      "disputed",
+      `${explanation.reading.text} (line ${explanation.reading.line ?? "?"}): ${explanation.reading.reason}`,
+    ]);
   return rows.map(([name, value]) => `${`${name}:`.padEnd(10)}${value}\n`).join("");
 }

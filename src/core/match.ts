@@ -21,6 +21,7 @@ import { productToken, userAgentNames } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, isRewritten, pathAndQuery, pathStartInPlace } from "./path.ts";
 import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
+import { rawCharacterOf, recordReading } from "./readings.ts";
 import { RuleTree } from "./rule-tree.ts";
 
 /** Why a decision came out as it did when no rule decided it. */
@@ -96,12 +97,32 @@ export class RobotsMatcher {
   private readonly indexHtml: boolean;
   private readonly alsoSpelled: MatcherOptions["alsoSpelled"];
   private readonly globalIndex: GroupIndex | undefined;
+  private readonly robots: RobotsTxt;
+  private readonly options: MatcherOptions;
+  /** The record reading's matcher (null: it reads the file as we do), built on first use. */
+  private recordMatcher: RobotsMatcher | null | undefined;
 
   constructor(robots: RobotsTxt, options: MatcherOptions = {}) {
+    this.robots = robots;
+    this.options = options;
     this.indexHtml = options.indexHtmlAllowsDirectory ?? true;
     this.alsoSpelled = options.alsoSpelled;
     for (const group of mergeGroups(robots)) this.groups.set(group.token, newGroupIndex(group));
     this.globalIndex = this.groups.get("*");
+  }
+
+  /**
+   * The same file as the record reading reads it (readings.ts: urllib.robotparser,
+   * robots-parser, the 1996 draft), matched the same way; undefined when that reading gives
+   * every crawler the rules ours does. Not this engine's answer (`decide` is RFC 9309's and
+   * Google's): the edge's decision asks it, to refuse only what every reading refuses.
+   */
+  recordReading(): RobotsMatcher | undefined {
+    if (this.recordMatcher === undefined) {
+      const other = recordReading(this.robots);
+      this.recordMatcher = other ? new RobotsMatcher(other, this.options) : null;
+    }
+    return this.recordMatcher ?? undefined;
   }
 
   /** The group that the first token with a group names, else `*`, else undefined. */
@@ -166,6 +187,10 @@ export class RobotsMatcher {
   private buildTree(group: AppliedGroup): RuleTree<DecidingPattern> {
     const patterns: DecidingPattern[] = [];
     for (const rule of group.rules) {
+      // RFC 9309 §2.2.2 encodes only non-ASCII and reserved octets, Google's matcher none of
+      // the rest: a raw space (or `"`, `<`, …) in a rule matches no request, which carries it
+      // percent-encoded (readings.ts). Lint says so (reading-disputed).
+      if (rawCharacterOf(rule.pattern) !== undefined) continue;
       const decision: Decision = Object.freeze({ allowed: rule.kind === "allow", reason: "rule", rule, group });
       const written = compilePattern(rule, rule.line);
       patterns.push({ ...written, decision });

@@ -104,8 +104,12 @@ export interface Group {
    * Empty tokens are dropped.
    */
   readonly agents: readonly string[];
-  /** The user-agent lines as written, for display and lint. */
-  readonly agentLines: readonly { readonly value: string; readonly line: number }[];
+  /**
+   * The user-agent lines as written, for display and lint. `recordAfter`: this line comes
+   * after a blank line or another field, so the record reading (readings.ts) starts a new
+   * group here, RFC 9309 and Google do not; the previous record's last line is `recordAfter`.
+   */
+  readonly agentLines: readonly { readonly value: string; readonly line: number; readonly recordAfter?: number }[];
   readonly rules: readonly Rule[];
   readonly extensions: GroupExtensions;
 }
@@ -152,6 +156,7 @@ export type DiagnosticCode =
   | "usage-outside-group"
   | "usage-between-groups"
   | "usage-joins-groups"
+  | "reading-disputed"
   | "too-many-diagnostics";
 
 /** The whole file. */

@@ -29,6 +29,7 @@ import type {
   Severity,
 } from "./model.ts";
 import { googleProductToken, userAgentNames, userAgentToken } from "./product-token.ts";
+import { encodedPattern, rawCharacterName, rawCharacterOf, recordsOf } from "./readings.ts";
 import { decodeRobots, MAX_ROBOTS_BYTES, splitLines } from "./text.ts";
 import { extractGroupUsage, reportUsageOutsideGroups, usageFormatOf } from "./usage.ts";
 
@@ -93,6 +94,10 @@ function parseLine(state: ParseState, raw: string, line: number): void {
     state.report(line, "nul-byte", "warning", "a NUL byte ends the line here; the rest of the line is ignored");
     text = text.slice(0, nul);
   }
+  if (trimAsciiSpace(text) === "") {
+    state.noteBlankLine();
+    return;
+  }
   const content = trimAsciiSpace(stripComment(text));
   if (content === "") return;
   state.noteFirstContent(content, line);
@@ -110,6 +115,7 @@ function parseLine(state: ParseState, raw: string, line: number): void {
     );
   }
   const reading = readField(pair.key);
+  state.noteFieldLine(line, reading?.field === "user-agent");
   if (!reading) {
     state.addOther({ field: pair.key, value: pair.value, line });
     return;
@@ -184,7 +190,7 @@ function quote(text: string): string {
 
 interface GroupDraft extends ExtensionsDraft {
   agents: string[];
-  agentLines: { value: string; line: number }[];
+  agentLines: { value: string; line: number; recordAfter?: number }[];
   rules: Rule[];
 }
 
@@ -200,6 +206,24 @@ class ParseState {
   private collectingAgents = false;
   private seenContent = false;
   private globalGroupLines: number[] = [];
+  /**
+   * The record reading (readings.ts): whether a blank line or a field other than user-agent
+   * came since the last user-agent line, and the last field line before the current one.
+   */
+  private recordEnded = false;
+  private previousFieldLine = 0;
+  private lastFieldLine = 0;
+
+  noteBlankLine(): void {
+    this.recordEnded = true;
+  }
+
+  /** Called for each `field: value` line before it is handled. */
+  noteFieldLine(line: number, isUserAgent: boolean): void {
+    this.previousFieldLine = this.lastFieldLine;
+    this.lastFieldLine = line;
+    if (!isUserAgent) this.recordEnded = true;
+  }
 
   report(line: number, code: DiagnosticCode, severity: Severity, message: string): void {
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
@@ -223,12 +247,14 @@ class ParseState {
   }
 
   addUserAgent(value: string, line: number): void {
+    const joinsRecords = this.current !== undefined && this.collectingAgents && this.recordEnded;
+    this.recordEnded = false;
     if (!this.current || !this.collectingAgents) {
       this.current = newGroupDraft();
       this.groups.push(this.current);
       this.collectingAgents = true;
     }
-    this.current.agentLines.push({ value, line });
+    this.current.agentLines.push(joinsRecords ? { value, line, recordAfter: this.previousFieldLine } : { value, line });
     const agent = userAgentToken(value);
     if (agent === "*") {
       this.globalGroupLines.push(line);
@@ -285,6 +311,7 @@ class ParseState {
       this.report(line, "empty-rule", "info", `${kind} with an empty path is ignored (RFC 9309 §2.2.2)`);
       return;
     }
+    this.reportRawCharacter(this.current, kind, pattern, line);
     if (!pattern.startsWith("/") && !pattern.startsWith("*")) {
       this.report(
         line,
@@ -294,6 +321,19 @@ class ParseState {
       );
     }
     this.current.rules.push({ kind, pattern, line });
+  }
+
+  /** Lint: a rule with a character no request carries raw matches nothing for us, something for others (readings.ts). */
+  private reportRawCharacter(group: GroupDraft, kind: string, pattern: string, line: number): void {
+    const raw = rawCharacterOf(pattern);
+    if (raw === undefined) return;
+    const encoded = encodedPattern(pattern);
+    this.report(
+      line,
+      "reading-disputed",
+      "error",
+      `${kind}: ${pattern} holds ${rawCharacterName(raw)}, which no request carries (clients send it percent-encoded): RFC 9309 and Google's matcher never match this rule, urllib.robotparser and robots-parser encode it and match ${encoded}. For ${crawlersOf(group.agentLines)}, the edge applies it to no crawler (crawlers other than Google's are marked would-block where those readers apply it). Fix: write "${kind}: ${encoded}"`,
+    );
   }
 
   addSitemap(url: string, line: number): void {
@@ -375,10 +415,37 @@ class ParseState {
     return undefined;
   }
 
+  /**
+   * Lint: a group whose user-agent lines RFC 9309 and Google join across a blank line or another
+   * field, while the record reading (readings.ts) starts a new group there: the crawlers named
+   * before the break get this group's disallow rules only in our reading. One error per record
+   * that loses them, at its first user-agent line, naming its crawlers and the fix.
+   */
+  private reportJoinedRecords(group: GroupDraft): void {
+    const disallow = group.rules.find((rule) => rule.kind === "disallow" && rawCharacterOf(rule.pattern) === undefined);
+    if (!disallow) return;
+    const records = recordsOf(finishGroup(group));
+    // A crawler the last record names too gets these rules in both readings (`*` twice, merged).
+    const named = new Set(records.at(-1)?.flatMap(({ value }) => userAgentNames(value)));
+    records.slice(0, -1).forEach((all, i) => {
+      const record = all.filter(({ value }) => !userAgentNames(value).every((name) => named.has(name)));
+      const first = record[0];
+      const after = records[i + 1]?.[0]?.recordAfter;
+      if (!first || after === undefined) return;
+      this.report(
+        first.line,
+        "reading-disputed",
+        "error",
+        `for ${crawlersOf(record)}, RFC 9309 and Google's parser read on from line ${first.line} to the rules below (only an allow or disallow line ends a group's user-agent lines), so "disallow: ${disallow.pattern}" (line ${disallow.line}) applies to them; urllib.robotparser, robots-parser and the 1996 draft end their group at line ${after} (a blank line or another field comes before the next user-agent line) and give them no such rule. The edge refuses them only what both readings refuse, except Google's crawlers, held to Google's reading. Fix: add "Disallow:" after line ${after} if the rules below are not meant for them; if they are, repeat the rules under their own user-agent line`,
+      );
+    });
+  }
+
   finish(bytes: number, truncated: boolean, lines: number): RobotsTxt {
     const report = this.report.bind(this);
     this.groups.forEach((group, i) => extractGroupUsage(group, this.groups[i + 1]?.agentLines[0]?.line, report));
     reportUsageOutsideGroups(this.others, report);
+    for (const group of this.groups) this.reportJoinedRecords(group);
     for (const line of this.globalGroupLines.slice(1)) {
       this.report(
         line,
@@ -406,6 +473,12 @@ class ParseState {
       lines,
     };
   }
+}
+
+/** The crawlers user-agent lines name, as written: `bingbot, msnbot`; `*` said as what it means. */
+function crawlersOf(agentLines: readonly { readonly value: string }[]): string {
+  const names = agentLines.map(({ value }) => (value === "*" ? "* (every crawler without a group of its own)" : value));
+  return names.length > 0 ? names.join(", ") : "no crawler";
 }
 
 function newGroupDraft(): GroupDraft {

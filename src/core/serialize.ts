@@ -12,8 +12,10 @@ import type { RobotsTxt } from "./model.ts";
 /**
  * 2: groups carry typed usage lines (Content-Usage, Content-Signal).
  * 3: a group's agents include Google's reading of each user-agent line (`MJ12bot` -> `mj`).
+ * 4: user-agent lines say where the record reading starts a new group (`recordAfter`), and
+ *    rules the readings dispute carry an error (reading-disputed).
  */
-export const ROBOTS_SCHEMA_VERSION = 3;
+export const ROBOTS_SCHEMA_VERSION = 4;
 
 interface Envelope {
   readonly schema: number;

@@ -32,9 +32,10 @@
  *      passes), its rule naming the crawler (`pace` -> 429; a rule `when` a condition holds,
  *      from the isolate's ledger, names it only then; a rule asking for a signature -> 403 with
  *      Accept-Signature when there is none), then robots.txt (unavailable -> 503 unless
- *      FAIL_OPEN). Steps 9 to 12 run on every spelling of the path (path-spellings.ts
- *      judgeEverySpelling); the strictest outcome stands: a pass counts only if every
- *      spelling passes
+ *      FAIL_OPEN; a crawler other than Google's is refused only what every mainstream reading
+ *      of the file refuses, readings.ts: the rest passes on, marked would-block). Steps 9 to
+ *      12 run on every spelling of the path (path-spellings.ts judgeEverySpelling); the
+ *      strictest outcome stands: a pass counts only if every spelling passes
  *  10. usage preferences (USAGE_SIGNALS), for a path robots.txt allows: a `no` covering the
  *      crawler's category -> block; else a pass may carry the path's `Content-Usage` header
  *  11. report: a block under MODE or the route's mode `report` -> forward, marked would-block
@@ -68,11 +69,13 @@ import {
   lineOfVerdict,
   outcome,
   outcomeStrictness,
+  type DisputedReading,
   type EdgeOutcome,
   type EdgeRecord,
   type RecordedIdentity,
 } from "./edge-record.ts";
 import { judgeSpelling, type Verdict } from "./judge.ts";
+import { disputedReading } from "./readings.ts";
 import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
@@ -267,6 +270,9 @@ function judgedSpelling(
   );
   const unsigned = signatureRequired(facts, verdict);
   if (unsigned) return unsigned;
+  // Step 9b: refuse only what the crawler itself reads (policy/readings.ts).
+  const disputed = verdict.decision && disputedReading(robots.matcher, verdict.decision, agent, spelling);
+  if (disputed) return markedDisputed(usage(facts, who, { ...verdict, action: "pass" }), disputed);
   switch (verdict.action) {
     case "block":
       return judgedBy(verdict, "block", verdict.blockStatus ?? facts.blockStatus);
@@ -280,6 +286,16 @@ function judgedSpelling(
     case "pass":
       return usage(facts, who, verdict);
   }
+}
+
+/**
+ * A path the readings of robots.txt dispute, judged on as a pass (usage preferences and pacing
+ * still apply): a pass is forwarded marked would-block, naming the disputed rule and why.
+ */
+function markedDisputed(answer: EdgeOutcome | GatherRequest, disputed: DisputedReading): EdgeOutcome | GatherRequest {
+  if ("gather" in answer) return answer;
+  if (answer.action !== "pass") return { ...answer, reading: disputed };
+  return { ...answer, action: "report", line: disputed.line, reading: disputed };
 }
 
 /** What a path layer's verdict makes the edge do, with the line it names. */
@@ -300,6 +316,7 @@ function judgedBy(
     usage: null,
     pacing: null,
     contentUsage: null,
+    reading: null,
   };
 }
 

@@ -29,6 +29,17 @@ export interface DecidingLine {
   readonly text: string;
 }
 
+/**
+ * A path the mainstream readings of robots.txt judge differently for a crawler other than
+ * Google's (policy/readings.ts): not refused, marked would-block, and why.
+ */
+export interface DisputedReading {
+  /** The rule one reading refuses by (its line as that reading spells it). */
+  readonly line: DecidingLine;
+  /** Both readings' answers, in words. */
+  readonly reason: string;
+}
+
 /** Who asked, as the decision saw it. */
 export interface RecordedIdentity {
   /** Whether the request is an automated client (a crawler's User-Agent, any signature); false: a person. */
@@ -72,6 +83,8 @@ export interface EdgeOutcome {
   readonly pacing: Pacing | null;
   /** `Content-Usage` the edge adds to a passed response, unless the origin sends its own. */
   readonly contentUsage: string | null;
+  /** The readings of robots.txt disagree on this path for this crawler: not refused, marked (policy/readings.ts). */
+  readonly reading: DisputedReading | null;
 }
 
 /** The one record: what happened, what decided it, on which path, and who asked. */
@@ -90,6 +103,7 @@ const NOTHING_DECIDED = {
   usage: null,
   pacing: null,
   contentUsage: null,
+  reading: null,
 } as const;
 
 /** An outcome no line decided: a layer answered alone (a pause, the mode, a person). */

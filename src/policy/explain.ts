@@ -67,6 +67,8 @@ export interface Explanation {
   readonly policy: { readonly route: string; readonly routeIndex: number; readonly rule: PolicyRule | null } | null;
   /** How the crawler was verified, or why not, as the decision used it. */
   readonly verification: VerificationOutcome;
+  /** The readings of robots.txt disagree on this path for this crawler: not refused, marked, and why (policy/readings.ts). */
+  readonly reading: { readonly line: number | null; readonly text: string; readonly reason: string } | null;
 }
 
 export interface ExplainInput {
@@ -212,6 +214,9 @@ function explained(record: EdgeRecord, state: EntryState | null): Explanation {
     contentSignalUse: contentSignalUseFor(verdict ?? undefined, identity.tokens),
     policy: policy ? { route: policy.route.pattern, routeIndex: policy.routeIndex, rule: policy.rule ?? null } : null,
     verification: identity.verification,
+    reading: record.reading
+      ? { line: record.reading.line.line, text: record.reading.line.text, reason: record.reading.reason }
+      : null,
   };
 }
 

@@ -1,5 +1,6 @@
 /** The responses the edge makes itself: blocks, 503s, robots.txt, JSON, errors. */
 
+import type { DisputedReading } from "../policy/edge-record.ts";
 import type { Verdict } from "../policy/judge.ts";
 import { lineLabel, lineWords } from "../policy/served-lines.ts";
 import type { UsageRefusalReason } from "../policy/usage-signals.ts";
@@ -18,6 +19,11 @@ export function ruleHeader(verb: "blocked" | "would-block", verdict: Verdict): s
   }
   if (!rule) return verb;
   return `${verb}; rule="${rule.kind}: ${headerSafe(rule.pattern)}"; line=${lineLabel(rule.line)}`;
+}
+
+/** X-Robots-Edge of a path the readings of robots.txt dispute: `would-block; reading=disputed; rule="…"; line=N`. */
+export function readingHeader(reading: DisputedReading): string {
+  return `would-block; reading=disputed; rule="${headerSafe(reading.line.text)}"; line=${reading.line.line ?? 0}`;
 }
 
 /** Header values are ASCII: non-ASCII as percent-encoded UTF-8; quotes, backslashes, controls dropped. */

@@ -251,6 +251,34 @@ describe("robots-edge lint", () => {
     expect(result.code).toBe(1);
   });
 
+  // Issue 30: the readings of a file disagree: an error naming the crawlers, the line and the fix.
+  it.each([
+    {
+      name: "the issue's bingbot file",
+      robots:
+        "User-agent: bingbot\nCrawl-delay: 10\n\nUser-agent: msnbot\nCrawl-delay: 10\n\nUser-agent: Applebot\nCrawl-delay: 10\n\nuser-agent: AhrefsBot\ndisallow: /\n",
+      errors: [
+        ":1: error: for bingbot, RFC 9309 and Google's parser read on from line 1 to the rules below (only an allow or disallow line ends a group's user-agent lines), so \"disallow: /\" (line 11) applies to them; urllib.robotparser, robots-parser and the 1996 draft end their group at line 2 (a blank line or another field comes before the next user-agent line) and give them no such rule. The edge refuses them only what both readings refuse, except Google's crawlers, held to Google's reading. Fix: add \"Disallow:\" after line 2 if the rules below are not meant for them; if they are, repeat the rules under their own user-agent line [reading-disputed]",
+        ":4: error: for msnbot,",
+        ":7: error: for Applebot,",
+      ],
+    },
+    {
+      name: "a raw space",
+      robots: "User-agent: *\nDisallow: /sp ace\n",
+      errors: [
+        ":2: error: disallow: /sp ace holds a raw space, which no request carries (clients send it percent-encoded): RFC 9309 and Google's matcher never match this rule, urllib.robotparser and robots-parser encode it and match /sp%20ace. For * (every crawler without a group of its own), the edge applies it to no crawler (crawlers other than Google's are marked would-block where those readers apply it). Fix: write \"disallow: /sp%20ace\" [reading-disputed]",
+      ],
+    },
+  ])("exits 1 where the readings disagree: $name", async ({ robots, errors }) => {
+    const file = fixture("readings.txt", robots);
+    const result = await run(["lint", file]);
+    const found = result.stdout.split("\n").filter((line) => line.includes(": error: "));
+    expect(found).toHaveLength(errors.length);
+    errors.forEach((error, i) => expect(found[i]).toContain(`${file}${error}`));
+    expect(result.code).toBe(1);
+  });
+
   it("exits 0 on a file with warnings only", async () => {
     const result = await run(["lint", fixture("warn.txt", "User-agent: *\nDisallow /x\n")]);
     expect(result.code).toBe(0);

@@ -243,7 +243,11 @@ describe("corpus: decisions", () => {
       const group = matcher.groupFor(tokens);
       if (!group || checked.has(group.token)) continue;
       checked.add(group.token);
-      const rules = group.rules.map((rule) => ({ kind: rule.kind, pattern: canonicalizePath(rule.pattern) }));
+      // A rule holding a character no request carries raw (a space, `"`, `<`, `>`, backquote,
+      // `{`, `}`, a control) matches nothing under RFC 9309 and at Google (issue 30).
+      const rules = group.rules
+        .filter((rule) => ![...rule.pattern].some((c) => c <= " " || c === "\u007f" || '"<>`{}'.includes(c)))
+        .map((rule) => ({ kind: rule.kind, pattern: canonicalizePath(rule.pattern) }));
       const step = Math.max(1, Math.floor(group.rules.length / 25));
       const sampled = group.rules.filter((_, i) => i % step === 0).slice(0, 25);
       const paths = [

@@ -60,13 +60,14 @@ describe("origin status codes, nothing stored yet", () => {
       const envOverride = { FETCH_TIMEOUT_MS: "200" };
       const judged = await call("/private/page", { ua: GOOGLEBOT, env: envOverride });
       expect(judged.status).toBe(crawler);
-      if (crawler === 503) expect(Number(judged.headers.get("retry-after"))).toBeGreaterThan(295);
-      if (crawler === 503) expect(Number(judged.headers.get("retry-after"))).toBeLessThanOrEqual(300);
+      // A first fetch that failed is retried FIRST_RETRY_SECONDS (30 s) later, not after 5 minutes.
+      if (crawler === 503) expect(Number(judged.headers.get("retry-after"))).toBeGreaterThan(25);
+      if (crawler === 503) expect(Number(judged.headers.get("retry-after"))).toBeLessThanOrEqual(30);
       const served = await call("/robots.txt", { ua: GOOGLEBOT, env: envOverride });
       expect(served.status).toBe(robotsTxt);
-      // Retry-After is when the edge next tries (RETRY_FAILED_SECONDS after the failure), not RETRY_AFTER.
-      if (robotsTxt === 503) expect(Number(served.headers.get("retry-after"))).toBeGreaterThan(295);
-      if (robotsTxt === 503) expect(Number(served.headers.get("retry-after"))).toBeLessThanOrEqual(300);
+      // Retry-After is when the edge next tries (FIRST_RETRY_SECONDS after the first failure), not RETRY_AFTER.
+      if (robotsTxt === 503) expect(Number(served.headers.get("retry-after"))).toBeGreaterThan(25);
+      if (robotsTxt === 503) expect(Number(served.headers.get("retry-after"))).toBeLessThanOrEqual(30);
     },
   );
 
@@ -156,7 +157,7 @@ describe("keeping the last good copy", () => {
     expect(stored).toMatchObject({ copy: { fetchedAt: expect.any(Number) } });
   });
 
-  it("after 30 days without a good fetch the old copy is dropped (503)", async () => {
+  it("after 30 days without a good fetch the last copy still answers (Google: the last cached copy)", async () => {
     const origin = fakeOrigin({ body: GOOD });
     await call("/private/a", { ua: GOOGLEBOT });
     origin.robots = { status: 503 };
@@ -165,7 +166,187 @@ describe("keeping the last good copy", () => {
     clearRobotsMemory();
     await call("/x", { ua: GOOGLEBOT });
     clearRobotsMemory();
-    expect((await call("/public", { ua: GOOGLEBOT })).status).toBe(503);
+    expect((await call("/public", { ua: GOOGLEBOT })).status).toBe(200);
+    expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(403);
+  });
+});
+
+// Issue 30 item 6: what a run of fetch outcomes leaves in force, when the edge checks again,
+// and what GET status warns of. Each step is a refresh at `at` seconds after START.
+const START = Date.parse("2026-11-01T00:00:00.000Z");
+const DAY = 86_400;
+const OUTCOMES = {
+  good: { body: GOOD },
+  404: { status: 404 },
+  503: { status: 503 },
+  redirects: (url: URL): RobotsBehaviour => {
+    const hop = url.pathname === "/robots.txt" ? 0 : Number(url.pathname.slice(4));
+    return { status: 301, location: `${ORIGIN}/hop${hop + 1}` };
+  },
+} as const;
+const outcomeRows: {
+  name: string;
+  steps: { at: number; robots: keyof typeof OUTCOMES }[];
+  state: string;
+  recheckSeconds: number;
+  crawler: number;
+  warning: string | null;
+}[] = [
+  {
+    name: "a 404 after a good copy: warned, rechecked after 5 minutes",
+    steps: [
+      { at: 0, robots: "good" },
+      { at: 3600, robots: 404 },
+    ],
+    state: "none",
+    recheckSeconds: 300,
+    crawler: 200,
+    warning:
+      'robots.txt was good at 2026-11-01T00:00:00.000Z, then the edge\'s fetch got origin answered 404: no robots.txt: read as "no robots.txt", every URL is allowed. The edge checks again from 5 minutes on (expiresAt); if the file was removed on purpose, DELETE origin clears this',
+  },
+  {
+    name: "a second 404: the interval doubles",
+    steps: [
+      { at: 0, robots: "good" },
+      { at: 3600, robots: 404 },
+      { at: 3900, robots: 404 },
+    ],
+    state: "none",
+    recheckSeconds: 600,
+    crawler: 200,
+    warning:
+      'robots.txt was good at 2026-11-01T00:00:00.000Z, then the edge\'s fetch got origin answered 404: no robots.txt: read as "no robots.txt", every URL is allowed. The edge checks again from 5 minutes on (expiresAt); if the file was removed on purpose, DELETE origin clears this',
+  },
+  {
+    name: "a transient 404, then the file again: enforced, no warning",
+    steps: [
+      { at: 0, robots: "good" },
+      { at: 3600, robots: 404 },
+      { at: 3900, robots: "good" },
+    ],
+    state: "ok",
+    recheckSeconds: DAY,
+    crawler: 403,
+    warning: null,
+  },
+  {
+    name: "a redirect loop after a good copy: warned, rechecked after 5 minutes",
+    steps: [
+      { at: 0, robots: "good" },
+      { at: 3600, robots: "redirects" },
+    ],
+    state: "none",
+    recheckSeconds: 300,
+    crawler: 200,
+    warning:
+      'robots.txt was good at 2026-11-01T00:00:00.000Z, then the edge\'s fetch got more than 5 redirects: read as "no robots.txt", every URL is allowed. The edge checks again from 5 minutes on (expiresAt); if the file was removed on purpose, DELETE origin clears this',
+  },
+  {
+    name: "a 404 with no copy before: no warning, the normal lifetime",
+    steps: [{ at: 0, robots: 404 }],
+    state: "none",
+    recheckSeconds: DAY,
+    crawler: 200,
+    warning: null,
+  },
+  {
+    name: "a first fetch that fails: retried after 30 s",
+    steps: [{ at: 0, robots: 503 }],
+    state: "unavailable",
+    recheckSeconds: 30,
+    crawler: 503,
+    warning: null,
+  },
+  {
+    name: "a 3-second outage on the first fetch: enforced at the first retry",
+    steps: [
+      { at: 0, robots: 503 },
+      { at: 30, robots: "good" },
+    ],
+    state: "ok",
+    recheckSeconds: DAY,
+    crawler: 403,
+    warning: null,
+  },
+  {
+    name: "first fetches failing on: 30, 60, 120, 240 s, then every 300 s",
+    steps: [
+      { at: 0, robots: 503 },
+      { at: 30, robots: 503 },
+      { at: 90, robots: 503 },
+      { at: 210, robots: 503 },
+      { at: 450, robots: 503 },
+      { at: 750, robots: 503 },
+    ],
+    state: "unavailable",
+    recheckSeconds: 300,
+    crawler: 503,
+    warning: null,
+  },
+  {
+    name: "no copy, failing for 29 days: still 503",
+    steps: [
+      { at: 0, robots: 503 },
+      { at: 29 * DAY, robots: 503 },
+    ],
+    state: "unavailable",
+    recheckSeconds: 60,
+    crawler: 503,
+    warning: null,
+  },
+  {
+    name: "no copy, failing for more than 30 days: no restrictions (RFC 9309 §2.3.1.4), warned",
+    steps: [
+      { at: 0, robots: 503 },
+      { at: 30 * DAY + 1, robots: 503 },
+    ],
+    state: "none",
+    recheckSeconds: 300,
+    crawler: 200,
+    warning:
+      'robots.txt has been unreachable since 2026-11-01T00:00:00.000Z (origin answered 503) with no copy ever fetched: after 30 days RFC 9309 §2.3.1.4 reads it as "no robots.txt", every URL is allowed until it answers',
+  },
+  {
+    name: "and failing on after that: still no restrictions, still warned",
+    steps: [
+      { at: 0, robots: 503 },
+      { at: 30 * DAY + 1, robots: 503 },
+      { at: 30 * DAY + 301, robots: 503 },
+    ],
+    state: "none",
+    recheckSeconds: 300,
+    crawler: 200,
+    warning:
+      'robots.txt has been unreachable since 2026-11-01T00:00:00.000Z (origin answered 503) with no copy ever fetched: after 30 days RFC 9309 §2.3.1.4 reads it as "no robots.txt", every URL is allowed until it answers',
+  },
+  {
+    name: "a good copy, then failing for 40 days: the last copy answers",
+    steps: [
+      { at: 0, robots: "good" },
+      { at: 40 * DAY, robots: 503 },
+    ],
+    state: "ok",
+    recheckSeconds: 300,
+    crawler: 403,
+    warning: null,
+  },
+];
+
+describe("fetch outcomes over time (issue 30 item 6)", () => {
+  it.each(outcomeRows)("$name", async ({ steps, state, recheckSeconds, crawler, warning }) => {
+    const origin = fakeOrigin(OUTCOMES.good);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    for (const { at, robots } of steps) {
+      vi.setSystemTime(START + at * 1000);
+      origin.robots = OUTCOMES[robots];
+      await admin("refresh", { method: "POST" });
+    }
+    const entry = await readEntry(env.ROBOTS, ORIGIN);
+    expect(entry?.state).toBe(state);
+    expect(((entry?.expiresAt ?? 0) - (entry?.lastFetchAt ?? 0)) / 1000).toBe(recheckSeconds);
+    expect((await call("/private/x", { ua: GOOGLEBOT })).status).toBe(crawler);
+    const status = (await (await admin("status")).json()) as { origins: { warning: string | null }[] };
+    expect(status.origins[0]?.warning).toBe(warning);
   });
 });
 

@@ -6,7 +6,7 @@ import { identitySources } from "../identity/sources.ts";
 import { jsonResponse } from "../responses.ts";
 import { authorityOf, isExistingAuthority } from "../robots/authorities.ts";
 import { forgetRobots, refresh, type LoadedRobots } from "../robots/cache.ts";
-import { accessWarning, fromBase64, modelOf } from "../robots/entry.ts";
+import { fetchWarning, fromBase64, modelOf } from "../robots/entry.ts";
 import { readEntry } from "../store.ts";
 import { policyInForce } from "../live-policy.ts";
 import { servedFile } from "../robots/purposes-served.ts";
@@ -15,7 +15,12 @@ import { adminError, problemResponse, type AdminContext } from "./context.ts";
 export function originStatus(robots: LoadedRobots, now: number) {
   const { entry } = robots;
   const model = entry.copy
-    ? (JSON.parse(entry.copy.model) as { robots?: { groups?: unknown[]; diagnostics?: { severity: string }[] } })
+    ? (JSON.parse(entry.copy.model) as {
+        robots?: {
+          groups?: unknown[];
+          diagnostics?: { severity: string; code?: string; line?: number; message?: string }[];
+        };
+      })
     : undefined;
   const diagnostics = model?.robots?.diagnostics ?? [];
   const count = (severity: string) => diagnostics.filter((diagnostic) => diagnostic.severity === severity).length;
@@ -30,7 +35,11 @@ export function originStatus(robots: LoadedRobots, now: number) {
     expiresAt: new Date(entry.expiresAt).toISOString(),
     groups: model?.robots?.groups?.length ?? 0,
     diagnostics: { error: count("error"), warning: count("warning"), info: count("info") },
-    warning: accessWarning(entry) ?? null,
+    warning: fetchWarning(entry) ?? null,
+    // Where the readings of the file disagree (core/readings.ts): errors naming the crawlers, the line and the fix.
+    readings: diagnostics
+      .filter((diagnostic) => diagnostic.code === "reading-disputed")
+      .map(({ line, message }) => ({ line: line ?? 0, message: message ?? "" })),
   };
 }
 

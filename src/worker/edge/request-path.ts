@@ -26,6 +26,7 @@ import {
   errorResponse,
   impostorResponse,
   rateLimitedResponse,
+  readingHeader,
   ruleHeader,
   selfLoopResponse,
   signatureRequiredResponse,
@@ -189,6 +190,8 @@ function blocked(record: EdgeRecord): Response {
 /** X-Robots-Edge of a request forwarded under `report`: what would have blocked it. */
 function wouldBlock(record: EdgeRecord): string {
   if (record.usage) return usageHeader("would-block", record.usage);
+  // A rule the readings of robots.txt dispute (policy/readings.ts): the rule one of them refuses by.
+  if (record.reading) return readingHeader(record.reading);
   return record.verdict ? ruleHeader("would-block", record.verdict) : "would-block";
 }
 

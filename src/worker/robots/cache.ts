@@ -24,7 +24,7 @@ import { isServedAuthority } from "./authorities.ts";
 import type { Config } from "../../config/read-config.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
 import { fetchRobotsTxt } from "./origin-fetch.ts";
-import { accessWarning, applyFetch, modelOf, sameOutcome, type RobotsEntry } from "./entry.ts";
+import { fetchWarning, applyFetch, modelOf, sameOutcome, type RobotsEntry } from "./entry.ts";
 import { deleteEntry, readEntry, writeEntry } from "../store.ts";
 
 export const MEMORY_RECHECK_MS = 60_000;
@@ -151,8 +151,8 @@ export function refresh(
           return false;
         },
       ));
-    const warning = accessWarning(entry);
-    if (warning && !(stored && accessWarning(stored))) logRobotsWarning(authority, warning);
+    const warning = fetchWarning(entry);
+    if (warning && !(stored && fetchWarning(stored))) logRobotsWarning(authority, warning);
     const robots = remember(entry, now);
     if (saved) unsaved.delete(authority);
     else unsaved.set(authority, robots, now);

@@ -12,10 +12,18 @@
  *   - 4xx (not 429), or more than 5 redirects: no robots.txt, everything allowed; the last
  *     good copy is kept in the entry (not in force) so nothing is lost. 401 and 403 are read
  *     the same way (RFC 9309 §2.3.1.3) but flagged: a firewall refusing the edge's fetch
- *     would otherwise switch enforcement off without a word (accessWarning).
- *   - 5xx, 429, timeout, network error: the last good copy stays in force for up to
- *     LAST_GOOD_DAYS after it was fetched; with none, the origin is "unavailable" and
- *     crawlers get 503 (unless FAIL_OPEN).
+ *     would otherwise switch enforcement off without a word (fetchWarning). One that follows
+ *     a good copy is flagged too and rechecked RETRY_FAILED_SECONDS later, the interval
+ *     doubling while it lasts up to the normal lifetime: a transient 404 (a deploy, a CDN
+ *     hiccup) must not switch enforcement off for 24 h without a word.
+ *   - 5xx, 429, timeout, network error: the last good copy stays in force (for its first
+ *     LAST_GOOD_DAYS as RFC 9309 §2.3.1.4 says; after that because Google's documents say the
+ *     last cached copy is then used, and the RFC allows it); with none, the origin is
+ *     "unavailable" and crawlers get 503 (unless FAIL_OPEN), retried FIRST_RETRY_SECONDS
+ *     after the first failure, doubling up to RETRY_FAILED_SECONDS: a 3-second outage on the
+ *     first fetch holds crawlers for about 30 s, not 5 minutes. Unavailable with no copy for
+ *     more than LAST_GOOD_DAYS: no restrictions (RFC 9309 §2.3.1.4, Google's "assumes no
+ *     crawl restrictions"), flagged; 503 forever would get the site dropped from the index.
  *   - lifetime: the origin's max-age, capped at ROBOTS_MAX_AGE (default 24 h, Google's) and
  *     floored at MIN_LIFETIME_SECONDS (no-cache / max-age=0 would mean a fetch and a KV write
  *     per crawler request); after a failure we retry after RETRY_FAILED_SECONDS while serving
@@ -29,6 +37,8 @@ import { ROBOTS_FETCH_USER_AGENT, type OriginFetch } from "./origin-fetch.ts";
 export const ENTRY_VERSION = 1;
 export const LAST_GOOD_DAYS = 30;
 export const RETRY_FAILED_SECONDS = 300;
+/** First retry after a first fetch that failed (no copy yet); doubles up to RETRY_FAILED_SECONDS. */
+export const FIRST_RETRY_SECONDS = 30;
 /** Shortest lifetime of a fetched robots.txt, whatever Cache-Control says. */
 export const MIN_LIFETIME_SECONDS = 60;
 const DAY_MS = 86_400_000;
@@ -53,6 +63,11 @@ export interface RobotsEntry {
   readonly lastStatus: number | undefined;
   readonly lastError: string | undefined;
   readonly expiresAt: number;
+  /**
+   * When fetches started failing with no copy in force (absent while one answers, and in
+   * entries written before this field existed): after LAST_GOOD_DAYS of it, no restrictions.
+   */
+  readonly unavailableSince?: number | undefined;
 }
 
 export interface EntryOptions {
@@ -90,17 +105,47 @@ export function applyFetch(
     };
   }
   if (fetched.kind === "none") {
-    const expiresAt = now + options.maxAgeSeconds * 1000;
-    return { ...base, state: "none", copy: previous?.copy, lastError: fetched.reason, expiresAt };
+    const copy = previous?.copy;
+    const expiresAt =
+      copy && followsGoodCopy(previous) ? recheckAt(previous, options) : now + options.maxAgeSeconds * 1000;
+    return { ...base, state: "none", copy, lastError: fetched.reason, expiresAt };
   }
-  if (keptCopy && previous?.state === "ok") {
-    return { ...base, state: "ok", copy: keptCopy, lastError: fetched.reason, expiresAt: retryAt };
+  if (previous?.state === "ok" && previous.copy) {
+    // Google: the last cached copy, also past LAST_GOOD_DAYS; RFC 9309 §2.3.1.4 allows it.
+    return { ...base, state: "ok", copy: previous.copy, lastError: fetched.reason, expiresAt: retryAt };
   }
   if (previous?.state === "none") {
     // The origin said "no robots.txt" before; a passing outage does not turn that into a 503.
-    return { ...base, state: "none", copy: previous.copy, lastError: fetched.reason, expiresAt: retryAt };
+    const { copy, unavailableSince } = previous;
+    return { ...base, state: "none", copy, lastError: fetched.reason, expiresAt: retryAt, unavailableSince };
   }
-  return { ...base, state: "unavailable", copy: keptCopy, lastError: fetched.reason, expiresAt: retryAt };
+  const unavailableSince =
+    previous?.state === "unavailable" ? (previous.unavailableSince ?? previous.lastFetchAt) : now;
+  if (now - unavailableSince > LAST_GOOD_DAYS * DAY_MS) {
+    // RFC 9309 §2.3.1.4: undefined for a long time, the crawler may read it as unavailable (§2.3.1.3).
+    return { ...base, state: "none", copy: undefined, lastError: fetched.reason, expiresAt: retryAt, unavailableSince };
+  }
+  const expiresAt = now + firstFetchBackOffSeconds(previous) * 1000;
+  return { ...base, state: "unavailable", copy: undefined, lastError: fetched.reason, expiresAt, unavailableSince };
+}
+
+/** A "no robots.txt" answer right after a copy in force, or after such an answer. */
+function followsGoodCopy(previous: RobotsEntry | undefined): previous is RobotsEntry {
+  return previous?.state === "ok" || (previous?.state === "none" && previous.copy !== undefined);
+}
+
+/** RETRY_FAILED_SECONDS after the good copy, then twice the previous interval, up to the normal lifetime. */
+function recheckAt(previous: RobotsEntry, options: EntryOptions): number {
+  const before = previous.state === "none" ? previous.expiresAt - previous.lastFetchAt : 0;
+  const seconds = Math.min(options.maxAgeSeconds, Math.max(RETRY_FAILED_SECONDS, (2 * before) / 1000));
+  return options.now + seconds * 1000;
+}
+
+/** FIRST_RETRY_SECONDS after a first failure, then twice the previous wait, up to RETRY_FAILED_SECONDS. */
+function firstFetchBackOffSeconds(previous: RobotsEntry | undefined): number {
+  if (previous?.state !== "unavailable") return FIRST_RETRY_SECONDS;
+  const before = (previous.expiresAt - previous.lastFetchAt) / 1000;
+  return Math.min(RETRY_FAILED_SECONDS, Math.max(FIRST_RETRY_SECONDS, 2 * before));
 }
 
 /** The origin's max-age within [MIN_LIFETIME_SECONDS, ROBOTS_MAX_AGE]. */
@@ -115,22 +160,41 @@ export function nextAttemptSeconds(entry: RobotsEntry, now: number): number {
 }
 
 /**
- * A warning when the origin refused the edge's robots.txt fetch (401/403): read as "no
- * robots.txt" (everything allowed), which is most often a WAF or bot filter at the origin.
+ * A warning when a fetch outcome switched enforcement off for a reason the operator may not
+ * know of: the origin refused the edge's fetch (401/403, most often a WAF or bot filter); a
+ * good copy was followed by "no robots.txt" (a 4xx or too many redirects: often a passing
+ * fault, rechecked soon); or robots.txt has been unreachable for more than LAST_GOOD_DAYS
+ * with no copy, so nothing is restricted (RFC 9309 §2.3.1.4).
  */
-export function accessWarning(entry: RobotsEntry): string | undefined {
-  if (entry.lastStatus !== 401 && entry.lastStatus !== 403) return undefined;
-  return `the origin answered ${entry.lastStatus} to the edge's robots.txt fetch, which counts as "no robots.txt": every URL is allowed. If a firewall or bot filter refused it, allow the User-Agent ${ROBOTS_FETCH_USER_AGENT} for /robots.txt`;
+export function fetchWarning(entry: RobotsEntry): string | undefined {
+  if (entry.lastStatus === 401 || entry.lastStatus === 403) {
+    return `the origin answered ${entry.lastStatus} to the edge's robots.txt fetch, which counts as "no robots.txt": every URL is allowed. If a firewall or bot filter refused it, allow the User-Agent ${ROBOTS_FETCH_USER_AGENT} for /robots.txt`;
+  }
+  if (entry.state === "none" && entry.copy) {
+    const since = new Date(entry.copy.fetchedAt).toISOString();
+    return `robots.txt was good at ${since}, then the edge's fetch got ${entry.lastError ?? "no robots.txt"}: read as "no robots.txt", every URL is allowed. The edge checks again from 5 minutes on (expiresAt); if the file was removed on purpose, DELETE origin clears this`;
+  }
+  if (entry.state === "none" && entry.unavailableSince !== undefined) {
+    const since = new Date(entry.unavailableSince).toISOString();
+    return `robots.txt has been unreachable since ${since} (${entry.lastError ?? "fetch failed"}) with no copy ever fetched: after ${LAST_GOOD_DAYS} days RFC 9309 §2.3.1.4 reads it as "no robots.txt", every URL is allowed until it answers`;
+  }
+  return undefined;
 }
 
-/** Same state, same bytes, same status and error: storing it again would change nothing a reader uses but the times. */
+/**
+ * Same state, bytes, status, error and recheck interval: storing it again would change nothing
+ * a reader uses but the times. A changed interval (a back-off growing) is written, so the next
+ * fetch doubles from it.
+ */
 export function sameOutcome(a: RobotsEntry | undefined, b: RobotsEntry): boolean {
   return (
     a !== undefined &&
     a.state === b.state &&
     a.lastStatus === b.lastStatus &&
     a.lastError === b.lastError &&
-    a.copy?.bodyBase64 === b.copy?.bodyBase64
+    a.copy?.bodyBase64 === b.copy?.bodyBase64 &&
+    a.unavailableSince === b.unavailableSince &&
+    a.expiresAt - a.lastFetchAt === b.expiresAt - b.lastFetchAt
   );
 }
 

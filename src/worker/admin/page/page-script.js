@@ -231,8 +231,18 @@ function highlight(line) {
 function describe(result) {
   // During a pause, the line that decides once it ends (the tester's `afterPause`).
   const by = result.afterPause || result;
+  // The readings of robots.txt disagree for this crawler (policy/readings.ts): not refused, and why.
+  const disputed = by.reading
+    ? "not refused, readings disagree on " +
+      by.reading.text +
+      " (" +
+      lineWords(by.reading.line) +
+      "): " +
+      by.reading.reason
+    : "";
   const where =
-    by.layer === "policy" && by.policy && by.policy.rule
+    disputed ||
+    (by.layer === "policy" && by.policy && by.policy.rule
       ? "operator policy: " +
         by.policy.rule.action +
         " under " +
@@ -244,7 +254,7 @@ function describe(result) {
         ? by.usage.message
         : by.rule
           ? by.rule.kind + ": " + by.rule.pattern + " (" + lineWords(by.rule.line) + ")"
-          : by.reason;
+          : by.reason);
   // The edge's own decision: a pass held to rate lines says when it would be limited.
   const action =
     result.action.action +
