@@ -16,16 +16,18 @@ interface Size {
   readonly gzipKib: number;
 }
 
+/** A cell of that row: `315 KiB (103 gzip)`. */
+function cell(text: string | undefined): Size {
+  const match = /^\s*(\d+) KiB \((\d+) gzip\)\s*$/.exec(text ?? "");
+  if (!match) throw new Error(`expected "N KiB (N gzip)", got ${JSON.stringify(text)}`);
+  return { kib: Number(match[1]), gzipKib: Number(match[2]) };
+}
+
 /** The documented row: `| upload (…) | 315 KiB (103 gzip) | 521 KiB (137 gzip) |`. */
 function documentedSizes(): { minified: Size; unminified: Size } {
   const operating = readFileSync(resolve(ROOT, "docs/operating.md"), "utf8");
   const row = /^\| upload \(`npx wrangler deploy --dry-run --outdir dist`\)\s*\|([^|]+)\|([^|]+)\|$/m.exec(operating);
   if (!row) throw new Error('docs/operating.md has no "upload (npx wrangler deploy --dry-run --outdir dist)" row');
-  const cell = (text: string | undefined): Size => {
-    const match = /^\s*(\d+) KiB \((\d+) gzip\)\s*$/.exec(text ?? "");
-    if (!match) throw new Error(`expected "N KiB (N gzip)", got ${JSON.stringify(text)}`);
-    return { kib: Number(match[1]), gzipKib: Number(match[2]) };
-  };
   return { minified: cell(row[1]), unminified: cell(row[2]) };
 }
 
