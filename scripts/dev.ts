@@ -52,10 +52,10 @@ const CHROME =
 
 // Said on every start because it is the one way this differs from the edge on Cloudflare.
 const relaxed = `Relaxed here: crawler identity checks (VERIFY_CRAWLERS=off: published IP ranges, reverse DNS,
-  Web Bot Auth signatures; DISGUISED_CRAWLERS=off). Every request here comes from 127.0.0.1, which
-  is no crawler operator's address, so each "Googlebot" would be an impostor held to User-agent: *
-  alone. With the checks off, a crawler's own group in robots.txt is enforced, as for the real
-  crawler once deployed, where the checks are on (wrangler.toml).`;
+  Web Bot Auth signatures; DISGUISED_CRAWLERS=off: browsers from a crawler's addresses). Every request here
+  comes from 127.0.0.1, which is no crawler operator's address, so each "Googlebot" would be an
+  impostor held to User-agent: * alone. With the checks off, a crawler's own group in robots.txt
+  is enforced, as for the real crawler once deployed, where the checks are on (wrangler.toml).`;
 
 // What a restart does to what you set up, and what an edit of wrangler.toml does while this runs.
 const state = options.persist

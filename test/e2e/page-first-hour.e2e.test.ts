@@ -100,7 +100,7 @@ describe("the page with identity checks on (as deployed)", () => {
       method: "POST",
       headers: { authorization: `Bearer ${TOKEN}` },
     });
-    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await page.waitForSelector("#problems:not(.hidden)");
     expect(await page.textContent("#problems-list")).toMatch(
       new RegExp(

@@ -2,7 +2,17 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RANGE_SOURCES } from "../../src/agents/verification.ts";
-import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, ORIGIN, runCron } from "./helpers.ts";
+import {
+  admin,
+  call,
+  CHROME,
+  fakeOrigin,
+  freshState,
+  GOOGLEBOT,
+  ORIGIN,
+  runCron,
+  type RobotsBehaviour,
+} from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\nDissalow: /typo\n\nUser-agent: Googlebot-Image\nDisallow: /img/\n";
 
@@ -480,7 +490,7 @@ describe("status", () => {
 
   // A wrong --origin or a site that is down was only an origin's `lastError` (issue #35): while
   // its last fetch got no answer at all, it is a problem; any HTTP answer is not.
-  it.each([
+  it.each<{ name: string; before: RobotsBehaviour | null; now: RobotsBehaviour; problem: RegExp | null }>([
     {
       name: "no answer, no copy",
       before: null,
