@@ -50,7 +50,9 @@ function short(text: string): string {
  * The record as one line for a person at a terminal (npm run dev): the status the edge answered
  * (or its action when the origin answered), who, the path, and what decided, e.g.
  * `403 GPTBot /blog/ disallow: / (line 12)`. The JSON line has all of it; this has what a person
- * scans for. Every part comes from the record, as in the JSON.
+ * scans for. Every part comes from the record, as in the JSON. What a client chose reaches the
+ * terminal only as a product token (token characters) or a parsed URL path (percent-encoded), so
+ * no control character from a request is printed raw.
  */
 export function decisionLine(record: EdgeRecord, request: Pick<LoggedRequest, "logQuery">): string {
   const { identity, line } = record;

@@ -165,6 +165,14 @@ describe("LOG_FORMAT=line: one short line per decision", () => {
     },
     { ua: GOOGLEBOT, path: "/open", line: "pass Googlebot /open no rule matched" },
     { ua: "curl/8.5.0", path: "/private/x", line: "403 curl /private/x disallow: /private/ (line 2)" },
+    // A long path is cut to 80 characters ("/private/" and 71 more), marked where it was cut.
+    {
+      ua: GOOGLEBOT,
+      path: `/private/${"p".repeat(500)}`,
+      line: `403 Googlebot /private/${"p".repeat(71)}… disallow: /private/ (line 2)`,
+    },
+    // A terminal escape in the User-Agent never reaches the terminal: only a product token is printed.
+    { ua: "Evil\u001b[2JBot/1.0", path: "/private/x", line: "403 2JBot /private/x disallow: /private/ (line 2)" },
   ])("$path for $ua -> $line", async ({ ua, path, line }) => {
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     await call(path, { ua, env: { LOG_FORMAT: "line", VERIFY_CRAWLERS: "off" } });
