@@ -1,4 +1,4 @@
-// `npm run dev -- [--port N] [--origin URL]`: the dev server's options from its arguments (and
+// `npm run dev -- [--port N] [--origin URL] [--env-file FILE] [--persist] [--json-logs]`: the dev server's options from its arguments (and
 // PORT, kept for older habits). Pure, so the table of cases in test/cli/dev-options.test.ts can
 // check it.
 
@@ -8,11 +8,16 @@ export interface DevOptions {
   readonly origin?: string;
   /** Vars and secrets from this file instead of .dev.vars (wrangler's --env-file). */
   readonly envFile?: string;
+  /** Keep the local state (live policy, pause, activity, robots.txt copies) from the last run on this port. */
+  readonly persist?: true;
+  /** Decision logs as the deployed edge writes them (JSON) instead of one short line each. */
+  readonly jsonLogs?: true;
 }
 
 export const DEFAULT_DEV_PORT = 8787;
 
-const USAGE = "usage: npm run dev -- [--port N] [--origin http://localhost:3000] [--env-file FILE]";
+const USAGE =
+  "usage: npm run dev -- [--port N] [--origin http://localhost:3000] [--env-file FILE] [--persist] [--json-logs]";
 
 /** The options, or an Error whose message says what to fix. */
 export function parseDevOptions(
@@ -22,6 +27,7 @@ export function parseDevOptions(
   let port: string | undefined = env["PORT"];
   let origin: string | undefined;
   let envFile: string | undefined;
+  const flags: { persist?: true; jsonLogs?: true } = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     if (arg === "--port" || arg === "-p") {
@@ -37,11 +43,13 @@ export function parseDevOptions(
       envFile = argv[++i];
       if (envFile === undefined) return new Error("--env-file needs a file: npm run dev -- --env-file .dev.vars.site");
     } else if (arg.startsWith("--env-file=")) envFile = arg.slice("--env-file=".length);
+    else if (arg === "--persist") flags.persist = true;
+    else if (arg === "--json-logs") flags.jsonLogs = true;
     else return new Error(`unknown argument ${JSON.stringify(arg)}; ${USAGE}`);
   }
   const portNumber = parsePort(port);
   if (portNumber instanceof Error) return portNumber;
-  const options = { port: portNumber, ...(envFile !== undefined && { envFile }) };
+  const options = { port: portNumber, ...(envFile !== undefined && { envFile }), ...flags };
   if (origin === undefined) return options;
   const originUrl = parseOrigin(origin);
   if (originUrl instanceof Error) return originUrl;

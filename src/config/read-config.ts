@@ -21,11 +21,13 @@ import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import {
   ENFORCE_RATES_WORDS,
   LOG_DECISIONS,
+  LOG_FORMATS,
   SETTING_NAMES,
   SETTINGS,
   VERIFY_CRAWLERS,
   type EnforceRates,
   type LogDecisions,
+  type LogFormat,
   type SettingName,
   type SettingDeclaration,
   type SettingSource,
@@ -76,6 +78,8 @@ export interface Config {
   readonly enforceRates: EnforceRates;
   /** Decision logs carry the query string only when the operator asks (it may hold personal data). */
   readonly logQuery: boolean;
+  /** LOG_FORMAT: JSON lines, or one short line per decision (npm run dev sets it). */
+  readonly logFormat: LogFormat;
   /** The activity view: crawler decisions counted per hour and the recent ones kept (ACTIVITY object). */
   readonly recordActivity: boolean;
   /** Impostors of verifiable crawlers: off (no check), unknown (judged under * only), block (403). */
@@ -142,6 +146,7 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     logDecisions: read.setting("LOG_DECISIONS", oneOf(LOG_DECISIONS)),
     enforceRates: read.setting("ENFORCE_RATES", readEnforceRates),
     logQuery: read.setting("LOG_QUERY", readBoolean),
+    logFormat: read.setting("LOG_FORMAT", oneOf(LOG_FORMATS)),
     recordActivity: read.setting("RECORD_ACTIVITY", readBoolean),
     verifyCrawlers: read.setting("VERIFY_CRAWLERS", oneOf(VERIFY_CRAWLERS)),
     usageSignals: read.setting("USAGE_SIGNALS", oneOf(MODES)),

@@ -28,6 +28,10 @@ export const ENFORCE_RATES_WORDS: ReadonlyMap<string, EnforceRates> = new Map([
 export const LOG_DECISIONS = ["all", "blocked", "none"] as const;
 export type LogDecisions = (typeof LOG_DECISIONS)[number];
 
+/** LOG_FORMAT: a decision's log line as JSON (deployments: Workers Logs, `wrangler tail`) or one short line (npm run dev). */
+export const LOG_FORMATS = ["json", "line"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 const BOOLEAN = ["true", "false"] as const;
 
 export interface SettingDeclaration {
@@ -64,6 +68,11 @@ export const SETTINGS = {
   POLICY: { default: null, what: "the operator's per-route policy (JSON), layered over robots.txt" },
   LOG_DECISIONS: { values: LOG_DECISIONS, default: "all", what: "which crawler decisions are logged" },
   LOG_QUERY: { values: BOOLEAN, default: "false", what: "decision logs carry the query string" },
+  LOG_FORMAT: {
+    values: LOG_FORMATS,
+    default: "json",
+    what: "a decision's log line: JSON (json) or one short line for a person at a terminal (line)",
+  },
   ENFORCE_RATES: {
     values: [...ENFORCE_RATES_WORDS.keys()],
     default: "honoured",

@@ -1,6 +1,7 @@
 /**
- * Structured logs: one JSON line per crawler decision (none for humans), and errors.
- * A log line is bounded whatever a client sends: the User-Agent and paths are cut to
+ * Structured logs: one JSON line per crawler decision (none for humans), or with LOG_FORMAT=line
+ * (npm run dev) one short line a person reads at a terminal, both rendered from the one record;
+ * and errors. A log line is bounded whatever a client sends: the User-Agent and paths are cut to
  * MAX_LOGGED_CHARS, and query strings (which may carry personal data or tokens) are left
  * out unless the operator sets LOG_QUERY=true.
  */
@@ -8,6 +9,8 @@
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { EdgeRecord } from "../policy/edge-record.ts";
 import type { Mode } from "../policy/mode.ts";
+import type { LogFormat } from "../policy/settings.ts";
+import { LAYER_LABELS } from "../vocabulary.ts";
 
 export const MAX_LOGGED_CHARS = 512;
 
@@ -18,6 +21,7 @@ export interface LoggedRequest {
   readonly userAgent: string | null;
   readonly mode: Mode;
   readonly logQuery: boolean;
+  readonly format: LogFormat;
 }
 
 /** At most MAX_LOGGED_CHARS characters, with a mark where the rest was cut. */
@@ -30,35 +34,66 @@ function loggedPath(pathAndQuery: string, logQuery: boolean): string {
   return bounded(logQuery || queryAt < 0 ? pathAndQuery : pathAndQuery.slice(0, queryAt));
 }
 
-/** The decision's record as one JSON line: its action, layer, line, path and identity, in the vocabulary's words. */
+/** The decision's record as one log line, in the format LOG_FORMAT asks for. */
 export function logDecision(record: EdgeRecord, request: LoggedRequest): void {
+  console.log(request.format === "line" ? decisionLine(record, request) : decisionJson(record, request));
+}
+
+/** A short line's parts are cut shorter than MAX_LOGGED_CHARS: the line is read at a terminal, one per request. */
+const LINE_PART_CHARS = 80;
+
+function short(text: string): string {
+  return text.length <= LINE_PART_CHARS ? text : `${text.slice(0, LINE_PART_CHARS)}…`;
+}
+
+/**
+ * The record as one line for a person at a terminal (npm run dev): the status the edge answered
+ * (or its action when the origin answered), who, the path, and what decided, e.g.
+ * `403 GPTBot /blog/ disallow: / (line 12)`. The JSON line has all of it; this has what a person
+ * scans for. Every part comes from the record, as in the JSON. What a client chose reaches the
+ * terminal only as a product token (token characters) or a parsed URL path (percent-encoded), so
+ * no control character from a request is printed raw.
+ */
+export function decisionLine(record: EdgeRecord, request: Pick<LoggedRequest, "logQuery">): string {
   const { identity, line } = record;
-  console.log(
-    JSON.stringify({
-      event: "robots-edge.decision",
-      time: new Date().toISOString(),
-      mode: request.mode,
-      action: record.action,
-      status: record.status,
-      retryAfter: record.retryAfter,
-      layer: record.layer,
-      authority: request.authority,
-      method: request.method,
-      path: loggedPath(record.path, request.logQuery),
-      judgedPath: loggedPath(record.judgedPath, request.logQuery),
-      userAgent: request.userAgent === null ? null : bounded(request.userAgent),
-      tokens: identity.tokens.slice(0, 8).map(bounded),
-      judgedAs: identity.judgedAs,
-      category: identity.category,
-      signer: identity.signer,
-      verification: loggedVerification(identity.verification),
-      group: record.verdict?.decision?.group?.token ?? null,
-      reason: record.verdict?.decision?.reason ?? null,
-      rule: line ? bounded(line.text) : null,
-      line: line?.line ?? null,
-      member: line?.member ?? null,
-    }),
-  );
+  const answer = record.status === null ? record.action : String(record.status);
+  const who = short(identity.tokens[0] ?? identity.known ?? "crawler");
+  const path = short(loggedPath(record.path, request.logQuery));
+  const spelled =
+    record.judgedPath === record.path ? "" : ` (as ${short(loggedPath(record.judgedPath, request.logQuery))})`;
+  const where = line === null ? "" : line.line !== null ? ` (line ${line.line})` : ` (${line.member})`;
+  const why = line === null ? LAYER_LABELS[record.layer] : `${short(line.text)}${where}`;
+  const judged = identity.judgedAs === "claimed" ? "" : ` [judged as ${identity.judgedAs}]`;
+  return `${answer} ${who} ${path}${spelled} ${why}${judged}`;
+}
+
+/** The decision's record as one JSON line: its action, layer, line, path and identity, in the vocabulary's words. */
+function decisionJson(record: EdgeRecord, request: LoggedRequest): string {
+  const { identity, line } = record;
+  return JSON.stringify({
+    event: "robots-edge.decision",
+    time: new Date().toISOString(),
+    mode: request.mode,
+    action: record.action,
+    status: record.status,
+    retryAfter: record.retryAfter,
+    layer: record.layer,
+    authority: request.authority,
+    method: request.method,
+    path: loggedPath(record.path, request.logQuery),
+    judgedPath: loggedPath(record.judgedPath, request.logQuery),
+    userAgent: request.userAgent === null ? null : bounded(request.userAgent),
+    tokens: identity.tokens.slice(0, 8).map(bounded),
+    judgedAs: identity.judgedAs,
+    category: identity.category,
+    signer: identity.signer,
+    verification: loggedVerification(identity.verification),
+    group: record.verdict?.decision?.group?.token ?? null,
+    reason: record.verdict?.decision?.reason ?? null,
+    rule: line ? bounded(line.text) : null,
+    line: line?.line ?? null,
+    member: line?.member ?? null,
+  });
 }
 
 /** A signer or PTR name may come from the client's side: bounded like every client string. */

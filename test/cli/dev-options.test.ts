@@ -18,7 +18,7 @@ describe("parseDevOptions", () => {
       argv: ["9000"],
       env: {},
       expected:
-        'unknown argument "9000"; usage: npm run dev -- [--port N] [--origin http://localhost:3000] [--env-file FILE]',
+        'unknown argument "9000"; usage: npm run dev -- [--port N] [--origin http://localhost:3000] [--env-file FILE] [--persist] [--json-logs]',
     },
     { argv: ["--origin", "http://localhost:3000"], env: {}, expected: { port: 8787, origin: "http://localhost:3000" } },
     {
@@ -36,6 +36,19 @@ describe("parseDevOptions", () => {
       argv: ["--env-file=.dev.vars.site", "--origin", "http://[::1]:3000"],
       env: {},
       expected: { port: 8787, envFile: ".dev.vars.site", origin: "http://[::1]:3000" },
+    },
+    { argv: ["--persist"], env: {}, expected: { port: 8787, persist: true } },
+    { argv: ["--json-logs"], env: {}, expected: { port: 8787, jsonLogs: true } },
+    {
+      argv: ["--json-logs", "--origin", "http://localhost:3000", "--persist"],
+      env: {},
+      expected: { port: 8787, origin: "http://localhost:3000", persist: true, jsonLogs: true },
+    },
+    {
+      argv: ["--persist=yes"],
+      env: {},
+      expected:
+        'unknown argument "--persist=yes"; usage: npm run dev -- [--port N] [--origin http://localhost:3000] [--env-file FILE] [--persist] [--json-logs]',
     },
     { argv: ["--env-file"], env: {}, expected: "--env-file needs a file: npm run dev -- --env-file .dev.vars.site" },
     {

@@ -2,7 +2,17 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RANGE_SOURCES } from "../../src/agents/verification.ts";
-import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, ORIGIN, runCron } from "./helpers.ts";
+import {
+  admin,
+  call,
+  CHROME,
+  fakeOrigin,
+  freshState,
+  GOOGLEBOT,
+  ORIGIN,
+  runCron,
+  type RobotsBehaviour,
+} from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\nDissalow: /typo\n\nUser-agent: Googlebot-Image\nDisallow: /img/\n";
 
@@ -477,6 +487,37 @@ describe("status", () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const visitor = await call("/private/x", { ua: GOOGLEBOT, env: bad });
     expect(await visitor.text()).not.toMatch(/MODE|BLOCK_STATUS|bogus/);
+  });
+
+  // A wrong --origin or a site that is down was only an origin's `lastError` (issue #35): while
+  // its last fetch got no answer at all, it is a problem; any HTTP answer is not.
+  it.each<{ name: string; before: RobotsBehaviour | null; now: RobotsBehaviour; problem: RegExp | null }>([
+    {
+      name: "no answer, no copy",
+      before: null,
+      now: { networkError: true },
+      problem:
+        /^origin unreachable: https:\/\/origin\.test gave no answer at 20\d\d-\d\d-\d\dT[\d:.]+Z \(network error: Network connection lost\.\); people get 502 and crawlers 503 until it answers$/,
+    },
+    {
+      name: "no answer, a kept copy judges crawlers",
+      before: { body: ROBOTS },
+      now: { networkError: true },
+      problem:
+        /^origin unreachable: https:\/\/origin\.test gave no answer at [\dT:.Z-]+ \(network error: Network connection lost\.\); people get 502 until it answers$/,
+    },
+    { name: "answered 500", before: null, now: { status: 500 }, problem: null },
+    { name: "answered 200", before: null, now: { body: ROBOTS }, problem: null },
+  ])("$name -> an unreachable-origin problem: $problem", async ({ before, now, problem }) => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    if (before) {
+      fakeOrigin(before);
+      expect((await admin(`refresh?origin=${ORIGIN}`, { method: "POST" })).status).toBe(200);
+    }
+    fakeOrigin(now);
+    await admin(`refresh?origin=${ORIGIN}`, { method: "POST" });
+    const status = (await (await admin("status")).json()) as { edge: { problems: string[] } };
+    expect(status.edge.problems).toEqual(problem ? [expect.stringMatching(problem)] : []);
   });
 
   it("pages the origins: limit and next", async () => {

@@ -314,6 +314,7 @@ describe("the declared settings (settings.ts)", () => {
     ["logDecisions", "all"],
     ["enforceRates", "honoured"],
     ["logQuery", false],
+    ["logFormat", "json"],
     ["recordActivity", true],
     ["verifyCrawlers", "unknown"],
     ["usageSignals", "enforce"],

@@ -151,6 +151,41 @@ describe("decision logs stay bounded and keep queries out (issue #9)", () => {
   });
 });
 
+// npm run dev sets LOG_FORMAT=line: one short line per decision instead of a 600-character JSON
+// line (issue #35). Written out literally: the status (or the action when the origin answered),
+// the product token, the path without its query, and the deciding line with its number.
+describe("LOG_FORMAT=line: one short line per decision", () => {
+  it.each([
+    { ua: GPTBOT, path: "/open", line: "403 GPTBot /open disallow: / (line 7)" },
+    { ua: GOOGLEBOT, path: "/private/x?token=secret", line: "403 Googlebot /private/x disallow: /private/ (line 2)" },
+    {
+      ua: GOOGLEBOT,
+      path: "/private/public/x",
+      line: "pass Googlebot /private/public/x allow: /private/public/ (line 4)",
+    },
+    { ua: GOOGLEBOT, path: "/open", line: "pass Googlebot /open no rule matched" },
+    { ua: "curl/8.5.0", path: "/private/x", line: "403 curl /private/x disallow: /private/ (line 2)" },
+    // A long path is cut to 80 characters ("/private/" and 71 more), marked where it was cut.
+    {
+      ua: GOOGLEBOT,
+      path: `/private/${"p".repeat(500)}`,
+      line: `403 Googlebot /private/${"p".repeat(71)}… disallow: /private/ (line 2)`,
+    },
+    // A terminal escape in the User-Agent never reaches the terminal: only a product token is printed.
+    { ua: "Evil\u001b[2JBot/1.0", path: "/private/x", line: "403 2JBot /private/x disallow: /private/ (line 2)" },
+  ])("$path for $ua -> $line", async ({ ua, path, line }) => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call(path, { ua, env: { LOG_FORMAT: "line", VERIFY_CRAWLERS: "off" } });
+    expect(log.mock.calls).toEqual([[line]]);
+  });
+
+  it("json (the default) keeps the JSON line", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/private/x", { ua: GOOGLEBOT });
+    expect(logged(log)[0]).toMatchObject({ event: "robots-edge.decision", status: 403, line: 2 });
+  });
+});
+
 describe("/robots.txt in any spelling is served by the edge (issue #10)", () => {
   it.each(["/robots.txt", "/%72obots.txt", "/robots%2Etxt", "/%72%6F%62%6F%74%73.txt"])("%s", async (path) => {
     for (const ua of [CHROME, GOOGLEBOT]) {

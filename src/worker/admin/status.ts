@@ -45,7 +45,7 @@ export async function status(admin: AdminContext): Promise<Response> {
   const configResult = {
     config: admin.config,
     // The purposes' problems are the banner's too (issue #31): a setting that stopped applying.
-    problems: [...admin.configProblems, ...purposesProblems(policy, entries)],
+    problems: [...admin.configProblems, ...unreachableOrigins(origins), ...purposesProblems(policy, entries)],
     warnings: [...admin.configWarnings],
   };
   return jsonResponse({
@@ -60,6 +60,8 @@ export async function status(admin: AdminContext): Promise<Response> {
     policy: await policyStatus(admin),
     // Each source of identity evidence with its age and last error; a missing or stale list warns.
     identity: await identitySources(admin.kv, admin.config, now),
+    // Whether the crawler lists are used at all: with both off (npm run dev) the page says so in one line.
+    identityChecks: { verifyCrawlers: admin.config.verifyCrawlers, disguisedCrawlers: admin.config.disguisedCrawlers },
     // The words the edge tells what happened in: the page renders with these, never a copy.
     vocabulary: VOCABULARY,
   });
@@ -93,4 +95,19 @@ function asError(error: unknown): Error {
 async function policyStatus(admin: AdminContext) {
   const live = await policyInForce(admin.kv, admin.config);
   return { version: live.version, source: live.source, stale: live.stale };
+}
+
+/**
+ * A problem per listed origin whose last fetch got no answer at all (a network error, a timeout;
+ * not an HTTP status), while it lasts: the cause was only under the origin's `lastError`, and a
+ * wrong --origin looked like no problem (issue #35).
+ */
+function unreachableOrigins(origins: readonly ReturnType<typeof originStatus>[]): string[] {
+  return origins.flatMap(({ authority, state, lastStatus, lastError, lastFetchAt }) =>
+    lastStatus === null && lastError !== null
+      ? [
+          `origin unreachable: ${authority} gave no answer at ${lastFetchAt} (${lastError}); people get 502${state === "unavailable" ? " and crawlers 503" : ""} until it answers`,
+        ]
+      : [],
+  );
 }

@@ -236,6 +236,7 @@ function logOutcome(edge: EdgeContext, record: EdgeRecord): void {
     userAgent: request.headers.get("user-agent"),
     mode: config.mode,
     logQuery: config.logQuery,
+    format: config.logFormat,
   });
 }
 

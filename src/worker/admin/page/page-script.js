@@ -68,26 +68,53 @@ async function start() {
   select.replaceChildren();
   for (const origin of status.origins) select.append(el("option", origin.authority));
   if (status.origins.length === 0 && status.proxy) select.append(el("option", status.proxy));
-  showEdgeNow(status.edge, status.identity);
+  showEdgeNow(status.edge, status.identity, status.identityChecks);
   showPause(status.edge.pause);
   await showOrigin();
   await loadPolicy();
 }
 
-/** A banner's list: shown with its items, hidden when there are none. */
+/** A banner's list: shown with its items (text, or a node), hidden when there are none. */
 function showBanner(id, items) {
   const list = $(id + "-list");
-  list.replaceChildren(...items.map((item) => el("li", item)));
+  list.replaceChildren(...items.map((item) => (typeof item === "string" ? el("li", item) : item)));
   $(id).classList.toggle("hidden", items.length === 0);
+}
+
+/**
+ * The crawler lists' warnings as one collapsed item, the count in its summary and each warning
+ * behind it: 18 lists not loaded yet would otherwise push the page below the fold (issue #35).
+ */
+function listWarnings(warnings) {
+  if (warnings.length <= 1) return warnings;
+  const details = el("details");
+  details.id = "list-warnings";
+  const each = el("ul");
+  each.append(...warnings.map((warning) => el("li", warning)));
+  details.append(
+    el(
+      "summary",
+      warnings.length + " crawler lists not loaded or out of date: their crawlers' claims may be unverifiable",
+    ),
+    each,
+  );
+  const item = el("li");
+  item.append(details);
+  return [item];
+}
+
+/** Whether the edge uses the crawler lists at all: not with VERIFY_CRAWLERS and DISGUISED_CRAWLERS off (npm run dev). */
+function listsUnused(checks) {
+  return Boolean(checks) && checks.verifyCrawlers === "off" && checks.disguisedCrawlers === "off";
 }
 
 /**
  * What the edge does now: the mode and why, the pause, every problem and warning, and the
  * identity sources (each published list's age and last error, reverse DNS, Cloudflare).
  */
-function showEdgeNow(now, identity) {
+function showEdgeNow(now, identity, checks) {
   showBanner("problems", now.problems);
-  showBanner("warnings", [...now.warnings, ...((identity && identity.warnings) || [])]);
+  showBanner("warnings", [...now.warnings, ...listWarnings((identity && identity.warnings) || [])]);
   const facts = [
     ["Mode", now.mode.mode + " — " + now.mode.why],
     [
@@ -101,7 +128,8 @@ function showEdgeNow(now, identity) {
   // The published crawler lists in one line; a list whose last fetch failed gets its own.
   const lists = (identity && identity.lists) || [];
   const loaded = lists.filter((list) => list.ageSeconds !== null);
-  if (lists.length > 0) {
+  if (listsUnused(checks)) facts.push(["Crawler lists", "identity checks are off here: crawler lists are not used"]);
+  else if (lists.length > 0) {
     const oldest = Math.max(0, ...loaded.map((list) => list.ageSeconds));
     facts.push([
       "Crawler lists",
@@ -112,9 +140,9 @@ function showEdgeNow(now, identity) {
         (loaded.length ? ", oldest " + Math.round(oldest / 60) + " min" : ""),
     ]);
   }
-  for (const list of lists.filter((entry) => entry.lastError))
+  for (const list of listsUnused(checks) ? [] : lists.filter((entry) => entry.lastError))
     facts.push(["List " + list.name, "last fetch failed: " + list.lastError]);
-  if (identity && identity.reverseDns)
+  if (identity && identity.reverseDns && !listsUnused(checks))
     facts.push([
       "Reverse DNS",
       identity.reverseDns.resolver +
@@ -128,7 +156,7 @@ function showEdgeNow(now, identity) {
 /** After a change (a pause): what the edge does now, read back from the edge rather than assumed. */
 async function refreshEdgeNow() {
   const status = await api("GET", "status?limit=1");
-  showEdgeNow(status.edge, status.identity);
+  showEdgeNow(status.edge, status.identity, status.identityChecks);
   showPause(status.edge.pause);
 }
 
@@ -1081,5 +1109,10 @@ $("activity-reload").addEventListener("click", guard(showActivity));
 $("activity-crawler").addEventListener("change", () => activityData && showActivitySection());
 $("ledger-operator").addEventListener("change", () => activityData && showLedger());
 $("draft-mode").addEventListener("change", () => $("draft-box").classList.toggle("hidden", !$("draft-mode").checked));
+// Back on the tab, the status is read again: a problem fixed in wrangler.toml while npm run dev
+// runs (wrangler reloads on save) leaves the banner without a reload of the page (issue #35).
+window.addEventListener("focus", () => {
+  if (!$("app").classList.contains("hidden")) guard(refreshEdgeNow)();
+});
 if (sessionStorage.getItem(KEY)) guard(start)();
 else $("token").focus();
