@@ -88,7 +88,7 @@ describe("referrals counted and attributed", () => {
     }
   });
 
-  it("crawls of an operator's crawlers, with the bytes passed to them; refused ones pass no bytes; an impostor counts for nobody", async () => {
+  it("crawls of an operator's crawlers answered with content, with their bytes; a refused one is no crawl; an impostor counts for nobody", async () => {
     await storeCrawlerLists();
     await call("/a", { ua: GPTBOT, headers: fromCrawler("gptbot") });
     await call("/b", { ua: GPTBOT, headers: fromCrawler("gptbot") });
@@ -107,8 +107,8 @@ describe("referrals counted and attributed", () => {
         crawlsPerReferral,
       })),
     ).toEqual([
-      // 3 verified GPTBot requests (one refused: no bytes); the impostor from 203.0.113.9 is not OpenAI's.
-      { operator: "OpenAI", crawls: 3, verified: 3, bytes: 2 * PAGE_BYTES, referrals: 1, crawlsPerReferral: 3 },
+      // 2 verified GPTBot requests answered (the refused /private/x is none); the impostor from 203.0.113.9 is not OpenAI's.
+      { operator: "OpenAI", crawls: 2, verified: 2, bytes: 2 * PAGE_BYTES, referrals: 1, crawlsPerReferral: 2 },
       // VERIFY_CRAWLERS=off: a claim taken as made counts as a crawl, never as verified.
       { operator: "Google", crawls: 1, verified: 0, bytes: PAGE_BYTES, referrals: 0, crawlsPerReferral: null },
     ]);
@@ -132,7 +132,7 @@ const PACE_POLICY = JSON.stringify({
   ],
 });
 
-/** Counts as the isolates would have sent them over past days. */
+/** Counts as the isolates would have sent them over past days (crawls of GPTBot's and Googlebot's categories). */
 async function recorded(rows: { operator: string; hoursAgo: number; verified: number; referrals: number }[]) {
   const now = Date.now();
   const hour = now - (now % HOUR);
@@ -144,6 +144,7 @@ async function recorded(rows: { operator: string; hoursAgo: number; verified: nu
       operators: rows.map((row) => ({
         hour: hour - row.hoursAgo * HOUR,
         operator: row.operator,
+        category: row.operator === "Google" ? ("search-engine" as const) : ("ai-training" as const),
         crawls: row.verified,
         verified: row.verified,
         bytes: 0,
