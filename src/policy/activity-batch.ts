@@ -159,7 +159,15 @@ function operatorCounts(
   const key = `${hour}\n${operator}\n${category ?? ""}`;
   let counts = entry.operators.get(key);
   if (!counts) {
-    counts = { hour, operator, ...(category !== undefined && { category }), crawls: 0, verified: 0, bytes: 0, referrals: 0 };
+    counts = {
+      hour,
+      operator,
+      ...(category !== undefined && { category }),
+      crawls: 0,
+      verified: 0,
+      bytes: 0,
+      referrals: 0,
+    };
     entry.operators.set(key, counts);
   }
   return counts;

@@ -85,7 +85,11 @@ describe("the activity buffer counts operators, not people", () => {
     buffer.add("o", { ...answered, bytes: 9_999, event: event("GPTBot", "refuted") });
     buffer.add("o", { ...answered, event: { ...event("OAI-SearchBot", "verified"), category: "ai-search" } });
     // Not answered with content (a 429, a 403, a robots.txt fetch): no crawl.
-    buffer.add("o", { kind: "crawler", operator: "OpenAI", event: { ...event("GPTBot", "verified"), action: "block" } });
+    buffer.add("o", {
+      kind: "crawler",
+      operator: "OpenAI",
+      event: { ...event("GPTBot", "verified"), action: "block" },
+    });
     buffer.add("o", { kind: "crawler", event: event("FooBot", "unchecked") });
     buffer.add("o", { kind: "human", time: NOW, referredBy: "OpenAI" });
     buffer.add("o", { kind: "human", time: NOW, referredBy: "Google" });

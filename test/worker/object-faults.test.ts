@@ -64,18 +64,18 @@ async function counted(): Promise<Counted> {
 
 /** Every call of the object's class to `method` throws as a reset object's call does, until restore(). */
 async function failCalls(stub: DurableObjectStub, method: string): Promise<() => Promise<void>> {
-  let restore = async () => {};
+  let prototype: Record<string, unknown> = {};
+  let original: unknown;
   await runInDurableObject(stub, async (object: object) => {
-    const prototype = Object.getPrototypeOf(object) as Record<string, unknown>;
-    const original = prototype[method];
+    prototype = Object.getPrototypeOf(object) as Record<string, unknown>;
+    original = prototype[method];
     prototype[method] = () => {
       throw new Error("Durable Object reset because its code was updated.");
     };
-    restore = async () => {
-      prototype[method] = original;
-    };
   });
-  return restore;
+  return async () => {
+    prototype[method] = original;
+  };
 }
 
 /** The object's memory lost, its storage kept: what a restart, a crash or a deploy leaves. */
@@ -203,7 +203,8 @@ describe("stored activity values of another shape are read as absent, and named"
     {
       name: "not JSON",
       journal: '{"version":1,"since":',
-      problem: "the stored pending activity (pending_journal) is no JSON object: treated as absent, its counts not recorded",
+      problem:
+        "the stored pending activity (pending_journal) is no JSON object: treated as absent, its counts not recorded",
     },
     {
       name: "a newer format",
@@ -237,12 +238,16 @@ describe("stored activity values of another shape are read as absent, and named"
   });
 });
 
+/** The limiter of an unproven bingbot under a group naming bingbot. */
+const limiter = () =>
+  env.CRAWL_RATE.get(
+    env.CRAWL_RATE.idFromName(
+      crawlRateKey(ORIGIN, "bingbot", { knownToken: "bingbot", proven: false, address: undefined }),
+    ),
+  );
+
 describe("the crawl-rate object's stored state and faults", () => {
   const PACED = "User-agent: bingbot\nCrawl-delay: 10\nDisallow: /private/\n";
-  const limiter = () =>
-    env.CRAWL_RATE.get(
-      env.CRAWL_RATE.idFromName(crawlRateKey(ORIGIN, "bingbot", { knownToken: "bingbot", proven: false, address: undefined })),
-    );
 
   const states: { name: string; state: unknown }[] = [
     { name: "text", state: "garbage" },

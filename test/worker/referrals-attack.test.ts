@@ -100,6 +100,16 @@ describe("forged values make no key", () => {
   });
 });
 
+/** The operators' crawls as GET activity answers them. */
+async function ledger(): Promise<{ operator: string; crawls: number; verified: number }[]> {
+  const rows = ((await (await admin("activity")).json()) as { operators: Record<string, unknown>[] }).operators;
+  return rows.map((row) => ({
+    operator: String(row["operator"]),
+    crawls: Number(row["crawls"]),
+    verified: Number(row["verified"]),
+  }));
+}
+
 // Issue 31 (medium): a crawler paced by other people's clicks. The condition counts only crawls
 // by the operator's crawlers (never its user-triggered fetchers) that the origin answered with
 // content, of the category of the crawler the rule names; refusals and robots.txt fetches never.
@@ -111,8 +121,10 @@ describe("crawlsPerReferral is fed only by answered crawls of the operator's cra
     gptbot: "20.171.206.7",
   } as const;
   const UA = {
-    searchbot: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.3; +https://openai.com/searchbot",
-    chatgptUser: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+    searchbot:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.3; +https://openai.com/searchbot",
+    chatgptUser:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
     feedFetcher: "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
   };
   /** Pace OpenAI's ai-search crawlers (OAI-SearchBot) above 2 crawls per referral. */
@@ -143,23 +155,14 @@ describe("crawlsPerReferral is fed only by answered crawls of the operator's cra
     await env.ROBOTS.put("crawler-ranges", JSON.stringify({ sources }));
   }
 
-  async function ledger(): Promise<{ operator: string; crawls: number; verified: number }[]> {
-    const rows = ((await (await admin("activity")).json()) as { operators: Record<string, unknown>[] }).operators;
-    return rows.map((row) => ({
-      operator: String(row["operator"]),
-      crawls: Number(row["crawls"]),
-      verified: Number(row["verified"]),
-    }));
-  }
-
   /** OAI-SearchBot's next request, the isolate's counts read first (a new isolate has none: do no harm). */
   async function searchBotStatus(): Promise<number> {
-    const env = { POLICY: PACE_SEARCH };
+    const policy = { POLICY: PACE_SEARCH };
     await call("/warm", { ua: UA.searchbot, headers: from("oai-searchbot"), env: { POLICY: "" } });
     const { clearLedgerMemory } = await import("../../src/worker/activity/ledger-memory.ts");
     clearLedgerMemory();
-    await call("/read", { ua: UA.searchbot, headers: from("oai-searchbot"), env });
-    return (await call("/next", { ua: UA.searchbot, headers: from("oai-searchbot"), env })).status;
+    await call("/read", { ua: UA.searchbot, headers: from("oai-searchbot"), env: policy });
+    return (await call("/next", { ua: UA.searchbot, headers: from("oai-searchbot"), env: policy })).status;
   }
 
   it("verified ChatGPT-User fetches (any ChatGPT user) are no OpenAI crawl and never get OAI-SearchBot paced", async () => {
@@ -220,9 +223,24 @@ describe("crawlsPerReferral is fed only by answered crawls of the operator's cra
 // Issue 31 (low): referrals forged at no origin cost. Only a navigation the origin answered counts.
 describe("a referral is a navigation the origin answered", () => {
   const rows: { name: string; path: string; headers: Record<string, string>; referrals: number }[] = [
-    { name: "GET /robots.txt (the edge answers it) with ChatGPT's Referer", path: "/robots.txt", headers: { referer: "https://chatgpt.com/" }, referrals: 0 },
-    { name: "GET /robots.txt?utm_source=chatgpt.com", path: "/robots.txt?utm_source=chatgpt.com", headers: {}, referrals: 0 },
-    { name: "a page the origin answered, with ChatGPT's Referer", path: "/a", headers: { referer: "https://chatgpt.com/" }, referrals: 1 },
+    {
+      name: "GET /robots.txt (the edge answers it) with ChatGPT's Referer",
+      path: "/robots.txt",
+      headers: { referer: "https://chatgpt.com/" },
+      referrals: 0,
+    },
+    {
+      name: "GET /robots.txt?utm_source=chatgpt.com",
+      path: "/robots.txt?utm_source=chatgpt.com",
+      headers: {},
+      referrals: 0,
+    },
+    {
+      name: "a page the origin answered, with ChatGPT's Referer",
+      path: "/a",
+      headers: { referer: "https://chatgpt.com/" },
+      referrals: 1,
+    },
   ];
   it.each(rows)("$name -> $referrals", async ({ path, headers, referrals }) => {
     const response = await call(path, { ua: CHROME, headers: { ...headers, "sec-fetch-mode": "navigate" } });

@@ -58,7 +58,10 @@ async function flushActivity(namespace: DurableObjectNamespace<ActivityLog>, now
       } catch (error) {
         const kept = buffer.restore(authority, batch);
         const what = kept ? "kept for the next flush" : "dropped: the buffer holds too many counts already";
-        logError("activity", `a batch of ${events} events for ${authority} was not recorded (${what}): ${String(error)}`);
+        logError(
+          "activity",
+          `a batch of ${events} events for ${authority} was not recorded (${what}): ${String(error)}`,
+        );
         noteObjectProblems(`activity of ${authority}`, [
           `the ActivityLog object did not take a batch (${String(error)}): ${what}`,
         ]);

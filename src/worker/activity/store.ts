@@ -499,7 +499,12 @@ export class ActivityStore {
       nowHour - MAX_LEDGER_DAYS * DAY_MS,
     );
     const days = new Map<string, LedgerDayRow>();
-    const add = (operator: string, category: CrawlerCategory | undefined, daysAgo: number, counts: typeof NO_COUNTS) => {
+    const add = (
+      operator: string,
+      category: CrawlerCategory | undefined,
+      daysAgo: number,
+      counts: typeof NO_COUNTS,
+    ) => {
       if (daysAgo < 0 || daysAgo >= MAX_LEDGER_DAYS) return;
       const key = `${operator}\n${category ?? ""}\n${daysAgo}`;
       const row = { operator, ...(category !== undefined && { category }), daysAgo };
@@ -581,8 +586,16 @@ export class ActivityStore {
     } catch {
       stored = null;
     }
-    if (stored === null || typeof stored !== "object" || stored.version !== HISTORY_VERSION || !Array.isArray(stored.events)) {
-      const format = stored !== null && typeof stored === "object" ? `format ${JSON.stringify(stored.version ?? null)}` : "no JSON object";
+    if (
+      stored === null ||
+      typeof stored !== "object" ||
+      stored.version !== HISTORY_VERSION ||
+      !Array.isArray(stored.events)
+    ) {
+      const format =
+        stored !== null && typeof stored === "object"
+          ? `format ${JSON.stringify(stored.version ?? null)}`
+          : "no JSON object";
       problems.push(`the stored history ${JSON.stringify(history)} has ${format}: not shown`);
       return { events: [] };
     }
@@ -778,7 +791,8 @@ function journalHourly(value: unknown, problems: string[]): HourlyCount[] {
 }
 
 function journalOperator(value: unknown, problems: string[]): OperatorCount[] {
-  if (value === null || typeof value !== "object") return shapeProblem("a journal ledger count is not an object", problems);
+  if (value === null || typeof value !== "object")
+    return shapeProblem("a journal ledger count is not an object", problems);
   const row = value as Record<string, unknown>;
   const numbers = ["hour", "crawls", "verified", "bytes", "referrals"].every((name) => {
     const n = row[name];
@@ -797,15 +811,13 @@ function journalOperator(value: unknown, problems: string[]): OperatorCount[] {
  * wrong and the whole journal is absent (a part of it would be a count we cannot vouch for),
  * with a problem naming it.
  */
-export function readJournal(
-  text: string,
-  problems: string[],
-): { since: number; batch: ActivityBatch } | undefined {
+export function readJournal(text: string, problems: string[]): { since: number; batch: ActivityBatch } | undefined {
   const said: string[] = [];
   let stored: Record<string, unknown> | null = null;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) stored = parsed as Record<string, unknown>;
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+      stored = parsed as Record<string, unknown>;
   } catch {
     stored = null;
   }
@@ -828,7 +840,9 @@ export function readJournal(
   const batch: ActivityBatch = {
     hourly: hourly.flatMap((row) => journalHourly(row, said)),
     humans: humans.flatMap((pair: unknown) =>
-      Array.isArray(pair) && pair.length === 2 && pair.every((n) => typeof n === "number" && Number.isInteger(n) && n >= 0)
+      Array.isArray(pair) &&
+      pair.length === 2 &&
+      pair.every((n) => typeof n === "number" && Number.isInteger(n) && n >= 0)
         ? [{ hour: Number(pair[0]), count: Number(pair[1]) }]
         : shapeProblem("a journal count of people is not [hour, count]", said),
     ),
