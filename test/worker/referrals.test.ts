@@ -224,3 +224,29 @@ describe("the crawlsPerReferral condition paces an operator from recorded counts
     });
   });
 });
+
+describe("counts stored by the release before categories", () => {
+  it("read back: shown as the operator's, never fed to a condition (they counted refusals and user fetches too)", async () => {
+    const now = Date.now();
+    const hour = now - (now % HOUR);
+    const stub = env.ACTIVITY.get(env.ACTIVITY.idFromName(ORIGIN));
+    // The previous release's table, before the object's first call of this version.
+    await runInDurableObject(stub, async (_object: ActivityLog, state) => {
+      state.storage.sql.exec(`CREATE TABLE operator_counts (
+        hour INTEGER NOT NULL, operator TEXT NOT NULL, crawls INTEGER NOT NULL, verified INTEGER NOT NULL,
+        bytes INTEGER NOT NULL, referrals INTEGER NOT NULL, PRIMARY KEY (hour, operator)) WITHOUT ROWID`);
+      state.storage.sql.exec("INSERT INTO operator_counts VALUES (?, 'OpenAI', 5000, 5000, 0, 1)", hour);
+    });
+    const rows = await operators();
+    expect(rows.map(({ operator, crawls, verified, referrals }) => [operator, crawls, verified, referrals])).toEqual([
+      ["OpenAI", 5_000, 5_000, 1],
+    ]);
+    expect(await stub.ledgerDays(now)).toEqual([
+      { operator: "OpenAI", daysAgo: 0, crawls: 5_000, verified: 5_000, bytes: 0, referrals: 1 },
+    ]);
+    await storeCrawlerLists();
+    // 5,000 crawls : 1 referral would be over 100, but none of them is GPTBot's category: not paced.
+    expect((await gptbot("/articles/1")).status).toBe(200);
+    expect((await gptbot("/articles/2")).status).toBe(200);
+  });
+});
