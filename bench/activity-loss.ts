@@ -2,8 +2,9 @@
 // (local workerd, state persisted to a folder) in front of the demo origin takes continuous
 // crawler traffic (bingbot, one request every TRAFFIC_INTERVAL_MS) for --seconds, is then
 // SIGKILLed (no shutdown of any kind), and started again on the same state. GET activity then
-// says how many of the answered requests were recorded; the rest were lost, said also as
-// seconds of traffic at the rate sent. Target: at most the last 60 s (activity/store.ts
+// says how many of the answered requests were recorded; the rest were lost, said also as the
+// seconds of traffic they were: activity is recorded in order, so R recorded means the first R
+// answered, and the loss is the time from the (R+1)th answer to the kill. Target: at most the last 60 s (activity/store.ts
 // JOURNAL_MS: 20 s, plus the isolates' 2 s batches). Loopback only.
 //
 //   node bench/activity-loss.ts [--seconds 70]
@@ -37,15 +38,20 @@ const options: EdgeOptions = {
 try {
   const edge = await startEdge(options);
   let answered = 0;
+  const answeredAt: number[] = [];
   const end = Date.now() + seconds * 1000;
   while (Date.now() < end) {
     const started = Date.now();
     const response = await fetch(`${edge.url}/products/${answered % 50}`, { headers: { "user-agent": BINGBOT } });
     await response.body?.cancel();
-    if (response.status < 500) answered++;
+    if (response.status < 500) {
+      answered++;
+      answeredAt.push(Date.now());
+    }
     await new Promise((done) => setTimeout(done, Math.max(0, TRAFFIC_INTERVAL_MS - (Date.now() - started))));
   }
   const rate = answered / seconds;
+  const killedAt = Date.now();
   await edge.kill();
   const again = await startEdge(options);
   try {
@@ -55,7 +61,7 @@ try {
     const answer = (await response.json()) as { crawlers: { token: string; requests: number }[] };
     const recorded = answer.crawlers.find((crawler) => crawler.token === "bingbot")?.requests ?? 0;
     const lost = answered - recorded;
-    const lostSeconds = lost / rate;
+    const lostSeconds = lost === 0 ? 0 : (killedAt - (answeredAt[recorded] ?? killedAt)) / 1000;
     console.log(
       `continuous traffic for ${seconds} s (${rate.toFixed(1)} requests/s), then SIGKILL and a restart on the same state:`,
     );
