@@ -114,7 +114,11 @@ function rowsPerRequest(perSecond: number): number {
       };
       buffer.add("https://example.com", { kind: "crawler", event });
     }
-    if (second % 2 === 1) for (const [, batch] of buffer.take()) if (store.add(batch, time)) store.write(time);
+    if (second % 2 === 1)
+      for (const [, batch] of buffer.take()) {
+        store.add(batch, time);
+        store.flush(time);
+      }
   }
   for (const [, batch] of buffer.take()) store.add(batch, NOW + seconds * 1000);
   store.write(NOW + seconds * 1000);
@@ -257,11 +261,19 @@ function rowsWithPeople(perSecond: number, ledger: boolean): { rows: number; ope
         violation: false,
       };
       const operator = ledger ? operatorsOf[token] : undefined;
-      buffer.add("https://example.com", { kind: "crawler", event, ...(operator && { operator, bytes: 20_000 }) });
+      buffer.add("https://example.com", {
+        kind: "crawler",
+        event,
+        ...(operator && event.action === "pass" && { operator, answered: true, bytes: 20_000 }),
+      });
       const referredBy = ledger && i % 5 === 0 ? referrers[(i / 5) % referrers.length] : undefined;
       buffer.add("https://example.com", { kind: "human", time, ...(referredBy && { referredBy }) });
     }
-    if (second % 2 === 1) for (const [, batch] of buffer.take()) if (store.add(batch, time)) store.write(time);
+    if (second % 2 === 1)
+      for (const [, batch] of buffer.take()) {
+        store.add(batch, time);
+        store.flush(time);
+      }
   }
   for (const [, batch] of buffer.take()) store.add(batch, NOW + seconds * 1000);
   store.write(NOW + seconds * 1000);

@@ -13,6 +13,8 @@ export interface EdgeProcess {
   readonly url: string;
   readonly output: () => string;
   stop(): Promise<void>;
+  /** SIGKILL to the whole process group: no shutdown of any kind (the state folder is kept if `persistTo` named it). */
+  kill(): Promise<void>;
 }
 
 /** A port that was free a moment ago (the OS picks it). */
@@ -36,12 +38,14 @@ export interface EdgeOptions {
   readonly readyTimeoutMs?: number;
   /** Keys to store in the ROBOTS namespace's local state before the Worker starts (e.g. the crawler lists). */
   readonly kv?: Readonly<Record<string, string>>;
+  /** Keep local state in this folder, and keep it after stop (a restart reads it); else a fresh folder, removed. */
+  readonly persistTo?: string;
 }
 
 /** Start `wrangler dev` with these vars and wait until it answers. */
 export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
-  const persist = mkdtempSync(join(tmpdir(), "robots-edge-state-"));
+  const persist = options.persistTo ?? mkdtempSync(join(tmpdir(), "robots-edge-state-"));
   const args = [
     "wrangler",
     "dev",
@@ -70,7 +74,10 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
   child.stdout?.on("data", (chunk) => (output += String(chunk)));
   child.stderr?.on("data", (chunk) => (output += String(chunk)));
   // Local KV state lives in a fresh folder per run, removed with the process.
-  const stop = () => stopGroup(child).then(() => rmSync(persist, { recursive: true, force: true }));
+  const stop = () =>
+    stopGroup(child).then(() => {
+      if (!options.persistTo) rmSync(persist, { recursive: true, force: true });
+    });
   const onSignal = () => void stop().then(() => process.exit(1));
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
@@ -90,6 +97,18 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       await stop();
+    },
+    async kill() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      if (child.exitCode !== null || child.pid === undefined) return;
+      const exited = new Promise((done) => child.once("exit", done));
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      await exited;
     },
   };
 }
@@ -136,6 +155,11 @@ export async function startDevScript(args: readonly string[], readyTimeoutMs = 9
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       await stop();
+    },
+    async kill() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
     },
   };
 }

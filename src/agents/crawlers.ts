@@ -1083,3 +1083,15 @@ export const PURPOSE_SWITCHES: readonly PurposeSwitch[] = [
     docs: "https://support.apple.com/en-us/119829: Applebot-Extended does not crawl; it controls use for Apple's generative models",
   },
 ];
+
+/**
+ * Whether a crawler of the table fetches because a person asked, not on its operator's own
+ * schedule: an assistant's user fetcher (category `ai-assistant`: ChatGPT-User, Claude-User,
+ * Perplexity-User, Google-Agent, …) or one of Google's user-triggered fetchers (FeedFetcher,
+ * Read-Aloud, …: its operator lists it on that page, which `docs` cites). Any user of the
+ * product causes such a fetch, so it is never counted as the operator's crawl (the referral
+ * ledger, policy/referral-ledger.ts). Derived from the table, so a new entry needs no second list.
+ */
+export function isUserTriggered(crawler: Pick<KnownCrawler, "category" | "docs">): boolean {
+  return crawler.category === "ai-assistant" || crawler.docs.includes(GOOGLE_USER);
+}

@@ -39,6 +39,9 @@ export interface ActivityBatch {
  */
 export const MAX_RECENT_PER_BATCH = 200;
 
+/** Distinct hourly counts an origin's buffer holds while its object fails (restore). */
+export const MAX_HELD_COUNTS = 5_000;
+
 interface PendingActivity {
   readonly hourly: Map<string, { -readonly [K in keyof HourlyCount]: HourlyCount[K] }>;
   readonly humans: Map<number, number>;
@@ -57,14 +60,16 @@ export class ActivityBuffer {
     if (activity.kind === "human") {
       const hour = hourOf(activity.time);
       entry.humans.set(hour, (entry.humans.get(hour) ?? 0) + 1);
-      if (activity.referredBy !== undefined) operatorCounts(entry, hour, activity.referredBy).referrals++;
+      if (activity.referredBy !== undefined) operatorCounts(entry, hour, activity.referredBy, undefined).referrals++;
       return;
     }
     const { event } = activity;
     const hour = hourOf(event.time);
-    // A refuted claim is not the operator's crawl: an impostor takes nothing in its name.
-    if (activity.operator !== undefined && event.verified !== "refuted") {
-      const counts = operatorCounts(entry, hour, activity.operator);
+    // Only what the condition says is a crawl (referral-ledger.ts): one the origin answered
+    // with content, of a crawler product (activityOf sets no operator for a user-triggered
+    // fetcher). A refuted claim is not the operator's crawl: an impostor takes nothing in its name.
+    if (activity.operator !== undefined && activity.answered === true && event.verified !== "refuted") {
+      const counts = operatorCounts(entry, hour, activity.operator, event.category ?? undefined);
       counts.crawls++;
       if (event.verified === "verified") counts.verified++;
       counts.bytes += activity.bytes ?? 0;
@@ -82,6 +87,36 @@ export class ActivityBuffer {
     entry.recent.push(event);
     // Cut now and then rather than on every push: amortised, and bounded at twice the cap.
     if (entry.recent.length > 2 * MAX_RECENT_PER_BATCH) entry.recent = entry.recent.slice(-MAX_RECENT_PER_BATCH);
+  }
+
+  /**
+   * Put back a batch its object did not take (a failed call, an object reset), to go with the
+   * next flush: counts merge with what came since, so a failing object costs memory only up to
+   * MAX_HELD_COUNTS distinct counts per origin. Past that the batch is dropped: false. Not
+   * added to `size`: the batch waits for the next scheduled flush, never makes one at once (a
+   * failing object is not called once per request).
+   */
+  restore(authority: string, batch: ActivityBatch): boolean {
+    const entry = this.entryFor(authority);
+    if (entry.hourly.size + batch.hourly.length > MAX_HELD_COUNTS) return false;
+    for (const row of batch.hourly) {
+      const key = `${row.hour}\n${row.token}\n${row.category}\n${row.verified}\n${row.action}\n${row.layer}`;
+      const counts = entry.hourly.get(key);
+      if (counts) {
+        counts.count += row.count;
+        counts.violations += row.violations;
+      } else entry.hourly.set(key, { ...row });
+    }
+    for (const { hour, count } of batch.humans) entry.humans.set(hour, (entry.humans.get(hour) ?? 0) + count);
+    for (const row of batch.operators ?? []) {
+      const counts = operatorCounts(entry, row.hour, row.operator, row.category);
+      counts.crawls += row.crawls;
+      counts.verified += row.verified;
+      counts.bytes += row.bytes;
+      counts.referrals += row.referrals;
+    }
+    entry.recent = [...batch.recent, ...entry.recent].slice(-MAX_RECENT_PER_BATCH);
+    return true;
   }
 
   /** Everything buffered, as one batch per origin; the buffer is empty afterwards. */
@@ -111,18 +146,28 @@ export class ActivityBuffer {
 }
 
 /**
- * An operator's counts for an hour in the pending entry. Operator names come from our tables
- * only (crawlers.ts, referrers.ts), so the map holds at most their number per hour.
+ * An operator's counts for an hour (and a crawler category, none for referrals) in the pending
+ * entry. Operator names come from our tables only (crawlers.ts, referrers.ts) and categories
+ * from the vocabulary, so the map holds at most their product per hour.
  */
 function operatorCounts(
   entry: PendingActivity,
   hour: number,
   operator: string,
+  category: CrawlerCategory | undefined,
 ): { -readonly [K in keyof OperatorCount]: OperatorCount[K] } {
-  const key = `${hour}\n${operator}`;
+  const key = `${hour}\n${operator}\n${category ?? ""}`;
   let counts = entry.operators.get(key);
   if (!counts) {
-    counts = { hour, operator, crawls: 0, verified: 0, bytes: 0, referrals: 0 };
+    counts = {
+      hour,
+      operator,
+      ...(category !== undefined && { category }),
+      crawls: 0,
+      verified: 0,
+      bytes: 0,
+      referrals: 0,
+    };
     entry.operators.set(key, counts);
   }
   return counts;

@@ -20,6 +20,7 @@ import {
   type Layer,
 } from "../vocabulary.ts";
 import { agentForTokens } from "../agents/classify.ts";
+import { isUserTriggered } from "../agents/crawlers.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { EdgeOutcome, EdgeRecord } from "./edge-record.ts";
 
@@ -91,10 +92,18 @@ export type ActivityEvent =
   | {
       readonly kind: "crawler";
       readonly event: CrawlerEvent;
-      /** The operator of a crawler our table knows (agents/crawlers.ts): whose crawls it counts as. */
+      /**
+       * The operator of a crawler our table knows (agents/crawlers.ts) whose crawls it counts as;
+       * absent for a user-triggered fetcher (isUserTriggered): a person's fetch is no crawl.
+       */
       readonly operator?: string;
       /** The Content-Length of what the edge forwarded to it, when known (the Worker adds it). */
       readonly bytes?: number;
+      /**
+       * The origin answered it with content: a GET the edge forwarded and the origin answered
+       * 2xx (the Worker adds it). Only these count as the operator's crawls (referral-ledger.ts).
+       */
+      readonly answered?: boolean;
     }
   | {
       readonly kind: "human";
@@ -113,8 +122,10 @@ export function activityOf(record: EdgeRecord, method: string, time: number): Ac
   if (!identity.crawler) return { kind: "human", time };
   const outcome = { ...recordedOutcomeOf(record), action };
   const tokens = identity.tokens.slice(0, MAX_RECORDED_TOKENS).map((token) => token.slice(0, MAX_RECORDED_TOKEN));
-  // The operator of the crawler our table knows, whose crawls it counts as (referral-ledger.ts).
-  const operator = identity.known === null ? undefined : agentForTokens([identity.known]).known?.operator;
+  // The operator of the crawler our table knows, whose crawls it counts as (referral-ledger.ts);
+  // none for a user-triggered fetcher, which any user of the product sets off.
+  const known = identity.known === null ? undefined : agentForTokens([identity.known]).known;
+  const operator = known && !isUserTriggered(known) ? known.operator : undefined;
   return {
     kind: "crawler",
     ...(operator !== undefined && { operator }),

@@ -21,8 +21,8 @@
  *   - `"action": "pace"` answers 429 with `Retry-After: retryAfter` (default PACE_RETRY_AFTER);
  *   - a rule with `"when"` names a crawler only while its condition holds, else the next rule
  *     (or robots.txt) decides. One condition so far, `crawlsPerReferral` (referral-ledger.ts):
- *     the crawler's operator's verified crawls per referred visit over the last `days` days
- *     exceed `above`. Evaluated from the counts the isolate holds (refreshed at most every
+ *     the crawler's operator's verified crawls (by its crawlers of the crawler's category, answered
+ *     with content: referral-ledger.ts) per referred visit over the last `days` days exceed `above`. Evaluated from the counts the isolate holds (refreshed at most every
  *     minute); with none loaded it does not hold (do no harm). Never on `allow`: a referral is
  *     a client-chosen header, and a header that cannot be proven grants nothing.
  */
@@ -151,7 +151,7 @@ function names(rule: PolicyRule, subject: PolicySubject): boolean {
 
 function holds(condition: RuleCondition | undefined, subject: PolicySubject): boolean {
   if (!condition) return true;
-  return crawlsPerReferralHolds(condition.crawlsPerReferral, subject.operator, subject.ledger);
+  return crawlsPerReferralHolds(condition.crawlsPerReferral, subject, subject.ledger);
 }
 
 /** Parse and validate policy JSON: the compiled policy, or every problem at once (validated.ts). */

@@ -28,8 +28,10 @@ const GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; G
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const UNKNOWN_BOT = "FooCrawler/1.0 (+https://foo.example/bot)";
 
+/** A day's row: the crawls of the operator's crawler of that category (GPTBot's, Googlebot's) and its referrals. */
 const day = (operator: string, daysAgo: number, verified: number, referrals: number): LedgerDayRow => ({
   operator,
+  category: operator === "Google" ? "search-engine" : "ai-training",
   daysAgo,
   crawls: verified,
   verified,
@@ -75,11 +77,19 @@ const event = (token: string, verified: CrawlerEvent["verified"]): CrawlerEvent 
 });
 
 describe("the activity buffer counts operators, not people", () => {
-  it("crawls of known operators (not refuted), verified ones, bytes, and referred people per hour", () => {
+  it("answered crawls of known operators (not refuted) per category, verified ones, bytes, and referred people per hour", () => {
     const buffer = new ActivityBuffer();
-    buffer.add("o", { kind: "crawler", operator: "OpenAI", bytes: 1_000, event: event("GPTBot", "verified") });
-    buffer.add("o", { kind: "crawler", operator: "OpenAI", bytes: 500, event: event("GPTBot", "unverifiable") });
-    buffer.add("o", { kind: "crawler", operator: "OpenAI", bytes: 9_999, event: event("GPTBot", "refuted") });
+    const answered = { kind: "crawler", operator: "OpenAI", answered: true } as const;
+    buffer.add("o", { ...answered, bytes: 1_000, event: event("GPTBot", "verified") });
+    buffer.add("o", { ...answered, bytes: 500, event: event("GPTBot", "unverifiable") });
+    buffer.add("o", { ...answered, bytes: 9_999, event: event("GPTBot", "refuted") });
+    buffer.add("o", { ...answered, event: { ...event("OAI-SearchBot", "verified"), category: "ai-search" } });
+    // Not answered with content (a 429, a 403, a robots.txt fetch): no crawl.
+    buffer.add("o", {
+      kind: "crawler",
+      operator: "OpenAI",
+      event: { ...event("GPTBot", "verified"), action: "block" },
+    });
     buffer.add("o", { kind: "crawler", event: event("FooBot", "unchecked") });
     buffer.add("o", { kind: "human", time: NOW, referredBy: "OpenAI" });
     buffer.add("o", { kind: "human", time: NOW, referredBy: "Google" });
@@ -87,9 +97,31 @@ describe("the activity buffer counts operators, not people", () => {
     const [[, batch] = ["", undefined]] = buffer.take();
     expect(batch?.humans).toEqual([{ hour: HOUR0, count: 3 }]);
     expect(batch?.operators).toEqual([
-      { hour: HOUR0, operator: "OpenAI", crawls: 2, verified: 1, bytes: 1_500, referrals: 1 },
+      { hour: HOUR0, operator: "OpenAI", category: "ai-training", crawls: 2, verified: 1, bytes: 1_500, referrals: 0 },
+      { hour: HOUR0, operator: "OpenAI", category: "ai-search", crawls: 1, verified: 1, bytes: 0, referrals: 0 },
+      { hour: HOUR0, operator: "OpenAI", crawls: 0, verified: 0, bytes: 0, referrals: 1 },
       { hour: HOUR0, operator: "Google", crawls: 0, verified: 0, bytes: 0, referrals: 1 },
     ]);
+  });
+
+  it("a condition counts the crawls of the category of the crawler it names, beside all the operator's referrals", () => {
+    const ledger = ledgerOf(
+      [
+        { operator: "OpenAI", category: "ai-training", daysAgo: 0, crawls: 900, verified: 900, bytes: 0, referrals: 0 },
+        { operator: "OpenAI", category: "ai-search", daysAgo: 0, crawls: 30, verified: 20, bytes: 0, referrals: 0 },
+        // Stored by the release before categories: shown, never a condition's count.
+        { operator: "OpenAI", daysAgo: 0, crawls: 5_000, verified: 5_000, bytes: 0, referrals: 2 },
+      ],
+      NOW,
+    );
+    expect(totalsOver(ledger, "OpenAI", 7, "ai-search")).toEqual({ crawls: 30, verified: 20, bytes: 0, referrals: 2 });
+    expect(totalsOver(ledger, "OpenAI", 7, "ai-training")).toEqual({
+      crawls: 900,
+      verified: 900,
+      bytes: 0,
+      referrals: 2,
+    });
+    expect(totalsOver(ledger, "OpenAI", 7)).toEqual({ crawls: 5_930, verified: 5_920, bytes: 0, referrals: 2 });
   });
 
   it("a batch without operators carries no operators field (what older objects read)", () => {

@@ -6,7 +6,19 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ActivityLog } from "../../src/worker/activity/object.ts";
-import { admin, BINGBOT, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, ORIGIN } from "./helpers.ts";
+import {
+  admin,
+  BINGBOT,
+  call,
+  CHROME,
+  fakeOrigin,
+  freshState,
+  fromCrawler,
+  GOOGLEBOT,
+  GPTBOT,
+  ORIGIN,
+  storeCrawlerLists,
+} from "./helpers.ts";
 
 const ROBOTS = [
   "User-agent: *", //            1
@@ -256,6 +268,35 @@ describe("recording crawler decisions", () => {
     const answer = (await (await admin("activity", { env: { RECORD_ACTIVITY: "false" } })).json()) as ActivityAnswer;
     expect(answer.recording).toBe(false);
     expect(answer.warning).toBe("RECORD_ACTIVITY is false: nothing new is recorded");
+  });
+});
+
+// Issue 31 (low): anyone could make the page say Googlebot ignores robots.txt by sending its
+// name from another address. Counted per verification standing: a crawler's row holds only
+// requests not refuted; refuted claims are the impostors' row, whatever name they used.
+describe("violations per verification standing", () => {
+  it("an impostor's disallowed requests are the impostors' row, never Googlebot's", async () => {
+    await storeCrawlerLists();
+    const impostor = { ua: GOOGLEBOT, headers: { "cf-connecting-ip": "203.0.113.9" } };
+    for (const path of ["/private/a", "/private/b"])
+      await call(path, { ...impostor, env: { VERIFY_CRAWLERS: "report" } });
+    await call("/private/c", { ua: GOOGLEBOT, headers: fromCrawler("googlebot"), env: { MODE: "report" } });
+    const answer = await activity();
+    const rows = answer.crawlers.map((entry) => ({
+      token: entry.token,
+      requests: entry.requests,
+      refuted: entry.verified["refuted"],
+      violations: entry.violations,
+    }));
+    expect(rows).toEqual([
+      { token: "(refuted claims)", requests: 2, refuted: 2, violations: 2 },
+      { token: "Googlebot", requests: 1, refuted: 0, violations: 1 },
+    ]);
+    expect(answer.violations.map(({ token, verified, path, count }) => [token, verified, path, count])).toEqual([
+      ["Googlebot", "verified", "/private/c", 1],
+      ["(refuted claims)", "refuted", "/private/b", 1],
+      ["(refuted claims)", "refuted", "/private/a", 1],
+    ]);
   });
 });
 

@@ -14,6 +14,7 @@ import { clearIdentityHealth } from "../../src/worker/identity/verify-crawler.ts
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 import { clearActivityMemory, flushSettings } from "../../src/worker/activity/recorder.ts";
 import { clearLedgerMemory } from "../../src/worker/activity/ledger-memory.ts";
+import { clearObjectProblems } from "../../src/worker/object-problems.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -86,6 +87,7 @@ export async function freshState(): Promise<void> {
   clearPolicyMemory();
   clearActivityMemory();
   clearLedgerMemory();
+  clearObjectProblems();
   // Activity is flushed within each call's waitUntil work, so a test reads it right after.
   flushSettings.delayMs = 0;
 }

@@ -88,7 +88,7 @@ describe("referrals counted and attributed", () => {
     }
   });
 
-  it("crawls of an operator's crawlers, with the bytes passed to them; refused ones pass no bytes; an impostor counts for nobody", async () => {
+  it("crawls of an operator's crawlers answered with content, with their bytes; a refused one is no crawl; an impostor counts for nobody", async () => {
     await storeCrawlerLists();
     await call("/a", { ua: GPTBOT, headers: fromCrawler("gptbot") });
     await call("/b", { ua: GPTBOT, headers: fromCrawler("gptbot") });
@@ -107,8 +107,8 @@ describe("referrals counted and attributed", () => {
         crawlsPerReferral,
       })),
     ).toEqual([
-      // 3 verified GPTBot requests (one refused: no bytes); the impostor from 203.0.113.9 is not OpenAI's.
-      { operator: "OpenAI", crawls: 3, verified: 3, bytes: 2 * PAGE_BYTES, referrals: 1, crawlsPerReferral: 3 },
+      // 2 verified GPTBot requests answered (the refused /private/x is none); the impostor from 203.0.113.9 is not OpenAI's.
+      { operator: "OpenAI", crawls: 2, verified: 2, bytes: 2 * PAGE_BYTES, referrals: 1, crawlsPerReferral: 2 },
       // VERIFY_CRAWLERS=off: a claim taken as made counts as a crawl, never as verified.
       { operator: "Google", crawls: 1, verified: 0, bytes: PAGE_BYTES, referrals: 0, crawlsPerReferral: null },
     ]);
@@ -132,7 +132,7 @@ const PACE_POLICY = JSON.stringify({
   ],
 });
 
-/** Counts as the isolates would have sent them over past days. */
+/** Counts as the isolates would have sent them over past days (crawls of GPTBot's and Googlebot's categories). */
 async function recorded(rows: { operator: string; hoursAgo: number; verified: number; referrals: number }[]) {
   const now = Date.now();
   const hour = now - (now % HOUR);
@@ -144,6 +144,7 @@ async function recorded(rows: { operator: string; hoursAgo: number; verified: nu
       operators: rows.map((row) => ({
         hour: hour - row.hoursAgo * HOUR,
         operator: row.operator,
+        category: row.operator === "Google" ? ("search-engine" as const) : ("ai-training" as const),
         crawls: row.verified,
         verified: row.verified,
         bytes: 0,
@@ -221,5 +222,31 @@ describe("the crawlsPerReferral condition paces an operator from recorded counts
       live: { action: "pass" },
       draft: { action: "rate-limited", layer: "policy", rule: "policy /articles/: pace" },
     });
+  });
+});
+
+describe("counts stored by the release before categories", () => {
+  it("read back: shown as the operator's, never fed to a condition (they counted refusals and user fetches too)", async () => {
+    const now = Date.now();
+    const hour = now - (now % HOUR);
+    const stub = env.ACTIVITY.get(env.ACTIVITY.idFromName(ORIGIN));
+    // The previous release's table, before the object's first call of this version.
+    await runInDurableObject(stub, async (_object: ActivityLog, state) => {
+      state.storage.sql.exec(`CREATE TABLE operator_counts (
+        hour INTEGER NOT NULL, operator TEXT NOT NULL, crawls INTEGER NOT NULL, verified INTEGER NOT NULL,
+        bytes INTEGER NOT NULL, referrals INTEGER NOT NULL, PRIMARY KEY (hour, operator)) WITHOUT ROWID`);
+      state.storage.sql.exec("INSERT INTO operator_counts VALUES (?, 'OpenAI', 5000, 5000, 0, 1)", hour);
+    });
+    const rows = await operators();
+    expect(rows.map(({ operator, crawls, verified, referrals }) => [operator, crawls, verified, referrals])).toEqual([
+      ["OpenAI", 5_000, 5_000, 1],
+    ]);
+    expect(await stub.ledgerDays(now)).toEqual([
+      { operator: "OpenAI", daysAgo: 0, crawls: 5_000, verified: 5_000, bytes: 0, referrals: 1 },
+    ]);
+    await storeCrawlerLists();
+    // 5,000 crawls : 1 referral would be over 100, but none of them is GPTBot's category: not paced.
+    expect((await gptbot("/articles/1")).status).toBe(200);
+    expect((await gptbot("/articles/2")).status).toBe(200);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * What the ledger (policy/referral-ledger.ts) needs of a request beyond its decision, added to
- * its activity event: for a person's navigation, the operator whose product referred them (by Referer or
- * `utm_source`, agents/referrers.ts: only the operator's name is kept, never the referrer,
- * the query or anything of the person); for a crawler of a known operator that the edge let
- * through, the Content-Length of what the origin answered (a length-less, streamed answer
- * counts no bytes: the edge never reads a body to measure it).
+ * its activity event: for a person's navigation that the origin answered, the operator whose
+ * product referred them (by Referer or `utm_source`, agents/referrers.ts: only the operator's
+ * name is kept, never the referrer, the query or anything of the person); for a crawler of a
+ * known operator, whether the origin answered it with content (`answered`: only those are its
+ * crawls) and the Content-Length of that answer (a length-less, streamed answer counts no
+ * bytes: the edge never reads a body to measure it).
  */
 
 import { referringOperator } from "../../agents/referrers.ts";
@@ -30,13 +31,21 @@ export function withLedgerMarks(activity: ActivityEvent, outcome: RequestOutcome
     // browser without the field (an older one) is taken at its GET.
     const mode = outcome.request.headers.get("sec-fetch-mode");
     if (outcome.request.method !== "GET" || (mode !== null && mode !== "navigate")) return activity;
+    // Only a navigation the origin answered (issue 31): what the edge answers itself (a
+    // browser's GET /robots.txt) costs nothing, so a Referer on it is a referral forged for
+    // free; an error of the origin's is nobody's visit either.
+    if (!outcome.forwarded || outcome.response.status >= 400) return activity;
     const referredBy = referringOperator(outcome.request.headers.get("referer"), outcome.url.search);
     return referredBy === undefined ? activity : { ...activity, referredBy };
   }
-  // HEAD: the length of what a GET would have sent, not bytes passed.
-  if (activity.operator === undefined || !outcome.forwarded || outcome.request.method === "HEAD") return activity;
+  // A crawl is a GET the origin answered with content (issue 31): a refusal of the edge's (a
+  // pace's own 429, a 403, a 503), a robots.txt fetch, an error and a HEAD (the length of what a
+  // GET would have sent, not bytes passed) are none.
+  const { status } = outcome.response;
+  const answered = outcome.forwarded && outcome.request.method === "GET" && status >= 200 && status < 300;
+  if (activity.operator === undefined || !answered) return activity;
   const bytes = contentLength(outcome.response.headers.get("content-length"));
-  return bytes === undefined ? activity : { ...activity, bytes };
+  return { ...activity, answered, ...(bytes !== undefined && { bytes }) };
 }
 
 /** A Content-Length value as a number (RFC 9110 §8.6: digits only), or undefined. */

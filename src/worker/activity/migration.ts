@@ -1,12 +1,17 @@
 /**
  * Activity stored by earlier versions, moved once into today's tables (activity/store.ts):
  * `hourly` and `humans` (the same columns) and `recent` (a row per request, now a history per
- * crawler). The old tables are dropped afterwards, so this runs once per object.
+ * crawler). The old tables are dropped afterwards, so this runs once per object. And
+ * `operator_counts` without its `category` column (the release before issue 31): its rows are
+ * kept with category '' (no category), so the page still shows them, while the policy's
+ * condition, which counts one category's answered crawls, never reads them (they counted
+ * every request, refusals and user-triggered fetches too).
  */
 
 import { ACTIVITY_SCHEMA, HISTORY_VERSION, historyOf, KEEP_PER_HISTORY, type SqlRunner } from "./store.ts";
 
 export function migrateActivityTables(sql: SqlRunner): void {
+  migrateOperatorCategories(sql);
   const old = new Set(
     sql
       .exec<{ name: string }>(
@@ -67,4 +72,19 @@ function migrateRecent(sql: SqlRunner): void {
       JSON.stringify({ version: HISTORY_VERSION, events: events.slice(-KEEP_PER_HISTORY) }),
     );
   }
+}
+
+/** operator_counts keyed by (hour, operator) becomes keyed by (hour, operator, category). */
+function migrateOperatorCategories(sql: SqlRunner): void {
+  const columns = sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('operator_counts')");
+  if (columns.length === 0 || columns.some((column) => column.name === "category")) return;
+  sql.transaction(() => {
+    sql.exec("ALTER TABLE operator_counts RENAME TO operator_counts_before_categories");
+    for (const statement of ACTIVITY_SCHEMA) sql.exec(statement);
+    sql.exec(
+      `INSERT INTO operator_counts SELECT hour, operator, '', crawls, verified, bytes, referrals
+       FROM operator_counts_before_categories`,
+    );
+    sql.exec("DROP TABLE operator_counts_before_categories");
+  });
 }

@@ -7,8 +7,9 @@
  *     `GET activity` within seconds even when traffic stops), or
  *   - at once when the batch holds `flushSettings.maxEvents` events (so a busy isolate sends
  *     a call per few hundred requests, not per request).
- * A failed flush loses that batch and logs it: the activity view is an account, never a
- * reason to fail or slow a request.
+ * A failed call (the object failing or reset) puts its batch back in the buffer, to go with
+ * the next flush (ActivityBuffer.restore, bounded), and logs it: the activity view is an
+ * account, never a reason to fail or slow a request.
  */
 
 import { ActivityBuffer } from "../../policy/activity-batch.ts";
@@ -16,6 +17,7 @@ import type { ActivityEvent } from "../../policy/activity.ts";
 import type { ActivityLog } from "./object.ts";
 import type { EdgeContext } from "../edge/context.ts";
 import { logError } from "../log.ts";
+import { noteObjectProblems } from "../object-problems.ts";
 
 /** Batch limits. Tests set delayMs to 0, so a call's waitUntil work includes its flush. */
 export const flushSettings = { delayMs: 2_000, maxEvents: 500 };
@@ -51,9 +53,18 @@ async function flushActivity(namespace: DurableObjectNamespace<ActivityLog>, now
   await Promise.all(
     buffer.take().map(async ([authority, batch]) => {
       try {
-        await namespace.get(namespace.idFromName(authority)).record(batch, now);
+        const answer = await namespace.get(namespace.idFromName(authority)).record(batch, now);
+        noteObjectProblems(`activity of ${authority}`, answer?.problems ?? []);
       } catch (error) {
-        logError("activity", `a batch of ${events} events for ${authority} was not recorded: ${String(error)}`);
+        const kept = buffer.restore(authority, batch);
+        const what = kept ? "kept for the next flush" : "dropped: the buffer holds too many counts already";
+        logError(
+          "activity",
+          `a batch of ${events} events for ${authority} was not recorded (${what}): ${String(error)}`,
+        );
+        noteObjectProblems(`activity of ${authority}`, [
+          `the ActivityLog object did not take a batch (${String(error)}): ${what}`,
+        ]);
       }
     }),
   );

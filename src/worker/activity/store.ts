@@ -8,6 +8,15 @@
  *     (PendingActivity) and written when they have waited MAX_PENDING_MS, when MAX_PENDING_ROWS
  *     counts wait, when the object goes idle (activity/object.ts), or at once before a read;
  *     one row per hourly count touched, per hour of people, and per crawler history touched;
+ *   - durable within JOURNAL_MS all the same (issue 30: a stop lost everything pending): what
+ *     waits is also kept as ONE row, the journal (pending_journal), rewritten at most once per
+ *     JOURNAL_MS while batches come (the first batch after a quiet spell at once) and deleted
+ *     by the write that folds it into the tables, in the same transaction. A restarted object
+ *     reads it back (a validated reader: a journal it cannot read is absent, and a problem).
+ *     So a stop loses at most the last JOURNAL_MS of counts (plus the isolates' own 2 s), for
+ *     one row written per JOURNAL_MS whatever the traffic;
+ *   - a write that fails (storage full, a storage fault) keeps everything pending, says so
+ *     (problems()), and is tried again at most once per JOURNAL_MS: never a thrown batch;
  *   - hours: KEEP_HOURS of hourly counts. One hour holds at most MAX_UNKNOWN_TOKENS_PER_HOUR
  *     names that are neither in our crawler table nor verified; later ones count as
  *     OTHER_TOKEN. Known and verified crawlers are never folded (their names are a bounded
@@ -57,6 +66,18 @@ export const MAX_PENDING_ROWS = 5_000;
 export const IDLE_WRITE_MS = 50_000;
 /** Series per hour up to this many hours, per day beyond. */
 export const HOURLY_SERIES_MAX_HOURS = 48;
+/** What waits is in storage (the journal) at most this long after it came; writes at most this often. */
+export const JOURNAL_MS = 20_000;
+/**
+ * Recent requests the journal keeps in all (the newest of each history, shared out): a row
+ * stays far below SQLite's 2 MB, and a restart loses at most the older part of a busy minute's
+ * recent list, never a count.
+ */
+export const JOURNAL_RECENT = 2_000;
+/** The journal's format. */
+export const JOURNAL_VERSION = 1;
+/** The entry that shows refuted claims, whatever name they claimed (issue 31: never the named crawler's). */
+export const REFUTED_CLAIMS = "(refuted claims)";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -79,13 +100,15 @@ export const ACTIVITY_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS human_counts (hour INTEGER PRIMARY KEY, count INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS crawler_history (history TEXT PRIMARY KEY, events TEXT NOT NULL) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS operator_counts (
-     hour INTEGER NOT NULL, operator TEXT NOT NULL, crawls INTEGER NOT NULL, verified INTEGER NOT NULL,
-     bytes INTEGER NOT NULL, referrals INTEGER NOT NULL, PRIMARY KEY (hour, operator)) WITHOUT ROWID`,
+     hour INTEGER NOT NULL, operator TEXT NOT NULL, category TEXT NOT NULL, crawls INTEGER NOT NULL,
+     verified INTEGER NOT NULL, bytes INTEGER NOT NULL, referrals INTEGER NOT NULL,
+     PRIMARY KEY (hour, operator, category)) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS pending_journal (id INTEGER PRIMARY KEY, pending TEXT NOT NULL)`,
 ];
 
 /** Which history a request is kept in (see the file comment). */
 export function historyOf(event: Pick<CrawlerEvent, "token" | "category" | "verified">): string {
-  if (event.verified === "refuted") return "(refuted claims)";
+  if (event.verified === "refuted") return REFUTED_CLAIMS;
   if (event.category !== null || event.verified === "verified") return event.token;
   return "(unknown names)";
 }
@@ -95,6 +118,11 @@ function isInventable(row: Pick<HourlyCount, "category" | "verified">): boolean 
   return row.category === null && row.verified !== "verified";
 }
 const INVENTABLE_SQL = "category = '' AND verified != 'verified'";
+/** A refuted claim, in today's name or version 1's (STORED_NAMES). */
+const REFUTED_SQL = "verified IN ('refuted', 'impostor')";
+/** The entry a stored count is shown under: a refuted claim under REFUTED_CLAIMS, never the name it claimed. */
+const SHOWN_TOKEN_SQL = `CASE WHEN ${REFUTED_SQL} THEN '${REFUTED_CLAIMS}' ELSE token END`;
+const SHOWN_CATEGORY_SQL = `CASE WHEN ${REFUTED_SQL} THEN '' ELSE category END`;
 
 /** Batches merged in memory between two writes. */
 class PendingActivity {
@@ -104,6 +132,8 @@ class PendingActivity {
   readonly operators = new Map<string, { -readonly [K in keyof OperatorCount]: OperatorCount[K] }>();
   /** When the oldest pending batch came (undefined: nothing pending). */
   since: number | undefined;
+  /** Something came since the journal was last written. */
+  unjournaled = false;
 
   add(batch: ActivityBatch): void {
     for (const row of batch.hourly) {
@@ -116,12 +146,9 @@ class PendingActivity {
     }
     for (const { hour, count } of batch.humans) this.humans.set(hour, (this.humans.get(hour) ?? 0) + count);
     for (const row of batch.operators ?? []) {
-      const key = `${row.hour}\n${row.operator}`;
+      const key = `${row.hour}\n${row.operator}\n${row.category ?? ""}`;
       const counts = this.operators.get(key);
-      this.operators.set(
-        key,
-        counts ? { ...addCounts(counts, row), hour: row.hour, operator: row.operator } : { ...row },
-      );
+      this.operators.set(key, counts ? { ...counts, ...addCounts(counts, row) } : { ...row });
     }
     for (const event of batch.recent) {
       const history = historyOf(event);
@@ -130,6 +157,33 @@ class PendingActivity {
       // Cut now and then rather than on every push: amortised, and bounded at twice the cap.
       this.histories.set(history, events.length > 2 * KEEP_PER_HISTORY ? events.slice(-KEEP_PER_HISTORY) : events);
     }
+    this.unjournaled = true;
+  }
+
+  get isEmpty(): boolean {
+    return this.hourly.size === 0 && this.humans.size === 0 && this.histories.size === 0 && this.operators.size === 0;
+  }
+
+  clear(): void {
+    this.hourly.clear();
+    this.operators.clear();
+    this.humans.clear();
+    this.histories.clear();
+    this.since = undefined;
+    this.unjournaled = false;
+  }
+
+  /** What waits, as the journal's one row (recent requests cut to JOURNAL_RECENT in all). */
+  journal(): string {
+    const perHistory = Math.max(1, Math.floor(JOURNAL_RECENT / Math.max(1, this.histories.size)));
+    return JSON.stringify({
+      version: JOURNAL_VERSION,
+      since: this.since,
+      hourly: [...this.hourly.values()],
+      humans: [...this.humans],
+      operators: [...this.operators.values()],
+      recent: [...this.histories.values()].flatMap((events) => events.slice(-perHistory)),
+    });
   }
 }
 
@@ -166,27 +220,84 @@ export class ActivityStore {
   private readonly sql: SqlRunner;
   private readonly pending = new PendingActivity();
   private schemaReady = false;
+  /** When a write was last tried (the journal's or the tables'): at most one per JOURNAL_MS. */
+  private triedAt = Number.NEGATIVE_INFINITY;
+  /** Why the last write failed; cleared by one that works. */
+  private writeProblem: string | undefined;
+  /** Stored values found unreadable outside a read (the journal, a history on write): bounded. */
+  private readonly storedProblems = new Set<string>();
 
   constructor(sql: SqlRunner) {
     this.sql = sql;
     this.ready();
+    this.recoverJournal();
   }
 
-  /** Merge a batch in memory; true when what waits should be written now (MAX_PENDING_MS, MAX_PENDING_ROWS). */
-  add(batch: ActivityBatch, now: number): boolean {
+  /** Merge a batch in memory; flush() writes it when due. */
+  add(batch: ActivityBatch, now: number): void {
     this.pending.add(batch);
     this.pending.since ??= now;
-    return now - this.pending.since >= MAX_PENDING_MS || this.pending.hourly.size >= MAX_PENDING_ROWS;
   }
 
   get hasPending(): boolean {
-    const { pending } = this;
-    return (
-      pending.hourly.size > 0 || pending.humans.size > 0 || pending.histories.size > 0 || pending.operators.size > 0
-    );
+    return !this.pending.isEmpty;
   }
 
-  /** Write what is pending in one transaction, then delete what has aged out. `now` dates the window. */
+  /**
+   * What should be written at `now`: the tables (what waited MAX_PENDING_MS, or
+   * MAX_PENDING_ROWS counts), the journal (something came since it was written), or nothing
+   * yet. Never more than one write per JOURNAL_MS (a failing store is not hammered).
+   */
+  due(now: number): "tables" | "journal" | undefined {
+    const { since } = this.pending;
+    if (since === undefined) return undefined;
+    // A flood of names: memory's bound, at once unless the store is failing.
+    if (this.pending.hourly.size >= MAX_PENDING_ROWS && this.writeProblem === undefined) return "tables";
+    if (now - this.triedAt < JOURNAL_MS) return undefined;
+    if (now - since >= MAX_PENDING_MS) return "tables";
+    return this.pending.unjournaled ? "journal" : undefined;
+  }
+
+  /** When the next write falls due if nothing else comes (undefined: nothing waits to be journaled). */
+  nextDueAt(): number | undefined {
+    return this.pending.unjournaled ? Math.max(this.triedAt + JOURNAL_MS, this.pending.since ?? 0) : undefined;
+  }
+
+  /**
+   * Write what is due at `now` (or the tables, with `tables`): never throws. A failed write
+   * keeps everything pending and is the problem problems() names until one works.
+   */
+  flush(now: number, tables = false): "tables" | "journal" | "failed" | undefined {
+    const due = tables && this.hasPending ? "tables" : this.due(now);
+    if (due === undefined) return undefined;
+    this.triedAt = now;
+    try {
+      if (due === "tables") this.write(now);
+      else this.writeJournal();
+      this.writeProblem = undefined;
+      return due;
+    } catch (error) {
+      this.writeProblem = `storage refused a write of the pending activity (${String(error)}): kept in memory, tried again within ${JOURNAL_MS / 1000} s`;
+      return "failed";
+    }
+  }
+
+  /** The object's standing problems: a failing write, stored values it could not read. */
+  problems(): string[] {
+    return [...this.storedProblems, ...(this.writeProblem === undefined ? [] : [this.writeProblem])];
+  }
+
+  /** What waits, in its one journal row. */
+  writeJournal(): void {
+    this.ready();
+    this.sql.exec(
+      "INSERT INTO pending_journal VALUES (0, ?) ON CONFLICT DO UPDATE SET pending = excluded.pending",
+      this.pending.journal(),
+    );
+    this.pending.unjournaled = false;
+  }
+
+  /** Write what is pending in one transaction (and drop the journal it replaces), then delete what has aged out. */
   write(now: number): void {
     this.ready();
     const { hourly, humans, histories, operators } = this.pending;
@@ -214,11 +325,12 @@ export class ActivityStore {
       }
       for (const row of operators.values()) {
         this.sql.exec(
-          `INSERT INTO operator_counts VALUES (?, ?, ?, ?, ?, ?)
+          `INSERT INTO operator_counts VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT DO UPDATE SET crawls = crawls + excluded.crawls, verified = verified + excluded.verified,
                                      bytes = bytes + excluded.bytes, referrals = referrals + excluded.referrals`,
           row.hour,
           row.operator,
+          row.category ?? "",
           row.crawls,
           row.verified,
           row.bytes,
@@ -237,12 +349,25 @@ export class ActivityStore {
       this.sql.exec("DELETE FROM hourly_counts WHERE hour < ?", oldest);
       this.sql.exec("DELETE FROM human_counts WHERE hour < ?", oldest);
       this.sql.exec("DELETE FROM operator_counts WHERE hour < ?", oldest);
+      this.sql.exec("DELETE FROM pending_journal");
     });
-    hourly.clear();
-    operators.clear();
-    humans.clear();
-    histories.clear();
-    this.pending.since = undefined;
+    this.pending.clear();
+  }
+
+  /**
+   * A restarted object's pending counts: the journal its last life wrote, read through its
+   * validated reader (readJournal). Unreadable: absent, and a problem naming it.
+   */
+  private recoverJournal(): void {
+    const row = this.sql.exec<{ pending: string }>("SELECT pending FROM pending_journal WHERE id = 0")[0];
+    if (!row) return;
+    const problems: string[] = [];
+    const journal = readJournal(row.pending, problems);
+    for (const problem of problems.slice(0, 4)) this.storedProblems.add(problem);
+    if (!journal) return;
+    this.pending.add(journal.batch);
+    this.pending.since = journal.since;
+    this.pending.unjournaled = false;
   }
 
   /** Pending counts with names past an hour's cap folded into OTHER_TOKEN: one row written per stored row. */
@@ -280,17 +405,19 @@ export class ActivityStore {
 
   /** The activity of the window, with the newest `recentLimit` requests (pending counts written first). */
   read(window: ActivityWindow, recentLimit: number, now: number): ActivityRead {
-    if (this.hasPending) this.write(now);
+    // A failed write keeps what waits (flush): the stored activity is read all the same.
+    if (this.hasPending) this.flush(now, true);
     this.ready();
     const since = window.fromHour;
     const bucketMs = bucketMsFor(window);
-    const problems: string[] = [];
+    const problems: string[] = this.problems();
     const { shown, inventableNames, shownInventable } = this.shownTokens(since);
     const counts = this.sql
       .exec<Record<string, SqlValue>>(
-        `SELECT token, category, verified, action, layer, SUM(count) AS count, SUM(violations) AS violations
-         FROM hourly_counts WHERE hour >= ? AND token IN (SELECT value FROM json_each(?))
-         GROUP BY token, category, verified, action, layer`,
+        `SELECT ${SHOWN_TOKEN_SQL} AS token, ${SHOWN_CATEGORY_SQL} AS category, verified, action, layer,
+                SUM(count) AS count, SUM(violations) AS violations
+         FROM hourly_counts WHERE hour >= ? AND ${SHOWN_TOKEN_SQL} IN (SELECT value FROM json_each(?))
+         GROUP BY 1, 2, verified, action, layer`,
         since,
         JSON.stringify(shown),
       )
@@ -312,9 +439,9 @@ export class ActivityStore {
       ...all.map(({ bucket, action, count }) => ({ token: null, bucket, action, count })),
       ...this.sql
         .exec<Record<string, SqlValue>>(
-          `SELECT token, hour - hour % ? AS bucket, action, SUM(count) AS count
-           FROM hourly_counts WHERE hour >= ? AND token IN (SELECT value FROM json_each(?))
-           GROUP BY token, bucket, action`,
+          `SELECT ${SHOWN_TOKEN_SQL} AS token, hour - hour % ? AS bucket, action, SUM(count) AS count
+           FROM hourly_counts WHERE hour >= ? AND ${SHOWN_TOKEN_SQL} IN (SELECT value FROM json_each(?))
+           GROUP BY 1, bucket, action`,
           bucketMs,
           since,
           seriesTokens,
@@ -365,29 +492,40 @@ export class ActivityStore {
     this.ready();
     const nowHour = hourOf(now);
     const rows = this.sql.exec<Record<string, SqlValue>>(
-      `SELECT operator, CAST((? - hour) / ${DAY_MS} AS INTEGER) AS daysAgo, SUM(crawls) AS crawls, SUM(verified) AS verified,
-              SUM(bytes) AS bytes, SUM(referrals) AS referrals
-       FROM operator_counts WHERE hour > ? GROUP BY operator, daysAgo`,
+      `SELECT operator, category, CAST((? - hour) / ${DAY_MS} AS INTEGER) AS daysAgo, SUM(crawls) AS crawls,
+              SUM(verified) AS verified, SUM(bytes) AS bytes, SUM(referrals) AS referrals
+       FROM operator_counts WHERE hour > ? GROUP BY operator, category, daysAgo`,
       nowHour,
       nowHour - MAX_LEDGER_DAYS * DAY_MS,
     );
     const days = new Map<string, LedgerDayRow>();
-    const add = (operator: string, daysAgo: number, counts: typeof NO_COUNTS) => {
+    const add = (
+      operator: string,
+      category: CrawlerCategory | undefined,
+      daysAgo: number,
+      counts: typeof NO_COUNTS,
+    ) => {
       if (daysAgo < 0 || daysAgo >= MAX_LEDGER_DAYS) return;
-      const key = `${operator}\n${daysAgo}`;
-      days.set(key, { operator, daysAgo, ...addCounts(days.get(key) ?? NO_COUNTS, counts) });
+      const key = `${operator}\n${category ?? ""}\n${daysAgo}`;
+      const row = { operator, ...(category !== undefined && { category }), daysAgo };
+      days.set(key, { ...row, ...addCounts(days.get(key) ?? NO_COUNTS, counts) });
     };
     // A bound JS number is a REAL to SQLite: the division is floored here whatever SQLite made of it.
-    for (const row of rows) add(String(row["operator"]), Math.floor(Number(row["daysAgo"])), totalsOf(row));
+    for (const row of rows) {
+      // A category this version does not know counts for none (never as another one).
+      const category = storedCategory(row["category"], []);
+      if (category === undefined) continue;
+      add(String(row["operator"]), category ?? undefined, Math.floor(Number(row["daysAgo"])), totalsOf(row));
+    }
     for (const row of this.pending.operators.values()) {
-      add(row.operator, Math.floor((nowHour - row.hour) / DAY_MS), row);
+      add(row.operator, row.category, Math.floor((nowHour - row.hour) / DAY_MS), row);
     }
     return [...days.values()];
   }
 
   /** The newest `limit` crawler requests of every history, oldest first (what replay judges). */
   recentRequests(limit: number, now: number): CrawlerEvent[] {
-    if (this.hasPending) this.write(now);
+    if (this.hasPending) this.flush(now, true);
     this.ready();
     return this.allRecent([]).slice(0, limit).toReversed();
   }
@@ -398,13 +536,14 @@ export class ActivityStore {
    */
   private shownTokens(since: number): { shown: string[]; inventableNames: number; shownInventable: number } {
     const named = this.sql.exec<{ token: string }>(
-      `SELECT DISTINCT token FROM hourly_counts WHERE hour >= ? AND NOT (${INVENTABLE_SQL})`,
+      `SELECT DISTINCT ${SHOWN_TOKEN_SQL} AS token FROM hourly_counts
+       WHERE hour >= ? AND (NOT (${INVENTABLE_SQL}) OR ${REFUTED_SQL})`,
       since,
     );
     const busiestOthers = this.sql.exec<{ token: string; names: number }>(
       `SELECT token, COUNT(*) OVER () AS names FROM (
          SELECT token, SUM(count) AS requests FROM hourly_counts
-         WHERE hour >= ? AND ${INVENTABLE_SQL} AND token != ? GROUP BY token)
+         WHERE hour >= ? AND ${INVENTABLE_SQL} AND NOT ${REFUTED_SQL} AND token != ? GROUP BY token)
        ORDER BY requests DESC, token LIMIT ?`,
       since,
       OTHER_TOKEN,
@@ -427,15 +566,37 @@ export class ActivityStore {
     return events.toSorted((a, b) => b.time - a.time);
   }
 
+  /** A history as stored, to append to: an unreadable one is replaced (and said once). */
   private storedHistory(history: string): { events: CrawlerEvent[] } {
     const row = this.sql.exec<{ events: string }>("SELECT events FROM crawler_history WHERE history = ?", history)[0];
-    return row ? this.parseHistory(history, row.events, []) : { events: [] };
+    if (!row) return { events: [] };
+    const problems: string[] = [];
+    const read = this.parseHistory(history, row.events, problems);
+    if (problems.length > 0 && this.storedProblems.size < 8) {
+      this.storedProblems.add(`${problems[0] ?? ""} (replaced by the requests written after it)`);
+    }
+    return read;
   }
 
+  /** A stored history through its validated reader: not JSON, another format or shape -> none, and a problem. */
   private parseHistory(history: string, text: string, problems: string[]): { events: CrawlerEvent[] } {
-    const stored = JSON.parse(text) as { version?: unknown; events?: unknown[] };
-    if (stored.version !== HISTORY_VERSION || !Array.isArray(stored.events)) {
-      problems.push(`the stored history ${JSON.stringify(history)} has format ${String(stored.version)}: not shown`);
+    let stored: { version?: unknown; events?: unknown } | null;
+    try {
+      stored = JSON.parse(text) as typeof stored;
+    } catch {
+      stored = null;
+    }
+    if (
+      stored === null ||
+      typeof stored !== "object" ||
+      stored.version !== HISTORY_VERSION ||
+      !Array.isArray(stored.events)
+    ) {
+      const format =
+        stored !== null && typeof stored === "object"
+          ? `format ${JSON.stringify(stored.version ?? null)}`
+          : "no JSON object";
+      problems.push(`the stored history ${JSON.stringify(history)} has ${format}: not shown`);
       return { events: [] };
     }
     return { events: stored.events.flatMap((event) => storedEvent(event, problems)) };
@@ -469,12 +630,18 @@ function busiest(counts: readonly CountRow[], limit: number): string[] {
     .map(([token]) => token);
 }
 
+/** The entry a kept request is shown under: a refuted claim under REFUTED_CLAIMS, never the name it claimed. */
+function shownToken(event: Pick<CrawlerEvent, "token" | "verified">): string {
+  return event.verified === "refuted" ? REFUTED_CLAIMS : event.token;
+}
+
 function topBlocked(events: readonly CrawlerEvent[], since: number): ActivityRead["topBlockedPaths"] {
   const counts = new Map<string, { token: string; path: string; count: number }>();
   for (const event of events) {
     if (event.action !== "block" || event.time < since) continue;
-    const key = `${event.token}\n${event.path}`;
-    const entry = counts.get(key) ?? { token: event.token, path: event.path, count: 0 };
+    const token = shownToken(event);
+    const key = `${token}\n${event.path}`;
+    const entry = counts.get(key) ?? { token, path: event.path, count: 0 };
     entry.count++;
     counts.set(key, entry);
   }
@@ -485,9 +652,12 @@ function violationsOf(events: readonly CrawlerEvent[], since: number): ActivityR
   const rows = new Map<string, ActivityRead["violations"][number]>();
   for (const event of events) {
     if (!event.violation || event.time < since) continue;
-    const key = `${event.token}\n${event.verified}\n${event.path}`;
+    // Per verification standing (issue 31): a crawler's row holds its verified, unverifiable,
+    // unchecked or disguised requests; refuted ones are the impostors' row, whatever they claimed.
+    const token = shownToken(event);
+    const key = `${token}\n${event.verified}\n${event.path}`;
     const row = rows.get(key) ?? {
-      token: event.token,
+      token,
       verified: event.verified,
       path: event.path,
       count: 0,
@@ -569,12 +739,116 @@ function seriesRow(row: Record<string, SqlValue>, problems: string[]): SeriesRow
   return [{ token, bucket: Number(row["bucket"]), action, count: Number(row["count"]) }];
 }
 
+/**
+ * A stored request through its validated reader: every field of its shape checked, so a value
+ * of another release, hand-edited or cut short is left out with a problem, never rendered as
+ * something it is not.
+ */
 function storedEvent(value: unknown, problems: string[]): CrawlerEvent[] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return shapeProblem("a stored request is not an object", problems);
+  }
   const event = value as Record<string, unknown>;
   const verified = storedVerified(event["verified"], problems);
   const action = storedAction(event["action"], problems);
   const layer = known(STORED_NAMES.layers, event["layer"], "layer", problems);
   const category = storedCategory(event["category"], problems);
   if (!verified || !action || !layer || category === undefined) return [];
-  return [{ ...(event as unknown as CrawlerEvent), verified, action, layer, category }];
+  const { time, token, tokens, method, path, line, rule, violation } = event;
+  const shaped =
+    typeof time === "number" &&
+    Number.isFinite(time) &&
+    typeof token === "string" &&
+    Array.isArray(tokens) &&
+    tokens.every((name) => typeof name === "string") &&
+    typeof method === "string" &&
+    typeof path === "string" &&
+    (line === null || (typeof line === "number" && Number.isInteger(line))) &&
+    (rule === null || typeof rule === "string") &&
+    typeof violation === "boolean";
+  if (!shaped) return shapeProblem("a stored request lacks a field or has one of another type", problems);
+  return [
+    { time, token, tokens: tokens as string[], category, verified, method, path, action, layer, line, rule, violation },
+  ];
+}
+
+function shapeProblem(problem: string, problems: string[]): [] {
+  const said = `${problem}: not shown`;
+  if (!problems.includes(said)) problems.push(said);
+  return [];
+}
+
+/** A count of the journal: its fields' types and words checked (countRow's words, and numbers). */
+function journalHourly(value: unknown, problems: string[]): HourlyCount[] {
+  if (value === null || typeof value !== "object") return shapeProblem("a journal count is not an object", problems);
+  const row = value as Record<string, unknown>;
+  const numbers = [row["hour"], row["count"], row["violations"]].every(
+    (n) => typeof n === "number" && Number.isInteger(n) && n >= 0,
+  );
+  if (!numbers || typeof row["token"] !== "string") return shapeProblem("a journal count has a wrong field", problems);
+  const read = countRow(row as Record<string, SqlValue>, problems)[0];
+  return read ? [{ ...read, hour: Number(row["hour"]) }] : [];
+}
+
+function journalOperator(value: unknown, problems: string[]): OperatorCount[] {
+  if (value === null || typeof value !== "object")
+    return shapeProblem("a journal ledger count is not an object", problems);
+  const row = value as Record<string, unknown>;
+  const numbers = ["hour", "crawls", "verified", "bytes", "referrals"].every((name) => {
+    const n = row[name];
+    return typeof n === "number" && Number.isInteger(n) && n >= 0;
+  });
+  const category = storedCategory(row["category"], problems);
+  if (!numbers || typeof row["operator"] !== "string" || category === undefined) {
+    return shapeProblem("a journal ledger count has a wrong field", problems);
+  }
+  const { hour, operator, crawls, verified, bytes, referrals } = row as unknown as OperatorCount;
+  return [{ hour, operator, ...(category !== null && { category }), crawls, verified, bytes, referrals }];
+}
+
+/**
+ * The journal's validated reader: its format, and every count and request in it. Anything
+ * wrong and the whole journal is absent (a part of it would be a count we cannot vouch for),
+ * with a problem naming it.
+ */
+export function readJournal(text: string, problems: string[]): { since: number; batch: ActivityBatch } | undefined {
+  const said: string[] = [];
+  let stored: Record<string, unknown> | null = null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+      stored = parsed as Record<string, unknown>;
+  } catch {
+    stored = null;
+  }
+  const fail = (why: string) => {
+    problems.push(`the stored pending activity (pending_journal) ${why}: treated as absent, its counts not recorded`);
+    return undefined;
+  };
+  if (!stored) return fail("is no JSON object");
+  if (stored["version"] !== JOURNAL_VERSION) return fail(`has format ${JSON.stringify(stored["version"] ?? null)}`);
+  const { since, hourly, humans, operators, recent } = stored;
+  if (
+    typeof since !== "number" ||
+    !Array.isArray(hourly) ||
+    !Array.isArray(humans) ||
+    !Array.isArray(operators) ||
+    !Array.isArray(recent)
+  ) {
+    return fail("lacks a field or has one of another type");
+  }
+  const batch: ActivityBatch = {
+    hourly: hourly.flatMap((row) => journalHourly(row, said)),
+    humans: humans.flatMap((pair: unknown) =>
+      Array.isArray(pair) &&
+      pair.length === 2 &&
+      pair.every((n) => typeof n === "number" && Number.isInteger(n) && n >= 0)
+        ? [{ hour: Number(pair[0]), count: Number(pair[1]) }]
+        : shapeProblem("a journal count of people is not [hour, count]", said),
+    ),
+    operators: operators.flatMap((row) => journalOperator(row, said)),
+    recent: recent.flatMap((event) => storedEvent(event, said)),
+  };
+  if (said.length > 0) return fail(`holds a value this version cannot read (${said[0] ?? ""})`);
+  return { since, batch };
 }

@@ -8,6 +8,7 @@ import { activePause, retryAfterOf } from "../pause.ts";
 import { jsonResponse } from "../responses.ts";
 import { isServedAuthority } from "../robots/authorities.ts";
 import { listAuthorityPage, readEntry } from "../store.ts";
+import { objectProblems } from "../object-problems.ts";
 import { adminError, type AdminContext } from "./context.ts";
 import { originStatus } from "./origins.ts";
 import { purposesProblems } from "./purposes-problems.ts";
@@ -64,6 +65,9 @@ export async function status(admin: AdminContext): Promise<Response> {
     identityChecks: { verifyCrawlers: admin.config.verifyCrawlers, disguisedCrawlers: admin.config.disguisedCrawlers },
     // The words the edge tells what happened in: the page renders with these, never a copy.
     vocabulary: VOCABULARY,
+    // What the Durable Objects (activity, crawl rates) said of their storage, as this isolate
+    // heard it: a stored value read as absent, a write that failed (object-problems.ts).
+    objects: { problems: objectProblems() },
   });
 }
 

@@ -6,41 +6,88 @@
  * crawler (Crawl-delay: 60) forgets nothing; once the longest window of the limits it last
  * saw has passed, an alarm deletes the state (deleteAll), so objects for crawlers that never
  * come back cost nothing. The Worker passes its clock in, so tests control time.
+ *
+ * Our failure is never the visitor's (issue 30): the stored state is read through its validated
+ * reader (storedRate: not the shape this version writes -> absent, logged, and a problem in the
+ * answer, which the Worker notes for GET status); a storage write that fails leaves the
+ * decision made in memory standing (the limiter still limits while the object lives) and is a
+ * problem, never an exception in the crawler's request. A reset object starts from nothing:
+ * at worst one request more than the rate, never a refusal of ours.
  */
 
 import { DurableObject } from "cloudflare:workers";
 import ipaddr from "ipaddr.js";
 import { isUserTriggered } from "../../agents/user-triggered.ts";
 import { checkRate, type RateCheck, type RateLimits, type RateState } from "../../policy/crawl-rate.ts";
+import { logError } from "../log.ts";
 
 const STATE_KEY = "state";
 /** Slack after the longest window before the state is dropped (clocks of Worker and object differ a little). */
 const CLEANUP_SLACK_MS = 60_000;
+/** Request times a stored state may hold: more than any rate a robots.txt line can ask (crawl-rate.ts bounds them). */
+const MAX_STORED_TIMES = 100_000;
 
 interface StoredRate extends RateState {
   /** After this time (object clock) nothing in `recent` can matter: the state may go. */
   readonly keepUntil: number;
 }
 
+/** What `check` answers: the decision, and the object's problems with its storage (none: all well). */
+export interface RateAnswer extends Pick<RateCheck, "allowed" | "retryAfter"> {
+  readonly problems: string[];
+}
+
 export class CrawlRate extends DurableObject {
   private state: StoredRate | undefined;
+  /** Problems with this object's storage, until a read or write works again. */
+  private readProblem: string | undefined;
+  private writeProblem: string | undefined;
 
   /** Allow or refuse one request at `now` under `limits`; remembers allowed requests. */
-  async check(limits: RateLimits, now: number): Promise<Pick<RateCheck, "allowed" | "retryAfter">> {
-    this.state ??= (await this.ctx.storage.get<StoredRate>(STATE_KEY)) ?? { recent: [], keepUntil: 0 };
+  async check(limits: RateLimits, now: number): Promise<RateAnswer> {
+    this.state ??= await this.storedState();
     const result = checkRate(this.state, limits, now);
     if (result.allowed) {
       const keepUntil = Date.now() + longestWindowMs(limits) + CLEANUP_SLACK_MS;
       this.state = { ...result.state, keepUntil };
-      await this.ctx.storage.put(STATE_KEY, this.state);
-      await this.ctx.storage.setAlarm(keepUntil);
+      try {
+        await this.ctx.storage.put(STATE_KEY, this.state);
+        await this.ctx.storage.setAlarm(keepUntil);
+        this.writeProblem = undefined;
+      } catch (error) {
+        this.writeProblem = `storage refused the rate state (${String(error)}): kept in memory, written with the next request`;
+        logError("rate", this.writeProblem);
+      }
     }
-    return { allowed: result.allowed, retryAfter: result.retryAfter };
+    const problems = [this.readProblem, this.writeProblem].filter((problem) => problem !== undefined);
+    return { allowed: result.allowed, retryAfter: result.retryAfter, problems };
+  }
+
+  /** The stored state through its validated reader; a state it cannot read is absent (and a problem). */
+  private async storedState(): Promise<StoredRate> {
+    const empty = { recent: [], keepUntil: 0 };
+    let value: unknown;
+    try {
+      value = await this.ctx.storage.get(STATE_KEY);
+    } catch (error) {
+      this.readProblem = `storage could not read the rate state (${String(error)}): started afresh`;
+      logError("rate", this.readProblem);
+      return empty;
+    }
+    if (value === undefined) return empty;
+    const stored = storedRate(value);
+    if (stored) {
+      this.readProblem = undefined;
+      return stored;
+    }
+    this.readProblem = `the stored rate state ${JSON.stringify(STATE_KEY)} is not the shape this version writes: treated as absent, replaced by the next allowed request`;
+    logError("rate", this.readProblem);
+    return empty;
   }
 
   /** The state's last window has passed: delete everything this object stored. */
   override async alarm(): Promise<void> {
-    const stored = this.state ?? (await this.ctx.storage.get<StoredRate>(STATE_KEY));
+    const stored = this.state ?? storedRate(await this.ctx.storage.get(STATE_KEY));
     if (stored && stored.keepUntil > Date.now()) {
       await this.ctx.storage.setAlarm(stored.keepUntil);
       return;
@@ -48,6 +95,16 @@ export class CrawlRate extends DurableObject {
     this.state = undefined;
     await this.ctx.storage.deleteAll();
   }
+}
+
+/** A stored rate state as this version writes it (request times and keepUntil), or undefined. */
+export function storedRate(value: unknown): StoredRate | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const { recent, keepUntil } = value as Record<string, unknown>;
+  if (typeof keepUntil !== "number" || !Number.isFinite(keepUntil)) return undefined;
+  if (!Array.isArray(recent) || recent.length > MAX_STORED_TIMES) return undefined;
+  if (!recent.every((time) => typeof time === "number" && Number.isFinite(time))) return undefined;
+  return { recent: recent as number[], keepUntil };
 }
 
 function longestWindowMs(limits: RateLimits): number {

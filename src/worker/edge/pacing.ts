@@ -8,7 +8,9 @@ import type { AgentInfo } from "../../agents/classify.ts";
 import type { RateLimits } from "../../policy/crawl-rate.ts";
 import type { VerificationOutcome } from "../../agents/verification.ts";
 import type { RateFact } from "../../policy/edge-facts.ts";
-import { crawlRateKey } from "./crawl-rate-object.ts";
+import { logError } from "../log.ts";
+import { noteObjectProblems } from "../object-problems.ts";
+import { crawlRateKey, type RateAnswer } from "./crawl-rate-object.ts";
 import type { EdgeContext } from "./context.ts";
 
 export async function checkCrawlRate(
@@ -26,7 +28,20 @@ export async function checkCrawlRate(
     proven: pacing.verification.status === "verified",
     address: edge.request.headers.get("cf-connecting-ip"),
   };
-  const stub = limiter.get(limiter.idFromName(crawlRateKey(edge.authority, pacing.group, subject)));
-  const result = await stub.check(pacing.limits, now);
+  const name = crawlRateKey(edge.authority, pacing.group, subject);
+  let result: RateAnswer;
+  try {
+    result = await limiter.get(limiter.idFromName(name)).check(pacing.limits, now);
+  } catch (error) {
+    // The limiter failed (reset, overloaded, its storage gone): our fault, never the crawler's.
+    // It goes unpaced rather than refused: a pace is the site's request for a slower crawl,
+    // and a limiter that cannot answer must not turn it into a site that refuses (Google
+    // reads lasting 429/503s as a reason to crawl less, and drops pages). Logged and shown.
+    const problem = `the crawl-rate limiter did not answer (${String(error)}): requests pass unpaced until it does`;
+    logError("rate", `${name}: ${problem}`);
+    noteObjectProblems(`crawl rate ${name}`, [problem]);
+    return { allowed: true };
+  }
+  noteObjectProblems(`crawl rate ${name}`, result.problems ?? []);
   return result.allowed ? { allowed: true } : { allowed: false, retryAfter: result.retryAfter };
 }

@@ -68,7 +68,7 @@ async function start() {
   select.replaceChildren();
   for (const origin of status.origins) select.append(el("option", origin.authority));
   if (status.origins.length === 0 && status.proxy) select.append(el("option", status.proxy));
-  showEdgeNow(status.edge, status.identity, status.identityChecks);
+  showEdgeNow(status.edge, status.identity, status.identityChecks, status.objects);
   showPause(status.edge.pause);
   await showOrigin();
   await loadPolicy();
@@ -112,8 +112,9 @@ function listsUnused(checks) {
  * What the edge does now: the mode and why, the pause, every problem and warning, and the
  * identity sources (each published list's age and last error, reverse DNS, Cloudflare).
  */
-function showEdgeNow(now, identity, checks) {
-  showBanner("problems", now.problems);
+function showEdgeNow(now, identity, checks, objects) {
+  // The Durable Objects' storage problems (GET status `objects`) join the edge's own.
+  showBanner("problems", [...now.problems, ...((objects && objects.problems) || [])]);
   showBanner("warnings", [...now.warnings, ...listWarnings((identity && identity.warnings) || [])]);
   const facts = [
     ["Mode", now.mode.mode + " — " + now.mode.why],
@@ -156,7 +157,7 @@ function showEdgeNow(now, identity, checks) {
 /** After a change (a pause): what the edge does now, read back from the edge rather than assumed. */
 async function refreshEdgeNow() {
   const status = await api("GET", "status?limit=1");
-  showEdgeNow(status.edge, status.identity, status.identityChecks);
+  showEdgeNow(status.edge, status.identity, status.identityChecks, status.objects);
   showPause(status.edge.pause);
 }
 
