@@ -6,37 +6,19 @@
  * pacing shell (worker/edge/crawl-rate-object.ts crawlRateKey) keys them by client network,
  * even when proven.
  *
- * Data, each row as its operator describes the fetcher (crawlers.ts `docs` cites the page):
- * Google's user-triggered fetchers and agents (its "user-triggered fetchers" list and
- * user-triggered-agents.json), and the assistants' fetchers whose operators say they fetch when
- * a user asks. A token not here is paced as a crawler (its own limiter once proven).
+ * Which fetchers those are is decided once, by the crawler table's own rule (crawlers.ts
+ * `isUserTriggered`: an AI assistant's fetcher, or one Google lists among its user-triggered
+ * fetchers, its `docs` citing the operator's page). The referral ledger (what counts as the
+ * operator's crawl) asks the same rule, so pacing and counting never disagree on who acts for a
+ * person. A token not here is paced as a crawler (its own limiter once proven).
  */
 
 import { productToken } from "../core/product-token.ts";
+import { isUserTriggered as actsForAPerson, KNOWN_CRAWLERS } from "./crawlers.ts";
 
-export const USER_TRIGGERED_FETCHERS: readonly string[] = [
-  // developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers
-  "FeedFetcher-Google",
-  "Google-Read-Aloud",
-  "Google-Site-Verification",
-  "Google-CWS",
-  "GoogleProducer",
-  "Google-Pinpoint",
-  "Google-GeminiNotebook",
-  "Google-Agent",
-  // OpenAI: "ChatGPT-User ... for user actions in ChatGPT and Custom GPTs" (developers.openai.com/docs/bots)
-  "ChatGPT-User",
-  // Perplexity: "Perplexity-User supports user actions within Perplexity" (docs.perplexity.ai/guides/bots)
-  "Perplexity-User",
-  // Anthropic: "Claude-User ... when individuals ask questions to Claude" (support.claude.com, 8896518)
-  "Claude-User",
-  // Mistral: "MistralAI-User ... user actions in Le Chat" (docs.mistral.ai/robots)
-  "MistralAI-User",
-  // Amazon: Amzn-User "fetches live information for Alexa users" (developer.amazon.com/amazonbot)
-  "Amzn-User",
-  // Meta: meta-externalfetcher "performs user-initiated fetches of individual links" (developers.facebook.com/docs/sharing/webmasters/web-crawlers)
-  "meta-externalfetcher",
-];
+export const USER_TRIGGERED_FETCHERS: readonly string[] = KNOWN_CRAWLERS.filter(actsForAPerson).map(
+  (crawler) => crawler.token,
+);
 
 const USER_TRIGGERED = new Set(USER_TRIGGERED_FETCHERS.map(productToken));
 
