@@ -14,6 +14,8 @@ import { clearIdentityHealth } from "../../src/worker/identity/verify-crawler.ts
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 import { clearActivityMemory, flushSettings } from "../../src/worker/activity/recorder.ts";
 import { clearLedgerMemory } from "../../src/worker/activity/ledger-memory.ts";
+import { clearStoreMemory } from "../../src/worker/store.ts";
+import { clearOwnFaults } from "../../src/worker/own-faults.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -86,6 +88,8 @@ export async function freshState(): Promise<void> {
   clearPolicyMemory();
   clearActivityMemory();
   clearLedgerMemory();
+  clearStoreMemory();
+  clearOwnFaults();
   // Activity is flushed within each call's waitUntil work, so a test reads it right after.
   flushSettings.delayMs = 0;
 }
