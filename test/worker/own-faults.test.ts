@@ -353,6 +353,36 @@ function faultyKv(faults: {
   } as KVNamespace;
 }
 
+const refused = (key: string) =>
+  `the store refused to write ${key} (planted: KV PUT failed: 429 Too Many Requests): nothing was saved, what was in force stays in force; try again shortly`;
+
+/** The test env with one var whose read throws: the config itself cannot be read. */
+function brokenConfigEnv(): Env {
+  return new Proxy(env as Env, {
+    get(target, name, receiver) {
+      if (name === "MODE") throw new Error("planted: MODE cannot be read");
+      return Reflect.get(target, name, receiver) as unknown;
+    },
+  });
+}
+async function fetchWith(environment: Env, path: string, init: RequestInit & { ua: string }): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set("user-agent", init.ua);
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`${SITE}${path}`, { ...init, headers }), environment, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+const storedVersion = (n: number, text: string | null) => ({
+  version: n,
+  savedAt: 1_795_000_000_000 + n,
+  text,
+  via: "put",
+  saveId: `s${n}`,
+});
+
+const ALLOW_ALL = '{"routes":[]}';
+
 describe("KV reads that throw: read as absent, named in status", () => {
   it.each(RECORDS.map((record) => ({ key: record.key, record })))("$key", async ({ key, record }) => {
     // A good value is stored; every read of it fails.
@@ -377,8 +407,6 @@ describe("KV reads that throw: read as absent, named in status", () => {
 
 describe("admin writes the store refuses: a JSON 503 saying so; nothing else changes", () => {
   const refusing = { ROBOTS: faultyKv({ put: true, delete: true }) };
-  const refused = (key: string) =>
-    `the store refused to write ${key} (planted: KV PUT failed: 429 Too Many Requests): nothing was saved, what was in force stays in force; try again shortly`;
 
   it.each([
     { route: "POST pause", path: "pause", method: "POST", body: { minutes: 5 }, error: refused("pause") },
@@ -456,25 +484,6 @@ describe("admin writes the store refuses: a JSON 503 saying so; nothing else cha
 });
 
 describe("an exception on the request path (index.ts's one catch, edge/own-fault.ts)", () => {
-  /** The test env with one var whose read throws: the config itself cannot be read. */
-  function brokenConfigEnv(): Env {
-    return new Proxy(env as Env, {
-      get(target, name, receiver) {
-        if (name === "MODE") throw new Error("planted: MODE cannot be read");
-        return Reflect.get(target, name, receiver) as unknown;
-      },
-    });
-  }
-
-  async function fetchWith(environment: Env, path: string, init: RequestInit & { ua: string }): Promise<Response> {
-    const headers = new Headers(init.headers);
-    headers.set("user-agent", init.ua);
-    const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(`${SITE}${path}`, { ...init, headers }), environment, ctx);
-    await waitOnExecutionContext(ctx);
-    return response;
-  }
-
   it.each([
     { who: "a person", path: "/private/x", ua: CHROME, status: 200, body: "origin page /private/x", retryAfter: null },
     {
@@ -564,20 +573,16 @@ describe("an exception on the request path (index.ts's one catch, edge/own-fault
 });
 
 describe("policy versions: the newest that validates is in force", () => {
-  const version = (n: number, text: string | null) => ({
-    version: n,
-    savedAt: 1_795_000_000_000 + n,
-    text,
-    via: "put",
-    saveId: `s${n}`,
-  });
-  const ALLOW_ALL = '{"routes":[]}';
-
   it("a version that no longer validates is passed over; GET policy and status say which and why", async () => {
     await env.ROBOTS.put(
       "policy",
       JSON.stringify({
-        versions: [version(3, '{"routes": 1}'), "junk", version(2, BLOCK_OPEN), version(1, ALLOW_ALL)],
+        versions: [
+          storedVersion(3, '{"routes": 1}'),
+          "junk",
+          storedVersion(2, BLOCK_OPEN),
+          storedVersion(1, ALLOW_ALL),
+        ],
       }),
     );
     expect((await call("/open", { ua: GOOGLEBOT })).status).toBe(403);
@@ -605,7 +610,10 @@ describe("policy versions: the newest that validates is in force", () => {
   });
 
   it("a save over such a record takes the next number (numbers only grow) and keeps the readable versions", async () => {
-    await env.ROBOTS.put("policy", JSON.stringify({ versions: [version(3, '{"routes": 1}'), version(2, BLOCK_OPEN)] }));
+    await env.ROBOTS.put(
+      "policy",
+      JSON.stringify({ versions: [storedVersion(3, '{"routes": 1}'), storedVersion(2, BLOCK_OPEN)] }),
+    );
     const saved = await call("/__robots/policy", {
       method: "PUT",
       headers: { authorization: "Bearer test-admin-token", "if-match": '"2"' },

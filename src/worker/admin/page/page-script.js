@@ -733,8 +733,8 @@ function showPolicyHistory(history, inForce) {
     if (entry.version === inForce) row.classList.add("in-force");
     const how = entry.via === "rollback" ? "rollback to " + entry.from : entry.via === "put" ? "saved" : entry.via;
     // A kept version this release cannot use says why (GET policy's `problem`) and offers no rollback.
-    const said = entry.problem ? (how ? how + "; " : "") + entry.problem : how || "—";
-    row.append(el("td", String(entry.version ?? "?")), el("td", entry.savedAt || "—"), el("td", said));
+    const described = entry.problem ? (how ? how + "; " : "") + entry.problem : how || "—";
+    row.append(el("td", String(entry.version ?? "?")), el("td", entry.savedAt || "—"), el("td", described));
     const cell = el("td");
     if (entry.problem) cell.append(el("span", "not usable", "error"));
     else if (entry.version !== inForce) {
