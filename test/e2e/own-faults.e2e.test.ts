@@ -31,6 +31,12 @@ interface Row {
   readonly value: () => string;
   /** What status's fault says of it. */
   readonly cause: string;
+  /**
+   * A bad robots: entry is read by the first request, wrangler dev's readiness probe (a client
+   * without a User-Agent: a crawler), which fetches robots.txt anew and stores it over the bad
+   * value before any test asks: status then shows the origin fetched, and no fault left.
+   */
+  readonly repairedByFirstRequest?: boolean;
   /** The admin repair: method, route, body, and the status it answers. */
   readonly repair: { readonly method: string; readonly path: string; readonly body?: string; readonly status: number };
 }
@@ -71,6 +77,7 @@ const ROWS: readonly Row[] = [
     fault: "not JSON",
     value: () => DEMO_ROBOTS,
     cause: "the stored value is not JSON",
+    repairedByFirstRequest: true,
     repair: { method: "POST", path: "refresh", status: 200 },
   },
   {
@@ -78,6 +85,7 @@ const ROWS: readonly Row[] = [
     fault: "older schema",
     value: () => JSON.stringify({ version: 0, authority: origin.url, state: "ok" }),
     cause: "written by an older release (entry version 0; this release reads 1)",
+    repairedByFirstRequest: true,
     repair: { method: "POST", path: "refresh", status: 200 },
   },
   {
@@ -125,17 +133,31 @@ describe.each(ROWS)("$key, $fault, planted before wrangler dev starts", (row) =>
       ...(body !== undefined && { body }),
     });
 
-  it("GET status names the key, the cause and the repair", async () => {
+  it("GET status names the key, the cause and the repair (or the first request repaired it)", async () => {
     const response = await adminCall("GET", "status");
     expect(response.status).toBe(200);
-    const status = (await response.json()) as { ownFaults: { key: string; cause: string }[] };
+    const status = (await response.json()) as {
+      ownFaults: { key: string; cause: string }[];
+      origins: { authority: string; state: string }[];
+    };
+    if (row.repairedByFirstRequest) {
+      expect(status.ownFaults).toEqual([]);
+      expect(status.origins).toEqual([expect.objectContaining({ authority: origin.url, state: "ok" })]);
+      return;
+    }
     expect(status.ownFaults).toContainEqual(
       expect.objectContaining({ key: key(), cause: expect.stringContaining(row.cause) as unknown }),
     );
   });
 
   it.each([
-    { who: "a person", ua: CHROME, path: "/private/report", status: 200, body: "Private report." },
+    {
+      who: "a person",
+      ua: CHROME,
+      path: "/private/report",
+      status: 200,
+      body: "<!doctype html><title>/private/report</title><body>Private report.</body>",
+    },
     { who: "a crawler on an allowed path", ua: GOOGLEBOT, path: "/blog/hello-world", status: 200, body: undefined },
     { who: "a crawler on a disallowed path", ua: GOOGLEBOT, path: "/private/report", status: 403, body: undefined },
     { who: "/robots.txt", ua: GOOGLEBOT, path: "/robots.txt", status: 200, body: DEMO_ROBOTS },
