@@ -270,7 +270,7 @@ function isKnownJafarVersion(version: unknown): boolean {
   return match !== null && Number(match[1]) === JAFAR_MAJOR_VERSION;
 }
 
-function isCidr(text: string): boolean {
+export function isCidr(text: string): boolean {
   try {
     ipaddr.parseCIDR(text);
     return true;

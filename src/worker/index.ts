@@ -2,7 +2,8 @@
  * robots-edge: the Worker's entry. It only dispatches: a request to the admin API
  * (admin/router.ts) or to the edge's request path (edge/request-path.ts: facts -> the one decision in
  * policy/edge-decision.ts -> a response), and the Cron Trigger to cron.ts. Every error on
- * the request path becomes a response here, in one place, without details for the public.
+ * the request path becomes a response here, in one place (edge/own-fault.ts: the origin's
+ * answer for a person, 503 + Retry-After for a crawler), without details for the public.
  */
 
 import { handleAdmin } from "./admin/router.ts";
@@ -11,9 +12,10 @@ import { MIN_ADMIN_TOKEN_LENGTH } from "../config/read-config.ts";
 import { loadConfig } from "./config.ts";
 import { handleScheduled } from "./cron.ts";
 import type { EdgeContext } from "./edge/context.ts";
-import { logConfigProblems, logError } from "./log.ts";
+import { logConfigProblems } from "./log.ts";
+import { ownFaultResponse } from "./edge/own-fault.ts";
 import { handleRequest } from "./edge/request-path.ts";
-import { errorResponse, jsonResponse } from "./responses.ts";
+import { jsonResponse } from "./responses.ts";
 
 export { ActivityLog } from "./activity/object.ts";
 export { CrawlRate } from "./edge/crawl-rate-object.ts";
@@ -24,8 +26,9 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  let edge: EdgeContext | undefined;
   try {
-    const edge = edgeContext(request, env, ctx);
+    edge = edgeContext(request, env, ctx);
     const { config } = edge;
     if (config.adminTokenRefused && edge.url.pathname.startsWith(config.adminPrefix)) return adminOff();
     if (config.adminToken && edge.url.pathname.startsWith(config.adminPrefix)) {
@@ -33,8 +36,8 @@ async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): P
     }
     return await handleRequest(edge);
   } catch (error) {
-    logError("request", error instanceof Error ? error.message : String(error));
-    return errorResponse("internal error");
+    // Our failure is never the visitor's: edge/own-fault.ts says what each one gets instead.
+    return ownFaultResponse({ request, env, config: edge?.config, authority: edge?.authority }, error);
   }
 }
 

@@ -31,6 +31,11 @@ export class IsolateMemory<K, V> {
     return entry.value;
   }
 
+  /** The value remembered for `key`, however old (a last resort: nothing is re-read). */
+  peek(key: K): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   /** Remember `value` for `key` as of `now`, dropping the least recently used beyond the bound. */
   set(key: K, value: V, now: number): void {
     this.entries.delete(key);

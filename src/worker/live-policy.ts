@@ -27,7 +27,7 @@
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import type { Config } from "../config/read-config.ts";
 import { logError } from "./log.ts";
-import { readPolicy, writePolicy, type StoredPolicy, type StoredPolicyVersion } from "./store.ts";
+import { notePolicyFault, readPolicy, writePolicy, type StoredPolicy, type StoredPolicyVersion } from "./store.ts";
 
 /** How long an isolate answers from memory before asking KV again. */
 export const RECHECK_MS = 10_000;
@@ -46,8 +46,10 @@ export interface LivePolicy {
   readonly compiled: CompiledPolicy | undefined;
   /** Where it came from: a saved version, or the POLICY var (version 0). */
   readonly source: "kv" | "var";
-  /** The last KV read failed: this is the last good policy this isolate had. */
+  /** The last KV read failed or the record could not be used: this is the last good policy this isolate had. */
   readonly stale: boolean;
+  /** Why the newest stored version is not the one in force (null when it is, or KV holds none). */
+  readonly fallback: string | null;
 }
 
 /** What an isolate remembers: the saved version in force (null: KV holds none). */
@@ -55,6 +57,7 @@ interface Memory {
   readonly current: { readonly entry: StoredPolicyVersion; readonly compiled: CompiledPolicy | undefined } | null;
   readonly at: number;
   readonly stale: boolean;
+  readonly fallback: string | null;
 }
 
 let memory: Memory | undefined;
@@ -71,53 +74,99 @@ export async function policyInForce(kv: KVNamespace, config: Config): Promise<Li
   return livePolicy(memory, config);
 }
 
+/**
+ * The newest stored version that validates is in force (issue 30): a version this release
+ * cannot use (a stricter validator after an upgrade, a newer release's field, a hand edit) is
+ * passed over, named in status with why, never a silent drop to version 0. A record that
+ * cannot be read at all (store.ts says why), or holds no usable version, keeps this isolate's
+ * last good version, else version 0; all of it logged.
+ */
 async function reread(kv: KVNamespace, now: number): Promise<Memory> {
-  try {
-    const record = await readPolicy(kv, { cacheTtl: KV_CACHE_TTL_SECONDS });
-    return { current: record ? inForce(record) : null, at: now, stale: false };
-  } catch (error) {
-    const kept = memory?.current ? `version ${memory.current.entry.version}` : "version 0 (POLICY var)";
-    logError("live-policy", `policy read failed, keeping ${kept}: ${messageOf(error)}`);
-    return { current: memory?.current ?? null, at: now, stale: true };
+  const read = await readPolicy(kv, { cacheTtl: KV_CACHE_TTL_SECONDS });
+  if (read.problem !== undefined) {
+    logError("live-policy", `policy read failed, keeping ${keptName()}: ${read.problem}`);
+    const fallback = `the stored record cannot be used (${read.problem}); ${keptName()} stays in force`;
+    return { current: memory?.current ?? null, at: now, stale: true, fallback };
   }
+  if (!read.value) return { current: null, at: now, stale: false, fallback: null };
+  const judged = judgeVersions(read.value, compiledOf);
+  notePolicyFault(judged.fallback ?? undefined);
+  if (judged.inForce) return { current: judged.inForce, at: now, stale: false, fallback: judged.fallback };
+  logError("live-policy", `no stored policy version validates, keeping ${keptName()}: ${judged.fallback ?? ""}`);
+  return { current: memory?.current ?? null, at: now, stale: true, fallback: judged.fallback };
 }
 
-/** The newest version of a record, compiled; throws on a record this code cannot use. */
-function inForce(record: StoredPolicy): NonNullable<Memory["current"]> {
-  const entry = Array.isArray(record.versions) ? record.versions[0] : undefined;
-  if (!entry || !Number.isInteger(entry.version) || !(entry.text === null || typeof entry.text === "string")) {
-    throw new TypeError("the stored policy record has no usable current version");
-  }
-  if (entry.text === null) return { entry, compiled: undefined };
-  // Compiled once per version: a re-read every RECHECK_MS that finds the same version keeps the
-  // routes already indexed (a 64 KiB policy is not re-parsed and re-indexed every 10 s).
+function keptName(): string {
+  return memory?.current ? `version ${memory.current.entry.version}` : "version 0 (POLICY var)";
+}
+
+/** A kept version as the admin API lists it: the version, and why it cannot be in force (null: it can). */
+export interface ListedVersion {
+  readonly version: number | undefined;
+  readonly entry: StoredPolicyVersion | undefined;
+  readonly problem: string | null;
+}
+
+interface JudgedVersions {
+  readonly inForce: NonNullable<Memory["current"]> | undefined;
+  readonly listed: readonly ListedVersion[];
+  /** Why the newest stored version is not in force; null when it is. */
+  readonly fallback: string | null;
+}
+
+type Compile = (
+  entry: StoredPolicyVersion,
+) => { ok: true; value: CompiledPolicy | undefined } | { ok: false; problems: string[] };
+
+/** Every kept version judged, newest first; the first that validates is in force. */
+function judgeVersions(record: StoredPolicy, compile: Compile): JudgedVersions {
+  let inForce: JudgedVersions["inForce"];
+  const passedOver: string[] = [];
+  const listed = record.versions.map((read): ListedVersion => {
+    if (!read.ok) {
+      const problem = `cannot be read by this release: ${read.cause}`;
+      if (!inForce) passedOver.push(`version ${read.version ?? "?"} ${problem}`);
+      return { version: read.version, entry: undefined, problem };
+    }
+    const compiled = compile(read.value);
+    if (!compiled.ok) {
+      const problem = `no longer validates: ${compiled.problems.join("; ")}`;
+      if (!inForce) passedOver.push(`version ${read.value.version} ${problem}`);
+      return { version: read.value.version, entry: read.value, problem };
+    }
+    inForce ??= { entry: read.value, compiled: compiled.value };
+    return { version: read.value.version, entry: read.value, problem: null };
+  });
+  const instead = inForce ? `version ${inForce.entry.version} is in force` : "no stored version validates";
+  const fallback = passedOver.length > 0 ? `${passedOver.join("; ")}; ${instead}` : null;
+  return { inForce, listed, fallback };
+}
+
+/**
+ * A version compiled, once per version: a re-read every RECHECK_MS that finds the same version
+ * keeps the routes already indexed (a 64 KiB policy is not re-parsed and re-indexed every 10 s).
+ */
+function compiledOf(entry: StoredPolicyVersion): ReturnType<Compile> {
+  if (entry.text === null) return { ok: true, value: undefined };
   const known = memory?.current;
   if (known?.compiled && known.entry.version === entry.version && known.entry.text === entry.text) {
-    return { entry, compiled: known.compiled };
+    return { ok: true, value: known.compiled };
   }
-  const parsed = parsePolicy(entry.text);
-  if (!parsed.ok) throw new TypeError(`stored version ${entry.version} is invalid: ${parsed.problems.join("; ")}`);
-  return { entry, compiled: parsed.value };
+  return parsePolicy(entry.text);
 }
 
 function livePolicy(remembered: Memory, config: Config): LivePolicy {
   const current = remembered.current;
-  if (!current) return { ...initialPolicy(config), stale: remembered.stale };
+  const { stale, fallback } = remembered;
+  if (!current) return { ...initialPolicy(config), stale, fallback };
   const { entry, compiled } = current;
-  return {
-    version: entry.version,
-    savedAt: entry.savedAt,
-    text: entry.text,
-    compiled,
-    source: "kv",
-    stale: remembered.stale,
-  };
+  return { version: entry.version, savedAt: entry.savedAt, text: entry.text, compiled, source: "kv", stale, fallback };
 }
 
 /** Version 0: the POLICY var's policy, or none. */
 export function initialPolicy(config: Config): LivePolicy {
   const text = config.policy ? JSON.stringify(config.policy.policy, null, 2) : null;
-  return { version: 0, savedAt: null, text, compiled: config.policy, source: "var", stale: false };
+  return { version: 0, savedAt: null, text, compiled: config.policy, source: "var", stale: false, fallback: null };
 }
 
 /** The outcome of a save. */
@@ -138,12 +187,18 @@ export interface SaveRequest {
   readonly ifMatch?: number | undefined;
 }
 
-/** Store a new version (one higher than the newest), apply it on this isolate at once. */
+/**
+ * Store a new version (one higher than any kept, readable or not, so numbers only grow), apply it
+ * on this isolate at once. A record that cannot be read is replaced whole (it is never read
+ * first to be kept); a KV write that fails throws StoreRefused (the admin API's 503), and
+ * nothing changes in force.
+ */
 export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise<SaveOutcome> {
-  const versions = await storedVersions(kv);
-  const newest = versions[0]?.version ?? 0;
-  if (request.ifMatch !== undefined && request.ifMatch !== newest) {
-    return { kind: "precondition-failed", version: newest };
+  const listing = await storedVersions(kv);
+  const newest = Math.max(0, ...listing.versions.map((listed) => listed.version ?? 0));
+  const inForceVersion = listing.inForce?.version ?? 0;
+  if (request.ifMatch !== undefined && request.ifMatch !== inForceVersion) {
+    return { kind: "precondition-failed", version: inForceVersion };
   }
   const entry: StoredPolicyVersion = {
     version: newest + 1,
@@ -153,10 +208,12 @@ export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise
     ...(request.from !== undefined && { from: request.from }),
     saveId: crypto.randomUUID(),
   };
-  await writePolicy(kv, { versions: [entry, ...versions].slice(0, MAX_KEPT_VERSIONS) });
-  memory = { current: { entry, compiled: request.compiled }, at: Date.now(), stale: false };
+  const kept = listing.versions.flatMap((listed) => (listed.entry ? [listed.entry] : []));
+  await writePolicy(kv, { versions: [entry, ...kept].slice(0, MAX_KEPT_VERSIONS) });
+  memory = { current: { entry, compiled: request.compiled }, at: Date.now(), stale: false, fallback: null };
+  notePolicyFault(undefined);
   // No compare-and-set in KV: read the write back; another save may have landed on top of it.
-  const after = (await storedVersions(kv))[0];
+  const after = (await storedVersions(kv)).versions[0]?.entry;
   if (after && after.saveId !== entry.saveId) {
     memory = undefined; // re-read: the other save is what is in force
     return { kind: "overwritten", entry, by: after.version };
@@ -164,21 +221,30 @@ export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise
   return { kind: "saved", entry };
 }
 
+/** The kept versions as the admin API sees them (fresh from KV), and the one in force. */
+export interface PolicyListing {
+  /** Newest first, each with why it cannot be in force (null: it can). */
+  readonly versions: readonly ListedVersion[];
+  /** The newest version that validates; undefined: version 0 (the POLICY var) is in force. */
+  readonly inForce: StoredPolicyVersion | undefined;
+  /** Why the newest stored version is not in force, or why the record cannot be read. */
+  readonly fallback: string | null;
+}
+
 /**
  * The stored versions, newest first (fresh from KV: the admin API's view). A record this code
- * cannot read (edited by hand, say) lists nothing rather than failing the admin API.
+ * cannot read lists this isolate's last good versions (or none) and says why, rather than
+ * failing the admin API: GET and PUT policy always answer.
  */
-export async function storedVersions(kv: KVNamespace): Promise<readonly StoredPolicyVersion[]> {
-  const versions: unknown = (await readPolicy(kv))?.versions;
-  return Array.isArray(versions) ? versions.filter(isStoredVersion) : [];
-}
-
-function isStoredVersion(value: unknown): value is StoredPolicyVersion {
-  if (typeof value !== "object" || value === null) return false;
-  const { version, savedAt, text } = value as Record<string, unknown>;
-  return Number.isSafeInteger(version) && typeof savedAt === "number" && (text === null || typeof text === "string");
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+export async function storedVersions(kv: KVNamespace): Promise<PolicyListing> {
+  const read = await readPolicy(kv);
+  const judged = read.value ? judgeVersions(read.value, compiledOf) : undefined;
+  // A readable record clears the key's fault in store.ts; a version passed over is one again.
+  if (read.problem === undefined) notePolicyFault(judged?.fallback ?? undefined);
+  const unreadable = read.problem === undefined ? null : `the stored record cannot be used (${read.problem})`;
+  return {
+    versions: judged?.listed ?? [],
+    inForce: judged?.inForce?.entry,
+    fallback: [unreadable, judged?.fallback ?? null].filter((why) => why !== null).join("; ") || null,
+  };
 }

@@ -8,26 +8,158 @@
  *              pause               -> Pause (JSON)
  *              cron-cursor         -> where the last cron run stopped listing robots: keys
  *              policy              -> the live operator policy and its last versions (live-policy.ts)
+ *              crawler-ranges      -> the published crawler lists (identity/crawler-ranges.ts)
+ *              signature-directory:<url> -> a trusted Web Bot Auth signer's keys (identity/signature-directory.ts)
+ *
+ * Our failure is never the visitor's (docs/security.md "Our own faults"): every record is read
+ * through one validated reader (readRecord, with the checks in stored-records.ts). A value that
+ * is not JSON, empty, cut short, of the wrong shape, or from an older or newer release, and a
+ * read that fails, is read as absent, or as this isolate's last good value of that key when it
+ * has one; it is logged and named in GET status (own-faults.ts) with its repair, and nothing
+ * here throws on it. Writes that fail throw StoreRefused, which the admin API answers as a JSON
+ * 503 (admin/router.ts); every key can be overwritten or deleted whatever it holds, since no
+ * write or delete reads the old value first.
  */
 
-import { ENTRY_VERSION, type RobotsEntry } from "./robots/entry.ts";
+import { IsolateMemory } from "./isolate-memory.ts";
+import { clearOwnFault, noteOwnFault } from "./own-faults.ts";
+import type { RobotsEntry } from "./robots/entry.ts";
+import {
+  checkEntryMetadata,
+  checkPause,
+  checkPolicy,
+  checkRanges,
+  checkRobotsEntry,
+  checkSignatureDirectory,
+  checkStoredText,
+  RECORD_SCHEMA,
+  type Checked,
+  type CheckedPolicy,
+  type CheckedPolicyVersion,
+  type CheckedRanges,
+  type CheckedSignatureDirectory,
+  type StoredPause,
+} from "./stored-records.ts";
 
 const ROBOTS_PREFIX = "robots:";
 const PAUSE_KEY = "pause";
+const RANGES_KEY = "crawler-ranges";
+const SIGNATURE_DIRECTORY_PREFIX = "signature-directory:";
+const POLICY_KEY = "policy";
+const CRON_CURSOR_KEY = "cron-cursor";
 
-/** A crawl pause started through the admin API. */
-export interface Pause {
-  readonly until: number;
-  readonly retryAfter: number;
-  readonly reason: string | undefined;
-  readonly startedAt: number;
+/** A write KV refused (KV down, the daily write quota spent, a value too large): the admin API answers 503. */
+export class StoreRefused extends Error {
+  readonly key: string;
+  constructor(key: string, cause: unknown) {
+    super(`the store refused to write ${key} (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = "StoreRefused";
+    this.key = key;
+  }
 }
 
+async function put(kv: KVNamespace, key: string, value: string, options?: KVNamespacePutOptions): Promise<void> {
+  try {
+    await kv.put(key, value, options);
+  } catch (error) {
+    throw new StoreRefused(key, error);
+  }
+}
+
+async function remove(kv: KVNamespace, key: string): Promise<void> {
+  try {
+    await kv.delete(key);
+  } catch (error) {
+    throw new StoreRefused(key, error);
+  }
+  lastGood.delete(key);
+  clearOwnFault(key);
+}
+
+/**
+ * The last value of each key that read well on this isolate: what a key reads as while its
+ * stored value cannot be used. Bounded like the memories it stands behind (500 origins and a
+ * few single keys); the least recently read go first.
+ */
+const lastGood = new IsolateMemory<string, unknown>({ maxEntries: 600, maxAgeMs: Number.MAX_SAFE_INTEGER });
+
+/** Forget the last good values (tests: each starts as a new isolate would). */
+export function clearStoreMemory(): void {
+  lastGood.clear();
+}
+
+/** A read: the value in force (undefined: none), and why the stored one was not used, if it was not. */
+export interface StoreRead<T> {
+  readonly value: T | undefined;
+  readonly problem: string | undefined;
+}
+
+/**
+ * The one validated reader: KV's text, checked; a failed read or a value the check refuses is
+ * a fault of ours (noted with its repair, logged once), answered with this isolate's last good
+ * value of the key or with none. Never throws.
+ */
+async function readRecord<T>(
+  kv: KVNamespace,
+  key: string,
+  check: (json: unknown) => Checked<T>,
+  options: { readonly cacheTtl?: number } = {},
+): Promise<StoreRead<T>> {
+  let text: string | null;
+  try {
+    text = await kv.get(key, { type: "text", ...options });
+  } catch (error) {
+    return unusable<T>(key, `the read failed (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (text === null) {
+    lastGood.delete(key);
+    clearOwnFault(key);
+    return { value: undefined, problem: undefined };
+  }
+  const checked = checkStoredText(text, check);
+  if (!checked.ok) return unusable<T>(key, checked.cause);
+  lastGood.set(key, checked.value, Date.now());
+  clearOwnFault(key);
+  return { value: checked.value, problem: undefined };
+}
+
+function unusable<T>(key: string, cause: string): StoreRead<T> {
+  const kept = lastGood.get(key, Date.now()) as T | undefined;
+  const reading = kept === undefined ? "read as absent" : "this isolate keeps its last good value";
+  noteOwnFault(key, `${cause}; ${reading}`, repairOf(key));
+  return { value: kept, problem: cause };
+}
+
+/** How the operator replaces or removes each key through the admin API (or what repairs it by itself). */
+function repairOf(key: string): string {
+  if (key.startsWith(ROBOTS_PREFIX)) {
+    const origin = key.slice(ROBOTS_PREFIX.length);
+    return `POST refresh?origin=${origin} fetches and stores it anew (or DELETE origin?origin=${origin}); until then crawlers are judged by a fresh fetch`;
+  }
+  if (key.startsWith(SIGNATURE_DIRECTORY_PREFIX)) {
+    return "fetched and stored anew by the next cron run or signed request; `wrangler kv key delete` removes it";
+  }
+  switch (key) {
+    case PAUSE_KEY:
+      return "DELETE pause removes it (POST pause stores a new one); until then no stored pause is in force";
+    case POLICY_KEY:
+      return "PUT policy saves a valid policy over it (or POST policy/rollback)";
+    case RANGES_KEY:
+      return "POST refresh?sources=ranges fetches and stores the lists anew; until then claims they verify are unverifiable";
+    default:
+      return `\`wrangler kv key delete ${key}\` removes it`;
+  }
+}
+
+// ---- robots:<authority> ----
+
 export async function readEntry(kv: KVNamespace, authority: string): Promise<RobotsEntry | undefined> {
-  const value = await kv.get<RobotsEntry>(ROBOTS_PREFIX + authority, "json");
-  // An entry written in another format is not guessed at: it reads as none, so the edge
-  // fetches robots.txt again and writes it anew.
-  return value?.version === ENTRY_VERSION ? value : undefined;
+  return (await readRecord(kv, ROBOTS_PREFIX + authority, (json) => checkRobotsEntry(json, authority))).value;
+}
+
+/** Whether KV holds anything under the origin's key, readable or not (DELETE origin says what it removed). */
+export async function hasEntry(kv: KVNamespace, authority: string): Promise<boolean> {
+  return (await kv.get(ROBOTS_PREFIX + authority).catch(() => null)) !== null;
 }
 
 /** What the key listing tells of an entry without reading it (older entries carry none). */
@@ -38,11 +170,13 @@ export interface EntryMetadata {
 
 export async function writeEntry(kv: KVNamespace, entry: RobotsEntry): Promise<void> {
   const metadata: EntryMetadata = { state: entry.state, expiresAt: entry.expiresAt };
-  await kv.put(ROBOTS_PREFIX + entry.authority, JSON.stringify(entry), { metadata });
+  await put(kv, ROBOTS_PREFIX + entry.authority, JSON.stringify(entry), { metadata });
+  lastGood.set(ROBOTS_PREFIX + entry.authority, entry, Date.now());
+  clearOwnFault(ROBOTS_PREFIX + entry.authority);
 }
 
 export async function deleteEntry(kv: KVNamespace, authority: string): Promise<void> {
-  await kv.delete(ROBOTS_PREFIX + authority);
+  await remove(kv, ROBOTS_PREFIX + authority);
 }
 
 /** One page of authorities with an entry, and the cursor of the next page (undefined at the end). */
@@ -50,7 +184,7 @@ export async function listAuthorityPage(
   kv: KVNamespace,
   options: { readonly limit: number; readonly cursor?: string | undefined },
 ): Promise<{ authorities: { authority: string; metadata: EntryMetadata | undefined }[]; cursor: string | undefined }> {
-  const page = await kv.list<EntryMetadata>({
+  const page = await kv.list<unknown>({
     prefix: ROBOTS_PREFIX,
     limit: options.limit,
     ...(options.cursor && { cursor: options.cursor }),
@@ -58,100 +192,103 @@ export async function listAuthorityPage(
   return {
     authorities: page.keys.map((key) => ({
       authority: key.name.slice(ROBOTS_PREFIX.length),
-      metadata: key.metadata ?? undefined,
+      // Metadata of another shape reads as none: the entry is then read when the cron looks at it.
+      metadata: checkEntryMetadata(key.metadata),
     })),
     cursor: page.list_complete ? undefined : page.cursor,
   };
 }
 
-const CRON_CURSOR_KEY = "cron-cursor";
+// ---- cron-cursor: an opaque KV list cursor; one KV refuses is dropped by the cron (cron-refresh.ts) ----
 
 export async function readCronCursor(kv: KVNamespace): Promise<string | undefined> {
-  return (await kv.get(CRON_CURSOR_KEY)) ?? undefined;
+  const cursor = await kv.get(CRON_CURSOR_KEY).catch(() => null);
+  return cursor === null || cursor.trim() === "" ? undefined : cursor;
 }
 
 export async function writeCronCursor(kv: KVNamespace, cursor: string | undefined): Promise<void> {
-  if (cursor === undefined) await kv.delete(CRON_CURSOR_KEY);
-  else await kv.put(CRON_CURSOR_KEY, cursor);
+  if (cursor === undefined) await remove(kv, CRON_CURSOR_KEY);
+  else await put(kv, CRON_CURSOR_KEY, cursor);
 }
 
+/** The stored cursor was refused by KV's list: named in status, then dropped so the next run starts over. */
+export function noteBadCronCursor(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  noteOwnFault(
+    CRON_CURSOR_KEY,
+    `KV refused the stored cursor (${message}); this run started over`,
+    repairOf(CRON_CURSOR_KEY),
+  );
+}
+
+// ---- pause ----
+
+/** A crawl pause started through the admin API. */
+export type Pause = StoredPause;
+
 export async function readPause(kv: KVNamespace): Promise<Pause | undefined> {
-  return (await kv.get<Pause>(PAUSE_KEY, "json")) ?? undefined;
+  return (await readRecord(kv, PAUSE_KEY, checkPause)).value;
+}
+
+/** Whether KV holds anything under `pause`, readable or not (DELETE pause says what it removed). */
+export async function hasPause(kv: KVNamespace): Promise<boolean> {
+  return (await kv.get(PAUSE_KEY).catch(() => null)) !== null;
 }
 
 /** Store a pause; KV drops it by itself a minute after it ends. */
 export async function writePause(kv: KVNamespace, pause: Pause): Promise<void> {
   const ttlSeconds = Math.max(60, Math.ceil((pause.until - Date.now()) / 1000) + 60);
-  await kv.put(PAUSE_KEY, JSON.stringify(pause), { expirationTtl: ttlSeconds });
+  await put(kv, PAUSE_KEY, JSON.stringify({ schema: RECORD_SCHEMA, ...pause }), { expirationTtl: ttlSeconds });
+  lastGood.set(PAUSE_KEY, pause, Date.now());
+  clearOwnFault(PAUSE_KEY);
 }
 
 export async function deletePause(kv: KVNamespace): Promise<void> {
-  await kv.delete(PAUSE_KEY);
+  await remove(kv, PAUSE_KEY);
 }
 
-const RANGES_KEY = "crawler-ranges";
+// ---- crawler-ranges ----
 
 /** Published crawler IP ranges, per source name (see agents/verification.ts). */
-export interface StoredRanges {
-  /** The last good list of each source. */
-  readonly sources: Readonly<Record<string, { readonly fetchedAt: number; readonly cidrs: readonly string[] }>>;
-  /** The last fetch of each source, good or not: what status shows as its last error. */
-  readonly attempts?: Readonly<
-    Record<string, { readonly at: number; readonly error: string | null; readonly url?: string }>
-  >;
-}
+export type StoredRanges = CheckedRanges;
 
 export async function readRanges(kv: KVNamespace): Promise<StoredRanges | undefined> {
-  return (await kv.get<StoredRanges>(RANGES_KEY, "json")) ?? undefined;
+  return (await readRecord(kv, RANGES_KEY, checkRanges)).value;
 }
 
 export async function writeRanges(kv: KVNamespace, ranges: StoredRanges): Promise<void> {
-  await kv.put(RANGES_KEY, JSON.stringify(ranges));
+  await put(kv, RANGES_KEY, JSON.stringify({ schema: RECORD_SCHEMA, ...ranges }));
+  lastGood.set(RANGES_KEY, ranges, Date.now());
+  clearOwnFault(RANGES_KEY);
 }
 
-const SIGNATURE_DIRECTORY_PREFIX = "signature-directory:";
+// ---- signature-directory:<url> ----
 
 /** A trusted Web Bot Auth signer's key set, by signer URL: the last good JSON and when to fetch it next. */
-export interface StoredSignatureDirectory {
-  readonly url: string;
-  /** The directory as last fetched with usable keys; undefined before the first success. */
-  readonly json: unknown;
-  readonly fetchedAt: number | undefined;
-  /** Not fetched again before this (ms): the cache lifetime, or the retry delay after a failure. */
-  readonly nextFetchAt: number;
-  readonly lastError: string | undefined;
-}
+export type StoredSignatureDirectory = CheckedSignatureDirectory;
 
 export async function readSignatureDirectory(
   kv: KVNamespace,
   signerUrl: string,
 ): Promise<StoredSignatureDirectory | undefined> {
-  return (await kv.get<StoredSignatureDirectory>(SIGNATURE_DIRECTORY_PREFIX + signerUrl, "json")) ?? undefined;
+  const key = SIGNATURE_DIRECTORY_PREFIX + signerUrl;
+  return (await readRecord(kv, key, (json) => checkSignatureDirectory(json, signerUrl))).value;
 }
 
 export async function writeSignatureDirectory(kv: KVNamespace, directory: StoredSignatureDirectory): Promise<void> {
-  await kv.put(SIGNATURE_DIRECTORY_PREFIX + directory.url, JSON.stringify(directory));
+  const key = SIGNATURE_DIRECTORY_PREFIX + directory.url;
+  await put(kv, key, JSON.stringify({ schema: RECORD_SCHEMA, ...directory }));
+  lastGood.set(key, directory, Date.now());
+  clearOwnFault(key);
 }
 
-const POLICY_KEY = "policy";
+// ---- policy ----
 
 /** One saved version of the operator policy (live-policy.ts says what each field means). */
-export interface StoredPolicyVersion {
-  readonly version: number;
-  readonly savedAt: number;
-  /** The policy JSON as submitted; null: no policy (a rollback to an empty POLICY var). */
-  readonly text: string | null;
-  readonly via: "put" | "rollback";
-  /** For a rollback: the version whose policy was put back. */
-  readonly from?: number;
-  /** Random per save: a read-back tells whether another save overwrote this one. */
-  readonly saveId: string;
-}
+export type StoredPolicyVersion = CheckedPolicyVersion;
 
-/** The live policy: its versions, newest (the one in force) first; written whole in one put. */
-export interface StoredPolicy {
-  readonly versions: readonly StoredPolicyVersion[];
-}
+/** The live policy as stored: its versions, newest first, each read or with why it cannot be. */
+export type StoredPolicy = CheckedPolicy;
 
 /**
  * The stored policy record. `cacheTtl` (seconds, at least 30) lets KV serve it from the
@@ -160,11 +297,25 @@ export interface StoredPolicy {
 export async function readPolicy(
   kv: KVNamespace,
   options: { readonly cacheTtl?: number } = {},
-): Promise<StoredPolicy | undefined> {
-  const value = await kv.get<StoredPolicy>(POLICY_KEY, { type: "json", ...options });
-  return value ?? undefined;
+): Promise<StoreRead<StoredPolicy>> {
+  return readRecord(kv, POLICY_KEY, checkPolicy, options);
 }
 
-export async function writePolicy(kv: KVNamespace, policy: StoredPolicy): Promise<void> {
-  await kv.put(POLICY_KEY, JSON.stringify(policy));
+/** Write the versions whole in one put (newest first). */
+export async function writePolicy(
+  kv: KVNamespace,
+  { versions }: { readonly versions: readonly StoredPolicyVersion[] },
+): Promise<void> {
+  await put(kv, POLICY_KEY, JSON.stringify({ schema: RECORD_SCHEMA, versions }));
+  lastGood.set(POLICY_KEY, { versions: versions.map((value) => ({ ok: true, value })) }, Date.now());
+  clearOwnFault(POLICY_KEY);
+}
+
+/**
+ * A fault of a readable policy record: its newest version does not validate (live-policy.ts
+ * says which is in force instead); undefined when the newest is in force.
+ */
+export function notePolicyFault(cause: string | undefined): void {
+  if (cause === undefined) clearOwnFault(POLICY_KEY);
+  else noteOwnFault(POLICY_KEY, cause, repairOf(POLICY_KEY));
 }

@@ -259,7 +259,7 @@ describe("recording crawler decisions", () => {
   it("GET status says whether activity is recorded", async () => {
     const on = (await (await admin("status")).json()) as { activity: unknown; policy: unknown };
     expect(on.activity).toEqual({ recording: true });
-    expect(on.policy).toEqual({ version: 0, source: "var", stale: false });
+    expect(on.policy).toEqual({ version: 0, source: "var", stale: false, fallback: null });
     const off = (await (await admin("status", { env: { RECORD_ACTIVITY: "false" } })).json()) as { activity: unknown };
     expect(off.activity).toEqual({ recording: false });
   });

@@ -7,7 +7,7 @@ import { parseConfig } from "../../src/config/read-config.ts";
 import { PROJECT_URL, VERSION } from "../../src/worker/robots/origin-fetch.ts";
 import { clearRobotsMemory, MEMORY_RECHECK_MS, refresh } from "../../src/worker/robots/cache.ts";
 import { fromBase64 } from "../../src/worker/robots/entry.ts";
-import { readEntry } from "../../src/worker/store.ts";
+import { clearStoreMemory, readEntry } from "../../src/worker/store.ts";
 import packageJson from "../../package.json";
 import {
   admin,
@@ -379,7 +379,9 @@ describe("caching", () => {
     const key = `robots:${ORIGIN}`;
     const stored = (await env.ROBOTS.get<Record<string, unknown>>(key, "json")) ?? {};
     await env.ROBOTS.put(key, JSON.stringify({ ...stored, version: 0 }));
+    // A new isolate: no memory of the entry, nor of its last good value (store.ts).
     clearRobotsMemory();
+    clearStoreMemory();
     expect(await readEntry(env.ROBOTS, ORIGIN)).toBeUndefined();
     const fetchesBefore = robotsFetches(origin);
     expect((await call("/private/b", { ua: GOOGLEBOT })).status).toBe(403);

@@ -15,6 +15,8 @@ import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 import { clearActivityMemory, flushSettings } from "../../src/worker/activity/recorder.ts";
 import { clearLedgerMemory } from "../../src/worker/activity/ledger-memory.ts";
 import { clearObjectProblems } from "../../src/worker/object-problems.ts";
+import { clearStoreMemory } from "../../src/worker/store.ts";
+import { clearOwnFaults } from "../../src/worker/own-faults.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -88,6 +90,8 @@ export async function freshState(): Promise<void> {
   clearActivityMemory();
   clearLedgerMemory();
   clearObjectProblems();
+  clearStoreMemory();
+  clearOwnFaults();
   // Activity is flushed within each call's waitUntil work, so a test reads it right after.
   flushSettings.delayMs = 0;
 }

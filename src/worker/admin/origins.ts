@@ -5,23 +5,16 @@ import { refreshCrawlerRanges } from "../identity/crawler-ranges.ts";
 import { identitySources } from "../identity/sources.ts";
 import { jsonResponse } from "../responses.ts";
 import { authorityOf, isExistingAuthority } from "../robots/authorities.ts";
-import { forgetRobots, refresh, type LoadedRobots } from "../robots/cache.ts";
+import { forgetRobots, isUnsaved, refresh, type LoadedRobots } from "../robots/cache.ts";
 import { fetchWarning, fromBase64, modelOf } from "../robots/entry.ts";
-import { readEntry } from "../store.ts";
+import { hasEntry, readEntry } from "../store.ts";
 import { policyInForce } from "../live-policy.ts";
 import { servedFile } from "../robots/purposes-served.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
 
 export function originStatus(robots: LoadedRobots, now: number) {
   const { entry } = robots;
-  const model = entry.copy
-    ? (JSON.parse(entry.copy.model) as {
-        robots?: {
-          groups?: unknown[];
-          diagnostics?: { severity: string; code?: string; line?: number; message?: string }[];
-        };
-      })
-    : undefined;
+  const model = entry.copy ? storedModel(entry.copy.model) : undefined;
   const diagnostics = model?.robots?.diagnostics ?? [];
   const count = (severity: string) => diagnostics.filter((diagnostic) => diagnostic.severity === severity).length;
   return {
@@ -41,6 +34,33 @@ export function originStatus(robots: LoadedRobots, now: number) {
       .filter((diagnostic) => diagnostic.code === "reading-disputed")
       .map(({ line, message }) => ({ line: line ?? 0, message: message ?? "" })),
   };
+}
+
+/** The stored model's counts; one that is not JSON (another release's, a hand edit) counts nothing. */
+function storedModel(text: string): {
+  robots?: { groups?: unknown[]; diagnostics?: { severity: string; code?: string; line?: number; message?: string }[] };
+} {
+  try {
+    const model: unknown = JSON.parse(text);
+    const robots = typeof model === "object" && model !== null ? (model as { robots?: unknown }).robots : undefined;
+    if (typeof robots !== "object" || robots === null) return {};
+    const { groups, diagnostics } = robots as { groups?: unknown; diagnostics?: unknown };
+    return {
+      robots: {
+        ...(Array.isArray(groups) && { groups }),
+        ...(Array.isArray(diagnostics) && {
+          diagnostics: diagnostics.filter(
+            (item): item is { severity: string; code?: string; line?: number; message?: string } =>
+              typeof item === "object" &&
+              item !== null &&
+              typeof (item as { severity?: unknown }).severity === "string",
+          ),
+        }),
+      },
+    };
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -83,7 +103,18 @@ export async function refreshNow(admin: AdminContext): Promise<Response> {
   const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!origin.ok) return problemResponse(origin);
   const robots = await refresh(origin.value, admin.kv, admin.config, await readEntry(admin.kv, origin.value));
-  return jsonResponse(originStatus(robots, Date.now()));
+  const status = originStatus(robots, Date.now());
+  if (isUnsaved(origin.value)) {
+    // Fetched and in force on this isolate, but KV refused the write (issue 30): said as a 503.
+    return jsonResponse(
+      {
+        error: `the store refused to write robots:${origin.value}: the fetched robots.txt is in force on this isolate only, until it expires; try again shortly`,
+        origin: { ...status, unsaved: true },
+      },
+      503,
+    );
+  }
+  return jsonResponse(status);
 }
 
 /**
@@ -135,7 +166,8 @@ export async function deleteOrigin(admin: AdminContext): Promise<Response> {
   if (given === null) return adminError(400, "DELETE origin needs ?origin=<absolute http(s) URL>");
   const origin = originOf(given);
   if (!origin.ok) return problemResponse(origin);
-  const existed = (await readEntry(admin.kv, origin.value)) !== undefined;
+  // Whatever the key holds, readable or not, is deleted (issue 30).
+  const existed = await hasEntry(admin.kv, origin.value);
   await forgetRobots(origin.value, admin.kv);
   if (!existed) return adminError(404, `no robots.txt stored for ${origin.value}`);
   return jsonResponse({ deleted: origin.value });

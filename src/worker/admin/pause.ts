@@ -3,7 +3,7 @@
 import { readBodyJson } from "./body.ts";
 import { readPauseRequest, rememberPause, WARN_PAUSE_MINUTES } from "../pause.ts";
 import { jsonResponse } from "../responses.ts";
-import { deletePause, readPause, writePause } from "../store.ts";
+import { deletePause, hasPause, writePause } from "../store.ts";
 import { adminError, type AdminContext } from "./context.ts";
 
 /** A pause body is `{"minutes", "retryAfter", "reason"}`, the reason at most 500 characters (6 bytes each when JSON-escaped). */
@@ -39,7 +39,8 @@ export async function startPause(admin: AdminContext): Promise<Response> {
  * answer says it remains (and until when) instead of "ended" while crawlers still get 503.
  */
 export async function endPause(admin: AdminContext): Promise<Response> {
-  const stored = await readPause(admin.kv);
+  // Whatever the key holds, readable or not, is deleted (never read first: issue 30).
+  const stored = (await hasPause(admin.kv)) ? true : undefined;
   await deletePause(admin.kv);
   rememberPause(undefined);
   const now = Date.now();

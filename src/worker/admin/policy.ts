@@ -30,18 +30,30 @@ function policyError(status: number, error: string, extra: Record<string, unknow
   return jsonResponse({ error, ...extra }, status);
 }
 
-/** The policy in force (fresh from KV), its version, and every kept version with its time. */
+/**
+ * The policy in force (fresh from KV), its version, and every kept version with its time. The
+ * newest version that validates is in force; each that does not says why (`problem`), and
+ * `fallback` says why the newest is not in force. Answers whatever the record holds.
+ */
 export async function getPolicy(admin: AdminContext): Promise<Response> {
-  const versions = await storedVersions(admin.kv);
+  const listing = await storedVersions(admin.kv);
   const initial = initialPolicy(admin.config);
-  const current = versions[0];
+  const current = listing.inForce;
   const inForce = current ? describe(current) : describe(undefined, initial.text);
   const response = jsonResponse({
     ...inForce,
     policy: parsedOrNull(inForce.text),
     source: current ? "kv" : "var",
+    fallback: listing.fallback,
     maxKept: MAX_KEPT_VERSIONS,
-    history: [...versions.map((entry) => describe(entry)), describe(undefined, initial.text)],
+    history: [
+      ...listing.versions.map((listed) => ({
+        ...(listed.entry ? describe(listed.entry) : { version: listed.version ?? null }),
+        inForce: listed.entry !== undefined && listed.entry === current,
+        problem: listed.problem,
+      })),
+      { ...describe(undefined, initial.text), inForce: current === undefined, problem: null },
+    ],
   });
   response.headers.set("etag", `"${inForce.version}"`);
   return response;
@@ -107,8 +119,8 @@ async function rollbackTarget(admin: AdminContext, version: number) {
     const initial = initialPolicy(admin.config);
     return { ok: true, value: { text: initial.text, compiled: initial.compiled } } as const;
   }
-  const versions = await storedVersions(admin.kv);
-  const entry = versions.find((candidate) => candidate.version === version);
+  const { versions } = await storedVersions(admin.kv);
+  const entry = versions.find((candidate) => candidate.version === version)?.entry;
   const kept = versions.map((candidate) => candidate.version).join(", ");
   if (!entry) {
     const error = `version ${version} is not kept (the last ${MAX_KEPT_VERSIONS} are, and 0): kept ${kept || "none"}`;

@@ -45,6 +45,7 @@ import { previewPurposes } from "./purposes.ts";
 import { status } from "./status.ts";
 import { testUrls } from "./tester.ts";
 import { policyInForce } from "../live-policy.ts";
+import { StoreRefused } from "../store.ts";
 
 export async function handleAdmin(admin: AdminContext, token: string): Promise<Response> {
   // The page holds no state of the site; everything it shows comes from the API below.
@@ -57,6 +58,21 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
     return response;
   }
   const route = `${admin.request.method} ${admin.url.pathname.slice(admin.config.adminPrefix.length)}`;
+  try {
+    return await routed(admin, route);
+  } catch (error) {
+    // A write KV refused: the operator is told, in JSON, that nothing was saved (issue 30).
+    if (error instanceof StoreRefused) {
+      return adminError(
+        503,
+        `${error.message}: nothing was saved, what was in force stays in force; try again shortly`,
+      );
+    }
+    throw error;
+  }
+}
+
+async function routed(admin: AdminContext, route: string): Promise<Response> {
   switch (route) {
     case "GET status":
       return status(admin);

@@ -7,8 +7,10 @@ import { policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
 import { jsonResponse } from "../responses.ts";
 import { isServedAuthority } from "../robots/authorities.ts";
-import { listAuthorityPage, readEntry } from "../store.ts";
+import { listAuthorityPage, readSignatureDirectory } from "../store.ts";
 import { objectProblems } from "../object-problems.ts";
+import { isUnsaved, storedRobots } from "../robots/cache.ts";
+import { ownFaultLines, ownFaults } from "../own-faults.ts";
 import { adminError, type AdminContext } from "./context.ts";
 import { originStatus } from "./origins.ts";
 import { purposesProblems } from "./purposes-problems.ts";
@@ -33,12 +35,15 @@ export async function status(admin: AdminContext): Promise<Response> {
   const origins = [];
   const entries = [];
   for (const { authority } of page.authorities) {
-    const entry = await readEntry(admin.kv, authority);
-    if (entry) entries.push({ authority, entry });
-    if (entry)
+    // The entry in force on this isolate, an unsaved one included (its KV write failed), rather
+    // than the stored one; an entry that cannot be read is left out here and named in ownFaults.
+    const robots = await storedRobots(authority, admin.kv);
+    if (robots) entries.push({ authority, entry: robots.entry });
+    if (robots)
       origins.push({
-        ...originStatus({ entry, matcher: () => undefined }, now),
+        ...originStatus(robots, now),
         served: isServedAuthority(admin.config, authority),
+        unsaved: isUnsaved(authority),
       });
   }
   const pause = await activePause(admin.kv, admin.config);
@@ -49,6 +54,12 @@ export async function status(admin: AdminContext): Promise<Response> {
     problems: [...admin.configProblems, ...unreachableOrigins(origins), ...purposesProblems(policy, entries)],
     warnings: [...admin.configWarnings],
   };
+  const policySummary = await policyStatus(admin);
+  const identity = await identitySources(admin.kv, admin.config, now);
+  // Each trusted signer's stored key set is read too (a few keys), so one that cannot be used is named.
+  await Promise.all([...admin.config.signatureAgents.keys()].map((url) => readSignatureDirectory(admin.kv, url)));
+  // Read after every record above: each read names a record it cannot use (own-faults.ts).
+  configResult.problems.push(...ownFaultLines());
   return jsonResponse({
     // What the edge does now: the mode and why, the pause and its end, every problem (the page's banner).
     edge: edgeNow(configResult, policy, pause && { ...pause, retryAfter: retryAfterOf(pause, now) }),
@@ -58,11 +69,13 @@ export async function status(admin: AdminContext): Promise<Response> {
     next: page.cursor ?? null,
     // The activity view records only with RECORD_ACTIVITY and the ACTIVITY binding (GET activity).
     activity: { recording: admin.config.recordActivity && Boolean(admin.env.ACTIVITY) },
-    policy: await policyStatus(admin),
+    policy: policySummary,
     // Each source of identity evidence with its age and last error; a missing or stale list warns.
-    identity: await identitySources(admin.kv, admin.config, now),
+    identity,
     // Whether the crawler lists are used at all: with both off (npm run dev) the page says so in one line.
     identityChecks: { verifyCrawlers: admin.config.verifyCrawlers, disguisedCrawlers: admin.config.disguisedCrawlers },
+    // The edge's own faults (a stored record it cannot use, an exception it caught): key, cause, repair.
+    ownFaults: ownFaults(),
     // The words the edge tells what happened in: the page renders with these, never a copy.
     vocabulary: VOCABULARY,
     // What the Durable Objects (activity, crawl rates) said of their storage, as this isolate
@@ -98,7 +111,7 @@ function asError(error: unknown): Error {
 /** The live policy's version in force on this isolate (GET policy has the text and history). */
 async function policyStatus(admin: AdminContext) {
   const live = await policyInForce(admin.kv, admin.config);
-  return { version: live.version, source: live.source, stale: live.stale };
+  return { version: live.version, source: live.source, stale: live.stale, fallback: live.fallback };
 }
 
 /**

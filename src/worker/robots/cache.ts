@@ -107,6 +107,20 @@ export async function storedRobots(authority: string, kv: KVNamespace): Promise<
   return stored ? remember(stored, now) : undefined;
 }
 
+/** Whether this isolate holds `authority`'s entry in force unsaved (its KV write failed). */
+export function isUnsaved(authority: string): boolean {
+  const kept = unsaved.get(authority, Date.now());
+  return kept !== undefined && kept.entry.expiresAt > Date.now();
+}
+
+/**
+ * The last robots.txt this isolate loaded for `authority`, however old, without I/O: what
+ * /robots.txt serves when the request handler itself failed (edge/own-fault.ts).
+ */
+export function lastLoadedRobots(authority: string): LoadedRobots | undefined {
+  return unsaved.peek(authority) ?? memory.peek(authority);
+}
+
 /** Forget an origin: its stored entry and this isolate's memory of it (admin DELETE origin). */
 export async function forgetRobots(authority: string, kv: KVNamespace): Promise<void> {
   memory.delete(authority);

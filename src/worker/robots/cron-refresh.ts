@@ -9,7 +9,7 @@
 import { isServedAuthority } from "./authorities.ts";
 import type { Config } from "../../config/read-config.ts";
 import { refresh } from "./cache.ts";
-import { listAuthorityPage, readCronCursor, readEntry, writeCronCursor } from "../store.ts";
+import { listAuthorityPage, noteBadCronCursor, readCronCursor, readEntry, writeCronCursor } from "../store.ts";
 
 /** Default number of origin fetches per cron run: well inside a Worker's subrequest limit. */
 export const CRON_REFRESH_LIMIT = 40;
@@ -43,7 +43,14 @@ export async function refreshDueOrigins(
   let cursor = startCursor;
   // A page never holds more keys than the fetches left, so the cursor can always move on.
   for (let page = 0; page < MAX_PAGES_PER_RUN && due.length < limit; page++) {
-    const listed = await listAuthorityPage(kv, { limit: limit - due.length, cursor });
+    const listed = await listAuthorityPage(kv, { limit: limit - due.length, cursor }).catch((error: unknown) => {
+      // A stored cursor KV refuses (edited by hand, expired) would stop every run here: it is
+      // named in status and dropped, and this run starts from the top (issue 30).
+      if (page > 0 || cursor === undefined) throw error;
+      noteBadCronCursor(error);
+      cursor = undefined;
+      return listAuthorityPage(kv, { limit: limit - due.length });
+    });
     for (const { authority, metadata } of listed.authorities) {
       if (!isServedAuthority(config, authority)) continue;
       if (!metadata || metadata.expiresAt <= now) due.push(authority);

@@ -816,9 +816,12 @@ function showPolicyHistory(history, inForce) {
     const row = el("tr");
     if (entry.version === inForce) row.classList.add("in-force");
     const how = entry.via === "rollback" ? "rollback to " + entry.from : entry.via === "put" ? "saved" : entry.via;
-    row.append(el("td", String(entry.version)), el("td", entry.savedAt || "—"), el("td", how));
+    // A kept version this release cannot use says why (GET policy's `problem`) and offers no rollback.
+    const described = entry.problem ? (how ? how + "; " : "") + entry.problem : how || "—";
+    row.append(el("td", String(entry.version ?? "?")), el("td", entry.savedAt || "—"), el("td", described));
     const cell = el("td");
-    if (entry.version !== inForce) {
+    if (entry.problem) cell.append(el("span", "not usable", "error"));
+    else if (entry.version !== inForce) {
       const button = el("button", "Roll back to " + entry.version, "secondary");
       button.type = "button";
       button.addEventListener(

@@ -1,0 +1,150 @@
+/**
+ * Our failure is never the visitor's: the one place an exception of the edge's own becomes a
+ * response (index.ts's one catch), beside the validated readers of stored state (store.ts).
+ *
+ *   - a person: the origin's answer, forwarded unjudged (the edge adds nothing to it);
+ *   - a crawler: 503 with Retry-After, never a 403 or a 500 for our fault (a crawler retries; a
+ *     5xx other than 503, or a 403, could drop the site's URLs or turn crawling off);
+ *   - GET/HEAD /robots.txt: the last copy this isolate loaded, else 503 with Retry-After
+ *     (Google reads a 500 robots.txt as "crawl nothing" for as long as it lasts);
+ *   - the admin API: JSON 500 naming the error (the operator may read it);
+ *   - the operator: a fault in GET status (own-faults.ts) and one log line.
+ *
+ * Who is a person is asked of the classifier again, with nothing else: if even that fails, the
+ * request is a person's. No bypass comes of it: a crawler can always claim a browser's
+ * User-Agent, and that request is forwarded unjudged anyway; what the fallback must never do is
+ * refuse a person for our fault. Nothing here may throw: each step that could is caught, and the
+ * last resort is a plain 502 for a person (nowhere known to forward to) or a 503 for a crawler.
+ */
+
+import { classifyUserAgent } from "../../agents/classify.ts";
+import type { Config } from "../../config/read-config.ts";
+import { isRobotsTxtPath } from "../../policy/edge-decision.ts";
+import { logError } from "../log.ts";
+import { noteOwnFault } from "../own-faults.ts";
+import { errorResponse, jsonResponse, unavailableResponse } from "../responses.ts";
+import { authorityOf } from "../robots/authorities.ts";
+import { lastLoadedRobots } from "../robots/cache.ts";
+import { robotsTxtResponse } from "../robots/route.ts";
+import { forward } from "./forward.ts";
+
+/** Retry-After of a 503 for our own fault: short, since most faults pass or are repaired quickly. */
+export const OWN_FAULT_RETRY_AFTER_SECONDS = 120;
+
+/** What the catch knows: the request and env, and the config and authority when they were read before the fault. */
+export interface FaultContext {
+  readonly request: Request;
+  readonly env: Env;
+  readonly config: Config | undefined;
+  readonly authority: string | undefined;
+}
+
+export async function ownFaultResponse(context: FaultContext, error: unknown): Promise<Response> {
+  const message = error instanceof Error ? error.message : String(error);
+  logError("request", message);
+  noteOwnFault(
+    "request handler",
+    `an exception on the request path (${message}): people were forwarded unjudged, crawlers answered 503`,
+    "a bug of robots-edge's own: report it with this message and the request's User-Agent and path",
+  );
+  const { request, config } = context;
+  const url = URL.canParse(request.url) ? new URL(request.url) : undefined;
+  if (config && url?.pathname.startsWith(config.adminPrefix)) {
+    return jsonResponse({ error: `internal error: ${message}; see GET status` }, 500);
+  }
+  const origin = originOf(context);
+  if (url && (request.method === "GET" || request.method === "HEAD") && isRobotsTxtPath(url.pathname)) {
+    return lastRobotsTxt(context.authority ?? authorityFrom(url, origin), request.method);
+  }
+  if (isCrawler(request)) return crawlerUnavailable();
+  return forwardedUnjudged(request, url, origin, adminTokenOf(context));
+}
+
+/**
+ * The admin token to keep from the origin even here (forward.ts never forwards a request that
+ * carries it): the config's, or the raw secret when the fault came before the config was read.
+ */
+function adminTokenOf({ config, env }: FaultContext): string | undefined {
+  if (config) return config.adminToken;
+  const raw: unknown = (env as { ADMIN_TOKEN?: unknown }).ADMIN_TOKEN;
+  return typeof raw === "string" && raw.trim() !== "" ? raw : undefined;
+}
+
+/** The authority when the fault came before the edge read it: ORIGIN_URL's, else the request's. */
+function authorityFrom(url: URL, origin: URL | null | undefined): string | undefined {
+  try {
+    return origin ? origin.origin : authorityOf(url);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the request goes: ORIGIN_URL as the config read it, or read here when the fault came
+ * before the config (null: route mode, the request's own URL). Undefined: not known, or a
+ * loopback address that would be the Worker itself: nowhere to forward.
+ */
+function originOf({ config, env, request }: FaultContext): URL | null | undefined {
+  try {
+    if (config) return config.originUrlProblem ? undefined : (config.originUrl ?? routeTarget(request));
+    const raw = String(env.ORIGIN_URL ?? "").trim();
+    if (raw === "") return routeTarget(request);
+    return URL.canParse(raw) ? new URL(new URL(raw).origin) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function routeTarget(request: Request): null | undefined {
+  const host = new URL(request.url).hostname;
+  return host === "localhost" || host === "[::1]" || host.startsWith("127.") ? undefined : null;
+}
+
+/** Whether the request is a crawler's; a classifier that fails counts it a person's (see above). */
+export function isCrawler(request: Request): boolean {
+  try {
+    return classifyUserAgent(request.headers.get("user-agent")).crawler;
+  } catch {
+    return false;
+  }
+}
+
+function crawlerUnavailable(): Response {
+  return unavailableResponse(
+    OWN_FAULT_RETRY_AFTER_SECONDS,
+    "This site's edge had a fault of its own; please retry later.",
+    "own-fault",
+  );
+}
+
+function lastRobotsTxt(authority: string | undefined, method: string): Response {
+  try {
+    const robots = authority === undefined ? undefined : lastLoadedRobots(authority);
+    if (robots) return robotsTxtResponse(robots, method, OWN_FAULT_RETRY_AFTER_SECONDS, Date.now());
+  } catch {
+    // the copy itself could not be served: the 503 below
+  }
+  return unavailableResponse(
+    OWN_FAULT_RETRY_AFTER_SECONDS,
+    "robots.txt is temporarily unavailable: this site's edge had a fault of its own.",
+    "own-fault",
+  );
+}
+
+/**
+ * On to the origin as if the edge were not there. A request whose body the failed attempt
+ * already read cannot be sent again, nor one with nowhere known to go: 502, said as ours.
+ */
+async function forwardedUnjudged(
+  request: Request,
+  url: URL | undefined,
+  origin: URL | null | undefined,
+  adminToken: string | undefined,
+): Promise<Response> {
+  try {
+    if (!url || request.bodyUsed || origin === undefined) throw new Error("nowhere to forward");
+    return await forward(request, url, origin ?? undefined, adminToken);
+  } catch {
+    return errorResponse("the edge had a fault of its own and could not forward this request", 502);
+  }
+}
