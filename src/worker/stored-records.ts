@@ -90,6 +90,11 @@ export function checkRobotsEntry(json: unknown, authority: string): Checked<Robo
   if (!isTime(lastFetchAt) || !isTime(expiresAt)) return wrongShape('"lastFetchAt" or "expiresAt" is not a time');
   if (lastStatus !== undefined && typeof lastStatus !== "number") return wrongShape('"lastStatus" is not a number');
   if (!isOptionalString(lastError)) return wrongShape('"lastError" is not a string');
+  // Since when the origin has failed with no copy (RFC 9309 §2.3.1.4's 30 days, robots/entry.ts).
+  const { unavailableSince } = json;
+  if (unavailableSince !== undefined && !isTime(unavailableSince)) {
+    return wrongShape('"unavailableSince" is not a time');
+  }
   const copy = json["copy"] === undefined ? ok(undefined) : checkCopy(json["copy"]);
   if (!copy.ok) return copy;
   return ok({
@@ -101,6 +106,7 @@ export function checkRobotsEntry(json: unknown, authority: string): Checked<Robo
     lastStatus,
     lastError,
     expiresAt,
+    ...(unavailableSince !== undefined && { unavailableSince }),
   });
 }
 
