@@ -146,12 +146,17 @@ describe("rule-side escapes (ruleSpelling)", () => {
 });
 
 describe("a device or platform name is no bot evidence", () => {
-  // The compatible-style strings of IE and Windows Phone carry the whole platform after
-  // "compatible;" (model last): withoutPlatformNames keeps every piece after it, and isbot
-  // reads "Robot". src/agents/classify.ts withoutPlatformNames, BROWSER_SHAPED.
-  it.fails("Windows Phone IE with a model named Robot 2 is a person", () => {
-    const ua =
-      "Mozilla/5.0 (compatible; MSIE 10.0; Windows Phone 8.0; Trident/6.0; IEMobile/10.0; ARM; Touch; NOKIA; Robot 2)";
+  // withoutPlatformNames applies only where BROWSER_SHAPED opens the comment with Windows,
+  // Macintosh, X11, Linux, iPhone, iPad, iPod or Android: IE's and Windows Phone's
+  // compatible-style strings (the whole platform after "compatible;"), Firefox OS / KaiOS
+  // ("(Mobile; …)") and smart TVs ("(SMART-TV; …)") keep their model names as evidence, and
+  // isbot reads "Robot". src/agents/classify.ts BROWSER_SHAPED, withoutPlatformNames.
+  it.fails.each([
+    "Mozilla/5.0 (compatible; MSIE 10.0; Windows Phone 8.0; Trident/6.0; IEMobile/10.0; ARM; Touch; NOKIA; Robot 2)",
+    "Mozilla/5.0 (Mobile; Windows Phone 8.1; Android 4.0; ARM; Trident/7.0; Touch; rv:11.0; IEMobile/11.0; NOKIA; Robot 635) like iPhone OS 7_0_3 Mac OS X AppleWebKit/537 (KHTML, like Gecko) Mobile Safari/537",
+    "Mozilla/5.0 (Mobile; ROBOT-K1; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5",
+    "Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0; Robot 55) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36",
+  ])("a device named Robot is a person: %s", (ua) => {
     expect(classifyUserAgent(ua).crawler).toBe(false);
   });
 
