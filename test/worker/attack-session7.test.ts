@@ -111,6 +111,19 @@ describe("(a)(c) purposes: the served file gives the origin's lines a meaning th
     expect([response.status, response.headers.get("x-robots-edge")]).toEqual([200, null]);
   });
 
+  it("held: an origin file with a byte order mark keeps its first User-agent line in the served file", async () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("User-agent: bingbot\nDisallow: /\n")]);
+    fakeOrigin({ body: bom });
+    const saved = await admin("policy", {
+      method: "PUT",
+      body: { purposes: [{ path: "/", "search-engine": "allow" }] },
+      env: OFF,
+    });
+    expect(saved.status).toBe(200);
+    const response = await call("/blog/", { ua: GOOGLEBOT_UA, env: OFF });
+    expect([response.status, response.headers.get("x-robots-edge")]).toEqual([200, null]);
+  });
+
   // The origin's stray `Disallow: /` joins the generated `User-agent: *` group: saving
   // "search engines: allow" refuses Googlebot every URL and serves Google `Disallow: /` in `*`.
   it.fails("saving search-engine: allow never refuses Googlebot what the origin's file allows", async () => {
