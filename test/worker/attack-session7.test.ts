@@ -10,7 +10,7 @@ import {
   type DnsAnswer,
   type DnsResolver,
 } from "../../src/worker/identity/reverse-dns.ts";
-import { admin, call, CHROME, fakeOrigin, freshState, TOKEN, type FakeOrigin } from "./helpers.ts";
+import { admin, call, CHROME, fakeOrigin, freshState, storeCrawlerLists, TOKEN, type FakeOrigin } from "./helpers.ts";
 
 let origin: FakeOrigin;
 beforeEach(async () => {
@@ -150,5 +150,38 @@ describe("(a)(c) purposes: the served file gives the origin's lines a meaning th
     expect(saved.status).toBe(200);
     const response = await call("/members/x", { ua: GPTBOT_UA, env: OFF });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("(b)(c) a Cloudflare category is not a name", () => {
+  const ROBOTS = "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nUser-agent: bingbot\nAllow: /\n";
+  const CATEGORY = { botManagement: { verifiedBot: true }, verifiedBotCategory: "Search Engine Crawler" };
+  const GOOGLEBOT_UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+  const BINGBOT_UA = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+
+  it.each(["block", "unknown"])(
+    "held (VERIFY_CRAWLERS=%s): Googlebot with only the category and no list is unproven -> 503, never its group nor a 403",
+    async (verify) => {
+      fakeOrigin({ body: ROBOTS });
+      const response = await call("/x", {
+        ua: GOOGLEBOT_UA,
+        cf: CATEGORY,
+        headers: { "cf-connecting-ip": "66.249.64.7" },
+        env: { VERIFY_CRAWLERS: verify },
+      });
+      expect([response.status, response.headers.get("retry-after")]).toEqual([503, "300"]);
+    },
+  );
+
+  it("held: a category does not win over the list: bingbot from Google's address is refused", async () => {
+    fakeOrigin({ body: ROBOTS });
+    await storeCrawlerLists();
+    const response = await call("/x", {
+      ua: BINGBOT_UA,
+      cf: CATEGORY,
+      headers: { "cf-connecting-ip": "66.249.64.7" },
+      env: { VERIFY_CRAWLERS: "block" },
+    });
+    expect([response.status, response.headers.get("x-robots-edge")]).toEqual([403, "impostor"]);
   });
 });
