@@ -5,7 +5,7 @@ import { isUserTriggered, USER_TRIGGERED_FETCHERS } from "../../src/agents/user-
 
 describe("isUserTriggered", () => {
   it("the fetchers that act for a person, as the table's rule picks them (written down)", () => {
-    expect([...USER_TRIGGERED_FETCHERS].sort()).toEqual(
+    expect(USER_TRIGGERED_FETCHERS.toSorted()).toEqual(
       [
         "Amzn-User",
         "ChatGPT-User",
@@ -24,7 +24,7 @@ describe("isUserTriggered", () => {
         "meta-externalfetcher",
         "MistralAI-User",
         "Perplexity-User",
-      ].sort(),
+      ].toSorted(),
     );
   });
 
