@@ -109,12 +109,19 @@ function classifyUncached(header: string): AgentInfo {
 
 // --- Evidence isbot weighs ------------------------------------------------------------
 
-// A browser's own shape: Mozilla/5.0, a platform comment, then an engine.
-const BROWSER_SHAPED =
-  /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11|Linux|iPhone|iPad|iPod|Android)[^)]*\) (?:AppleWebKit\/|Gecko\/)/;
+// A browser's own shape: Mozilla/5.0, a platform comment, and a rendering engine's token,
+// wherever it sits (IE's Trident/ is inside the comment, Presto/ and Gecko/ after it). Any
+// platform the comment opens with: listing platforms left IE's and Windows Phone's
+// "compatible" strings, KaiOS's "(Mobile; …)" and smart TVs' "(SMART-TV; …)" out, and their
+// model names (a phone or TV named "Robot 55") read as a bot's (attack session 7). The comment
+// holds no "(" or ")" and the engine is looked for with one linear scan, so the cost stays
+// linear in the classified prefix.
+const BROWSER_SHAPED = /^(?=.*?\b(?:AppleWebKit|Gecko|Trident|Presto|Chrome)\/)Mozilla\/5\.0 \([^()]*\)/;
 // An Android device and build in the platform comment, "; Pixel 8 Build/ROBOT.240105.001".
 // Starts only at ";" and stops at ";", "(" or ")", so the scan is linear.
 const ANDROID_DEVICE = /;[^;()]*Build\/[^;()]*/g;
+// Internet Explorer's own piece after "compatible": "MSIE 10.0".
+const IE_VERSION = /^\s*MSIE \d+(?:\.\d+)?[a-z]?\s*$/i;
 // The platform comment: the first "(…)" after Mozilla/5.0, in a browser-shaped string.
 const PLATFORM_COMMENT = /^(Mozilla\/5\.0 \()([^()]*)\)/;
 
@@ -140,13 +147,19 @@ function botEvidence(header: string): string {
  * is a product: it has a "/" ("FooBot/1.0", "Storebot-Google/1.0", a URL), or it follows a
  * "compatible" piece (a bot declaring itself). A crawler that puts a bare name where a phone
  * puts its model chose to look like that phone: it could as well send a browser's string.
+ * Internet Explorer is the exception to "compatible": its "compatible; MSIE 10.0;" is how the
+ * browser itself opens the comment, and the pieces after "MSIE n" are its platform and device
+ * ("Windows Phone 8.0; …; NOKIA; Lumia 920"), dropped as any platform's are.
  */
 function withoutPlatformNames(header: string): string {
   const comment = PLATFORM_COMMENT.exec(header);
   if (comment === null) return header;
   const pieces = (comment[2] ?? "").split(";");
   const declaredAt = pieces.findIndex((piece) => piece.trim().toLowerCase() === "compatible");
-  const kept = pieces.map((piece, i) => ((declaredAt >= 0 && i >= declaredAt) || piece.includes("/") ? piece : " "));
+  const declaredUntil =
+    declaredAt >= 0 && IE_VERSION.test(pieces[declaredAt + 1] ?? "") ? declaredAt + 2 : pieces.length;
+  const declared = (i: number) => declaredAt >= 0 && i >= declaredAt && i < declaredUntil;
+  const kept = pieces.map((piece, i) => (declared(i) || piece.includes("/") ? piece : " "));
   return `${comment[1] ?? ""}${kept.join(";")})${header.slice(comment[0].length)}`;
 }
 

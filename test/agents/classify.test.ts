@@ -809,6 +809,21 @@ const botsNearAModel: readonly { ua: string; tokens: string[]; why: string }[] =
     tokens: ["Googlebot"],
     why: "Googlebot smartphone",
   },
+  {
+    ua: "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0; FooBot/1.0)",
+    tokens: ["FooBot"],
+    why: "a product with a version after IE's platform",
+  },
+  {
+    ua: "Mozilla/5.0 (compatible; FooBot; Trident/5.0)",
+    tokens: ["FooBot"],
+    why: "a name right after `compatible;` that is not MSIE: a bot declaring itself, engine token or not",
+  },
+  {
+    ua: "Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/76.0 TV Safari/537.36 (compatible; FooBot/1.0)",
+    tokens: ["FooBot"],
+    why: "a bot's own comment after a smart TV's",
+  },
 ];
 
 // The rule, not the example (issue 31): the platform comment of a browser's string, the first
@@ -844,6 +859,31 @@ const platformWords: readonly { ua: string; why: string }[] = [
     ua: "Mozilla/5.0 (Linux; Android 10; K; FooBot) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
     why: "a bare name in the device's place is a device's name (a product names itself Name/version)",
   },
+  // Attack session 7: platform comments that open with no listed platform name.
+  {
+    ua: "Mozilla/5.0 (compatible; MSIE 10.0; Windows Phone 8.0; Trident/6.0; IEMobile/10.0; ARM; Touch; NOKIA; Robot 2)",
+    why: "IE on Windows Phone: after `compatible; MSIE 10.0` come the platform and device, not a bot",
+  },
+  {
+    ua: "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0; Spider)",
+    why: "IE 9 on Windows, a word after the platform (no engine token after the comment: Trident is inside it)",
+  },
+  {
+    ua: "Mozilla/5.0 (Mobile; Windows Phone 8.1; Android 4.0; ARM; Trident/7.0; Touch; rv:11.0; IEMobile/11.0; NOKIA; Robot 635) like iPhone OS 7_0_3 Mac OS X AppleWebKit/537 (KHTML, like Gecko) Mobile Safari/537",
+    why: "IE 11 on Windows Phone 8.1, opening with Mobile",
+  },
+  {
+    ua: "Mozilla/5.0 (Mobile; ROBOT-K1; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5",
+    why: "KaiOS on a phone named ROBOT-K1",
+  },
+  {
+    ua: "Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0; Robot 55) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36",
+    why: "a smart TV named Robot 55",
+  },
+  {
+    ua: "Opera/9.80 (Android; Opera Mini/7.5.33361/31.1448; U; en) Presto/2.8.119 Version/11.1010",
+    why: "not Mozilla/5.0-shaped, and no bot word: a browser as before",
+  },
 ];
 
 describe("a person is never refused for a word in a device or platform name", () => {
@@ -859,13 +899,42 @@ describe("a person is never refused for a word in a device or platform name", ()
 
   // Generated: a word isbot reads as a bot's, in any case, with a number or not, at any place
   // among the platform comment's pieces, for each platform a browser sends.
-  const platforms = [
-    ["Linux", "Android 14"],
-    ["Linux", "U", "Android 4.4.2", "en-us"],
-    ["Windows NT 10.0", "Win64", "x64"],
-    ["X11", "Linux x86_64"],
-    ["Macintosh", "Intel Mac OS X 10_15_7"],
-    ["iPhone", "CPU iPhone OS 17_4 like Mac OS X"],
+  // `fixed`: how many opening pieces the device never comes before (IE's "compatible; MSIE n").
+  const platforms: readonly { pieces: string[]; fixed: number; tails?: string[] }[] = [
+    { pieces: ["Linux", "Android 14"], fixed: 1 },
+    { pieces: ["Linux", "U", "Android 4.4.2", "en-us"], fixed: 1 },
+    { pieces: ["Windows NT 10.0", "Win64", "x64"], fixed: 1 },
+    { pieces: ["X11", "Linux x86_64"], fixed: 1 },
+    { pieces: ["Macintosh", "Intel Mac OS X 10_15_7"], fixed: 1 },
+    { pieces: ["iPhone", "CPU iPhone OS 17_4 like Mac OS X"], fixed: 1 },
+    // Attack session 7: platforms no list of openers named.
+    {
+      pieces: ["compatible", "MSIE 10.0", "Windows Phone 8.0", "Trident/6.0", "IEMobile/10.0", "ARM", "Touch", "NOKIA"],
+      fixed: 2,
+      tails: [""],
+    },
+    { pieces: ["compatible", "MSIE 9.0", "Windows NT 6.1", "Trident/5.0"], fixed: 2, tails: [""] },
+    { pieces: ["Mobile", "rv:48.0"], fixed: 0, tails: ["Gecko/48.0 Firefox/48.0 KAIOS/2.5"] },
+    {
+      pieces: ["SMART-TV", "Linux", "Tizen 6.0"],
+      fixed: 0,
+      tails: ["AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36"],
+    },
+    {
+      pieces: [
+        "Mobile",
+        "Windows Phone 8.1",
+        "Android 4.0",
+        "ARM",
+        "Trident/7.0",
+        "Touch",
+        "rv:11.0",
+        "IEMobile/11.0",
+        "NOKIA",
+      ],
+      fixed: 0,
+      tails: ["like iPhone OS 7_0_3 Mac OS X AppleWebKit/537 (KHTML, like Gecko) Mobile Safari/537"],
+    },
   ];
   const botWord = fc.constantFrom(
     "robot",
@@ -914,11 +983,13 @@ describe("a person is never refused for a word in a device or platform name", ()
         fc.nat(),
         fc.boolean(),
         engine,
-        (platform, device, place, webView, tail) => {
-          const pieces = [...platform];
-          pieces.splice(1 + (place % pieces.length), 0, device);
+        (platform, device, place, webView, engineTail) => {
+          const pieces = [...platform.pieces];
+          pieces.splice(platform.fixed + (place % (pieces.length - platform.fixed + 1)), 0, device);
           if (webView) pieces.push("wv");
-          const ua = `Mozilla/5.0 (${pieces.join("; ")}) ${tail}`;
+          const tails = platform.tails ?? [engineTail];
+          const tail = tails[place % tails.length] ?? "";
+          const ua = `Mozilla/5.0 (${pieces.join("; ")})${tail === "" ? "" : ` ${tail}`}`;
           expect(classifyUserAgent(ua).crawler, ua).toBe(false);
         },
       ),

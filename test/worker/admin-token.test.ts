@@ -24,6 +24,11 @@ describe("a request carrying the admin token is never forwarded", () => {
     { path: "/__robot/status", authorization: `Bearer ${TOKEN}`, why: "a letter missing" },
     { path: "/status", authorization: `bearer   ${TOKEN}  `, why: "no prefix; scheme in lower case, spaces" },
     { path: "/blog/", authorization: TOKEN, why: "the token alone, no scheme" },
+    { path: "/blog/", authorization: `Basic abc, ${TOKEN}`, why: "the token as a second part, no scheme" },
+    { path: "/blog/", authorization: `Bearer x,Bearer ${TOKEN}`, why: "sent twice, the second the token" },
+    { path: "/blog/", authorization: `basic ${btoa(`${TOKEN}:x`)}`, why: "Basic user name, scheme in lower case" },
+    { path: "/blog/", authorization: `Basic ${btoa(`me:${TOKEN}`)}`, why: "Basic password" },
+    { path: "/blog/", authorization: `Basic ${btoa(TOKEN)}`, why: "Basic credentials with no colon" },
   ])("$path ($why) -> 404 at the edge, the origin asked nothing", async ({ path, authorization }) => {
     const response = await call(path, { ua: CHROME, headers: { authorization } });
     expect(response.status).toBe(404);
@@ -43,6 +48,17 @@ describe("a request carrying the admin token is never forwarded", () => {
     { authorization: "Bearer someone-elses-token-123", why: "another bearer token" },
     { authorization: `Bearer ${TOKEN}x`, why: "the token with more after it" },
     { authorization: "Basic dXNlcjpwYXNz", why: "the site's own Basic credentials" },
+    { authorization: `Basic ${btoa(`${TOKEN}x:x${TOKEN}`)}`, why: "Basic halves that only hold the token" },
+    { authorization: "Basic !!not base64!!", why: "Basic credentials that are not base64" },
+    {
+      authorization:
+        'Digest username="me", realm="site", nonce="abc", uri="/x", response="0123", qop=auth, nc=00000001, cnonce="def", opaque="ghi", algorithm=SHA-256',
+      why: "a Digest header of ten auth-params",
+    },
+    {
+      authorization: `${Array.from({ length: 16 }, () => "Bearer x").join(", ")}, Bearer ${TOKEN}`,
+      why: "the token past the 16 parts compared (the bound on what a header makes us hash)",
+    },
   ])("other credentials pass to the origin ($why)", async ({ authorization }) => {
     const response = await call("/__ROBOTS/status", { ua: CHROME, headers: { authorization } });
     expect(await response.text()).toBe("origin page /__ROBOTS/status");

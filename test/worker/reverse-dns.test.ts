@@ -200,8 +200,9 @@ describe("the budget a client's addresses can spend", () => {
     { address: "66.249.66.1", network: "66.249.66.0/24" },
     { address: "66.249.66.255", network: "66.249.66.0/24" },
     { address: "::ffff:66.249.66.1", network: "66.249.66.0/24" },
-    { address: "2001:db8:1:2:3:4:5:6", network: "2001:db8:1:2::/64" },
-    { address: "2001:db8:1:2:ffff:ffff:ffff:ffff", network: "2001:db8:1:2::/64" },
+    { address: "2001:db8:1:2:3:4:5:6", network: "2001:db8:1::/48" },
+    { address: "2001:db8:1:ffff:ffff:ffff:ffff:ffff", network: "2001:db8:1::/48" },
+    { address: "2001:db8:2::1", network: "2001:db8:2::/48" },
     { address: "not-an-ip", network: undefined },
   ])("networkOf($address) = $network", ({ address, network }) => {
     expect(networkOf(address)).toBe(network);
@@ -215,14 +216,50 @@ describe("the budget a client's addresses can spend", () => {
     expect(results.slice(0, 16)).toEqual(Array.from({ length: 16 }, () => ({ status: "nxdomain" })));
     expect(results[16]).toEqual({
       status: "skipped",
-      reason: "16 addresses in 2001:db8:1:2::/64 were refuted within the hour (the last 2001:db8:1:2::10)",
+      reason: "16 addresses in 2001:db8:1::/48 were refuted within the hour (the last 2001:db8:1:2::10)",
     });
     expect(new Set(results.slice(16).map((result) => result.status))).toEqual(new Set(["skipped"]));
     expect(resolve.questions).toEqual(addressesOf64(16).map((address) => `PTR ${reverseName(address)}`));
     expect(options.cache.puts.slice(0, 2)).toEqual([
       "https://reverse-dns.robots-edge.invalid/crawl.amazonbot.amazon 2001:db8:1:2::1",
-      "https://reverse-dns.robots-edge.invalid/crawl.amazonbot.amazon 2001:db8:1:2::/64",
+      "https://reverse-dns.robots-edge.invalid/crawl.amazonbot.amazon 2001:db8:1::/48",
     ]);
+  });
+
+  it("an IPv6 budget is the /48's, as crawl rates are paced: 50 addresses, each in its own /64 of one /48, cost 16 lookups", async () => {
+    const resolve = tableResolver({});
+    const options = { cache: undefined, resolve, timeoutMs: 1000 };
+    for (let n = 1; n <= 50; n++) await reverseDnsFor(`2001:db8:1:${n.toString(16)}::1`, AMAZON, options);
+    expect(resolve.questions).toHaveLength(16);
+    expect(await reverseDnsFor("2001:db8:2::1", AMAZON, options)).toEqual({ status: "nxdomain" });
+    expect(resolve.questions).toHaveLength(17);
+  });
+
+  it("addresses arriving together take their places first: 50 at once cost 16 lookups and count 16, so the next burst costs none", async () => {
+    const questions: string[] = [];
+    const resolve = async (name: string): Promise<DnsAnswer> => {
+      questions.push(name);
+      await new Promise((done) => setTimeout(done, 5));
+      return { status: "nxdomain" };
+    };
+    const options = { cache: undefined, resolve, timeoutMs: 1000 };
+    const first = await Promise.all(addressesOf64(50).map((address) => reverseDnsFor(address, AMAZON, options)));
+    expect(questions).toHaveLength(16);
+    expect(first.filter((result) => result.status === "nxdomain")).toHaveLength(16);
+    expect(first[16]).toEqual({
+      status: "skipped",
+      reason: "0 addresses in 2001:db8:1::/48 were refuted within the hour and 16 are being looked up",
+    });
+    const next = await Promise.all(
+      addressesOf64(100)
+        .slice(50)
+        .map((address) => reverseDnsFor(address, AMAZON, options)),
+    );
+    expect(questions).toHaveLength(16);
+    expect(next[0]).toEqual({
+      status: "skipped",
+      reason: "16 addresses in 2001:db8:1::/48 were refuted within the hour (the last 2001:db8:1:2::10)",
+    });
   });
 
   it("the same holds for an IPv4 /24, and another network has a budget of its own", async () => {

@@ -15,12 +15,14 @@
  * (the data centre's isolates share it; it costs no quota), never in KV, whose writes are few
  * (1,000 a day on Workers Free) and are needed for pause and policy saves. A refuted answer
  * condemns the address checked, never its neighbours: a client next to a real crawler (same
- * /24) must not make that crawler unverifiable (issue 30). Instead each network (/24 or /64)
- * has a budget: once REFUTED_PER_NETWORK of its addresses were refuted within the hour, no
- * other address of it is looked up until the count expires, and their claims are unverifiable
- * (not refuted: those addresses were not checked). So a network costs at most
- * REFUTED_PER_NETWORK refuted lookups (two DoH subrequests each) per hour and data centre,
- * whatever number of addresses it sends from; a crawler's own address, once confirmed, is kept
+ * /24) must not make that crawler unverifiable (issue 30). Instead each network (/24 or /48)
+ * has a budget: once REFUTED_PER_NETWORK of its addresses were refuted within the hour, or are
+ * being looked up now, no other address of it is looked up until the count expires, and their
+ * claims are unverifiable (not refuted: those addresses were not checked). A lookup takes its
+ * place in the budget before it starts, so addresses arriving together cannot all read a count
+ * of 0 and all be looked up. So a network costs at most REFUTED_PER_NETWORK refuted lookups
+ * (two DoH subrequests each) per hour and isolate (the count is shared through the Cache API,
+ * so most isolates of a data centre see it); a crawler's own address, once confirmed, is kept
  * for the hour and counts against nothing.
  */
 
@@ -43,9 +45,14 @@ const MAX_PTR_NAMES = 4;
 const REVERSE_DNS_TTL_SECONDS = 3600;
 /** Addresses, and separately networks, remembered per isolate (~100 bytes each). */
 const MEMORY_ENTRIES = 10_000;
-/** IPv4 addresses are grouped by /24 (the smallest block routed between networks), IPv6 by /64 (one LAN's block). */
+/**
+ * IPv4 addresses are grouped by /24 (the smallest block routed between networks), IPv6 by /48,
+ * as crawl-rate-object.ts paces unproven claims: /48 is the smallest block routed between
+ * networks and what one site or customer is commonly given. Grouped by /64 (one LAN), a /48's
+ * holder would have 65,536 budgets: 16 × 65,536 lookups an hour, a bound in name only.
+ */
 const IPV4_NETWORK_BITS = 24;
-const IPV6_NETWORK_BITS = 64;
+const IPV6_NETWORK_BITS = 48;
 /**
  * Refuted lookups per network and hour before its other addresses are not looked up: enough
  * that a few impostors beside a crawler (a shared host, a cloud /24) leave it checkable, few
@@ -135,12 +142,20 @@ const refutedNetworks = new IsolateMemory<string, RefutedInNetwork>({
   maxAgeMs: REVERSE_DNS_TTL_SECONDS * 1000,
 });
 const inFlight = new Map<string, Promise<ReverseDnsResult>>();
+/**
+ * Lookups under way, by cache key of the network: each holds its place in the network's budget
+ * until its answer is counted. Entries exist only while lookups are under way (at most
+ * REFUTED_PER_NETWORK per network, each ended by the timeout), and at most MEMORY_ENTRIES
+ * networks at once; past that a new network is not looked up (unverifiable, never refuted).
+ */
+const reservedInNetwork = new Map<string, number>();
 
 /** For tests (test/worker/helpers.ts): this memory outlives a test in one isolate; each test starts as a new isolate would. */
 export function clearReverseDnsMemory(): void {
   memory.clear();
   refutedNetworks.clear();
   inFlight.clear();
+  reservedInNetwork.clear();
 }
 
 /** The part of the Cache API used here: caches.default in the Worker (its data centre's isolates share it). */
@@ -192,7 +207,7 @@ function cacheKey(domains: readonly string[], address: string): string {
   return `${domains.join(",")} ${address}`;
 }
 
-/** The network an address is grouped in for refuted answers ("192.0.2.0/24", "2001:db8::/64"); undefined if not an address. */
+/** The network an address is grouped in for refuted answers ("192.0.2.0/24", "2001:db8:1::/48"); undefined if not an address. */
 export function networkOf(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return undefined;
   const parsed = ipaddr.process(address);
@@ -259,24 +274,61 @@ async function lookUp(
     return kept;
   }
   const network = networkOf(address);
-  const networkKey = network === undefined ? undefined : cacheKey(domains, network);
-  const refuted = networkKey === undefined ? undefined : await refutedIn(networkKey, options.cache, now());
-  if (refuted && refuted.count >= REFUTED_PER_NETWORK) {
-    const reason = `${refuted.count} addresses in ${network} were refuted within the hour (the last ${refuted.last})`;
+  if (network === undefined) return confirmAndKeep(key, address, domains, options, now);
+  const networkKey = cacheKey(domains, network);
+  await refutedIn(networkKey, options.cache, now());
+  // From here to the reservation nothing awaits: concurrent callers see each other's places.
+  const skipped = budgetSpent(networkKey, network, now());
+  if (skipped) return skipped;
+  reservedInNetwork.set(networkKey, (reservedInNetwork.get(networkKey) ?? 0) + 1);
+  let result: ReverseDnsResult;
+  try {
+    result = await confirmAndKeep(key, address, domains, options, now);
+  } finally {
+    const left = (reservedInNetwork.get(networkKey) ?? 1) - 1;
+    if (left > 0) reservedInNetwork.set(networkKey, left);
+    else reservedInNetwork.delete(networkKey);
+  }
+  if (isRefuted(result)) {
+    // Counted only here, once per address and hour (its answer is kept): a budget, not a verdict.
+    // Read and written with no await between, so concurrent answers each add their one.
+    const counted = { count: (refutedNetworks.get(networkKey, now())?.count ?? 0) + 1, last: address };
+    refutedNetworks.set(networkKey, counted, now());
+    await toCache(options.cache, networkKey, counted);
+  }
+  return result;
+}
+
+/** "Skipped" when the network's refuted and reserved lookups fill its budget, or too many networks are being looked up. */
+function budgetSpent(networkKey: string, network: string, now: number): ReverseDnsResult | undefined {
+  const refuted = refutedNetworks.get(networkKey, now);
+  const reserved = reservedInNetwork.get(networkKey) ?? 0;
+  if ((refuted?.count ?? 0) + reserved >= REFUTED_PER_NETWORK) {
+    const last = refuted ? ` (the last ${refuted.last})` : "";
+    const underWay = reserved > 0 ? ` and ${reserved} are being looked up` : "";
+    const reason = `${refuted?.count ?? 0} addresses in ${network} were refuted within the hour${last}${underWay}`;
     return { status: "skipped", reason };
   }
+  if (reserved === 0 && reservedInNetwork.size >= MEMORY_ENTRIES) {
+    return { status: "skipped", reason: `${MEMORY_ENTRIES} networks are being looked up at once` };
+  }
+  return undefined;
+}
+
+/** One lookup bounded by the timeout; a definite answer is kept in memory and the Cache API. */
+async function confirmAndKeep(
+  key: string,
+  address: string,
+  domains: readonly string[],
+  options: ReverseDnsOptions,
+  now: () => number,
+): Promise<ReverseDnsResult> {
   const result = await withTimeout(options.timeoutMs, (signal) =>
     forwardConfirm(address, domains, options.resolve, signal),
   );
   if (result.status === "timeout" || result.status === "error") return result;
   memory.set(key, result, now());
   await toCache(options.cache, key, result);
-  if (networkKey !== undefined && isRefuted(result)) {
-    // Counted only here, once per address and hour (its answer is kept): a budget, not a verdict.
-    const counted = { count: (refuted?.count ?? 0) + 1, last: address };
-    refutedNetworks.set(networkKey, counted, now());
-    await toCache(options.cache, networkKey, counted);
-  }
   return result;
 }
 
