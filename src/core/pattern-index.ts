@@ -20,7 +20,8 @@ export interface PathPatternIndex {
 
 /**
  * Index the patterns (robots.txt syntax: `*`, a final `$`); compiled here, once. `alsoSpelled`
- * as in MatcherOptions (match.ts): another spelling each pattern also matches, ranked as written.
+ * as in MatcherOptions (match.ts): another spelling each pattern also matches, ranked by its
+ * own length.
  */
 export function indexPathPatterns(
   patterns: readonly string[],
@@ -31,11 +32,11 @@ export function indexPathPatterns(
   const compiled = patterns.flatMap((pattern, order) => {
     const written = compilePattern({ kind: "disallow", pattern, line: order }, order);
     const other = alsoSpelled?.(canonicalizePath(pattern));
+    // The other spelling ranks by its own length, the octets it matches (RFC 9309 §2.2.2, as
+    // match.ts buildTrees): ranked as written, route `/a%27` read as `/a'` (3) would be chosen
+    // over route `/a'b` (4) on `/a'b`, lifting that route's refusal.
     if (other === undefined) return [written];
-    return [
-      written,
-      { ...compilePattern({ kind: "disallow", pattern: other, line: order }, order), priority: written.priority },
-    ];
+    return [written, compilePattern({ kind: "disallow", pattern: other, line: order }, order)];
   });
   const tree = new RuleTree(compiled);
   const findCanonical = (canonical: string): number => tree.find(matchablePath(canonical))?.order ?? -1;
