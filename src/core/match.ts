@@ -228,7 +228,8 @@ export class RobotsMatcher {
       if (directory) written.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule, decision });
       const other = this.alsoSpelled?.(canonicalizePath(rule.pattern));
       // The same rule (it reports the rule as written), ranked by its own length (above).
-      if (other !== undefined) others.push({ ...compilePattern({ ...rule, pattern: other }, rule.line), rule, decision });
+      if (other !== undefined)
+        others.push({ ...compilePattern({ ...rule, pattern: other }, rule.line), rule, decision });
     }
     if (others.length === 0) return { every: new RuleTree(written), asWritten: undefined };
     return { every: new RuleTree([...written, ...others]), asWritten: new RuleTree(written) };

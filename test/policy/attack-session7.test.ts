@@ -130,16 +130,36 @@ describe("rule-side escapes (ruleSpelling)", () => {
   });
 
   // The same on the live policy's routes (enforcementRoutes): route `/a%27` read as `/a'` was
-  // ranked by its 5 written characters, so it, mode off, was chosen over the block route `/a'b`.
-  it("a route's other spelling is not chosen over a longer route: /a'b -> 403", () => {
-    const parsed = parsePolicy(
-      '{"routes":[{"pattern":"/a\'b","rules":[{"crawlers":["bingbot"],"action":"block"}]},{"pattern":"/a%27","mode":"off"}]}',
-    );
+  // ranked by its 5 written characters, so it, mode off, was chosen over the block route `/a'b`;
+  // and a longer route's other spelling (`/a%27b` read as `/a'b`, mode off) chose itself over
+  // the route the patterns as written choose (`/a`, block). The stricter route stands.
+  it.each([
+    { routes: [{ pattern: "/a'b", block: true }, { pattern: "/a%27" }], why: "shorter, ranked as written" },
+    { routes: [{ pattern: "/a", block: true }, { pattern: "/a%27b" }], why: "longer, chosen by its other spelling" },
+    { routes: [{ pattern: "/wiki/", block: true }, { pattern: "/wiki/A%3AB" }], path: "/wiki/A:B", why: "%3A" },
+  ])("a route's other spelling lifts no route's refusal: /a'b -> 403 ($why)", ({ routes, path }) => {
+    const json = JSON.stringify({
+      routes: routes.map(({ pattern, block }) =>
+        block ? { pattern, rules: [{ crawlers: ["bingbot"], action: "block" }] } : { pattern, mode: "off" },
+      ),
+    });
+    const parsed = parsePolicy(json);
     if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-    expect(edge("User-agent: *\nDisallow:\n", "/a'b", BINGBOT, parsed.value)).toEqual({
+    expect(edge("User-agent: *\nDisallow:\n", path ?? "/a'b", BINGBOT, parsed.value)).toEqual({
       action: "block",
       status: 403,
     });
+  });
+
+  it.each([
+    { pattern: "/a%27b", path: "/a'b", why: "the route's other spelling" },
+    { pattern: "/a%27b", path: "/a%27b", why: "the route as written" },
+  ])("held: a block route written escaped refuses $path ($why)", ({ pattern, path }) => {
+    const parsed = parsePolicy(
+      JSON.stringify({ routes: [{ pattern, rules: [{ crawlers: ["bingbot"], action: "block" }] }] }),
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    expect(edge("User-agent: *\nDisallow:\n", path, BINGBOT, parsed.value)).toEqual({ action: "block", status: 403 });
   });
 
   // The path side leaves the query as written; the rule side decodes escapes in it too, so a
