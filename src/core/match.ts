@@ -62,9 +62,10 @@ export interface MatcherOptions {
   readonly indexHtmlAllowsDirectory?: boolean;
   /**
    * A caller's reading of a rule: another spelling of its canonical pattern that the same rule
-   * also matches (undefined: none), ranked as the rule is written. The engine itself has none,
-   * so it keeps RFC 9309's and Google's answers; the edge reads reserved escapes as their
-   * characters (src/policy/path-spellings.ts ruleSpelling).
+   * also matches (undefined: none). The engine itself has none, so it keeps RFC 9309's and
+   * Google's answers; the edge reads reserved escapes as their characters
+   * (src/policy/path-spellings.ts ruleSpelling). The other spellings may only add refusals:
+   * see `buildTrees` for how they rank and why the written reading still refuses.
    */
   readonly alsoSpelled?: (canonicalPattern: string) => string | undefined;
 }
@@ -86,7 +87,17 @@ interface GroupIndex {
   readonly group: AppliedGroup;
   readonly robotsTxt: Decision;
   readonly noMatch: Decision;
-  tree: RuleTree<DecidingPattern> | undefined;
+  trees: GroupTrees | undefined;
+}
+
+/**
+ * A group's rules indexed for matching: `every` holds each rule in every spelling it has;
+ * `asWritten`, only when some rule has another spelling, holds them as written (RFC 9309's
+ * reading), whose refusals stand whatever the other spellings say.
+ */
+interface GroupTrees {
+  readonly every: RuleTree<DecidingPattern>;
+  readonly asWritten: RuleTree<DecidingPattern> | undefined;
 }
 
 /** A parsed file compiled for many decisions. */
@@ -150,19 +161,26 @@ export class RobotsMatcher {
     const robotsTxt = isRobotsTxtInPlace(url, start);
     if (robotsTxt !== false) return robotsTxt && (index ? index.robotsTxt : ROBOTS_TXT_NO_GROUP);
     if (!index) return NO_GROUP;
-    index.tree ??= this.buildTree(index.group);
-    const winner = index.tree.findInPlace(url, start);
+    const trees = (index.trees ??= this.buildTrees(index.group));
+    const winner = trees.every.findInPlace(url, start);
     if (winner === null) return undefined;
-    return winner ? winner.decision : index.noMatch;
+    const decision = winner ? winner.decision : index.noMatch;
+    if (!trees.asWritten || !decision.allowed) return decision;
+    const written = trees.asWritten.findInPlace(url, start);
+    if (written === null) return undefined;
+    return written && !written.decision.allowed ? written.decision : decision;
   }
 
   /** The decision for the canonical, matchable path `text[start, end)`. */
   private decideOn(index: GroupIndex | undefined, text: string, start: number, end: number): Decision {
     if (!index) return isRobotsTxt(text, start, end) ? ROBOTS_TXT_NO_GROUP : NO_GROUP;
     if (isRobotsTxt(text, start, end)) return index.robotsTxt;
-    index.tree ??= this.buildTree(index.group);
-    const winner = index.tree.findIn(text, start, end);
-    return winner ? winner.decision : index.noMatch;
+    const trees = (index.trees ??= this.buildTrees(index.group));
+    const winner = trees.every.findIn(text, start, end);
+    const decision = winner ? winner.decision : index.noMatch;
+    if (!trees.asWritten || !decision.allowed) return decision;
+    const written = trees.asWritten.findIn(text, start, end);
+    return written && !written.decision.allowed ? written.decision : decision;
   }
 
   private indexFor(tokens: readonly string[], options: DecideOptions): GroupIndex | undefined {
@@ -184,26 +202,37 @@ export class RobotsMatcher {
     return group;
   }
 
-  private buildTree(group: AppliedGroup): RuleTree<DecidingPattern> {
-    const patterns: DecidingPattern[] = [];
+  /**
+   * The other spellings may only ADD refusals, never lift one. Two choices make it so:
+   *   - an other spelling ranks by its own length, the octets it matches (RFC 9309 §2.2.2:
+   *     the most specific match is the one with the most octets). Ranked as written,
+   *     `Allow: /a%27` read as `/a'` (3) would outrank `Disallow: /a'b` (4) on `/a'b`;
+   *   - the written reading's refusal stands: with `Disallow: /a` and `Allow: /a%27b`, RFC
+   *     9309 and Google refuse `/a'b`, and the allow read as `/a'b` would lift that. The
+   *     other spelling exists so that the edge refuses what the origin serves as the same
+   *     page (the same promise the path side keeps, path-spellings.ts); it is no licence.
+   * So a decision asks the tree of every spelling, and, when that passes and some rule has
+   * another spelling, the tree as written. A file without escapes builds one tree.
+   */
+  private buildTrees(group: AppliedGroup): GroupTrees {
+    const written: DecidingPattern[] = [];
+    const others: DecidingPattern[] = [];
     for (const rule of group.rules) {
       // RFC 9309 §2.2.2 encodes only non-ASCII and reserved octets, Google's matcher none of
       // the rest: a raw space (or `"`, `<`, …) in a rule matches no request, which carries it
       // percent-encoded (readings.ts). Lint says so (reading-disputed).
       if (rawCharacterOf(rule.pattern) !== undefined) continue;
       const decision: Decision = Object.freeze({ allowed: rule.kind === "allow", reason: "rule", rule, group });
-      const written = compilePattern(rule, rule.line);
-      patterns.push({ ...written, decision });
+      written.push({ ...compilePattern(rule, rule.line), decision });
       const directory = this.indexHtml ? indexHtmlDirectory(rule) : undefined;
-      if (directory) patterns.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule, decision });
+      if (directory) written.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule, decision });
       const other = this.alsoSpelled?.(canonicalizePath(rule.pattern));
-      // The other spelling is the same rule: it reports the rule as written and ranks as it does.
-      if (other !== undefined) {
-        const twin = compilePattern({ ...rule, pattern: other }, rule.line);
-        patterns.push({ ...twin, rule, priority: written.priority, decision });
-      }
+      // The same rule (it reports the rule as written), ranked by its own length (above).
+      if (other !== undefined)
+        others.push({ ...compilePattern({ ...rule, pattern: other }, rule.line), rule, decision });
     }
-    return new RuleTree(patterns);
+    if (others.length === 0) return { every: new RuleTree(written), asWritten: undefined };
+    return { every: new RuleTree([...written, ...others]), asWritten: new RuleTree(written) };
   }
 }
 
@@ -212,7 +241,7 @@ function newGroupIndex(group: AppliedGroup): GroupIndex {
     group,
     robotsTxt: Object.freeze({ allowed: true, reason: "robots-txt", group }),
     noMatch: Object.freeze({ allowed: true, reason: "no-matching-rule", group }),
-    tree: undefined,
+    trees: undefined,
   };
 }
 

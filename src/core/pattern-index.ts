@@ -16,11 +16,18 @@ export interface PathPatternIndex {
   find(path: string): number;
   /** The same, for a path already in canonical spelling (canonicalizePath): no second pass. */
   findCanonical(canonical: string): number;
+  /**
+   * `findCanonical` with the patterns as written only (their other spellings left out): the
+   * choice RFC 9309's reading makes. The caller judges both and keeps the stricter, so an
+   * other spelling can add a refusal but never lift one (judge.ts judgeSpelling).
+   */
+  findCanonicalAsWritten(canonical: string): number;
 }
 
 /**
  * Index the patterns (robots.txt syntax: `*`, a final `$`); compiled here, once. `alsoSpelled`
- * as in MatcherOptions (match.ts): another spelling each pattern also matches, ranked as written.
+ * as in MatcherOptions (match.ts): another spelling each pattern also matches, ranked by its
+ * own length.
  */
 export function indexPathPatterns(
   patterns: readonly string[],
@@ -28,16 +35,19 @@ export function indexPathPatterns(
 ): PathPatternIndex {
   // Every pattern as a rule of one kind, its order its place in the list: the tree's ranking
   // (outranks) is then exactly "longest, then first written".
-  const compiled = patterns.flatMap((pattern, order) => {
-    const written = compilePattern({ kind: "disallow", pattern, line: order }, order);
+  const written = patterns.map((pattern, order) => compilePattern({ kind: "disallow", pattern, line: order }, order));
+  // The other spelling ranks by its own length, the octets it matches (RFC 9309 §2.2.2, as
+  // match.ts buildTrees): ranked as written, route `/a%27` read as `/a'` (3) would be chosen
+  // over route `/a'b` (4) on `/a'b`, lifting that route's refusal.
+  const others = patterns.flatMap((pattern, order) => {
     const other = alsoSpelled?.(canonicalizePath(pattern));
-    if (other === undefined) return [written];
-    return [
-      written,
-      { ...compilePattern({ kind: "disallow", pattern: other, line: order }, order), priority: written.priority },
-    ];
+    return other === undefined ? [] : [compilePattern({ kind: "disallow", pattern: other, line: order }, order)];
   });
-  const tree = new RuleTree(compiled);
-  const findCanonical = (canonical: string): number => tree.find(matchablePath(canonical))?.order ?? -1;
-  return { find: (path) => findCanonical(canonicalizePath(path)), findCanonical };
+  const asWritten = new RuleTree(written);
+  // Without other spellings (no escapes) one tree answers both questions.
+  const every = others.length === 0 ? asWritten : new RuleTree([...written, ...others]);
+  const findCanonical = (canonical: string): number => every.find(matchablePath(canonical))?.order ?? -1;
+  const findCanonicalAsWritten = (canonical: string): number =>
+    every === asWritten ? findCanonical(canonical) : (asWritten.find(matchablePath(canonical))?.order ?? -1);
+  return { find: (path) => findCanonical(canonicalizePath(path)), findCanonical, findCanonicalAsWritten };
 }

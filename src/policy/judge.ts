@@ -80,8 +80,19 @@ const STRICTNESS: Readonly<Record<VerdictAction, number>> = {
  * judgeEverySpelling: `judge` here, edge-decision.ts for every layer after this one.
  */
 export function judgeSpelling(input: JudgeInput, spelling: string): Verdict {
+  if (!input.policy) return judgeUnder(input, spelling, undefined);
   const subject = { tokens: input.tokens, category: input.category, operator: input.operator, ledger: input.ledger };
-  const policy = input.policy?.matchCanonical(spelling, subject);
+  // A route's other spelling (ruleSpelling) may choose another route than the patterns as
+  // written: both are judged and the stricter stands (the earlier on a tie), so it adds
+  // refusals and lifts none — as robots.txt rules do inside the matcher (match.ts buildTrees).
+  const matches = input.policy.matchEachReading(spelling, subject);
+  const verdict = judgeUnder(input, spelling, matches[0]);
+  if (matches.length < 2) return verdict;
+  const written = judgeUnder(input, spelling, matches[1]);
+  return verdictStrictness(written) > verdictStrictness(verdict) ? written : verdict;
+}
+
+function judgeUnder(input: JudgeInput, spelling: string, policy: PolicyMatch | undefined): Verdict {
   const mode = policy?.route.mode ?? input.mode;
   const base = { policy, blockStatus: policy?.route.blockStatus, judgedPath: spelling };
   if (mode === "off") return { ...base, action: "pass", layer: "policy", decision: undefined };

@@ -131,7 +131,22 @@ export class CompiledPolicy {
 
   /** `match` for a path already canonical (path-spellings.ts gives every spelling so). */
   matchCanonical(canonical: string, subject: PolicySubject): PolicyMatch | undefined {
+    return this.matchRoute(this.routes.findCanonical(canonical), subject);
+  }
+
+  /**
+   * `matchCanonical`, and then the route the patterns as written choose when that is another
+   * (a route's other spelling chose the first, path-spellings.ts ruleSpelling): the caller
+   * keeps the stricter, so an other spelling never lifts what the written routes refuse.
+   */
+  matchEachReading(canonical: string, subject: PolicySubject): readonly (PolicyMatch | undefined)[] {
     const routeIndex = this.routes.findCanonical(canonical);
+    const writtenIndex = this.routes.findCanonicalAsWritten(canonical);
+    const chosen = this.matchRoute(routeIndex, subject);
+    return writtenIndex === routeIndex ? [chosen] : [chosen, this.matchRoute(writtenIndex, subject)];
+  }
+
+  private matchRoute(routeIndex: number, subject: PolicySubject): PolicyMatch | undefined {
     const route = this.policy.routes[routeIndex];
     if (!route) return undefined;
     const ruleIndex = route.rules.findIndex((rule) => names(rule, subject));

@@ -86,16 +86,22 @@ function decodeReserved(path: string): string {
 
 /**
  * A rule's other spelling at the edge: its canonical pattern with the reserved escapes decoded
- * that the path side decodes (decodeReserved), so that the path's decoded reading meets it.
+ * that the path side decodes (decodeReserved), in the path part only (before `?`), so that
+ * the path's decoded reading meets it. It may only add refusals (match.ts buildTrees).
  * `%2A` and `%24` stay: in a pattern they already match a literal `*` and `$` (RFC 9309
  * §2.2.3), and decoded they would become a wildcard and an anchor.
  */
 export function ruleSpelling(canonicalPattern: string): string | undefined {
-  if (!canonicalPattern.includes("%")) return undefined;
-  const decoded = canonicalPattern.replace(ENCODED_RESERVED, (escape, hex: string) =>
+  // Only the path part: the path side leaves the query as written (its meaning is the
+  // origin's), and in a query `%26` is a value's `&`, not a separator (`q=a%26b` is not
+  // `q=a&b`), `%2B` a `+`, not a space.
+  const queryAt = canonicalPattern.indexOf("?");
+  const path = queryAt < 0 ? canonicalPattern : canonicalPattern.slice(0, queryAt);
+  if (!path.includes("%")) return undefined;
+  const decoded = path.replace(ENCODED_RESERVED, (escape, hex: string) =>
     hex === "2A" || hex === "24" ? escape : String.fromCharCode(Number.parseInt(hex, 16)),
   );
-  return decoded === canonicalPattern ? undefined : decoded;
+  return decoded === path ? undefined : decoded + canonicalPattern.slice(path.length);
 }
 
 /** A robots.txt compiled as the edge enforces it: each rule also in its ruleSpelling. */

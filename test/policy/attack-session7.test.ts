@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
+import { parsePolicy, type CompiledPolicy } from "../../src/policy/operator-policy.ts";
 import { enforcementMatcher } from "../../src/policy/path-spellings.ts";
 import { gatheredFacts } from "./gathered-facts.ts";
 
@@ -14,7 +15,7 @@ const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 const NOON = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 /** The edge's action on `path` for `ua` under `file`, compiled as the edge enforces it. */
-function edge(file: string, path: string, ua = BINGBOT) {
+function edge(file: string, path: string, ua = BINGBOT, policy?: CompiledPolicy) {
   const matcher = enforcementMatcher(parseRobotsTxt(file));
   const action = decideEdge(
     gatheredFacts({
@@ -23,6 +24,7 @@ function edge(file: string, path: string, ua = BINGBOT) {
       now: NOON,
       rateLimiter: false,
       pathAndQuery: path,
+      ...(policy && { policy }),
     }),
   );
   if (!("action" in action)) throw new Error("the facts were all gathered: no further request expected");
@@ -101,15 +103,69 @@ describe("rule-side escapes (ruleSpelling)", () => {
   // Google refuse /a'b, the edge forwards it. src/core/match.ts (the other spelling "ranks as
   // it does"), src/policy/path-spellings.ts enforcementMatcher.
   const OUTRANKED = "User-agent: *\nDisallow: /a'b\nAllow: /a%27\n";
-  it.fails("an allow's other spelling never lifts what RFC 9309 refuses: /a'b -> 403", () => {
+  it("an allow's other spelling never lifts what RFC 9309 refuses: /a'b -> 403", () => {
     expect(engineAllows(OUTRANKED, "/a'b")).toBe(false);
     expect(edge(OUTRANKED, "/a'b")).toEqual({ action: "block", status: 403 });
+  });
+
+  // Ranked by its own length the allow's other spelling `/a'b` (4) still outranks
+  // `Disallow: /a` (2) on /a'b; RFC 9309 refuses /a'b (the allow as written does not match it).
+  // The written reading's refusal stands (src/core/match.ts buildTrees).
+  it.each([
+    { file: "User-agent: *\nDisallow: /a\nAllow: /a%27b\n", path: "/a'b", why: "a longer allow, other spelling" },
+    { file: "User-agent: *\nDisallow: /wiki/\nAllow: /wiki/A%3AB\n", path: "/wiki/A:B", why: "%3A" },
+  ])("an allow's other spelling lifts no refusal: $path -> 403 ($why)", ({ file, path }) => {
+    expect(engineAllows(file, path)).toBe(false);
+    expect(edge(file, path)).toEqual({ action: "block", status: 403 });
+  });
+
+  // Both readings pass: the allow, longer in either spelling, is not overruled by the
+  // disallow's other spelling (no refusal added where neither reading refuses).
+  it.each([
+    { file: "User-agent: *\nDisallow: /a%27\nAllow: /a%27b\n", path: "/a'b" },
+    { file: "User-agent: *\nDisallow: /a%27\nAllow: /a'b\n", path: "/a'b" },
+  ])("held: $path -> pass when every reading's longest match allows", ({ file, path }) => {
+    expect(engineAllows(file, path)).toBe(true);
+    expect(edge(file, path)).toEqual({ action: "pass", status: null });
+  });
+
+  // The same on the live policy's routes (enforcementRoutes): route `/a%27` read as `/a'` was
+  // ranked by its 5 written characters, so it, mode off, was chosen over the block route `/a'b`;
+  // and a longer route's other spelling (`/a%27b` read as `/a'b`, mode off) chose itself over
+  // the route the patterns as written choose (`/a`, block). The stricter route stands.
+  it.each([
+    { routes: [{ pattern: "/a'b", block: true }, { pattern: "/a%27" }], why: "shorter, ranked as written" },
+    { routes: [{ pattern: "/a", block: true }, { pattern: "/a%27b" }], why: "longer, chosen by its other spelling" },
+    { routes: [{ pattern: "/wiki/", block: true }, { pattern: "/wiki/A%3AB" }], path: "/wiki/A:B", why: "%3A" },
+  ])("a route's other spelling lifts no route's refusal: /a'b -> 403 ($why)", ({ routes, path }) => {
+    const json = JSON.stringify({
+      routes: routes.map(({ pattern, block }) =>
+        block ? { pattern, rules: [{ crawlers: ["bingbot"], action: "block" }] } : { pattern, mode: "off" },
+      ),
+    });
+    const parsed = parsePolicy(json);
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    expect(edge("User-agent: *\nDisallow:\n", path ?? "/a'b", BINGBOT, parsed.value)).toEqual({
+      action: "block",
+      status: 403,
+    });
+  });
+
+  it.each([
+    { pattern: "/a%27b", path: "/a'b", why: "the route's other spelling" },
+    { pattern: "/a%27b", path: "/a%27b", why: "the route as written" },
+  ])("held: a block route written escaped refuses $path ($why)", ({ pattern, path }) => {
+    const parsed = parsePolicy(
+      JSON.stringify({ routes: [{ pattern, rules: [{ crawlers: ["bingbot"], action: "block" }] }] }),
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    expect(edge("User-agent: *\nDisallow:\n", path, BINGBOT, parsed.value)).toEqual({ action: "block", status: 403 });
   });
 
   // The path side leaves the query as written; the rule side decodes escapes in it too, so a
   // rule about the value `a&b` refuses another query (q=a, b=1): a 403 for a URL the file
   // allows, Googlebot included.
-  it.fails.each([
+  it.each([
     {
       file: "User-agent: *\nDisallow: /search?q=a%26b\n",
       path: "/search?q=a&b=1",
@@ -125,6 +181,13 @@ describe("rule-side escapes (ruleSpelling)", () => {
   ])("a rule's query is left as written: $path passes ($why)", ({ file, path, ua }) => {
     expect(engineAllows(file, path, ua)).toBe(true);
     expect(edge(file, path, ua)).toEqual({ action: "pass", status: null });
+  });
+
+  it.each([
+    { file: "User-agent: *\nDisallow: /search?q=a%26b\n", path: "/search?q=a%26b", why: "the query as written" },
+    { file: "User-agent: *\nDisallow: /w%3Ax?q=a%26b\n", path: "/w:x?q=a%26b", why: "the path part still decoded" },
+  ])("held: $path -> 403 ($why)", ({ file, path }) => {
+    expect(edge(file, path)).toEqual({ action: "block", status: 403 });
   });
 
   it.each([
