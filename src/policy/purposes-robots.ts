@@ -158,8 +158,15 @@ function strayNote(lines: readonly number[]): PurposesNote {
 /** The restated lines passed what a crawler reads: stop early, the setting cannot be applied. */
 class TooLarge extends Error {}
 
+/**
+ * The origin's bytes without a leading byte order mark, whole or partial (EF, EF BB), as the
+ * parser skips it at the start of a file (core/text.ts). Past the generated lines it would be
+ * read as text: EF BB 80 is a character there, glued to the origin's first line.
+ */
 function withoutBom(bytes: Uint8Array): Uint8Array {
-  return UTF8_BOM.every((byte, i) => bytes[i] === byte) ? bytes.subarray(3) : bytes;
+  let start = 0;
+  while (start < UTF8_BOM.length && bytes[start] === UTF8_BOM[start]) start++;
+  return bytes.subarray(start);
 }
 
 export function subjectsOf(

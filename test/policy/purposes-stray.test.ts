@@ -144,6 +144,14 @@ describe("every shape of an origin's file: the part after the generated lines, l
     expect(originPart(bom)).toBe("# Disallow: /\nUser-agent: *\nAllow: /\n");
   });
 
+  it("a partial byte order mark (EF BB) is dropped: it cannot glue to the first user-agent line", () => {
+    const origin = new Uint8Array([0xef, 0xbb, 0x80, ...encode("User-agent: *\nDisallow: /admin/\n")]);
+    const served = compilePurposes(origin, SEARCH_ALLOW, TABLE, []);
+    const tail = served.body.subarray(new TextEncoder().encode(served.generated).length);
+    expect([...tail]).toEqual([0x80, ...encode("User-agent: *\nDisallow: /admin/\n")]);
+    expect(allowed(served.body, "Searchbot", "/admin/x")).toBe(false);
+  });
+
   it("bytes that are not UTF-8 are served as they came", () => {
     const origin = new Uint8Array([...encode("Disallow: /\xff"), 0xff, 0x0a, ...encode("User-agent: *\n")]);
     const served = compilePurposes(origin, SEARCH_ALLOW, TABLE, []);
