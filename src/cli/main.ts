@@ -83,7 +83,8 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     `  robots-edge purposes <setting.json> [robots.txt]
       The robots.txt the edge serves for this origin file (none: the origin has none) and
       a purposes setting ({"purposes": […]} or the bare list): the generated lines, then
-      the file unchanged. Notes on stderr; exit 1 when the setting cannot be applied.
+      the file (its lines before any user-agent line commented out: they apply to no crawler).
+      Notes on stderr; exit 1 when the setting cannot be applied.
 `,
     JSON_OPTION,
     async ({ values, positionals }, io) => (await import("./purposes.ts")).purposes(positionals, values, io),

@@ -24,6 +24,11 @@
  * Generated lines come first: a reader that stops at 500 KiB (Google; this parser) still reads
  * them, and the edge enforces what such a reader reads. A served file that would pass
  * MAX_ROBOTS_BYTES is not generated at all (the origin's file is served, with a note).
+ *
+ * The origin's file follows unchanged but for its lines before its first user-agent line: they
+ * apply to no crawler there and would join the last generated group here, so they are served
+ * commented out (stray-lines.ts), each at its own line number, with a warning. A UTF-16 origin
+ * file (core/text.ts) is not combined with UTF-8 lines: the purposes are not applied to it.
  */
 
 import type { CrawlerCategory } from "../vocabulary.ts";
@@ -41,6 +46,7 @@ import {
 } from "../core/index.ts";
 import { writeRateLines, writeRule, writeUsageLine } from "../core/robots-text.ts";
 import { actionFor, blockedPrefixes, categoryBlockedAt, unexpressibleAllows, type Purposes } from "./purposes.ts";
+import { commentedOut, strayLines } from "./stray-lines.ts";
 
 /** What the lint says about a setting against an origin file. */
 export interface PurposesNote {
@@ -49,7 +55,10 @@ export interface PurposesNote {
 }
 
 export interface ServedRobots {
-  /** The file to serve and to enforce: generated lines, then the origin's bytes. */
+  /**
+   * The file to serve and to enforce: generated lines, then the origin's bytes, its lines
+   * before any user-agent line commented out (stray-lines.ts).
+   */
   readonly body: Uint8Array;
   /** The generated lines alone ("" when the setting adds nothing). */
   readonly generated: string;
@@ -69,6 +78,9 @@ export interface Subject {
 
 export const GENERATED_HEADER = "# robots-edge: lines generated from the site's purposes setting";
 export const GENERATED_FOOTER = "# robots-edge: end of generated lines; the origin's robots.txt follows, unchanged";
+/** The footer when some of the origin's lines are served commented out. */
+export const GENERATED_FOOTER_STRAY =
+  "# robots-edge: end of generated lines; the origin's robots.txt follows, its lines before any User-agent line commented out (they apply to no crawler)";
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /** The served robots.txt for an origin's file (undefined: the origin has none) and a setting. */
@@ -81,7 +93,8 @@ export function compilePurposes(
   const originBytes = withoutBom(
     typeof origin === "string" ? new TextEncoder().encode(origin) : (origin ?? new Uint8Array()),
   );
-  const originMatcher = compileRobots(parseRobotsTxt(originBytes));
+  const originModel = parseRobotsTxt(originBytes);
+  const originMatcher = compileRobots(originModel);
   const subjects = subjectsOf(purposes, crawlers, switches);
   const notes: PurposesNote[] = [];
   const usage = usageLines(purposes);
@@ -97,29 +110,63 @@ export function compilePurposes(
       },
     ],
   });
+  if (originModel.diagnostics.some(({ code }) => code === "utf16" || code === "utf16-mangled-bom"))
+    return notApplied(originBytes, [UTF16_NOTE]);
+  const stray = strayLines(originBytes, originModel);
+  const servedOrigin = commentedOut(originBytes, stray);
   let groups: GeneratedGroup[];
   try {
-    groups = generatedGroups(subjects, purposes, originMatcher, notes, MAX_ROBOTS_BYTES - originBytes.length);
+    groups = generatedGroups(subjects, purposes, originMatcher, notes, MAX_ROBOTS_BYTES - servedOrigin.length);
   } catch (error) {
     if (error instanceof TooLarge) return tooLarge("over " + MAX_ROBOTS_BYTES);
     throw error;
   }
   notes.push(...switchNotes(purposes, switches));
-  const generated = generatedText(groups, usage);
+  const generated = generatedText(groups, usage, stray.length > 0);
+  // Nothing generated: the origin's file is served as it is, stray lines and all (they join nothing).
+  if (generated === "") return { body: originBytes, generated, applied: true, notes };
   const encoded = new TextEncoder().encode(generated);
-  if (encoded.length + originBytes.length > MAX_ROBOTS_BYTES)
-    return tooLarge(String(encoded.length + originBytes.length));
-  const body = new Uint8Array(encoded.length + originBytes.length);
+  if (encoded.length + servedOrigin.length > MAX_ROBOTS_BYTES)
+    return tooLarge(String(encoded.length + servedOrigin.length));
+  const body = new Uint8Array(encoded.length + servedOrigin.length);
   body.set(encoded);
-  body.set(originBytes, encoded.length);
+  body.set(servedOrigin, encoded.length);
+  if (stray.length > 0) notes.push(strayNote(stray));
   return { body, generated, applied: true, notes };
+}
+
+const UTF16_NOTE: PurposesNote = {
+  severity: "warning",
+  message:
+    "the origin's robots.txt is UTF-16, which Google does not read; generated UTF-8 lines cannot be put in front of it, so the origin's file is served alone and the purposes are not applied (serve it as UTF-8)",
+};
+
+function notApplied(origin: Uint8Array, notes: readonly PurposesNote[]): ServedRobots {
+  return { body: origin, generated: "", applied: false, notes };
+}
+
+/** The warning for the origin's lines served commented out: their numbers, a few of them. */
+function strayNote(lines: readonly number[]): PurposesNote {
+  const shown = lines.slice(0, 5).join(", ");
+  const more = lines.length > 5 ? ` and ${lines.length - 5} more` : "";
+  return {
+    severity: "warning",
+    message: `the origin's robots.txt has lines before its first user-agent line (line ${shown}${more}); they apply to no crawler, and the served file carries them commented out so they cannot join a generated group. Put a user-agent line above them if they are meant to apply`,
+  };
 }
 
 /** The restated lines passed what a crawler reads: stop early, the setting cannot be applied. */
 class TooLarge extends Error {}
 
+/**
+ * The origin's bytes without a leading byte order mark, whole or partial (EF, EF BB), as the
+ * parser skips it at the start of a file (core/text.ts). Past the generated lines it would be
+ * read as text: EF BB 80 is a character there, glued to the origin's first line.
+ */
 function withoutBom(bytes: Uint8Array): Uint8Array {
-  return UTF8_BOM.every((byte, i) => bytes[i] === byte) ? bytes.subarray(3) : bytes;
+  let start = 0;
+  while (start < UTF8_BOM.length && bytes[start] === UTF8_BOM[start]) start++;
+  return bytes.subarray(start);
 }
 
 export function subjectsOf(
@@ -403,7 +450,7 @@ function contentSignal(said: Said): string {
     .join(", ");
 }
 
-function generatedText(groups: readonly GeneratedGroup[], usage: readonly string[]): string {
+function generatedText(groups: readonly GeneratedGroup[], usage: readonly string[], stray: boolean): string {
   if (groups.length === 0 && usage.length === 0) return "";
   const out = [GENERATED_HEADER, ""];
   if (usage.length > 0) {
@@ -413,6 +460,6 @@ function generatedText(groups: readonly GeneratedGroup[], usage: readonly string
   for (const group of groups) {
     out.push(`# ${group.why}`, ...group.tokens.map((token) => `User-agent: ${token}`), ...group.lines, "");
   }
-  out.push(GENERATED_FOOTER, "", "");
+  out.push(stray ? GENERATED_FOOTER_STRAY : GENERATED_FOOTER, "", "");
   return out.join("\n");
 }

@@ -1,6 +1,7 @@
 /**
  * One numbering for the robots.txt the edge serves with purposes (purposes-robots.ts): the
- * generated lines come first, then the origin's file, unchanged. Every report of a line (the
+ * generated lines come first, then the origin's file, line for line (its lines before any
+ * user-agent line commented out in place, stray-lines.ts: no line added or removed). Every report of a line (the
  * X-Robots-Edge header, the 403 body, the log, activity, explain, the tester, GET robots and
  * the page) cites
  *   - a line of the origin's file by its number in the origin's file ("line 25"), the number

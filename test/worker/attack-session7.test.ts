@@ -124,9 +124,10 @@ describe("(a)(c) purposes: the served file gives the origin's lines a meaning th
     expect([response.status, response.headers.get("x-robots-edge")]).toEqual([200, null]);
   });
 
-  // The origin's stray `Disallow: /` joins the generated `User-agent: *` group: saving
-  // "search engines: allow" refuses Googlebot every URL and serves Google `Disallow: /` in `*`.
-  it.fails("saving search-engine: allow never refuses Googlebot what the origin's file allows", async () => {
+  // The origin's stray `Disallow: /` joined the generated `User-agent: *` group: saving
+  // "search engines: allow" refused Googlebot every URL and served Google `Disallow: /` in `*`.
+  // Fixed: such lines are served commented out (src/policy/stray-lines.ts).
+  it("saving search-engine: allow never refuses Googlebot what the origin's file allows", async () => {
     fakeOrigin({ body: "Disallow: /\n\nUser-agent: *\nDisallow: /admin/\n" });
     const saved = await admin("policy", {
       method: "PUT",
@@ -138,9 +139,10 @@ describe("(a)(c) purposes: the served file gives the origin's lines a meaning th
     expect([response.status, response.headers.get("x-robots-edge")]).toEqual([200, null]);
   });
 
-  // The origin's stray `Allow: /members/` joins the generated ai-training group and, as long as
-  // the generated `Disallow: /members/`, wins the tie: the purposes block is lifted for GPTBot.
-  it.fails("a stray Allow in the origin's file never lifts a purposes block: GPTBot /members/x -> 403", async () => {
+  // The origin's stray `Allow: /members/` joined the generated ai-training group and, as long as
+  // the generated `Disallow: /members/`, won the tie: the purposes block was lifted for GPTBot.
+  // Fixed: such lines are served commented out (src/policy/stray-lines.ts).
+  it("a stray Allow in the origin's file never lifts a purposes block: GPTBot /members/x -> 403", async () => {
     fakeOrigin({ body: "Allow: /members/\n\nUser-agent: *\nDisallow: /admin/\n" });
     const saved = await admin("policy", {
       method: "PUT",

@@ -109,6 +109,40 @@ describe("purposes from the POLICY var, and an origin without robots.txt", () =>
   });
 });
 
+describe("the origin's lines before any user-agent line (outside attack, session 7)", () => {
+  // They apply to no crawler in the origin's file; after the generated groups they would join
+  // the last one. Served commented out, at their own line numbers, and named in GET status.
+  const STRAY = "Disallow: /\nAllow: /members/\n\nUser-agent: *\nDisallow: /admin/\n";
+  const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+  const GPTBOT =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+
+  it("served commented out; Googlebot keeps the site, GPTBot stays blocked; GET status says so", async () => {
+    fakeOrigin({ body: STRAY });
+    const policy = { purposes: [{ path: "/members/", "search-engine": "allow", "ai-training": "block" }] };
+    expect((await admin("policy", { method: "PUT", body: policy, env: OFF })).status).toBe(200);
+    const text = await servedText();
+    expect(
+      text.endsWith(
+        "commented out (they apply to no crawler)\n\n# Disallow: /\n# Allow: /members/\n\nUser-agent: *\nDisallow: /admin/\n",
+      ),
+    ).toBe(true);
+    const answers = [
+      await call("/blog/", { ua: GOOGLEBOT, env: OFF }),
+      await call("/members/x", { ua: GPTBOT, env: OFF }),
+      await call("/admin/x", { ua: GOOGLEBOT, env: OFF }),
+    ].map((response) => [response.status, response.headers.get("x-robots-edge")]);
+    expect(answers.map(([status]) => status)).toEqual([200, 403, 403]);
+    expect(answers[2]?.[1]).toMatch(/line=5\b/);
+    const status = (await (await admin("status", { env: OFF })).json()) as { edge: { problems: string[] } };
+    expect(status.edge.problems.filter((problem) => problem.includes("before its first user-agent line"))).toEqual([
+      expect.stringMatching(
+        /^purposes at .*: the origin's robots.txt has lines before its first user-agent line \(line 1, 2\); they apply to no crawler/,
+      ),
+    ]);
+  });
+});
+
 describe("draft replay with purposes", () => {
   it("a draft policy's purposes are judged through the file they would serve", async () => {
     const ccbot = "CCBot/2.0 (https://commoncrawl.org/faq/)";
