@@ -176,8 +176,8 @@ describe("GET status: a list not loaded warns what it does under the settings in
     ["off", "off", undefined, undefined],
   ];
   it.each(rows)("VERIFY_CRAWLERS=%s DISGUISED_CRAWLERS=%s", async (verify, disguised, gptbot, chatgptUser) => {
-    const env = { VERIFY_CRAWLERS: verify, DISGUISED_CRAWLERS: disguised };
-    const { identity } = (await (await admin("status", { env })).json()) as { identity: { warnings: string[] } };
+    const vars = { VERIFY_CRAWLERS: verify, DISGUISED_CRAWLERS: disguised };
+    const { identity } = (await (await admin("status", { env: vars })).json()) as { identity: { warnings: string[] } };
     const of = (name: string) => identity.warnings.find((warning) => warning.startsWith(`no ${name} list`));
     expect([of("gptbot"), of("chatgpt-user")]).toEqual([gptbot, chatgptUser]);
   });
