@@ -6,7 +6,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export const DEMO_ROBOTS = `# robots-edge demo origin
+/**
+ * The demo's robots.txt. Its Sitemap line names the site as visitors reach it (a Sitemap URL is
+ * absolute, RFC 9309 §2.4 / sitemaps.org): under `npm run dev` the edge's address with its port,
+ * passed in by scripts/dev.ts; the tests that start the origin bare get DEMO_ROBOTS, which
+ * names no port.
+ */
+export function demoRobots(siteUrl = "http://127.0.0.1"): string {
+  return DEMO_ROBOTS_TEMPLATE.replace("{site}", siteUrl);
+}
+
+const DEMO_ROBOTS_TEMPLATE = `# robots-edge demo origin
 User-agent: *
 Disallow: /private/
 Allow: /private/press-kit/
@@ -19,8 +29,10 @@ User-agent: ClaudeBot
 User-agent: CCBot
 Disallow: /
 
-Sitemap: http://127.0.0.1/sitemap.xml
+Sitemap: {site}/sitemap.xml
 `;
+
+export const DEMO_ROBOTS = demoRobots();
 
 /** How /robots.txt answers. */
 export type RobotsBehaviour =
@@ -65,8 +77,17 @@ export interface DemoOrigin {
   close(): Promise<void>;
 }
 
-export async function startDemoOrigin(port = 0): Promise<DemoOrigin> {
-  let robots: RobotsBehaviour = { status: 200, body: DEMO_ROBOTS };
+/** The sitemap the robots.txt names: every page, at the site's address. */
+function sitemapOf(siteUrl: string): string {
+  const urls = Object.keys(PAGES).map((path) => `<url><loc>${siteUrl}${encodeURI(path)}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`;
+}
+
+/** `siteUrl`: the address visitors reach the site at (the edge's), for the Sitemap line and the sitemap. */
+export async function startDemoOrigin(port = 0, siteUrl?: string): Promise<DemoOrigin> {
+  const site = siteUrl ?? "http://127.0.0.1";
+  const ownRobots = demoRobots(site);
+  let robots: RobotsBehaviour = { status: 200, body: ownRobots };
   const requests: string[] = [];
   const hanging = new Set<ServerResponse>();
   const handle = (request: IncomingMessage, response: ServerResponse) => {
@@ -74,6 +95,11 @@ export async function startDemoOrigin(port = 0): Promise<DemoOrigin> {
     const url = new URL(request.url ?? "/", "http://origin.local");
     const path = safeDecode(url.pathname);
     if (path === "/robots.txt" || path.startsWith("/robots-hop/")) return answerRobots(robots, path, response, hanging);
+    if (path === "/sitemap.xml") {
+      response.writeHead(200, { "content-type": "application/xml; charset=utf-8" });
+      response.end(sitemapOf(site));
+      return;
+    }
     const page = PAGES[path];
     response.writeHead(page ? 200 : 404, { "content-type": "text/html; charset=utf-8" });
     response.end(`<!doctype html><title>${path}</title><body>${page ?? "Not found"}</body>`);

@@ -38,7 +38,9 @@ const probe = options.origin === undefined ? undefined : await probeOrigin(optio
 async function demoOrigin(): Promise<DemoOrigin> {
   const portFile = join(STATE, "demo-origin-port");
   const lastPort = options.persist && existsSync(portFile) ? Number(readFileSync(portFile, "utf8")) : 0;
-  const started = await startDemoOrigin(lastPort).catch(() => startDemoOrigin());
+  // The Sitemap line of its robots.txt names the site where visitors reach it: this edge.
+  const site = `http://127.0.0.1:${PORT}`;
+  const started = await startDemoOrigin(lastPort, site).catch(() => startDemoOrigin(0, site));
   if (options.persist) {
     mkdirSync(STATE, { recursive: true });
     writeFileSync(portFile, new URL(started.url).port);

@@ -27,7 +27,7 @@ export const ACTIONS = [
   "rate-limited",
   /** The edge answered GET/HEAD /robots.txt itself, with the file it enforces. */
   "serve-robots-txt",
-  /** The edge cannot forward at all: 502 (no usable ORIGIN_URL) or 508 (it would call itself). */
+  /** The edge cannot or may not forward: 502 (no usable ORIGIN_URL), 508 (it would call itself), 404 (the admin token). */
   "error",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -56,6 +56,8 @@ export const LAYERS = [
   "origin",
   /** Route mode, addressed to the Worker itself: 508. */
   "self-loop",
+  /** The request carries the admin token (a misspelt admin path): 404, never sent to the origin. */
+  "admin-token",
   /** MODE=off: forwarded unjudged. */
   "mode-off",
   /** A host the edge does not protect (AUTHORITIES): forwarded unjudged. */
@@ -93,6 +95,7 @@ export type Layer = (typeof LAYERS)[number];
 export const LAYER_LABELS: Readonly<Record<Layer, string>> = {
   origin: "no usable ORIGIN_URL",
   "self-loop": "the Worker would call itself",
+  "admin-token": "carries the admin token, not forwarded",
   "mode-off": "MODE=off",
   "not-served": "host not protected",
   human: "not a crawler",

@@ -7,7 +7,8 @@
  * Precedence, top to bottom. docs/decisions.md "Precedence" lists the same steps under the same
  * names, and test/policy/precedence-docs.test.ts holds the two lists equal.
  *   1. nowhere to send: an unusable ORIGIN_URL -> 502; route mode addressed to the Worker
- *      itself (a loop) -> 508
+ *      itself (a loop) -> 508; a request carrying the admin token (a misspelt admin path) ->
+ *      404, so the operator's secret never reaches the origin (the one place that rule is kept)
  *   2. mode off: MODE=off -> forward, unjudged (a var with a bad value is no kill switch: its
  *      default stands in, src/config/read-config.ts)
  *   3. not served: an authority the edge does not protect (AUTHORITIES) -> forward, unjudged
@@ -149,6 +150,8 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
 function unjudgedOutcome(facts: EdgeFacts): EdgeOutcome | undefined {
   if (facts.originUnusable) return outcome("error", "origin", 502);
   if (facts.selfAddressed) return outcome("error", "self-loop", 508);
+  // Never forward a request carrying the admin token, in any mode, to any host (issue 31).
+  if (facts.carriesAdminToken === true) return outcome("error", "admin-token", 404);
   if (facts.mode === "off") return outcome("pass", "mode-off", null);
   if (!facts.served) return outcome("pass", "not-served", null);
   return undefined;

@@ -80,6 +80,11 @@ export interface EdgeSettings {
 export interface RequestFacts {
   /** Route mode, and the request is addressed to the Worker itself (e.g. plain `wrangler dev`). */
   readonly selfAddressed: boolean;
+  /**
+   * The request's Authorization carries ADMIN_TOKEN (worker/admin-token.ts carriesToken): an
+   * operator's misspelt admin path. Absent where there is no request (explain, replay): false.
+   */
+  readonly carriesAdminToken?: boolean;
   /** The request's authority is one the edge protects (AUTHORITIES; always in proxy mode). */
   readonly served: boolean;
   /** GET or HEAD of /robots.txt, in any spelling that means it. */

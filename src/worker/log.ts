@@ -63,7 +63,9 @@ export function decisionLine(record: EdgeRecord, request: Pick<LoggedRequest, "l
     record.judgedPath === record.path ? "" : ` (as ${short(loggedPath(record.judgedPath, request.logQuery))})`;
   const where = line === null ? "" : line.line !== null ? ` (line ${line.line})` : ` (${line.member})`;
   const why = line === null ? LAYER_LABELS[record.layer] : `${short(line.text)}${where}`;
-  const judged = identity.judgedAs === "claimed" ? "" : ` [judged as ${identity.judgedAs}]`;
+  // Nothing to say when the claim stood as made, or nobody was judged (the admin token's 404).
+  const judged =
+    identity.judgedAs === "claimed" || identity.judgedAs === "unjudged" ? "" : ` [judged as ${identity.judgedAs}]`;
   return `${answer} ${who} ${path}${spelled} ${why}${judged}`;
 }
 

@@ -62,6 +62,90 @@ describe("npm run dev's page: identity checks off", () => {
   });
 });
 
+describe("npm run dev's demo and page: the small oddities (issue #35 item 9)", () => {
+  let dev: EdgeProcess;
+  let page: Page;
+  const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+  const ONE_LINE_POLICY =
+    '{"routes":[{"pattern":"/docs/","rules":[{"crawlers":["GPTBot"],"action":"block"}]},{"pattern":"/","mode":"enforce"}]}';
+
+  beforeAll(async () => {
+    dev = await startDevScript([]);
+    started.push(dev);
+    // A few crawler requests, for the activity the README's screenshot shows.
+    for (const [ua, path] of [
+      [GOOGLEBOT, "/blog/"],
+      [GOOGLEBOT, "/private/report"],
+      ["GPTBot/1.2", "/blog/"],
+      ["GPTBot/1.2", "/docs/"],
+      ["ClaudeBot/1.0", "/"],
+    ] as const) {
+      await fetch(`${dev.url}${path}`, { headers: { "user-agent": ua } }).then((response) => response.text());
+    }
+    const saved = await fetch(`${dev.url}/__robots/policy`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${DEV_TOKEN}`, "content-type": "application/json" },
+      body: ONE_LINE_POLICY,
+    });
+    expect(saved.status).toBe(200);
+    page = await signedIn(dev.url, DEV_TOKEN);
+  }, 120_000);
+
+  it("the demo's Sitemap line names the site with its port, and the sitemap answers there", async () => {
+    const robots = await (await fetch(`${dev.url}/robots.txt`)).text();
+    expect(robots.split("\n").filter((line) => line.startsWith("Sitemap:"))).toEqual([
+      `Sitemap: ${dev.url}/sitemap.xml`,
+    ]);
+    const sitemap = await fetch(`${dev.url}/sitemap.xml`);
+    expect(sitemap.status).toBe(200);
+    expect(await sitemap.text()).toContain(`<loc>${dev.url}/blog/hello-world</loc>`);
+  });
+
+  it("a policy saved through the API as one line shows in the editor indented", async () => {
+    await expect.poll(() => page.inputValue("#policy-text")).not.toBe("");
+    expect(await page.inputValue("#policy-text")).toBe(
+      [
+        "{",
+        '  "routes": [',
+        "    {",
+        '      "pattern": "/docs/",',
+        '      "rules": [',
+        "        {",
+        '          "crawlers": [',
+        '            "GPTBot"',
+        "          ],",
+        '          "action": "block"',
+        "        }",
+        "      ]",
+        "    },",
+        "    {",
+        '      "pattern": "/",',
+        '      "mode": "enforce"',
+        "    }",
+        "  ]",
+        "}",
+      ].join("\n"),
+    );
+  });
+
+  it("the tester's note on verification stands beside the tester, not at the top of the page", async () => {
+    await page.fill("#ua", GOOGLEBOT);
+    await page.fill("#urls", "/private/report\n/blog/");
+    await page.click("#run");
+    await page.waitForSelector("#results tbody tr:nth-child(2)");
+    expect(await page.textContent("#test-note")).toBe(
+      "Unverifiable: VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *",
+    );
+    expect(await page.$eval("#test-note", (note) => note.closest("section")?.getAttribute("aria-labelledby"))).toBe(
+      "tester-title",
+    );
+    expect(await page.textContent("#message")).toBe("");
+    // The README's pictures (docs/operator-page.png, docs/activity.png) are these two.
+    await page.screenshot({ path: resolve(SHOTS, "first-hour-4-readme.png"), fullPage: true });
+    await page.locator("#activity").screenshot({ path: resolve(SHOTS, "first-hour-5-activity.png") });
+  });
+});
+
 describe("the page with identity checks on (as deployed)", () => {
   let origin: DemoOrigin;
   let edge: EdgeProcess;
@@ -81,7 +165,7 @@ describe("the page with identity checks on (as deployed)", () => {
     await page.waitForSelector("#warnings:not(.hidden)");
     expect(await page.$$eval("#warnings-list > li", (items) => items.length)).toBe(1);
     expect(await page.textContent("#list-warnings summary")).toBe(
-      "18 crawler lists not loaded or out of date: their crawlers' claims may be unverifiable",
+      "18 crawler lists not loaded or out of date: each says what that does here",
     );
     expect(await page.getAttribute("#list-warnings", "open")).toBeNull();
     expect(await page.isVisible("#list-warnings li")).toBe(false);
@@ -107,6 +191,10 @@ describe("the page with identity checks on (as deployed)", () => {
         `^origin unreachable: ${origin.url.replaceAll(".", "\\.")} gave no answer at [\\dT:.Z-]+ \\(network error: .+\\); people get 502 until it answers$`,
       ),
     );
+    // The Origin panel below the banner is read again with it: it names the same failure.
+    await expect
+      .poll(() => page.textContent("#fetch-status"))
+      .toMatch(/Origin statusno answer.*Last errornetwork error: /);
     await page.screenshot({ path: resolve(SHOTS, "first-hour-3-origin-unreachable.png") });
   });
 });

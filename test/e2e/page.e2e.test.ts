@@ -72,7 +72,7 @@ describe("operator page", () => {
       ["/blog/", "allowed", "pass", "*", "no-matching-rule"],
     ]);
     // How the tested crawler is verified, or why not (this edge runs with VERIFY_CRAWLERS=off).
-    expect(await page.textContent("#message")).toBe(
+    expect(await page.textContent("#test-note")).toBe(
       "Unverifiable: VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *",
     );
     // Long cells wrap only where they would overflow, never mid-word otherwise (issue #11).
@@ -95,7 +95,7 @@ describe("operator page", () => {
       tds.map((td) => td.textContent),
     );
     expect(differing).toEqual(["/private/report", "/blog/"]);
-    expect(await page.textContent("#message")).toBe("2 URL(s) decided differently by the draft.");
+    expect(await page.textContent("#test-note")).toBe("2 URL(s) decided differently by the draft.");
     expect((await rawRequest(edge.url, "/robots.txt", { ua: GOOGLEBOT })).body).toBe(ROBOTS);
     await shot("4-draft");
     await page.uncheck("#draft-mode");
@@ -482,7 +482,7 @@ describe("operator page: problems and what the edge does now", () => {
     await view.fill("#draft", "User-agent: *\nDisallow: /blog/\n");
     await view.click("#run");
     await expect
-      .poll(() => view.textContent("#message"))
+      .poll(() => view.textContent("#test-note"))
       .toBe(
         "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, 2 URL(s) would be decided differently by the draft.",
       );

@@ -44,6 +44,28 @@ describe("a request carrying the admin token is never forwarded", () => {
     expect(pagesAsked()).toEqual([]);
   });
 
+  // What the operator is shown is what the edge did: the 404, never a pass (the log line's fields, literally).
+  it.each([
+    { ua: GOOGLEBOT, path: "/blog/" },
+    { ua: CHROME, path: "/__ROBOTS/status" },
+  ])("$ua on $path: the decision logged is the 404, layer admin-token", async ({ ua, path }) => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const response = await call(path, { ua, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(404);
+    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    const decisions = lines.filter((line) => line.event === "robots-edge.decision");
+    expect(decisions.map((line) => [line.action, line.status, line.layer])).toEqual([["error", 404, "admin-token"]]);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it("the short dev line says the 404 and why", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await call("/blog/", { ua: GOOGLEBOT, headers: { authorization: `Bearer ${TOKEN}` }, env: { LOG_FORMAT: "line" } });
+    expect(log.mock.calls.map(([line]) => String(line))).toEqual([
+      "404 Googlebot /blog/ carries the admin token, not forwarded",
+    ]);
+  });
+
   it.each([
     { authorization: "Bearer someone-elses-token-123", why: "another bearer token" },
     { authorization: `Bearer ${TOKEN}x`, why: "the token with more after it" },

@@ -154,6 +154,35 @@ describe("status and refresh", () => {
   });
 });
 
+describe("GET status: a list not loaded warns what it does under the settings in force", () => {
+  const VERIFY = "claims of GPTBot are unverifiable, refused (503) wherever * refuses";
+  const DISGUISE = "browsers from its addresses are not recognised as GPTBot (they pass as people)";
+  // [VERIFY_CRAWLERS, DISGUISED_CRAWLERS, gptbot's warning (crawler-only list), chatgpt-user's (mixed)]
+  const rows: [string, string, string | undefined, string | undefined][] = [
+    [
+      "unknown",
+      "off",
+      `no gptbot list loaded yet: ${VERIFY}`,
+      "no chatgpt-user list loaded yet: claims of ChatGPT-User are unverifiable, refused (503) wherever * refuses",
+    ],
+    [
+      "block",
+      "report",
+      `no gptbot list loaded yet: ${VERIFY}; ${DISGUISE}`,
+      "no chatgpt-user list loaded yet: claims of ChatGPT-User are unverifiable, refused (503) wherever * refuses",
+    ],
+    ["off", "enforce", `no gptbot list loaded yet: ${DISGUISE}`, undefined],
+    ["off", "report", `no gptbot list loaded yet: ${DISGUISE}`, undefined],
+    ["off", "off", undefined, undefined],
+  ];
+  it.each(rows)("VERIFY_CRAWLERS=%s DISGUISED_CRAWLERS=%s", async (verify, disguised, gptbot, chatgptUser) => {
+    const vars = { VERIFY_CRAWLERS: verify, DISGUISED_CRAWLERS: disguised };
+    const { identity } = (await (await admin("status", { env: vars })).json()) as { identity: { warnings: string[] } };
+    const of = (name: string) => identity.warnings.find((warning) => warning.startsWith(`no ${name} list`));
+    expect([of("gptbot"), of("chatgpt-user")]).toEqual([gptbot, chatgptUser]);
+  });
+});
+
 const explain = async (ua: string, url: string) =>
   (await (await admin(`explain?ua=${encodeURIComponent(ua)}&url=${encodeURIComponent(url)}`)).json()) as Record<
     string,

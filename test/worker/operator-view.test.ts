@@ -100,6 +100,52 @@ describe("POST test during a pause: robots.txt's verdict beside the 503, and dra
   });
 });
 
+describe("GET explain during a pause answers as the tester does: the 503 now, robots.txt's verdict beside it", () => {
+  interface Explained {
+    allowed: boolean;
+    layer: string;
+    action: { action: string; status: number | null };
+    afterPause?: { allowed: boolean; layer: string; rule: { line: number } | null } | null;
+  }
+  // [ua, url, allowed, afterPause layer, afterPause line] for ORIGIN_ROBOTS, paused.
+  const rows: [string, string, boolean, string, number | null][] = [
+    ["Googlebot", "/admin/x", false, "robots.txt", 2],
+    ["Googlebot", "/blog/", true, "robots.txt", null],
+    ["bingbot", "/private/x", false, "robots.txt", 5],
+  ];
+  const agents: Record<string, string> = { Googlebot: GOOGLEBOT, bingbot: BINGBOT };
+  it.each(rows)("%s %s: allowed %s (%s line %s), and the same in the tester", async (name, url, ...expected) => {
+    const ua = agents[name] ?? "";
+    await admin("pause", { method: "POST", body: { minutes: 30, retryAfter: 600 }, env: OFF });
+    await admin("refresh", { method: "POST", env: OFF });
+    const response = await admin(`explain?ua=${encodeURIComponent(ua)}&url=${encodeURIComponent(url)}`, { env: OFF });
+    const explained = (await response.json()) as Explained;
+    expect([explained.action.status, explained.layer]).toEqual([503, "pause"]);
+    expect([explained.allowed, explained.afterPause?.layer, explained.afterPause?.rule?.line ?? null]).toEqual(
+      expected,
+    );
+    const [row] = (await tested(ua, [url], ORIGIN_ROBOTS)).results;
+    expect([row?.live.allowed, row?.live.afterPause?.rule?.line ?? null]).toEqual([expected[0], expected[2]]);
+  });
+
+  it("no copy stored yet: the verdict after the pause is unknown, said as null", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 30 }, env: OFF });
+    const explained = (await (
+      await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=/admin/x`, { env: OFF })
+    ).json()) as Explained;
+    expect([explained.action.status, explained.afterPause]).toEqual([503, null]);
+  });
+
+  it("a person is not paused: no afterPause, allowed", async () => {
+    await admin("pause", { method: "POST", body: { minutes: 30 }, env: OFF });
+    await admin("refresh", { method: "POST", env: OFF });
+    const explained = (await (
+      await admin(`explain?ua=${encodeURIComponent(CHROME)}&url=/admin/x`, { env: OFF })
+    ).json()) as Explained;
+    expect([explained.allowed, explained.layer, explained.afterPause]).toEqual([true, "human", undefined]);
+  });
+});
+
 describe("one numbering with purposes in force: origin lines by their origin number, generated lines as g<n>", () => {
   interface Explained {
     rule: { line: number; kind: string; pattern: string } | null;

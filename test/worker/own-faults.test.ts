@@ -522,6 +522,16 @@ describe("an exception on the request path (index.ts's one catch, edge/own-fault
     expect(await response.text()).toBe(body);
   });
 
+  it("a person's request that carries the admin token is kept from the origin on the fallback too", async () => {
+    const response = await fetchWith(brokenConfigEnv(), "/__ROBOTS/status", {
+      ua: CHROME,
+      headers: { authorization: "Bearer test-admin-token" },
+    });
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain("test-admin-token");
+    expect(vi.mocked(globalThis.fetch)).not.toHaveBeenCalled();
+  });
+
   it("/robots.txt: the last copy this isolate loaded is served", async () => {
     expect((await call("/robots.txt", { ua: GOOGLEBOT })).status).toBe(200);
     const response = await fetchWith(brokenConfigEnv(), "/robots.txt", { ua: GOOGLEBOT });

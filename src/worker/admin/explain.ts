@@ -6,7 +6,7 @@
 import ipaddr from "ipaddr.js";
 import { classifyUserAgent } from "../../agents/classify.ts";
 import type { VerificationOutcome } from "../../agents/verification.ts";
-import { explainIfDecidable, explainRequest, type ExplainInput } from "../../policy/explain.ts";
+import { explainIfDecidable, explainRequest, type Explanation, type ExplainInput } from "../../policy/explain.ts";
 import type { DisguiseFact } from "../../policy/edge-facts.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import type { ReferralLedger } from "../../policy/referral-ledger.ts";
@@ -50,9 +50,11 @@ export async function explain(admin: AdminContext): Promise<Response> {
   // What the edge enforces: the origin's copy with the purposes in force (robots/purposes-served.ts).
   const served = robots && servedRobots(robots, situation.policy);
   const stored = served && { state: served.entry.state, matcher: served.matcher() };
-  const explanation = explainIfDecidable(explainInput(admin, situation, ua, path, claimCheck, disguise), stored);
-  if (!explanation)
-    return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh?origin=${origin} first`);
+  const now = explainIfDecidable(explainInput(admin, situation, ua, path, claimCheck, disguise), stored);
+  if (!now) return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh?origin=${origin} first`);
+  const explanation = withAfterPause(now, situation, (unpaused) =>
+    explainIfDecidable(explainInput(admin, unpaused, ua, path, claimCheck, disguise), stored),
+  );
   const ifEnforced =
     stored && explanation.reason === "mode-off"
       ? explainRequest({
@@ -86,6 +88,27 @@ async function explainTarget(
   if (admin.config.originUrl) return valid({ origin: admin.config.originUrl.origin, path });
   const origin = await existingOrigin(admin, url.origin);
   return origin.ok ? valid({ origin: origin.value, path }) : origin;
+}
+
+/** One answer: the edge's record rendered and, during a pause, the verdict with the pause lifted. */
+export type Explained = Explanation & { readonly afterPause?: Explanation | null };
+
+/**
+ * During a crawl pause every crawler gets 503 now, whatever the rules say. The answer then
+ * carries `afterPause`, the same request decided with the pause lifted (what robots.txt and the
+ * policy say), and its `allowed` is that verdict's: a pause refuses for now, it does not make a
+ * disallowed path allowed. Explain and the tester both answer through here, so they agree.
+ * Without a stored copy to judge by (explain reads only what is stored) the verdict is unknown:
+ * `allowed` stays the pause's and `afterPause` is null.
+ */
+export function withAfterPause(
+  now: Explanation,
+  situation: Situation,
+  decide: (unpaused: Situation) => Explanation | undefined,
+): Explained {
+  if (!situation.pause || now.layer !== "pause") return now;
+  const afterPause = decide({ ...situation, pause: null });
+  return afterPause ? { ...now, allowed: afterPause.allowed, afterPause } : { ...now, afterPause: null };
 }
 
 /** The edge's own state a decision depends on, read as the request path reads it. */

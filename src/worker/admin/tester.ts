@@ -7,10 +7,9 @@
  * with the purposes in force, as live is and as replay judges a draft (purposes-served.ts), so
  * a draft identical to the origin's file decides every crawler as live does.
  *
- * During a crawl pause every crawler gets 503 now, whatever the rules say. Each side then also
- * carries `afterPause`, the same request decided with the pause lifted (what robots.txt and the
- * policy say), and its `allowed` is that verdict's: a pause refuses for now, it does not make a
- * disallowed path allowed. `differs` compares the drafts on that verdict too.
+ * During a crawl pause each side carries `afterPause` (explain.ts withAfterPause, as GET
+ * explain does): the verdict with the pause lifted, `allowed` being that verdict's. `differs`
+ * compares the drafts on that verdict too.
  */
 
 import ipaddr from "ipaddr.js";
@@ -22,7 +21,15 @@ import { robotsFor } from "../robots/cache.ts";
 import { compileServed, draftLoaded, servedRobots } from "../robots/purposes-served.ts";
 import { readBodyJson } from "./body.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
-import { claimCheckOf, disguiseAt, explainInput, situationOf, type Situation } from "./explain.ts";
+import {
+  claimCheckOf,
+  disguiseAt,
+  explainInput,
+  situationOf,
+  withAfterPause,
+  type Explained,
+  type Situation,
+} from "./explain.ts";
 import { existingOrigin } from "./origins.ts";
 
 interface TestBody {
@@ -54,14 +61,10 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   const disguise = await disguiseAt(admin, ip);
   const judged = (url: string, side: typeof live, during: Situation) =>
     explainRequest({ ...explainInput(admin, during, ua, url, claimCheck, disguise), ...side });
-  const unpaused = situation.pause ? { ...situation, pause: null } : undefined;
+  const unpaused = situation.pause !== null;
   /** The edge's answer now and, when a pause answered it, the rules' verdict beside it. */
-  const sideOf = (url: string, side: typeof live): Tested => {
-    const now = judged(url, side, situation);
-    if (!unpaused || now.layer !== "pause") return now;
-    const afterPause = judged(url, side, unpaused);
-    return { ...now, allowed: afterPause.allowed, afterPause };
-  };
+  const sideOf = (url: string, side: typeof live): Explained =>
+    withAfterPause(judged(url, side, situation), situation, (lifted) => judged(url, side, lifted));
   const results = urls.map((url) => {
     const now = sideOf(url, live);
     if (!draft) return { url, live: now };
@@ -78,12 +81,9 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   return jsonResponse({ origin, paused: situation.pause !== null, results });
 }
 
-/** One side's answer: the edge's record rendered, and during a pause the verdict with it lifted. */
-type Tested = Explanation & { readonly afterPause?: Explanation };
-
 /** Whether two answers differ in what the edge does (or would allow); two absent answers do not. */
-function differ(a: Explanation | undefined, b: Explanation | undefined): boolean {
-  if (!a || !b) return a !== b;
+function differ(a: Explanation | null | undefined, b: Explanation | null | undefined): boolean {
+  if (!a || !b) return !a !== !b;
   return a.allowed !== b.allowed || a.action.action !== b.action.action || a.action.status !== b.action.status;
 }
 

@@ -16,12 +16,11 @@
  * an origin that trusts them would serve another resource than the one judged.
  *
  * The admin token never leaves (issue 31): a request whose Authorization carries ADMIN_TOKEN
- * (an operator's misspelt admin path, `/__ROBOTS/status`, `/__robots%2Fstatus`) is answered
- * here with a 404 that does not repeat it, never sent on with the operator's secret. Kept here,
- * in the one way out, so that no path to the origin can forget it.
+ * (an operator's misspelt admin path, `/__ROBOTS/status`, `/__robots%2Fstatus`) is never given
+ * to this function: the decision refuses it (policy/edge-decision.ts step 1, the one place the
+ * rule is kept) and its record says the 404, answered by adminTokenKept below.
  */
 
-import { carriesToken } from "../admin-token.ts";
 import { logError } from "../log.ts";
 import { errorResponse, jsonResponse } from "../responses.ts";
 
@@ -50,13 +49,7 @@ export function originTarget(originUrl: URL, url: URL): string {
  * Proxy mode: the same path on ORIGIN_URL. Route mode: the same URL as parsed (the host is
  * the zone's own, which Cloudflare routed to us). An unreachable origin answers 502.
  */
-export async function forward(
-  request: Request,
-  url: URL,
-  originUrl: URL | undefined,
-  adminToken: string | undefined,
-): Promise<Response> {
-  if (adminToken !== undefined && (await carriesToken(request, adminToken))) return adminTokenKept();
+export async function forward(request: Request, url: URL, originUrl: URL | undefined): Promise<Response> {
   const target = originUrl ? originTarget(originUrl, url) : url.href;
   const outgoing = new Request(target, request);
   dropHopByHop(outgoing.headers);
@@ -73,7 +66,8 @@ export async function forward(
   }
 }
 
-function adminTokenKept(): Response {
+/** The 404 for a request carrying the admin token; it does not repeat the token. */
+export function adminTokenKept(): Response {
   return jsonResponse(
     {
       error:

@@ -26,7 +26,8 @@ import { errorResponse, jsonResponse, unavailableResponse } from "../responses.t
 import { authorityOf } from "../robots/authorities.ts";
 import { lastLoadedRobots } from "../robots/cache.ts";
 import { robotsTxtResponse } from "../robots/route.ts";
-import { forward } from "./forward.ts";
+import { carriesToken } from "../admin-token.ts";
+import { adminTokenKept, forward } from "./forward.ts";
 
 /** Retry-After of a 503 for our own fault: short, since most faults pass or are repaired quickly. */
 export const OWN_FAULT_RETRY_AFTER_SECONDS = 120;
@@ -143,7 +144,10 @@ async function forwardedUnjudged(
 ): Promise<Response> {
   try {
     if (!url || request.bodyUsed || origin === undefined) throw new Error("nowhere to forward");
-    return await forward(request, url, origin ?? undefined, adminToken);
+    // The decision keeps a request that carries the admin token from the origin (its step 1);
+    // this path skips the decision, so it asks the same question itself.
+    if (adminToken !== undefined && (await carriesToken(request, adminToken))) return adminTokenKept();
+    return await forward(request, url, origin ?? undefined);
   } catch {
     return errorResponse("the edge had a fault of its own and could not forward this request", 502);
   }

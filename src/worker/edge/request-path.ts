@@ -16,7 +16,8 @@ import { ledgerFor } from "../activity/ledger-memory.ts";
 import { withLedgerMarks } from "../activity/ledger-marks.ts";
 import { isServedAuthority } from "../robots/authorities.ts";
 import type { EdgeContext } from "./context.ts";
-import { forward } from "./forward.ts";
+import { adminTokenKept, forward } from "./forward.ts";
+import { carriesToken } from "../admin-token.ts";
 import { policyInForce } from "../live-policy.ts";
 import { logDecision } from "../log.ts";
 import { checkCrawlRate } from "./pacing.ts";
@@ -46,7 +47,7 @@ import { carriesSignature, checkSignature } from "../identity/verify-signature.t
 
 /** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
-  let facts = initialFacts(edge);
+  let facts = { ...initialFacts(edge), carriesAdminToken: await carriesAdminToken(edge) };
   let robots: LoadedRobots | undefined;
   // The policy in force, read once per request: the robots.txt it serves (its purposes) and the
   // rules it judges by are then always the same version.
@@ -112,6 +113,15 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
   return response;
 }
 
+/**
+ * Whether the request's Authorization carries ADMIN_TOKEN: a fact for the decision, which never
+ * forwards such a request (edge-decision.ts step 1), so the log and activity say the 404 the
+ * edge answered. Only requests with an Authorization header pay for the comparison.
+ */
+async function carriesAdminToken({ request, config }: EdgeContext): Promise<boolean> {
+  return config.adminToken !== undefined && (await carriesToken(request, config.adminToken));
+}
+
 function initialFacts(edge: EdgeContext): EdgeFacts {
   const { request, url, config } = edge;
   const agent = classifyUserAgent(request.headers.get("user-agent"));
@@ -151,11 +161,12 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
   const { request, url, config } = edge;
   switch (record.action) {
     case "error":
+      if (record.layer === "admin-token") return adminTokenKept();
       return record.layer === "self-loop" ? selfLoopResponse() : errorResponse("the origin is not configured", 502);
     case "pass":
-      return withContentUsage(await forward(request, url, config.originUrl, config.adminToken), record.contentUsage);
+      return withContentUsage(await forward(request, url, config.originUrl), record.contentUsage);
     case "report": {
-      const forwarded = await forward(request, url, config.originUrl, config.adminToken);
+      const forwarded = await forward(request, url, config.originUrl);
       // A crawler in disguise is never told what the edge knows of it (issue 31): a report-only
       // mark about it stays in the log and activity, and never reaches the client it is about.
       if (record.identity.judgedAs === "disguised") return forwarded;
@@ -246,6 +257,8 @@ function logOutcome(edge: EdgeContext, record: EdgeRecord): void {
  * robots.txt.
  */
 function isLoggedDecision(record: EdgeRecord): boolean {
+  // The admin token's 404 is logged whoever asked: the operator who misspelt a path sees why.
+  if (record.layer === "admin-token") return true;
   if (!record.identity.crawler || record.action === "serve-robots-txt" || record.action === "error") return false;
   return record.layer !== "mode-off" && record.layer !== "not-served";
 }

@@ -2,8 +2,11 @@
  * Every source of identity evidence, as GET status shows it: each published list (its age and
  * last fetch error), reverse DNS (the resolver and what this isolate last saw of it), and
  * Cloudflare's bot fields (whether this isolate has seen them on a crawler's request). A
- * missing or stale list is a warning: until it loads, its crawlers' claims are unverifiable
- * and are refused wherever `*` refuses (503, policy/claim.ts).
+ * missing or stale list is a warning that says what it does under the settings in force:
+ * with VERIFY_CRAWLERS on, its crawlers' claims are unverifiable and refused wherever `*`
+ * refuses (503, policy/claim.ts); with DISGUISED_CRAWLERS on, a crawler-only list's browsers
+ * are not recognised as its crawler (they pass as people, disguise.ts). A list no setting in
+ * force uses (a mixed list with VERIFY_CRAWLERS=off) warns nothing.
  */
 
 import { rangeUseOf, type RangeUse } from "../../agents/range-uses.ts";
@@ -82,18 +85,33 @@ export async function identitySources(kv: KVNamespace, config: Config, now: numb
       lastCheckedAt: iso(health.cloudflare.lastCheckedAt),
       scope: "this isolate",
     },
-    // With VERIFY_CRAWLERS and DISGUISED_CRAWLERS off no list is fetched or used: nothing to warn about.
-    warnings: config.verifyCrawlers === "off" && config.disguisedCrawlers === "off" ? [] : lists.flatMap(listWarning),
+    warnings: lists.flatMap((list) => listWarning(list, effectsOfMissing(list, config))),
   };
 }
 
-function listWarning(list: IdentitySources["lists"][number]): string[] {
-  const error = list.lastError ? ` (last error: ${list.lastError})` : "";
-  if (list.fetchedAt === null) {
-    return [
-      `no ${list.name} list loaded yet${error}: claims of ${list.tokens.join(", ")} are unverifiable, refused (503) wherever * refuses`,
-    ];
+/**
+ * What a list not loaded (or out of date) does under the settings in force, one clause each;
+ * none when no setting uses the list (with VERIFY_CRAWLERS and DISGUISED_CRAWLERS off, none is).
+ */
+function effectsOfMissing(
+  list: IdentitySources["lists"][number],
+  config: Pick<Config, "verifyCrawlers" | "disguisedCrawlers">,
+): string[] {
+  const tokens = list.tokens.join(", ");
+  const effects: string[] = [];
+  if (config.verifyCrawlers !== "off") {
+    effects.push(`claims of ${tokens} are unverifiable, refused (503) wherever * refuses`);
   }
+  if (config.disguisedCrawlers !== "off" && list.use === "crawler-only") {
+    effects.push(`browsers from its addresses are not recognised as ${tokens} (they pass as people)`);
+  }
+  return effects;
+}
+
+function listWarning(list: IdentitySources["lists"][number], effects: readonly string[]): string[] {
+  if (effects.length === 0) return [];
+  const error = list.lastError ? ` (last error: ${list.lastError})` : "";
+  if (list.fetchedAt === null) return [`no ${list.name} list loaded yet${error}: ${effects.join("; ")}`];
   if (list.ageSeconds !== null && list.ageSeconds * 1000 > STALE_LIST_MS) {
     return [`the ${list.name} list is ${Math.round(list.ageSeconds / 3600)} h old${error}`];
   }

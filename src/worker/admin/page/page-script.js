@@ -92,10 +92,7 @@ function listWarnings(warnings) {
   const each = el("ul");
   each.append(...warnings.map((warning) => el("li", warning)));
   details.append(
-    el(
-      "summary",
-      warnings.length + " crawler lists not loaded or out of date: their crawlers' claims may be unverifiable",
-    ),
+    el("summary", warnings.length + " crawler lists not loaded or out of date: each says what that does here"),
     each,
   );
   const item = el("li");
@@ -172,24 +169,46 @@ function showPause(pause) {
     : "Not paused.";
 }
 
+/** The Origin panel's facts: the stored copy's state and its origin's last answer. */
+function showFetchStatus(view) {
+  const status = $("fetch-status");
+  status.replaceChildren();
+  const facts = [
+    // The stored copy's state: "ok" while a good copy is kept through an origin that stopped
+    // answering (RFC 9309 §2.3.1.4); the last answer and error below say how the origin is now.
+    ["Copy in force", view.status.state],
+    ["Fetched at", view.status.lastFetchAt],
+    ["Origin status", view.status.lastStatus === null ? "no answer" : String(view.status.lastStatus)],
+    ["Expires", view.status.expiresAt],
+    ["Last error", view.status.lastError || "none"],
+    ["Diagnostics", view.status.diagnostics.error + " errors, " + view.status.diagnostics.warning + " warnings"],
+  ];
+  for (const [name, value] of facts) status.append(el("dt", name), el("dd", value));
+}
+
+/** The origin's stored robots.txt, as the edge holds it now. */
+async function robotsView() {
+  return api("GET", "robots?origin=" + encodeURIComponent($("origin").value));
+}
+
+/**
+ * Back on the tab: the status and the Origin panel's facts are read again together, so the
+ * panel never says what the banner above it no longer does (an origin gone unreachable). The
+ * file and the tester's draft are left as they are: the operator may be reading or editing.
+ */
+async function refreshOnFocus() {
+  await refreshEdgeNow();
+  if ($("origin").value) showFetchStatus(await robotsView());
+}
+
 async function showOrigin() {
   const origin = $("origin").value;
   if (!origin) {
     $("file-note").textContent = "No origin known yet: fetch robots.txt first.";
     return;
   }
-  const view = await api("GET", "robots?origin=" + encodeURIComponent(origin));
-  const status = $("fetch-status");
-  status.replaceChildren();
-  const facts = [
-    ["State", view.status.state],
-    ["Fetched at", view.status.lastFetchAt],
-    ["Origin status", String(view.status.lastStatus)],
-    ["Expires", view.status.expiresAt],
-    ["Last error", view.status.lastError || "none"],
-    ["Diagnostics", view.status.diagnostics.error + " errors, " + view.status.diagnostics.warning + " warnings"],
-  ];
-  for (const [name, value] of facts) status.append(el("dt", name), el("dd", value));
+  const view = await robotsView();
+  showFetchStatus(view);
   liveText = view.text || "";
   const generatedCount = view.generatedLines || 0;
   $("file-note").textContent = !view.inForce
@@ -384,15 +403,14 @@ async function run() {
   if (!draftMode) highlight(first && decidingRuleOf(first).line);
   const differing = data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft.";
   const afterPause = data.results.filter((r) => r.differsAfterPause).length;
-  say(
-    !draftMode
-      ? verificationText(data.results[0] && data.results[0].live.verification)
-      : data.paused
-        ? "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, " +
-          afterPause +
-          " URL(s) would be decided differently by the draft."
-        : differing,
-  );
+  // Beside the tester, not in the page's message line at the top: it is about these results.
+  $("test-note").textContent = !draftMode
+    ? verificationText(data.results[0] && data.results[0].live.verification)
+    : data.paused
+      ? "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, " +
+        afterPause +
+        " URL(s) would be decided differently by the draft."
+      : differing;
   if (draftMode) await replayDraft();
 }
 
@@ -793,11 +811,26 @@ async function policyCall(method, path, body, headers) {
   return { status: response.status, data: await response.json().catch(() => ({})) };
 }
 
+/**
+ * The policy's text for the editor. A policy saved through the API is often one long line of
+ * JSON: shown indented (2 spaces), as the page itself saves it. A text with line breaks is
+ * shown as its author wrote it; text that is not JSON is shown as it is.
+ * @param {string} text
+ */
+function editableText(text) {
+  if (text.includes("\n")) return text;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 async function loadPolicy() {
   const { status, data } = await policyCall("GET", "policy", undefined);
   if (status !== 200) throw new Error(data.error || "HTTP " + status);
   policyVersion = data.version;
-  $("policy-text").value = data.text || "";
+  $("policy-text").value = editableText(data.text || "");
   $("policy-state").textContent =
     "Version " +
     data.version +
@@ -1116,7 +1149,7 @@ $("draft-mode").addEventListener("change", () => $("draft-box").classList.toggle
 // Back on the tab, the status is read again: a problem fixed in wrangler.toml while npm run dev
 // runs (wrangler reloads on save) leaves the banner without a reload of the page (issue #35).
 window.addEventListener("focus", () => {
-  if (!$("app").classList.contains("hidden")) guard(refreshEdgeNow)();
+  if (!$("app").classList.contains("hidden")) guard(refreshOnFocus)();
 });
 if (sessionStorage.getItem(KEY)) guard(start)();
 else $("token").focus();
