@@ -108,8 +108,15 @@ export interface Group {
    * The user-agent lines as written, for display and lint. `recordAfter`: this line comes
    * after a blank line or another field, so the record reading (readings.ts) starts a new
    * group here, RFC 9309 and Google do not; the previous record's last line is `recordAfter`.
+   * `priorRecord` (set with `recordAfter`): that reading gives the previous record an empty
+   * group ("empty": a crawl-delay ended it) or none ("none": its crawlers fall to `*`).
    */
-  readonly agentLines: readonly { readonly value: string; readonly line: number; readonly recordAfter?: number }[];
+  readonly agentLines: readonly {
+    readonly value: string;
+    readonly line: number;
+    readonly recordAfter?: number;
+    readonly priorRecord?: "empty" | "none";
+  }[];
   readonly rules: readonly Rule[];
   readonly extensions: GroupExtensions;
 }

@@ -95,7 +95,9 @@ function parseLine(state: ParseState, raw: string, line: number): void {
     text = text.slice(0, nul);
   }
   if (trimAsciiSpace(text) === "") {
-    state.noteBlankLine();
+    // Only an empty line ends a record for urllib.robotparser (`if not line`, before it strips
+    // the line); a line of spaces is skipped there and by robots-parser alike (readings.ts).
+    if (raw === "") state.noteBlankLine();
     return;
   }
   const content = trimAsciiSpace(stripComment(text));
@@ -115,7 +117,7 @@ function parseLine(state: ParseState, raw: string, line: number): void {
     );
   }
   const reading = readField(pair.key);
-  state.noteFieldLine(line, reading?.field === "user-agent");
+  state.noteFieldLine(line, reading?.field === "user-agent", pair);
   if (!reading) {
     state.addOther({ field: pair.key, value: pair.value, line });
     return;
@@ -188,11 +190,33 @@ function quote(text: string): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 }
 
+/**
+ * What the lines between two user-agent lines make of the record before them in the record
+ * reading's two parsers (readings.ts): "empty" (a group with no rule), "none" (no group: its
+ * crawlers fall to `*`), or undefined (the parser reads on to the next user-agent line).
+ */
+interface RecordGap {
+  urllib?: PriorRecord;
+  robotsParser?: PriorRecord;
+}
+
+type PriorRecord = "empty" | "none";
+
+interface AgentLineDraft {
+  value: string;
+  line: number;
+  recordAfter?: number;
+  gap?: RecordGap;
+}
+
 interface GroupDraft extends ExtensionsDraft {
   agents: string[];
-  agentLines: { value: string; line: number; recordAfter?: number }[];
+  agentLines: AgentLineDraft[];
   rules: Rule[];
 }
+
+/** urllib.robotparser: these fields make an entry of the user-agent lines before them (state 2). */
+const URLLIB_ENTRY_FIELDS = new Set(["crawl-delay", "request-rate"]);
 
 /** The parser's running state: the groups so far and whether user-agent lines are open. */
 class ParseState {
@@ -213,16 +237,39 @@ class ParseState {
   private recordEnded = false;
   private previousFieldLine = 0;
   private lastFieldLine = 0;
+  private gap: RecordGap = {};
+  /** robots-parser: a field line (with a colon) since the last user-agent line; a crawl-delay among them. */
+  private gapField = false;
+  private gapDelay = false;
 
   noteBlankLine(): void {
     this.recordEnded = true;
+    // urllib.robotparser drops user-agent lines that no entry field followed (`state == 1`).
+    this.gap.urllib ??= "none";
   }
 
   /** Called for each `field: value` line before it is handled. */
-  noteFieldLine(line: number, isUserAgent: boolean): void {
+  noteFieldLine(line: number, isUserAgent: boolean, pair: KeyValue): void {
     this.previousFieldLine = this.lastFieldLine;
     this.lastFieldLine = line;
-    if (!isUserAgent) this.recordEnded = true;
+    if (isUserAgent) return;
+    this.recordEnded = true;
+    const key = pair.key.toLowerCase();
+    // Both parsers skip a line without a colon. robots-parser: any other field ends its run.
+    if (pair.missingColon) return;
+    if (URLLIB_ENTRY_FIELDS.has(key)) this.gap.urllib ??= "empty";
+    this.gapField = true;
+    if (key === "crawl-delay") this.gapDelay = true;
+  }
+
+  /** The gap since the last user-agent line, as each parser reads it; starts the next gap. */
+  private takeGap(): RecordGap {
+    const gap: RecordGap = { ...this.gap };
+    if (this.gapField) gap.robotsParser = this.gapDelay ? "empty" : "none";
+    this.gap = {};
+    this.gapField = false;
+    this.gapDelay = false;
+    return gap;
   }
 
   report(line: number, code: DiagnosticCode, severity: Severity, message: string): void {
@@ -249,12 +296,15 @@ class ParseState {
   addUserAgent(value: string, line: number): void {
     const joinsRecords = this.current !== undefined && this.collectingAgents && this.recordEnded;
     this.recordEnded = false;
+    const gap = this.takeGap();
     if (!this.current || !this.collectingAgents) {
       this.current = newGroupDraft();
       this.groups.push(this.current);
       this.collectingAgents = true;
     }
-    this.current.agentLines.push(joinsRecords ? { value, line, recordAfter: this.previousFieldLine } : { value, line });
+    this.current.agentLines.push(
+      joinsRecords ? { value, line, recordAfter: this.previousFieldLine, gap } : { value, line },
+    );
     const agent = userAgentToken(value);
     if (agent === "*") {
       this.globalGroupLines.push(line);
@@ -432,11 +482,15 @@ class ParseState {
       const first = record[0];
       const after = records[i + 1]?.[0]?.recordAfter;
       if (!first || after === undefined) return;
+      const theirs =
+        records[i + 1]?.[0]?.priorRecord === "none"
+          ? "read them under the rules of user-agent * instead"
+          : "give them no such rule";
       this.report(
         first.line,
         "reading-disputed",
         "error",
-        `for ${crawlersOf(record)}, RFC 9309 and Google's parser read on from line ${first.line} to the rules below (only an allow or disallow line ends a group's user-agent lines), so "disallow: ${disallow.pattern}" (line ${disallow.line}) applies to them; urllib.robotparser, robots-parser and the 1996 draft end their group at line ${after} (a blank line or another field comes before the next user-agent line) and give them no such rule. The edge refuses them only what both readings refuse, except Google's crawlers, held to Google's reading. Fix: add "Disallow:" after line ${after} if the rules below are not meant for them; if they are, repeat the rules under their own user-agent line`,
+        `for ${crawlersOf(record)}, RFC 9309 and Google's parser read on from line ${first.line} to the rules below (only an allow or disallow line ends a group's user-agent lines), so "disallow: ${disallow.pattern}" (line ${disallow.line}) applies to them; urllib.robotparser, robots-parser and the 1996 draft end their group at line ${after} (a blank line or another field comes before the next user-agent line) and ${theirs}. The edge refuses them only what both readings refuse, except Google's crawlers, held to Google's reading. Fix: add "Disallow:" after line ${after} if the rules below are not meant for them; if they are, repeat the rules under their own user-agent line`,
       );
     });
   }
@@ -487,5 +541,24 @@ function newGroupDraft(): GroupDraft {
 
 function finishGroup(draft: GroupDraft): Group {
   const { agents, agentLines, rules, ...extensions } = draft;
-  return { agents, agentLines, rules, extensions };
+  return { agents, agentLines: agentLines.map((agentLine, i) => finishAgentLine(agentLines, i)), rules, extensions };
+}
+
+/**
+ * A user-agent line as stored: where the record reading starts a new group, how it reads the
+ * record before (`priorRecord`). Each parser reads from that record's gap on until a gap
+ * decides; a record no gap decides for a parser joins the group's rules there. The record
+ * reading takes the more permissive of the two: an empty group if either gives one (it refuses
+ * nothing), else no group (its crawlers fall to `*`).
+ */
+function finishAgentLine(agentLines: readonly AgentLineDraft[], index: number): Group["agentLines"][number] {
+  const { value, line, recordAfter, gap } = agentLines[index] as AgentLineDraft;
+  if (recordAfter === undefined || gap === undefined) return { value, line };
+  const later = agentLines.slice(index).map((agentLine) => agentLine.gap ?? {});
+  const urllib = later.find((g) => g.urllib !== undefined)?.urllib;
+  const robotsParser = later.find((g) => g.robotsParser !== undefined)?.robotsParser;
+  // Neither parser breaks here (only lines without a colon came between): one record.
+  if (urllib === undefined && robotsParser === undefined) return { value, line };
+  const priorRecord: PriorRecord = urllib === "empty" || robotsParser === "empty" ? "empty" : "none";
+  return { value, line, recordAfter, priorRecord };
 }

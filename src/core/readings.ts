@@ -2,10 +2,14 @@
  * The other mainstream reading of a robots.txt file, beside RFC 9309's and Google's (which the
  * engine answers): the RECORD reading of Python's urllib.robotparser, the `robots-parser`
  * package and the 1996 draft. It differs from ours in two places only:
- *   - grouping: a user-agent line after any other field, or after a blank line, starts a new
+ *   - grouping: a user-agent line after any other field, or after an empty line, starts a new
  *     group (RFC 9309 and Google: only an allow or disallow line ends a group's user-agent
  *     lines, so `User-agent: bingbot` / `Crawl-delay: 10` / blank / `User-agent: AhrefsBot` /
- *     `Disallow: /` is one group of two crawlers for us, two records for them);
+ *     `Disallow: /` is one group of two crawlers for us, two records for them). The record
+ *     before such a break is an empty group where either parser gives it one (a crawl-delay),
+ *     and no group otherwise (its crawlers fall to `*`): the more permissive of the two, so
+ *     the edge never refuses what either allows, and never lifts what both refuse. A line of
+ *     spaces is no break (urllib tests the line before stripping it; robots-parser skips it);
  *   - characters no request target carries raw (a space, `"`, `<`, `>`, backquote, `{`, `}`,
  *     controls): RFC 9309 §2.2.2 encodes only non-ASCII and reserved octets before comparing,
  *     and Google's matcher compares the rest byte for byte, so `Disallow: /sp ace` matches no
@@ -60,10 +64,14 @@ const NO_EXTENSIONS: GroupExtensions = Object.freeze({
 /**
  * The file as the record reading groups it and matches its rules, or undefined when that
  * reading gives every crawler the same rules as ours. Each group our reading joins across a
- * record break (an agent line with `recordAfter`) becomes one group per record: the records
- * before the last hold no rule (their lines between user-agent lines are extensions at most),
- * the last holds the group's rules. Extensions are kept only there: this reading is asked
- * which paths are refused, never for rates.
+ * record break (an agent line with `recordAfter`) becomes one group per record: the last holds
+ * the group's rules; a record before it holds no rule (its lines between user-agent lines are
+ * extensions at most) or is no group at all, as the break's `priorRecord` says. No group: both
+ * parsers drop it or read on to `*`'s rules for its crawlers (urllib.robotparser drops
+ * user-agent lines a blank line follows before a crawl-delay; robots-parser ends a run of
+ * user-agent lines at a sitemap or unknown field and gives it a group only for a crawl-delay),
+ * so an empty group there would lift a `*` rule both still hold. Extensions are kept only in the
+ * last record: this reading is asked which paths are refused, never for rates.
  */
 export function recordReading(robots: RobotsTxt): RobotsTxt | undefined {
   let differs = false;
@@ -75,6 +83,7 @@ export function recordReading(robots: RobotsTxt): RobotsTxt | undefined {
     if (records.length > 1) differs = true;
     records.forEach((agentLines, i) => {
       const last = i === records.length - 1;
+      if (!last && records[i + 1]?.[0]?.priorRecord === "none") return;
       groups.push({
         agents: [...new Set(agentLines.flatMap(({ value }) => userAgentNames(value)))],
         agentLines,

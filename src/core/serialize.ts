@@ -14,8 +14,9 @@ import type { RobotsTxt } from "./model.ts";
  * 3: a group's agents include Google's reading of each user-agent line (`MJ12bot` -> `mj`).
  * 4: user-agent lines say where the record reading starts a new group (`recordAfter`), and
  *    rules the readings dispute carry an error (reading-disputed).
+ * 5: a record break says how the record reading reads the record before it (`priorRecord`).
  */
-export const ROBOTS_SCHEMA_VERSION = 4;
+export const ROBOTS_SCHEMA_VERSION = 5;
 
 interface Envelope {
   readonly schema: number;

@@ -210,7 +210,7 @@ describe("reading usage lines into the model", () => {
 
   it(`survives serialisation (schema ${ROBOTS_SCHEMA_VERSION})`, () => {
     const parsed = parseRobotsTxt(ATTACH_EXAMPLE + CLOUDFLARE_USE);
-    expect(ROBOTS_SCHEMA_VERSION).toBe(4);
+    expect(ROBOTS_SCHEMA_VERSION).toBe(5);
     expect(reviveRobots(serializeRobots(parsed))).toEqual(parsed);
   });
 
