@@ -55,7 +55,8 @@ describe("operator page: what each operator gives back", () => {
         },
       )
       .toEqual([
-        ["OpenAI", 3, 2],
+        // Two crawls: GPTBot's 403 on /private/report is no crawl (only what the origin answered counts).
+        ["OpenAI", 2, 2],
         ["Google", 0, 1],
       ]);
   });
@@ -71,11 +72,11 @@ describe("operator page: what each operator gives back", () => {
     // Bytes: the demo origin streams its pages (chunked, no Content-Length), and the edge never
     // reads a body to measure it, so nothing is counted (test/worker/referrals.test.ts counts lengths).
     expect(rows).toEqual([
-      ["OpenAI", "3", "0", "2", "1.5 : 1", "0"],
+      ["OpenAI", "2", "0", "2", "1 : 1", "0"],
       ["Google", "0", "0", "1", "0 : 1", "0"],
     ]);
     expect(await page.getAttribute("#ledger-svg", "role")).toBe("img");
-    expect(await page.getAttribute("#ledger-svg rect.bar.crawls", "data-count")).toBe("3");
+    expect(await page.getAttribute("#ledger-svg rect.bar.crawls", "data-count")).toBe("2");
     expect(await page.getAttribute("#ledger-svg rect.bar.referrals", "data-count")).toBe("3");
     await page.selectOption("#ledger-operator", "Google");
     expect(await page.locator("#ledger-svg rect.bar.crawls").count()).toBe(0);
