@@ -1,7 +1,7 @@
 // Outside review, session 7 (issues 30 and 31): attempts on the surfaces changed this session,
-// pure rows through decideEdge (the one decision the Worker makes). `it.fails` marks a hole
-// found: green now, red once fixed; its expectation is the correct behaviour, written literally.
-// Plain `it` rows held and stay as regression rows. Nothing here fixes the code.
+// pure rows through decideEdge (the one decision the Worker makes). Each hole found was first an
+// `it.fails` row with the correct behaviour written literally, and became a plain row when fixed
+// (all 8 are fixed); the rows that held stay as regression rows.
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";

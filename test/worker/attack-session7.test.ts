@@ -1,7 +1,7 @@
 // Outside review, session 7 (issues 30 and 31): attempts on the Worker surfaces changed this
-// session, in workerd. `it.fails` marks a hole found: green now, red once fixed; its expectation
-// is the correct behaviour, written literally. Plain `it` rows held and stay as regression rows.
-// Nothing here fixes the code. (Pure rows: test/policy/attack-session7.test.ts.)
+// session, in workerd. Each hole found was first an `it.fails` row with the correct behaviour
+// written literally, and became a plain row when fixed (all are fixed); the rows that held stay
+// as regression rows. (Pure rows: test/policy/attack-session7.test.ts.)
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { REVERSE_DNS_RULES } from "../../src/agents/verification.ts";
 import {
