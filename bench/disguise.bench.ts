@@ -46,7 +46,8 @@ const stored = {
   sources: Object.fromEntries(published.map((list) => [list.name, { fetchedAt: Date.now(), cidrs: list.cidrs }])),
 };
 const kv = {
-  get: async (key: string) => (key === "crawler-ranges" ? stored : null),
+  // As KV returns it to the validated reader (store.ts readRecord): the stored text.
+  get: async (key: string) => (key === "crawler-ranges" ? JSON.stringify(stored) : null),
   put: async () => undefined,
 } as unknown as KVNamespace;
 const addressIn = (name: string) => `10.${RANGE_SOURCES.findIndex((source) => source.name === name)}.0.7`;

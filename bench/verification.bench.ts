@@ -56,7 +56,8 @@ const addressIn = (name: string) => `10.${RANGE_SOURCES.findIndex((source) => so
 
 /** KV as the Worker sees it: the stored lists; reverse DNS answers are only ever in memory here. */
 const kv = {
-  get: async (key: string) => (key === "crawler-ranges" ? stored : null),
+  // As KV returns it to the validated reader (store.ts readRecord): the stored text.
+  get: async (key: string) => (key === "crawler-ranges" ? JSON.stringify(stored) : null),
   put: async () => undefined,
 } as unknown as KVNamespace;
 const AMAZON_ADDRESS = "192.0.2.10";
