@@ -1,6 +1,6 @@
 /**
  * Published crawler ranges compiled into one structure that answers, for any address, which
- * crawler-only list holds it (issue 24, "crawlers in disguise"). The check runs on every
+ * crawler-only list holds it ("crawlers in disguise"). The check runs on every
  * browser request, so it must cost well under a microsecond: CIDRs become disjoint, sorted
  * intervals of 32-bit words in typed arrays (IPv4: one word, IPv6: four), and a lookup is
  * one parse of the address and one binary search — O(log n), no allocation beyond the parse.

@@ -1,7 +1,7 @@
 /**
  * What each published address list (verification.ts RANGE_SOURCES) is FOR, as its operator
  * states it: only its crawlers, or also fetches made for a person. Data, with the operator's
- * statement, because it decides who is a "crawler in disguise" (issue 24): a request with a
+ * statement, because it decides who is a "crawler in disguise": a request with a
  * browser's User-Agent from a crawler-only list is that operator's crawler; from a mixed list
  * it stays a person.
  *

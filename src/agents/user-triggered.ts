@@ -2,7 +2,7 @@
  * Fetchers that act for a person: each request is one user's ask (a link opened in an
  * assistant, a feed added, a page read aloud), so one product's requests are many people's,
  * not one crawler's schedule. Whoever paces such a fetcher must pace each user apart: one
- * limiter for the product would let one user's fetch 429 every other user's (issue 30). The
+ * limiter for the product would let one user's fetch 429 every other user's. The
  * pacing shell (worker/edge/crawl-rate-object.ts crawlRateKey) keys them by client network,
  * even when proven.
  *

@@ -4,7 +4,7 @@
  * fixtures). Evidence must name the identity it proves: the operator's published list for
  * that crawler decides once loaded; without a loaded list, a forward-confirmed host name of the
  * class the operator documents for that crawler. Cloudflare's `verifiedBot: false` vetoes any
- * claim; its verified-bot category names no crawler (issue 31: a category is not a name), so it
+ * claim; its verified-bot category names no crawler (a category is not a name), so it
  * never proves one: it only says that SOME verified crawler of that category asked.
  *
  * Runtime dependency: ipaddr.js — CIDR parsing and matching for IPv4 and IPv6, including
@@ -439,7 +439,7 @@ function identityClaims(agent: AgentInfo): IdentityClaim[] {
  *     forward-confirmed host name of that crawler's class confirms. A name that does not
  *     confirm refutes only where the operator publishes no list; where it does, only the list
  *     may refute, so the claim stays unverifiable;
- *   - Cloudflare's verified category never confirms a named claim (issue 31, "a category is not
+ *   - Cloudflare's verified category never confirms a named claim ("a category is not
  *     a name"): any verified "Search Engine Crawler" could send YandexBot's User-Agent, any "AI
  *     Crawler" GPTBot's. It proves at most that some crawler of that category asked, so the
  *     claim is judged on the evidence that names it (a list, a host name), or stays unverifiable

@@ -24,8 +24,8 @@
  *
  * A signature whose key we could not get (the trusted signer's set failed, or lacks the keyid:
  * SignatureFact "unverifiable") proves and refutes nothing: our failure is never the visitor's
- * (issue 30), so the request stands as if unsigned, its User-Agent's claim judged as above.
- * Cloudflare's verified-bot category is no proof of a named crawler either (issue 31): the
+ *, so the request stands as if unsigned, its User-Agent's claim judged as above.
+ * Cloudflare's verified-bot category is no proof of a named crawler either: the
  * address check (agents/verification.ts verifyCrawlerDetailed) never counts it as one.
  */
 

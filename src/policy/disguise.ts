@@ -1,5 +1,5 @@
 /**
- * Crawlers in disguise (issue 24): a request with a browser's User-Agent whose address is in a
+ * Crawlers in disguise: a request with a browser's User-Agent whose address is in a
  * list its operator publishes for its crawlers ONLY (agents/range-uses.ts) is that operator's
  * crawler. And a request that claims some other bot (a tool's User-Agent, a made-up token,
  * another operator's crawler it cannot prove) from such an address is judged both as what it

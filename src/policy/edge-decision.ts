@@ -150,7 +150,7 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
 function unjudgedOutcome(facts: EdgeFacts): EdgeOutcome | undefined {
   if (facts.originUnusable) return outcome("error", "origin", 502);
   if (facts.selfAddressed) return outcome("error", "self-loop", 508);
-  // Never forward a request carrying the admin token, in any mode, to any host (issue 31).
+  // Never forward a request carrying the admin token, in any mode, to any host.
   if (facts.carriesAdminToken === true) return outcome("error", "admin-token", 404);
   if (facts.mode === "off") return outcome("pass", "mode-off", null);
   if (!facts.served) return outcome("pass", "not-served", null);

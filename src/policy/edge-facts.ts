@@ -39,7 +39,7 @@ export type SignatureFact =
   | { readonly status: "failed"; readonly why: string; readonly signer?: string | undefined }
   /**
    * A trusted signer's key we could not get (its set failed, or lacks the keyid): proves and
-   * refutes nothing, so the request is judged as if unsigned (issue 30: our failure is never
+   * refutes nothing, so the request is judged as if unsigned (our failure is never
    * the visitor's); the record still names the signer and why.
    */
   | { readonly status: "unverifiable"; readonly signer: string; readonly why: string }

@@ -7,7 +7,7 @@
  *
  * Counted, never identified: an operator name (from our tables only, so a client can add to a
  * listed operator's count but never make a new key) and numbers. Crawls are what the condition
- * says (issue 31): GET requests of the operator's crawlers (never its user-triggered fetchers,
+ * says: GET requests of the operator's crawlers (never its user-triggered fetchers,
  * agents/crawlers.ts isUserTriggered: any user of the product causes those) that the origin
  * answered with content (2xx), kept per crawler category; a refusal of any kind (a pace's own
  * 429, a 403, a 503), a robots.txt fetch and a refuted claim are no crawl. `verified` are those

@@ -75,7 +75,7 @@ export async function policyInForce(kv: KVNamespace, config: Config): Promise<Li
 }
 
 /**
- * The newest stored version that validates is in force (issue 30): a version this release
+ * The newest stored version that validates is in force: a version this release
  * cannot use (a stricter validator after an upgrade, a newer release's field, a hand edit) is
  * passed over, named in status with why, never a silent drop to version 0. A record that
  * cannot be read at all (store.ts says why), or holds no usable version, keeps this isolate's

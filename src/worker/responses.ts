@@ -104,7 +104,7 @@ export function impostorResponse(): Response {
 }
 
 /**
- * 429, naming what asked for it (issue 31): a policy rule's `pace` (its route and rule), or the
+ * 429, naming what asked for it: a policy rule's `pace` (its route and rule), or the
  * robots.txt group whose Crawl-delay / Request-rate the crawler went faster than.
  */
 export function rateLimitedResponse(retryAfterSeconds: number, verdict: Verdict | null): Response {

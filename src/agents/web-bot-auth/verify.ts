@@ -16,7 +16,7 @@
  *   `keyid`: keys are looked up by the pair (URL, keyid), never by keyid alone (-01, "Validating Message Signature").
  *   A key we do not hold (the set could not be fetched, or lacks `keyid`: a rotation after we
  *   cached it) is `unverifiable`, never failed: our failure to get a key refutes nothing
- *   (issue 30; the caller judges the request as if it were unsigned);
+ *   (the caller judges the request as if it were unsigned);
  * - and verifies with that key (Ed25519, or RSA-PSS-SHA512) over the signature base we rebuild.
  *
  * Choices where the drafts leave room:
@@ -108,7 +108,7 @@ class Failure extends Error {
  * The longest Signature-Input, Signature and Signature-Agent read, in characters. A real one is a
  * few hundred (an RSA-PSS signature ~700); a longer field is not parsed at all and makes no
  * claim (absent, as unparseable junk does): parsing a 110 KB field cost ~65 ms per request
- * (issue 31). docs/operating.md "Limits"; bench/web-bot-auth.bench.ts.
+ *. docs/operating.md "Limits"; bench/web-bot-auth.bench.ts.
  */
 export const MAX_SIGNATURE_FIELD_CHARS = 4096;
 
@@ -223,7 +223,7 @@ interface SignatureParams {
  * sends the same bytes twice, and only a replay of the same request is a reuse we can tell
  * from that. Prefixed by the signer URL: two signers may pick the same nonce. The whole nonce
  * (or bytes and target) is keyed, hashed (SHA-256): a cut prefix once made distinct signed
- * requests sharing 128 characters of nonce a "reuse" (issue 31), and a hash keeps each
+ * requests sharing 128 characters of nonce a "reuse", and a hash keeps each
  * remembered use at one short string whatever the client sends.
  */
 async function reuseKeyOf(

@@ -31,14 +31,14 @@ export function withLedgerMarks(activity: ActivityEvent, outcome: RequestOutcome
     // browser without the field (an older one) is taken at its GET.
     const mode = outcome.request.headers.get("sec-fetch-mode");
     if (outcome.request.method !== "GET" || (mode !== null && mode !== "navigate")) return activity;
-    // Only a navigation the origin answered (issue 31): what the edge answers itself (a
+    // Only a navigation the origin answered: what the edge answers itself (a
     // browser's GET /robots.txt) costs nothing, so a Referer on it is a referral forged for
     // free; an error of the origin's is nobody's visit either.
     if (!outcome.forwarded || outcome.response.status >= 400) return activity;
     const referredBy = referringOperator(outcome.request.headers.get("referer"), outcome.url.search);
     return referredBy === undefined ? activity : { ...activity, referredBy };
   }
-  // A crawl is a GET the origin answered with content (issue 31): a refusal of the edge's (a
+  // A crawl is a GET the origin answered with content: a refusal of the edge's (a
   // pace's own 429, a 403, a 503), a robots.txt fetch, an error and a HEAD (the length of what a
   // GET would have sent, not bytes passed) are none.
   const { status } = outcome.response;

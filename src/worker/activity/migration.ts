@@ -2,7 +2,7 @@
  * Activity stored by earlier versions, moved once into today's tables (activity/store.ts):
  * `hourly` and `humans` (the same columns) and `recent` (a row per request, now a history per
  * crawler). The old tables are dropped afterwards, so this runs once per object. And
- * `operator_counts` without its `category` column (the release before issue 31): its rows are
+ * `operator_counts` without its `category` column (the release before counts were kept per category): its rows are
  * kept with category '' (no category), so the page still shows them, while the policy's
  * condition, which counts one category's answered crawls, never reads them (they counted
  * every request, refusals and user-triggered fetches too).

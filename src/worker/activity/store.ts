@@ -8,7 +8,7 @@
  *     (PendingActivity) and written when they have waited MAX_PENDING_MS, when MAX_PENDING_ROWS
  *     counts wait, when the object goes idle (activity/object.ts), or at once before a read;
  *     one row per hourly count touched, per hour of people, and per crawler history touched;
- *   - durable within JOURNAL_MS all the same (issue 30: a stop lost everything pending): what
+ *   - durable within JOURNAL_MS all the same (a stop lost everything pending): what
  *     waits is also kept as ONE row, the journal (pending_journal), rewritten at most once per
  *     JOURNAL_MS while batches come (the first batch after a quiet spell at once) and deleted
  *     by the write that folds it into the tables, in the same transaction. A restarted object
@@ -76,7 +76,7 @@ export const JOURNAL_MS = 20_000;
 export const JOURNAL_RECENT = 2_000;
 /** The journal's format. */
 export const JOURNAL_VERSION = 1;
-/** The entry that shows refuted claims, whatever name they claimed (issue 31: never the named crawler's). */
+/** The entry that shows refuted claims, whatever name they claimed (never the named crawler's). */
 export const REFUTED_CLAIMS = "(refuted claims)";
 
 const HOUR_MS = 3_600_000;
@@ -652,7 +652,7 @@ function violationsOf(events: readonly CrawlerEvent[], since: number): ActivityR
   const rows = new Map<string, ActivityRead["violations"][number]>();
   for (const event of events) {
     if (!event.violation || event.time < since) continue;
-    // Per verification standing (issue 31): a crawler's row holds its verified, unverifiable,
+    // Per verification standing: a crawler's row holds its verified, unverifiable,
     // unchecked or disguised requests; refuted ones are the impostors' row, whatever they claimed.
     const token = shownToken(event);
     const key = `${token}\n${event.verified}\n${event.path}`;

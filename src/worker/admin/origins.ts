@@ -105,7 +105,7 @@ export async function refreshNow(admin: AdminContext): Promise<Response> {
   const robots = await refresh(origin.value, admin.kv, admin.config, await readEntry(admin.kv, origin.value));
   const status = originStatus(robots, Date.now());
   if (isUnsaved(origin.value)) {
-    // Fetched and in force on this isolate, but KV refused the write (issue 30): said as a 503.
+    // Fetched and in force on this isolate, but KV refused the write: said as a 503.
     return jsonResponse(
       {
         error: `the store refused to write robots:${origin.value}: the fetched robots.txt is in force on this isolate only, until it expires; try again shortly`,
@@ -166,7 +166,7 @@ export async function deleteOrigin(admin: AdminContext): Promise<Response> {
   if (given === null) return adminError(400, "DELETE origin needs ?origin=<absolute http(s) URL>");
   const origin = originOf(given);
   if (!origin.ok) return problemResponse(origin);
-  // Whatever the key holds, readable or not, is deleted (issue 30).
+  // Whatever the key holds, readable or not, is deleted.
   const existed = await hasEntry(admin.kv, origin.value);
   await forgetRobots(origin.value, admin.kv);
   if (!existed) return adminError(404, `no robots.txt stored for ${origin.value}`);

@@ -39,7 +39,7 @@ export async function startPause(admin: AdminContext): Promise<Response> {
  * answer says it remains (and until when) instead of "ended" while crawlers still get 503.
  */
 export async function endPause(admin: AdminContext): Promise<Response> {
-  // Whatever the key holds, readable or not, is deleted (never read first: issue 30).
+  // Whatever the key holds, readable or not, is deleted (never read first: a value that cannot be read must not block its own repair).
   const stored = (await hasPause(admin.kv)) ? true : undefined;
   await deletePause(admin.kv);
   rememberPause(undefined);

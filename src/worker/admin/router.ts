@@ -61,7 +61,7 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
   try {
     return await routed(admin, route);
   } catch (error) {
-    // A write KV refused: the operator is told, in JSON, that nothing was saved (issue 30).
+    // A write KV refused: the operator is told, in JSON, that nothing was saved.
     if (error instanceof StoreRefused) {
       return adminError(
         503,

@@ -50,7 +50,7 @@ export async function status(admin: AdminContext): Promise<Response> {
   const policy = (await policyInForce(admin.kv, admin.config)).compiled;
   const configResult = {
     config: admin.config,
-    // The purposes' problems are the banner's too (issue #31): a setting that stopped applying.
+    // The purposes' problems are the banner's too: a setting that stopped applying.
     problems: [...admin.configProblems, ...unreachableOrigins(origins), ...purposesProblems(policy, entries)],
     warnings: [...admin.configWarnings],
   };
@@ -117,7 +117,7 @@ async function policyStatus(admin: AdminContext) {
 /**
  * A problem per listed origin whose last fetch got no answer at all (a network error, a timeout;
  * not an HTTP status), while it lasts: the cause was only under the origin's `lastError`, and a
- * wrong --origin looked like no problem (issue #35).
+ * wrong --origin looked like no problem.
  */
 function unreachableOrigins(origins: readonly ReturnType<typeof originStatus>[]): string[] {
   return origins.flatMap(({ authority, state, lastStatus, lastError, lastFetchAt }) =>

@@ -7,7 +7,7 @@
  * saw has passed, an alarm deletes the state (deleteAll), so objects for crawlers that never
  * come back cost nothing. The Worker passes its clock in, so tests control time.
  *
- * Our failure is never the visitor's (issue 30): the stored state is read through its validated
+ * Our failure is never the visitor's: the stored state is read through its validated
  * reader (storedRate: not the shape this version writes -> absent, logged, and a problem in the
  * answer, which the Worker notes for GET status); a storage write that fails leaves the
  * decision made in memory standing (the limiter still limits while the object lives) and is a
@@ -128,7 +128,7 @@ export interface RateSubject {
  *     asked of it), or per known token under `*` (crawler table: bounded).
  *   - A user-triggered fetcher (agents/user-triggered.ts: ChatGPT-User, Google's fetchers…),
  *     even proven, is paced per client network as below: its requests are many people's, and
- *     one limiter for the product would let one user's fetch 429 every other's (issue 30).
+ *     one limiter for the product would let one user's fetch 429 every other's.
  *   - An unproven claim is paced with its client network (IPv4 /24, IPv6 /48), never with the
  *     crawler it claims: else anyone sending SeznamBot's User-Agent once per Crawl-delay
  *     would keep the real SeznamBot on 429. Under a group naming crawlers: per group and

@@ -15,7 +15,7 @@
  * (`X-Forwarded-Host`, `X-Original-URL`, `X-Rewrite-URL`) are never passed on from a client:
  * an origin that trusts them would serve another resource than the one judged.
  *
- * The admin token never leaves (issue 31): a request whose Authorization carries ADMIN_TOKEN
+ * The admin token never leaves: a request whose Authorization carries ADMIN_TOKEN
  * (an operator's misspelt admin path, `/__ROBOTS/status`, `/__robots%2Fstatus`) is never given
  * to this function: the decision refuses it (policy/edge-decision.ts step 1, the one place the
  * rule is kept) and its record says the 404, answered by adminTokenKept below.

@@ -167,7 +167,7 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
       return withContentUsage(await forward(request, url, config.originUrl), record.contentUsage);
     case "report": {
       const forwarded = await forward(request, url, config.originUrl);
-      // A crawler in disguise is never told what the edge knows of it (issue 31): a report-only
+      // A crawler in disguise is never told what the edge knows of it: a report-only
       // mark about it stays in the log and activity, and never reaches the client it is about.
       if (record.identity.judgedAs === "disguised") return forwarded;
       return withHeader(forwarded, "x-robots-edge", wouldBlock(record));

@@ -15,7 +15,7 @@
  * (the data centre's isolates share it; it costs no quota), never in KV, whose writes are few
  * (1,000 a day on Workers Free) and are needed for pause and policy saves. A refuted answer
  * condemns the address checked, never its neighbours: a client next to a real crawler (same
- * /24) must not make that crawler unverifiable (issue 30). Instead each network (/24 or /48)
+ * /24) must not make that crawler unverifiable. Instead each network (/24 or /48)
  * has a budget: once REFUTED_PER_NETWORK of its addresses were refuted within the hour, or are
  * being looked up now, no other address of it is looked up until the count expires, and their
  * claims are unverifiable (not refuted: those addresses were not checked). A lookup takes its

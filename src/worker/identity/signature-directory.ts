@@ -17,7 +17,7 @@
  * - A signature naming a keyid the set we hold lacks (the signer rotated after we cached it)
  *   fetches the set again, at most once per signer per REFETCH_INTERVAL_MS per isolate
  *   (lastAttempt), so a client naming random keyids costs at most one fetch a minute. Until
- *   the set answers with the key, the signature is unverifiable, never refuted (issue 30).
+ *   the set answers with the key, the signature is unverifiable, never refuted.
  */
 
 import { parseDirectory, type DirectoryKey, type ParsedDirectory } from "../../agents/web-bot-auth/directory.ts";
@@ -32,7 +32,7 @@ const MAX_DIRECTORY_BYTES = 64 * 1024;
 const MIN_LIFETIME_MS = 5 * 60_000;
 const MAX_LIFETIME_MS = 24 * 3_600_000;
 const DEFAULT_LIFETIME_MS = 3_600_000;
-/** At most one fetch per signer per minute after a failure or for a missing keyid (issue 30: the keys come back within a minute). */
+/** At most one fetch per signer per minute after a failure or for a missing keyid (the keys come back within a minute). */
 const REFETCH_INTERVAL_MS = 60_000;
 /** Memory holds at most one entry per trusted signer; this bounds it if the table is huge. */
 const MAX_MEMORY_ENTRIES = 64;

@@ -45,7 +45,7 @@ export async function refreshDueOrigins(
   for (let page = 0; page < MAX_PAGES_PER_RUN && due.length < limit; page++) {
     const listed = await listAuthorityPage(kv, { limit: limit - due.length, cursor }).catch((error: unknown) => {
       // A stored cursor KV refuses (edited by hand, expired) would stop every run here: it is
-      // named in status and dropped, and this run starts from the top (issue 30).
+      // named in status and dropped, and this run starts from the top.
       if (page > 0 || cursor === undefined) throw error;
       noteBadCronCursor(error);
       cursor = undefined;

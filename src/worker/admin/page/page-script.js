@@ -83,7 +83,7 @@ function showBanner(id, items) {
 
 /**
  * The crawler lists' warnings as one collapsed item, the count in its summary and each warning
- * behind it: 18 lists not loaded yet would otherwise push the page below the fold (issue #35).
+ * behind it: 18 lists not loaded yet would otherwise push the page below the fold.
  */
 function listWarnings(warnings) {
   if (warnings.length <= 1) return warnings;
@@ -1147,7 +1147,7 @@ $("activity-crawler").addEventListener("change", () => activityData && showActiv
 $("ledger-operator").addEventListener("change", () => activityData && showLedger());
 $("draft-mode").addEventListener("change", () => $("draft-box").classList.toggle("hidden", !$("draft-mode").checked));
 // Back on the tab, the status is read again: a problem fixed in wrangler.toml while npm run dev
-// runs (wrangler reloads on save) leaves the banner without a reload of the page (issue #35).
+// runs (wrangler reloads on save) leaves the banner without a reload of the page.
 window.addEventListener("focus", () => {
   if (!$("app").classList.contains("hidden")) guard(refreshOnFocus)();
 });
