@@ -5,19 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileRobots, parseRobotsTxt, type AppliedGroup } from "../../src/core/index.ts";
-
-const BINGBOT_FILE = `User-agent: bingbot
-Crawl-delay: 10
-
-User-agent: msnbot
-Crawl-delay: 10
-
-User-agent: Applebot
-Crawl-delay: 10
-
-user-agent: AhrefsBot
-disallow: /
-`;
+import { BINGBOT_FILE } from "../fixtures/readings-files.ts";
 
 // Each row: a file, a crawler token, a path; allowed under RFC 9309 / Google (the engine) and
 // under the record reading.

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ROBOTS, startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
 import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
 import { rawRequest, run } from "./clients.ts";
+import { BINGBOT_FILE, GOOGLEBOT_FILE, SPACE_FILE } from "../fixtures/readings-files.ts";
 
 const TOKEN = "e2e-readings-token";
 const UA = {
@@ -21,22 +22,6 @@ const UA = {
   googlebot: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 };
 
-// The issue's file as found in the wild.
-const BINGBOT_FILE = `User-agent: bingbot
-Crawl-delay: 10
-
-User-agent: msnbot
-Crawl-delay: 10
-
-User-agent: Applebot
-Crawl-delay: 10
-
-user-agent: AhrefsBot
-disallow: /
-`;
-// The same shape with Googlebot where bingbot was: Google's parser joins the groups.
-const GOOGLEBOT_FILE = "User-agent: Googlebot\nCrawl-delay: 10\n\nuser-agent: AhrefsBot\ndisallow: /\n";
-const SPACE_FILE = "User-agent: *\nDisallow: /sp ace\n";
 const DISPUTED = 'would-block; reading=disputed; rule="disallow: /"; line=11';
 const SPACE_DISPUTED = 'would-block; reading=disputed; rule="disallow: /sp%20ace"; line=2';
 

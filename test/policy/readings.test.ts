@@ -6,21 +6,7 @@ import { describe, expect, it } from "vitest";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { explainRequest } from "../../src/policy/explain.ts";
 import type { Mode } from "../../src/policy/mode.ts";
-
-const BINGBOT_FILE = `User-agent: bingbot
-Crawl-delay: 10
-
-User-agent: msnbot
-Crawl-delay: 10
-
-User-agent: Applebot
-Crawl-delay: 10
-
-user-agent: AhrefsBot
-disallow: /
-`;
-const GOOGLEBOT_FILE = "User-agent: Googlebot\nCrawl-delay: 10\n\nuser-agent: AhrefsBot\ndisallow: /\n";
-const SPACE_FILE = "User-agent: *\nDisallow: /sp ace\n";
+import { BINGBOT_FILE, GOOGLEBOT_FILE, SPACE_FILE } from "../fixtures/readings-files.ts";
 
 const UA = {
   bingbot: "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
