@@ -1,12 +1,13 @@
 // How a crawler was verified, or why not (issue #12): one value from the facts
-// (edge-decision.ts verificationOf) that the decision log, explain, the CLI and the page's
+// (identity.ts verificationOf) that the decision log, explain, the CLI and the page's
 // tester all show; and Cloudflare's verified bot category where our table knows no crawler.
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import type { VerificationOutcome } from "../../src/agents/verification.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { decideEdge, verificationOf } from "../../src/policy/edge-decision.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import { verificationOf } from "../../src/policy/identity.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { explainRequest } from "../../src/policy/explain.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";

@@ -8,7 +8,7 @@
 import { classifyUserAgent } from "../../agents/classify.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../../agents/verification.ts";
 import { activityOf } from "../../policy/activity.ts";
-import { decideEdge, disguiseOf as disguisedAs, isRobotsTxtPath, verificationOf } from "../../policy/edge-decision.ts";
+import { decideEdge, isRobotsTxtPath } from "../../policy/edge-decision.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../../policy/edge-facts.ts";
 import type { EdgeRecord } from "../../policy/edge-record.ts";
 import { recordActivity } from "../activity/recorder.ts";
@@ -89,11 +89,15 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         break;
       }
       case "rate": {
-        const pacing = { group: asked.group ?? "*", limits: asked.limits ?? { minIntervalMs: 0, rates: [] } };
+        // Who is paced comes with the question (a crawler in disguise is paced as the crawler
+        // its list names); were it missing, the strictest: an unnamed client of its network.
         const rate = await checkCrawlRate(
           edge,
-          // A crawler in disguise is paced as the crawler its list names.
-          { ...pacing, agent: disguisedAs(facts)?.agent ?? facts.agent, verification: verificationOf(facts) },
+          {
+            group: asked.group ?? "*",
+            limits: asked.limits ?? { minIntervalMs: 0, rates: [] },
+            subject: asked.subject ?? { knownToken: undefined, proven: false },
+          },
           facts.now,
         );
         facts = { ...facts, rate };
