@@ -6,6 +6,7 @@
  */
 
 import { classifyUserAgent } from "../../agents/classify.ts";
+import { settingsOf } from "../../config/edge-settings.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../../agents/verification.ts";
 import { activityOf } from "../../policy/activity.ts";
 import { decideEdge, isRobotsTxtPath } from "../../policy/edge-decision.ts";
@@ -131,26 +132,17 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
   const agent = classifyUserAgent(request.headers.get("user-agent"));
   const readsRobots = request.method === "GET" || request.method === "HEAD";
   return {
-    originUnusable: config.originUrlProblem,
+    ...settingsOf(config, { rateLimiter: Boolean(edge.env.CRAWL_RATE) }),
     selfAddressed: !config.originUrl && isLoopbackHost(url.hostname),
-    mode: config.mode,
     served: isServedAuthority(config, edge.authority),
     isRobotsTxt: readsRobots && isRobotsTxtPath(url.pathname),
     pathAndQuery: url.pathname + url.search,
     agent,
     signed: carriesSignature(request, config.verifyCrawlers),
-    verifyCrawlers: config.verifyCrawlers,
-    disguisedCrawlers: config.disguisedCrawlers,
     needsVerification: needsVerification(edge, agent),
     // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
     cloudflareCategory:
       agent.crawler && !agent.known ? categoryOfCloudflare(cloudflareBotOf(request.cf).category) : undefined,
-    failOpen: config.failOpen,
-    blockStatus: config.blockStatus,
-    enforceRates: config.enforceRates,
-    usageSignals: config.usageSignals,
-    usageHeader: config.usageHeader,
-    rateLimiter: Boolean(edge.env.CRAWL_RATE),
     now: Date.now(),
     ...NOTHING_GATHERED,
   };
