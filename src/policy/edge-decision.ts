@@ -43,6 +43,12 @@
  *  12. pacing: for a pass in enforce mode whose group binds it: Visit-time -> 503,
  *      Crawl-delay / Request-rate -> 429
  *
+ * Who asked (steps 4 to 6: the signature, a disguise, the address check, the standing of the
+ * claim, the crawler-only list a claim not proven comes from) is found by one pure step,
+ * identity.ts identify; this function judges the Identity it answers and reads no identity
+ * fact itself. claim.ts says what each standing grants, disguise.ts what a list's judgement
+ * does beside the claim's own.
+ *
  * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
  * the function answers `{ gather: fact }`, the Worker fetches that fact and asks again.
  * Explain passes every fact up front, the rate state as "not checked". The answer is the one
