@@ -100,10 +100,12 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
   // httpsig-protocol-01 ("Requesting a Message Signature"): a signature (or nonce) used more
   // often than policy permits may be answered 429. Our policy: once; Retry-After 1, as a new
   // signature is all it takes.
-  if (identity.signature?.status === "reused")
+  if (identity.signature?.status === "reused") {
     return recorded(facts, outcome("rate-limited", "signature", 429, 1), identity);
-  if (identity.judgedAs === "person" && !facts.isRobotsTxt)
+  }
+  if (identity.judgedAs === "person" && !facts.isRobotsTxt) {
     return recorded(facts, outcome("pass", "human", null), identity);
+  }
   const { standing, claimant } = identity;
   const reportOnly = identity.disguise !== undefined && facts.disguisedCrawlers === "report";
   if (standing === "refuted" && facts.verifyCrawlers === "block") {
