@@ -72,7 +72,7 @@ export interface Identity {
   readonly disguise: DisguiseFact | undefined;
   /** Whom the claim is about: the disguised crawler, else what the request states. */
   readonly claimant: AgentInfo;
-  /** How the claim stands (claim.ts). */
+  /** How the claim stands (claim.ts); a person's is "as-made", and nothing of it is judged. */
   readonly standing: ClaimStanding;
   /**
    * Whom the request is judged as: the standing's (JUDGED_AS_OF) for a crawler, "person" for a
