@@ -39,6 +39,7 @@ import { join, resolve } from "node:path";
 import { promisify, parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { classifyUserAgent } from "../src/agents/classify.ts";
+import { defaultSettings } from "../src/config/edge-settings.ts";
 import { compileRobots, parseRobotsTxt, type RobotsTxt } from "../src/core/index.ts";
 import { explainRequest } from "../src/policy/explain.ts";
 import { PAGES, startDemoOrigin } from "../scripts/demo-origin.ts";
@@ -217,9 +218,8 @@ function partitionPaths(model: RobotsTxt, paths: string[]): { allowed: string[];
     explainRequest({
       userAgent: GOOGLEBOT,
       url,
-      mode: "enforce",
-      failOpen: false,
-      blockStatus: 403,
+      // As the edge runs here: MODE=enforce, VERIFY_CRAWLERS=off, the rest at their defaults.
+      settings: { ...defaultSettings(), verifyCrawlers: "off" },
       state: "ok",
       matcher,
       paused: false,

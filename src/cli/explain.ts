@@ -1,13 +1,15 @@
 /**
  * `robots-edge explain <robots.txt|-> "<User-Agent header>" <url> [--json]`: the same
  * explanation as the admin API and the operator page (policy/explain.ts), for a local file,
- * as the edge would act in MODE=enforce with BLOCK_STATUS=403 and VERIFY_CRAWLERS=unknown. Exit 1
+ * as an edge with every setting at its default would act (MODE=enforce, BLOCK_STATUS=403,
+ * VERIFY_CRAWLERS=unknown: config/edge-settings.ts defaultSettings). Exit 1
  * when the edge would block. A file has no client address and no stored lists, so the answer
  * says which verification the edge would make and judges the claim as one it cannot check
  * (under its group and under `*`, policy/claim.ts); `GET explain?ip=` on a deployed edge
  * checks an address.
  */
 
+import { defaultSettings } from "../config/edge-settings.ts";
 import { parseRobotsTxt } from "../core/index.ts";
 import { enforcementMatcher } from "../policy/path-spellings.ts";
 import { explainRequest, type Explanation } from "../policy/explain.ts";
@@ -32,13 +34,10 @@ export async function explain(
   const explanation = explainRequest({
     userAgent,
     url,
-    mode: "enforce",
-    failOpen: false,
-    blockStatus: 403,
+    settings: defaultSettings(),
     state: "ok",
     matcher,
     paused: false,
-    facts: { verifyCrawlers: "unknown" },
   });
   await write(io.stdout, json ? `${JSON.stringify(explanation, null, 2)}\n` : describe(explanation));
   return explanation.action.action === "block" ? EXIT_NO : EXIT_OK;

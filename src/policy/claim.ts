@@ -1,7 +1,8 @@
 /**
  * Rule 1, kept in this one place: a claim grants nothing it cannot prove. Pure.
  *
- * Who a request says it is (a User-Agent's crawler, a signer's agent) stands in one of four ways:
+ * Who a request says it is (a User-Agent's crawler, a signer's agent) stands in one of these ways
+ * (the identity step, identity.ts standingOf, finds which; this file says what each grants):
  *   proven     a trusted signature, or an address check that verified it: judged as claimed
  *   refuted    a failed signature, or an address check that refuted it: an impostor
  *              (VERIFY_CRAWLERS=block answers 403 in edge-decision.ts; `unknown` judges it
@@ -31,7 +32,7 @@
 
 import type { AgentInfo } from "../agents/classify.ts";
 import type { CrawlerCategory, JudgedAs } from "../vocabulary.ts";
-import { NOT_GATHERED, type EdgeFacts, type GatherRequest } from "./edge-facts.ts";
+import type { GatherRequest } from "./edge-facts.ts";
 import type { EdgeOutcome } from "./edge-record.ts";
 
 export type ClaimStanding = "proven" | "refuted" | "unproven" | "disguised" | "as-made";
@@ -62,25 +63,6 @@ export const ANONYMOUS_BOT: AgentInfo = {
   obeysGlobalGroup: true,
   honoursRateLimits: false,
 };
-
-export type ClaimFacts = Pick<EdgeFacts, "signature" | "verifyCrawlers" | "needsVerification" | "verification">;
-
-/** How the request's claim stands, from the facts gathered about it. */
-export function claimStanding(facts: ClaimFacts): ClaimStanding {
-  const signature = facts.signature === NOT_GATHERED ? undefined : facts.signature;
-  if (signature?.status === "verified") return "proven";
-  if (signature?.status === "failed") return "refuted";
-  // "unverifiable" (a key we could not get) and "untrusted" fall through: the User-Agent's claim stands.
-  if (facts.verifyCrawlers === "off" || !facts.needsVerification) return "as-made";
-  switch (facts.verification === NOT_GATHERED ? undefined : facts.verification.status) {
-    case "verified":
-      return "proven";
-    case "refuted":
-      return "refuted";
-    default:
-      return "unproven";
-  }
-}
 
 /**
  * Judges the claimant by its standing (see the file comment). `judgeAs` runs the policy layers

@@ -43,6 +43,12 @@
  *  12. pacing: for a pass in enforce mode whose group binds it: Visit-time -> 503,
  *      Crawl-delay / Request-rate -> 429
  *
+ * Who asked (steps 4 to 6: the signature, a disguise, the address check, the standing of the
+ * claim, the crawler-only list a claim not proven comes from) is found by one pure step,
+ * identity.ts identify; this function judges the Identity it answers and reads no identity
+ * fact itself. claim.ts says what each standing grants, disguise.ts what a list's judgement
+ * does beside the claim's own.
+ *
  * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
  * the function answers `{ gather: fact }`, the Worker fetches that fact and asks again.
  * Explain passes every fact up front, the rate state as "not checked". The answer is the one
@@ -51,20 +57,11 @@
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import type { VerificationOutcome } from "../agents/verification.ts";
 import { canonicalizePath, resolveUsage } from "../core/index.ts";
-import type { JudgedAs } from "../vocabulary.ts";
-import { ANONYMOUS_BOT, claimStanding, judgeClaim, JUDGED_AS_OF, type Judged } from "./claim.ts";
-import { claimOrListed, disguiseOutcome, disguiseStep, listedCrawlerStep, reportedOnly } from "./disguise.ts";
+import { judgeClaim, type Judged } from "./claim.ts";
+import { claimOrListed, reportedOnly } from "./disguise.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
-import {
-  NOT_GATHERED,
-  type DisguiseFact,
-  type EdgeFacts,
-  type GatherRequest,
-  type RobotsFact,
-  type SignatureFact,
-} from "./edge-facts.ts";
+import { NOT_GATHERED, type EdgeFacts, type GatherRequest, type RobotsFact } from "./edge-facts.ts";
 import {
   lineOfUsage,
   lineOfVerdict,
@@ -75,6 +72,14 @@ import {
   type EdgeRecord,
   type RecordedIdentity,
 } from "./edge-record.ts";
+import {
+  identify,
+  identityAsGathered,
+  listedIdentity,
+  pacedSubject,
+  recordedIdentity,
+  type Identity,
+} from "./identity.ts";
 import { judgeSpelling, type Verdict } from "./judge.ts";
 import { disputedReading } from "./readings.ts";
 import { PACE_RETRY_AFTER } from "./operator-policy.ts";
@@ -87,63 +92,53 @@ export type EdgeAnswer = EdgeRecord | GatherRequest;
 /** Facts in, one record out (see the precedence in the file comment). */
 export function decideEdge(facts: EdgeFacts): EdgeAnswer {
   const unjudged = unjudgedOutcome(facts);
-  if (unjudged) return recorded(facts, unjudged, "unjudged");
+  if (unjudged) return recorded(facts, unjudged, identityAsGathered(facts, "unjudged"));
 
-  if (facts.signed && facts.signature === NOT_GATHERED) return { gather: "signature" };
-  const signature = signatureOf(facts);
+  // Steps 4 to 6 ask for the identity facts in their order (identity.ts identify).
+  const identity = identify(facts);
+  if ("gather" in identity) return identity;
   // httpsig-protocol-01 ("Requesting a Message Signature"): a signature (or nonce) used more
   // often than policy permits may be answered 429. Our policy: once; Retry-After 1, as a new
   // signature is all it takes.
-  if (signature?.status === "reused") return recorded(facts, outcome("rate-limited", "signature", 429, 1), "unjudged");
-  const signed = signature?.status === "verified" ? signature.agent : undefined;
-  // A request that signs is an automated client even when its signature fails (a browser never
-  // signs): the failed claim is judged below, never passed as a human's.
-  const failedSignature = signature?.status === "failed";
-  const stated = signed ?? (failedSignature ? ANONYMOUS_BOT : facts.agent);
-  const disguise = disguiseStep(facts, stated);
-  if (disguise === "gather") return { gather: "disguise" };
-  const disguised = typeof disguise === "object" ? disguise : undefined;
-  const claimant = disguised?.agent ?? stated;
-  if (!facts.isRobotsTxt && !claimant.crawler) return recorded(facts, outcome("pass", "human", null), "person");
-  const reportOnly = disguised !== undefined && facts.disguisedCrawlers === "report";
-
-  // A verified signature is the strongest evidence; a failed one a failed claim. Otherwise the
-  // User-Agent's claim is checked against its operator's addresses (identity/verify-crawler.ts).
-  const checksAddress = !signed && !failedSignature && facts.needsVerification;
-  if (checksAddress && facts.verification === NOT_GATHERED) return { gather: "verification" };
-  const standing = disguised ? "disguised" : claimStanding(facts);
-  const judgedAs = claimant.crawler ? JUDGED_AS_OF[standing] : "person";
+  if (identity.signature?.status === "reused") {
+    return recorded(facts, outcome("rate-limited", "signature", 429, 1), identity);
+  }
+  if (identity.judgedAs === "person" && !facts.isRobotsTxt) {
+    return recorded(facts, outcome("pass", "human", null), identity);
+  }
+  const { standing, claimant } = identity;
+  const reportOnly = identity.disguise !== undefined && facts.disguisedCrawlers === "report";
   if (standing === "refuted" && facts.verifyCrawlers === "block") {
-    return recorded(facts, outcome("block", "verification", 403), judgedAs);
+    return recorded(facts, outcome("block", "verification", 403), identity);
   }
 
   if (facts.pause === NOT_GATHERED && !reportOnly) return { gather: "pause" };
   if (facts.pause !== NOT_GATHERED && facts.pause !== "none" && !reportOnly) {
-    return recorded(facts, outcome("unavailable", "pause", 503, facts.pause.retryAfter), judgedAs);
+    return recorded(facts, outcome("unavailable", "pause", 503, facts.pause.retryAfter), identity);
   }
 
   const { robots } = facts;
   if (robots === NOT_GATHERED) return { gather: "robots" };
   if (facts.isRobotsTxt) {
-    return recorded(facts, outcome("serve-robots-txt", "robots.txt-file", null, robots.retryAfter), judgedAs);
+    return recorded(facts, outcome("serve-robots-txt", "robots.txt-file", null, robots.retryAfter), identity);
   }
   // A claim not proven, from an address its operator lists for one crawler only, is judged as
   // that crawler too (disguise.ts): naming another bot sheds nothing.
-  const listed = listedCrawlerStep(facts, standing, claimant);
-  if (listed === "gather") return { gather: "disguise" };
+  const { listed } = identity;
+  if (listed === NOT_GATHERED) return { gather: "disguise" };
   if (facts.policy === NOT_GATHERED) return { gather: "policy" };
-  const judgement = judgeClaim(standing, { agent: claimant, category: categoryOf(facts) }, (who, withRate) =>
-    judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who),
+  const judgement = judgeClaim(standing, { agent: claimant, category: identity.category }, (who, withRate) =>
+    pacedAs(identity, facts, judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who)),
   );
   const own = reportOnly ? reportedOnly(judgement) : judgement;
-  if (listed === "none") return "gather" in own ? own : recorded(facts, own, judgedAs);
+  if (listed === "none") return "gather" in own ? own : recorded(facts, own, identity);
   const asListed = judgeClaim("disguised", { agent: listed.agent, category: listed.agent.known?.category }, (who) =>
     judged({ ...facts, rate: "not-checked" }, robots, who),
   );
   const treatment = facts.disguisedCrawlers === "report" ? "report" : "enforce";
   const { answer, byList } = claimOrListed(own, asListed, treatment);
   if ("gather" in answer) return answer;
-  return byList ? recorded(facts, answer, JUDGED_AS_OF.disguised, listed) : recorded(facts, answer, judgedAs);
+  return byList ? recordedAs(facts, answer, listedIdentity(listed, facts)) : recorded(facts, answer, identity);
 }
 
 /** Steps 1 to 3: nowhere to send, the kill switch, a host not served. Nobody is judged. */
@@ -157,69 +152,24 @@ function unjudgedOutcome(facts: EdgeFacts): EdgeOutcome | undefined {
   return undefined;
 }
 
-function signatureOf(facts: Pick<EdgeFacts, "signature">): SignatureFact | undefined {
-  return facts.signature === NOT_GATHERED ? undefined : facts.signature;
+/** The record: the layers' outcome, the path, and who asked as the identity step found it. */
+function recorded(facts: EdgeFacts, decided: EdgeOutcome, identity: Identity): EdgeRecord {
+  return recordedAs(facts, decided, recordedIdentity(identity, facts));
 }
 
-/**
- * The claimed crawler's category: our table's first (per product token, cited); Cloudflare's
- * only for a crawler the table does not know, and never for a signer's agent.
- */
-function categoryOf(facts: EdgeFacts): Judged["category"] {
-  const signature = signatureOf(facts);
-  if (signature?.status === "verified") return signature.agent.known?.category;
-  const disguised = disguiseOf(facts);
-  if (disguised) return disguised.agent.known?.category;
-  return facts.agent.known?.category ?? facts.cloudflareCategory;
+function recordedAs(facts: EdgeFacts, decided: EdgeOutcome, identity: RecordedIdentity): EdgeRecord {
+  return { ...decided, path: facts.pathAndQuery, judgedPath: decided.judgedPath ?? facts.pathAndQuery, identity };
 }
 
-/**
- * The record: the layers' outcome, the path, and who asked as the decision saw it. `listed`:
- * the crawler-only list whose crawler the request was judged as, when that judgement decided
- * over the request's own claim (disguise.ts claimOrListed).
- */
-function recorded(facts: EdgeFacts, decided: EdgeOutcome, judgedAs: JudgedAs, listed?: DisguiseFact): EdgeRecord {
-  return {
-    ...decided,
-    path: facts.pathAndQuery,
-    judgedPath: decided.judgedPath ?? facts.pathAndQuery,
-    identity: listed ? listedIdentity(facts, listed) : identityOf(facts, judgedAs),
-  };
-}
-
-/** What was claimed (a trusted signer's agent, else the User-Agent's), judged as what, and how it stood. */
-function identityOf(facts: EdgeFacts, judgedAs: JudgedAs): RecordedIdentity {
-  const signature = signatureOf(facts);
-  // A verified or reused signature stands for its signer's agent (a reuse is refused as that agent's).
-  const signedAs = signature?.status === "verified" || signature?.status === "reused" ? signature.agent : undefined;
-  const claimed = signedAs ?? disguiseOf(facts)?.agent ?? facts.agent;
-  return {
-    // A request that signs is an automated client, whatever its User-Agent.
-    crawler: claimed.crawler || signature?.status === "failed" || signature?.status === "reused",
-    tokens: claimed.tokens,
-    known: claimed.known?.token ?? null,
-    // The trusted signer the signature names, whatever became of it (verified, reused, failed, keys unavailable).
-    signer: signature?.status === "untrusted" ? null : (signature?.signer ?? null),
-    judgedAs,
-    category: categoryOf(facts) ?? null,
-    verification: verificationOf(facts),
-  };
-}
-
-/**
- * A bot judged as the crawler of the list its address is in, that judgement deciding: shown as
- * that crawler, the list the evidence (what it claimed decided nothing).
- */
-function listedIdentity(facts: EdgeFacts, listed: DisguiseFact): RecordedIdentity {
-  return {
-    crawler: true,
-    tokens: listed.agent.tokens,
-    known: listed.agent.known?.token ?? null,
-    signer: null,
-    judgedAs: JUDGED_AS_OF.disguised,
-    category: listed.agent.known?.category ?? null,
-    verification: disguiseOutcome(listed, !facts.agent.crawler),
-  };
+/** A request for the limiter's answer carries who is paced (the Worker names the limiter from it). */
+function pacedAs(
+  identity: Identity,
+  facts: EdgeFacts,
+  answer: EdgeOutcome | GatherRequest,
+): EdgeOutcome | GatherRequest {
+  return "gather" in answer && answer.gather === "rate"
+    ? { ...answer, subject: pacedSubject(identity, facts) }
+    : answer;
 }
 
 /**
@@ -228,7 +178,8 @@ function listedIdentity(facts: EdgeFacts, listed: DisguiseFact): RecordedIdentit
  * so an honest agent can sign and retry. Under MODE or the route's mode `report`, only marked.
  */
 function signatureRequired(facts: EdgeFacts, verdict: Verdict): EdgeOutcome | undefined {
-  if (verdict.policy?.rule?.signature !== "required" || signatureOf(facts)?.status === "verified") return undefined;
+  if (verdict.policy?.rule?.signature !== "required") return undefined;
+  if (facts.signature !== NOT_GATHERED && facts.signature.status === "verified") return undefined;
   const mode = verdict.policy.route.mode ?? facts.mode;
   if (mode === "off") return undefined;
   if (mode === "report") return { ...judgedBy({ ...verdict, action: "report" }, "report", null), layer: "signature" };
@@ -376,83 +327,3 @@ function paced(
 export function isRobotsTxtPath(pathname: string): boolean {
   return pathname === "/robots.txt" || canonicalizePath(pathname) === "/robots.txt";
 }
-
-/**
- * How the request's crawler was verified, or why not, from the facts: a trusted signer's
- * signature, a failed one, the address check (Cloudflare, a list, reverse DNS), or why nothing
- * was checked. What the record's identity carries (the decision log, explain, activity and the
- * page's tester show it from there): what the decision used (claim.ts), so an unverifiable
- * claim is never shown as verified.
- */
-export function verificationOf(
-  facts: Pick<EdgeFacts, "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification"> &
-    Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">>,
-): VerificationOutcome {
-  const signature = signatureOf(facts);
-  if (signature?.status === "verified") {
-    const token = signature.agent.tokens[0] ?? "its agent";
-    return {
-      status: "verified",
-      method: "signature",
-      evidence: signature.signer,
-      why: null,
-      reason: `Web Bot Auth signature of ${signature.signer}, a trusted signer standing for ${token}`,
-    };
-  }
-  if (signature?.status === "failed") {
-    const of = signature.signer ? ` of ${signature.signer}` : "";
-    return {
-      status: "refuted",
-      method: "signature",
-      evidence: null,
-      why: "refuted",
-      reason: `signature${of} failed: ${signature.why}`,
-    };
-  }
-  const disguised = disguiseOf(facts);
-  if (disguised) return disguiseOutcome(disguised);
-  // Keys we could not get: judged as unsigned; the address check decided, if one was made.
-  if (signature?.status === "unverifiable" && (!facts.needsVerification || facts.verification === NOT_GATHERED)) {
-    return unverifiable(
-      "lookup-failed",
-      `cannot check the Web Bot Auth signature of ${signature.signer}: ${signature.why}`,
-    );
-  }
-  if (facts.verifyCrawlers === "off" && facts.agent.crawler && facts.agent.known) return UNVERIFIABLE.verifyOff;
-  if (!facts.needsVerification) return facts.agent.crawler ? UNVERIFIABLE.noClaim : UNVERIFIABLE.notACrawler;
-  if (facts.verification === NOT_GATHERED) return UNVERIFIABLE.notLookedUp;
-  return facts.verification;
-}
-
-/** The disguise the decision acted on, if any: a browser from a crawler-only list, the check on. */
-export function disguiseOf(
-  facts: Pick<EdgeFacts, "agent" | "signature"> &
-    Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">>,
-): DisguiseFact | undefined {
-  const signature = signatureOf(facts);
-  const stated =
-    signature?.status === "verified" ? signature.agent : signature?.status === "failed" ? undefined : facts.agent;
-  if (!stated) return undefined;
-  const step = disguiseStep(
-    {
-      agent: facts.agent,
-      isRobotsTxt: facts.isRobotsTxt ?? false,
-      disguisedCrawlers: facts.disguisedCrawlers,
-      disguise: facts.disguise ?? NOT_GATHERED,
-    },
-    stated,
-  );
-  return typeof step === "object" ? step : undefined;
-}
-
-function unverifiable(why: NonNullable<VerificationOutcome["why"]>, reason: string): VerificationOutcome {
-  return Object.freeze({ status: "unverifiable", method: null, evidence: null, why, reason });
-}
-
-/** The outcomes that name no evidence, made once: most requests' record carries one of them. */
-const UNVERIFIABLE = {
-  verifyOff: unverifiable("verify-off", "VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *"),
-  noClaim: unverifiable("not-claimed", "claims no crawler that can be verified"),
-  notACrawler: unverifiable("not-claimed", "not a crawler"),
-  notLookedUp: unverifiable("not-looked-up", "the address was not checked"),
-} as const;

@@ -3,7 +3,7 @@
  * facts of the request itself (known when it arrives, at no cost), and the facts the Worker
  * gathers only when the decision asks for them (each costs I/O). A gathered fact that has not
  * been gathered yet says so, NOT_GATHERED, and its absence says so too ("none"): never
- * `undefined` against `null`. In their own file so that the decision's helpers (claim.ts) can
+ * `undefined` against `null`. In their own file so that the decision's helpers (claim.ts, identity.ts) can
  * name them without importing the decision itself. What the decision answers is the record
  * (edge-record.ts).
  */
@@ -162,4 +162,14 @@ export interface GatherRequest {
   /** For `rate`: the limits and the group they come from. */
   readonly limits?: RateLimits;
   readonly group?: string;
+  /** For `rate`: who is paced, as the identity step found it (identity.ts pacedSubject). */
+  readonly subject?: PacedSubject;
+}
+
+/** Who a crawl-rate limiter is about, besides the origin, the group and the client's network. */
+export interface PacedSubject {
+  /** The crawler table's token when the request names a known crawler (claimed or proven); none for a refuted claim. */
+  readonly knownToken: string | undefined;
+  /** Whether the claim is proven (a verified address, a trusted signer's signature, a crawler-only list). */
+  readonly proven: boolean;
 }

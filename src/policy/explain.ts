@@ -14,10 +14,9 @@ import { verificationPlan, type VerificationOutcome } from "../agents/verificati
 import { contentSignalUseOf, pathAndQuery, resolveUsage, type RobotsMatcher, type Rule } from "../core/index.ts";
 import type { Action, CrawlerCategory, JudgedAs, Layer } from "../vocabulary.ts";
 import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
-import { NOT_GATHERED, type EdgeFacts } from "./edge-facts.ts";
+import { NOT_GATHERED, type EdgeFacts, type EdgeSettings } from "./edge-facts.ts";
 import type { DecidingLine, EdgeRecord } from "./edge-record.ts";
 import type { EntryState, Verdict } from "./judge.ts";
-import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
 import { documentedUseOf } from "./usage-vocabulary.ts";
 
@@ -75,31 +74,15 @@ export interface ExplainInput {
   readonly userAgent: string;
   /** Absolute URL or path with query. */
   readonly url: string;
-  readonly mode: Mode;
-  readonly failOpen: boolean;
-  readonly blockStatus: number;
+  /** The operator's settings, as the edge reads them (config/edge-settings.ts settingsOf): no defaults here. */
+  readonly settings: EdgeSettings;
   readonly state: EntryState;
   readonly matcher: RobotsMatcher | undefined;
   /** A pause in force: true, or its Retry-After seconds. */
   readonly paused: boolean | { readonly retryAfter: number };
   readonly policy?: CompiledPolicy | undefined;
-  /** The remaining facts the edge gathers; defaults: served, no verification. */
-  readonly facts?: Partial<
-    Pick<
-      EdgeFacts,
-      | "served"
-      | "verifyCrawlers"
-      | "enforceRates"
-      | "usageSignals"
-      | "usageHeader"
-      | "rateLimiter"
-      | "now"
-      | "originUnusable"
-      | "ledger"
-      | "disguisedCrawlers"
-      | "disguise"
-    >
-  > & {
+  /** The remaining facts the edge gathers; defaults: served, no verification, no disguise. */
+  readonly facts?: Partial<Pick<EdgeFacts, "served" | "now" | "ledger" | "disguise">> & {
     /** The address check, when the caller could make one (admin explain's `ip=`, from stored lists). */
     readonly claimCheck?: VerificationOutcome;
     /** Cloudflare's category, as our category (edge-decision.ts cloudflareCategory). */
@@ -149,35 +132,26 @@ function factsOf(
   const facts = input.facts ?? {};
   const method = facts.method ?? "GET";
   const pause = input.paused === false ? "none" : { retryAfter: input.paused === true ? 0 : input.paused.retryAfter };
-  const verifyCrawlers = facts.verifyCrawlers ?? "off";
+  const { settings } = input;
   return {
-    originUnusable: facts.originUnusable ?? false,
+    ...settings,
     selfAddressed: false,
-    mode: input.mode,
     served: facts.served ?? true,
     isRobotsTxt: (method === "GET" || method === "HEAD") && isRobotsTxtPath(path.split("?")[0] ?? path),
     pathAndQuery: path,
     agent,
     signed: false,
     signature: NOT_GATHERED,
-    verifyCrawlers,
-    ...claimFacts(agent, verifyCrawlers, facts),
+    ...claimFacts(agent, settings.verifyCrawlers, facts),
     // A browser's address, when the caller looked it up (admin explain's `ip=`); else a person.
-    disguisedCrawlers: facts.disguisedCrawlers,
     disguise: facts.disguise ?? "none",
     cloudflareCategory: facts.cloudflareCategory,
     pause,
     robots: robots
       ? { state: robots.state, matcher: robots.matcher, retryAfter: facts.robotsRetryAfter ?? 0 }
       : NOT_GATHERED,
-    failOpen: input.failOpen,
-    blockStatus: input.blockStatus,
     policy: input.policy ?? "none",
     ledger: facts.ledger,
-    enforceRates: facts.enforceRates ?? "honoured",
-    usageSignals: facts.usageSignals ?? "enforce",
-    usageHeader: facts.usageHeader ?? true,
-    rateLimiter: facts.rateLimiter ?? true,
     rate: "not-checked",
     now: facts.now ?? Date.now(),
   };

@@ -30,13 +30,11 @@ import type { VerificationOutcome } from "../agents/verification.ts";
 import type { AppliedGroup, RobotsMatcher } from "../core/index.ts";
 import { recordedOutcomeOf, type CrawlerEvent, type RecordedOutcome } from "./activity.ts";
 import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
-import { NOTHING_GATHERED, type EdgeFacts } from "./edge-facts.ts";
+import { NOTHING_GATHERED, type EdgeFacts, type EdgeSettings } from "./edge-facts.ts";
 import { enforcementSpellings } from "./path-spellings.ts";
 import type { EntryState } from "./judge.ts";
-import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
 import type { ReferralLedger } from "./referral-ledger.ts";
-import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
 /** One side of the comparison: a robots.txt and a policy. */
 export interface ReplaySide {
@@ -45,17 +43,17 @@ export interface ReplaySide {
   readonly policy: CompiledPolicy | undefined;
 }
 
-/** The settings both sides share (the Worker's config). */
-export interface ReplaySettings {
-  readonly mode: Mode;
-  readonly failOpen: boolean;
-  readonly blockStatus: number;
-  readonly verifyCrawlers: VerifyCrawlers;
-  readonly enforceRates: EnforceRates;
-  readonly usageSignals: Mode;
+/**
+ * The settings both sides share: the Worker's (config/edge-settings.ts settingsOf), those replay
+ * can judge by. The rest is held equal on both sides by replay itself (judgeAgain).
+ */
+export type ReplaySettings = Pick<
+  EdgeSettings,
+  "mode" | "failOpen" | "blockStatus" | "verifyCrawlers" | "enforceRates" | "usageSignals"
+> & {
   /** The origin's recorded crawls and referrals now, for rules with a condition (none: no condition holds). */
   readonly ledger?: ReferralLedger | undefined;
-}
+};
 
 export type RecordedRequest = Pick<CrawlerEvent, "time" | "token" | "tokens" | "verified" | "method" | "path">;
 
@@ -207,30 +205,27 @@ function recordedVerification(recorded: Exclude<RecordedRequest["verified"], "un
 export function judgeAgain(request: RecordedRequest, side: ReplaySide, settings: ReplaySettings): RecordedOutcome {
   const checked = request.verified !== "unchecked";
   const facts: EdgeFacts = {
+    ...settings,
+    // What replay holds equal on both sides: a usable origin; no header, no limiter (it shows
+    // no pacing); no crawler in disguise (no address is recorded, and none is looked up).
     originUnusable: false,
+    usageHeader: false,
+    rateLimiter: false,
+    disguisedCrawlers: "off",
     selfAddressed: false,
-    mode: settings.mode,
     served: true,
     // The edge serves /robots.txt itself to every crawler: a draft never blocks it.
     isRobotsTxt: (request.method === "GET" || request.method === "HEAD") && isRobotsTxtPath(request.path),
     pathAndQuery: request.path,
     agent: agentForTokens(request.tokens),
     signed: false,
-    verifyCrawlers: settings.verifyCrawlers,
     needsVerification: checked,
     cloudflareCategory: undefined,
     ...NOTHING_GATHERED,
     verification: checked ? recordedVerification(request.verified) : NOTHING_GATHERED.verification,
     pause: "none",
     robots: { state: side.state, matcher: side.matcher, retryAfter: 0 },
-    failOpen: settings.failOpen,
-    blockStatus: settings.blockStatus,
     policy: side.policy ?? "none",
-    ledger: settings.ledger,
-    enforceRates: settings.enforceRates,
-    usageSignals: settings.usageSignals,
-    usageHeader: false,
-    rateLimiter: false,
     rate: "not-checked",
     now: request.time,
   };

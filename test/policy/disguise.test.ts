@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { activityOf } from "../../src/policy/activity.ts";
-import { decideEdge, verificationOf, type EdgeAnswer } from "../../src/policy/edge-decision.ts";
+import { decideEdge, type EdgeAnswer } from "../../src/policy/edge-decision.ts";
+import { verificationOf } from "../../src/policy/identity.ts";
 import type { DisguiseFact, EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { gatheredFacts, REFUTED, UNVERIFIABLE, VERIFIED } from "./gathered-facts.ts";
 

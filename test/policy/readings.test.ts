@@ -3,6 +3,7 @@
 // would-block with the reason; Google's crawlers are judged by Google's reading. Pure, through
 // explain (the same decideEdge the Worker performs).
 import { describe, expect, it } from "vitest";
+import { defaultSettings } from "../../src/config/edge-settings.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { explainRequest } from "../../src/policy/explain.ts";
 import type { Mode } from "../../src/policy/mode.ts";
@@ -159,13 +160,11 @@ describe("refuse only what the crawler itself reads", () => {
     const explanation = explainRequest({
       userAgent: UA[ua],
       url: path,
-      mode,
-      failOpen: false,
-      blockStatus: 403,
+      settings: { ...defaultSettings(), mode, verifyCrawlers: "off", enforceRates: "honoured" },
       state: "ok",
       matcher: compileRobots(parseRobotsTxt(robots)),
       paused: false,
-      facts: { verifyCrawlers: "off", enforceRates: "honoured", now: Date.parse("2026-11-27T12:00:00Z") },
+      facts: { now: Date.parse("2026-11-27T12:00:00Z") },
     });
     expect(explanation.action).toEqual({ action, status, retryAfter: null, rateLimit: rate });
     expect(explanation.line?.line ?? null).toBe(line);
@@ -176,13 +175,10 @@ describe("refuse only what the crawler itself reads", () => {
     const explanation = explainRequest({
       userAgent: UA.bingbot,
       url: "/page",
-      mode: "enforce",
-      failOpen: false,
-      blockStatus: 403,
+      settings: { ...defaultSettings(), verifyCrawlers: "off" },
       state: "ok",
       matcher: compileRobots(parseRobotsTxt(BINGBOT_FILE)),
       paused: false,
-      facts: { verifyCrawlers: "off" },
     });
     expect(explanation.reading).toEqual({ line: 11, text: "disallow: /", reason: BINGBOT_REASON });
   });

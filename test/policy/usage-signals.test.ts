@@ -2,6 +2,7 @@
 // refuses, under each USAGE_SIGNALS mode, and the Content-Usage header for passed responses.
 // Each row runs the whole pure path: User-Agent -> category, robots.txt -> group -> preferences.
 import { describe, expect, it } from "vitest";
+import { defaultSettings } from "../../src/config/edge-settings.ts";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import type { CrawlerCategory } from "../../src/vocabulary.ts";
 import { compileRobots, parseRobotsTxt, resolveUsage } from "../../src/core/index.ts";
@@ -438,13 +439,11 @@ const explainAt = (robots: string, ua: keyof typeof UA, url: string) =>
   explainRequest({
     userAgent: UA[ua],
     url,
-    mode: "enforce",
-    failOpen: false,
-    blockStatus: 403,
+    settings: { ...defaultSettings(), verifyCrawlers: "off" },
     state: "ok",
     matcher: compileRobots(parseRobotsTxt(robots)),
     paused: false,
-    facts: { now: 0, verifyCrawlers: "off" },
+    facts: { now: 0 },
   }).contentSignalUse;
 
 describe("explain shows the Content-Signal use= in force and whom it binds", () => {

@@ -1,12 +1,14 @@
 // How a crawler was verified, or why not (issue #12): one value from the facts
-// (edge-decision.ts verificationOf) that the decision log, explain, the CLI and the page's
+// (identity.ts verificationOf) that the decision log, explain, the CLI and the page's
 // tester all show; and Cloudflare's verified bot category where our table knows no crawler.
 import { describe, expect, it } from "vitest";
+import { defaultSettings } from "../../src/config/edge-settings.ts";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
 import type { VerificationOutcome } from "../../src/agents/verification.ts";
 import { agentOfSigner } from "../../src/agents/web-bot-auth/signed-agent.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
-import { decideEdge, verificationOf } from "../../src/policy/edge-decision.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import { verificationOf } from "../../src/policy/identity.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { explainRequest } from "../../src/policy/explain.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
@@ -137,13 +139,19 @@ describe("verificationOf: how, or why not, from the facts", () => {
   });
 });
 
-const explain = (ua: string, facts: Parameters<typeof explainRequest>[0]["facts"]) =>
+const explain = (
+  ua: string,
+  {
+    verifyCrawlers,
+    ...facts
+  }: NonNullable<Parameters<typeof explainRequest>[0]["facts"]> & {
+    verifyCrawlers: "off" | "unknown" | "block";
+  },
+) =>
   explainRequest({
     userAgent: ua,
     url: "/news/today",
-    mode: "enforce",
-    failOpen: false,
-    blockStatus: 403,
+    settings: { ...defaultSettings(), verifyCrawlers },
     state: "ok",
     matcher,
     paused: false,
@@ -201,9 +209,9 @@ describe("explain says how the claim was checked, and judges as the edge would",
       group: null,
     },
     {
-      why: "VERIFY_CRAWLERS=off (explain's default) takes the claim for its group",
+      why: "VERIFY_CRAWLERS=off takes the claim for its group",
       ua: GOOGLEBOT,
-      facts: {},
+      facts: { verifyCrawlers: "off" },
       verification: {
         status: "unverifiable",
         why: "verify-off",

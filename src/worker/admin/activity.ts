@@ -11,6 +11,7 @@
  *        first within a work budget and says `partial` (with a `note`) when it stopped early.
  */
 
+import { settingsOf } from "../../config/edge-settings.ts";
 import { hourOf } from "../../policy/activity.ts";
 import { summarizeActivity } from "../../policy/activity-summary.ts";
 import { summarizeOperators } from "../../policy/operator-summary.ts";
@@ -169,19 +170,7 @@ export async function replayDraft(
   const now = Date.now();
   const ledger = object ? ledgerOf(await object.ledgerDays(now), now) : undefined;
   const { config } = admin;
-  const result = replay(
-    requests,
-    { live, draft },
-    {
-      mode: config.mode,
-      failOpen: config.failOpen,
-      blockStatus: config.blockStatus,
-      verifyCrawlers: config.verifyCrawlers,
-      enforceRates: config.enforceRates,
-      usageSignals: config.usageSignals,
-      ledger,
-    },
-  );
+  const result = replay(requests, { live, draft }, { ...settingsOf(config, { rateLimiter: false }), ledger });
   return jsonResponse({
     origin,
     ...result,

@@ -8,6 +8,7 @@ import { classifyUserAgent } from "../../agents/classify.ts";
 import type { VerificationOutcome } from "../../agents/verification.ts";
 import { explainIfDecidable, explainRequest, type Explanation, type ExplainInput } from "../../policy/explain.ts";
 import type { DisguiseFact } from "../../policy/edge-facts.ts";
+import { settingsOf } from "../../config/edge-settings.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import type { ReferralLedger } from "../../policy/referral-ledger.ts";
 import { freshLedger } from "../activity/ledger-memory.ts";
@@ -50,18 +51,15 @@ export async function explain(admin: AdminContext): Promise<Response> {
   // What the edge enforces: the origin's copy with the purposes in force (robots/purposes-served.ts).
   const served = robots && servedRobots(robots, situation.policy);
   const stored = served && { state: served.entry.state, matcher: served.matcher() };
-  const now = explainIfDecidable(explainInput(admin, situation, ua, path, claimCheck, disguise), stored);
+  const input = explainInput(admin, situation, ua, path, claimCheck, disguise);
+  const now = explainIfDecidable(input, stored);
   if (!now) return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh?origin=${origin} first`);
   const explanation = withAfterPause(now, situation, (unpaused) =>
     explainIfDecidable(explainInput(admin, unpaused, ua, path, claimCheck, disguise), stored),
   );
   const ifEnforced =
     stored && explanation.reason === "mode-off"
-      ? explainRequest({
-          ...explainInput(admin, situation, ua, path, claimCheck, disguise),
-          ...stored,
-          mode: "enforce",
-        })
+      ? explainRequest({ ...input, ...stored, settings: { ...input.settings, mode: "enforce" } })
       : undefined;
   return jsonResponse({ authority: origin, ...explanation, ...(ifEnforced && { ifEnforced }) });
 }
@@ -168,20 +166,12 @@ export function explainInput(
   return {
     userAgent,
     url,
-    mode: config.mode,
-    failOpen: config.failOpen,
-    blockStatus: config.blockStatus,
+    settings: settingsOf(config, { rateLimiter: true }),
     paused: situation.pause ?? false,
     policy: situation.policy,
     facts: {
       served: situation.served,
-      enforceRates: config.enforceRates,
-      usageSignals: config.usageSignals,
-      usageHeader: config.usageHeader,
-      originUnusable: config.originUrlProblem,
-      verifyCrawlers: config.verifyCrawlers,
       ledger: situation.ledger,
-      disguisedCrawlers: config.disguisedCrawlers,
       disguise: disguise ?? "none",
       ...(claimCheck && { claimCheck }),
     },

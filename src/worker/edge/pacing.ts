@@ -4,10 +4,8 @@
  * policy/edge-decision.ts.
  */
 
-import type { AgentInfo } from "../../agents/classify.ts";
 import type { RateLimits } from "../../policy/crawl-rate.ts";
-import type { VerificationOutcome } from "../../agents/verification.ts";
-import type { RateFact } from "../../policy/edge-facts.ts";
+import type { PacedSubject, RateFact } from "../../policy/edge-facts.ts";
 import { logError } from "../log.ts";
 import { noteObjectProblems } from "../object-problems.ts";
 import { crawlRateKey, type RateAnswer } from "./crawl-rate-object.ts";
@@ -15,19 +13,15 @@ import type { EdgeContext } from "./context.ts";
 
 export async function checkCrawlRate(
   edge: EdgeContext,
-  pacing: { group: string; limits: RateLimits; agent: AgentInfo; verification: VerificationOutcome },
+  pacing: { group: string; limits: RateLimits; subject: PacedSubject },
   now: number,
 ): Promise<RateFact> {
   const limiter = edge.env.CRAWL_RATE;
   if (!limiter) return { allowed: true };
-  // A refuted claim is limited with the anonymous clients of its network, never as the crawler
-  // it claims; an unverifiable one with the others making it from its network (crawlRateKey).
-  const refuted = pacing.verification.status === "refuted";
-  const subject = {
-    knownToken: refuted ? undefined : pacing.agent.known?.token,
-    proven: pacing.verification.status === "verified",
-    address: edge.request.headers.get("cf-connecting-ip"),
-  };
+  // Who is paced, as the identity step found it (policy/identity.ts pacedSubject): a refuted
+  // claim names no crawler, so it is limited with the anonymous clients of its network; an
+  // unverifiable one with the others making it from its network (crawlRateKey).
+  const subject = { ...pacing.subject, address: edge.request.headers.get("cf-connecting-ip") };
   const name = crawlRateKey(edge.authority, pacing.group, subject);
   let result: RateAnswer;
   try {

@@ -6,9 +6,10 @@
  */
 
 import { classifyUserAgent } from "../../agents/classify.ts";
+import { settingsOf } from "../../config/edge-settings.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../../agents/verification.ts";
 import { activityOf } from "../../policy/activity.ts";
-import { decideEdge, disguiseOf as disguisedAs, isRobotsTxtPath, verificationOf } from "../../policy/edge-decision.ts";
+import { decideEdge, isRobotsTxtPath } from "../../policy/edge-decision.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../../policy/edge-facts.ts";
 import type { EdgeRecord } from "../../policy/edge-record.ts";
 import { recordActivity } from "../activity/recorder.ts";
@@ -89,11 +90,15 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         break;
       }
       case "rate": {
-        const pacing = { group: asked.group ?? "*", limits: asked.limits ?? { minIntervalMs: 0, rates: [] } };
+        // Who is paced comes with the question (a crawler in disguise is paced as the crawler
+        // its list names); were it missing, the strictest: an unnamed client of its network.
         const rate = await checkCrawlRate(
           edge,
-          // A crawler in disguise is paced as the crawler its list names.
-          { ...pacing, agent: disguisedAs(facts)?.agent ?? facts.agent, verification: verificationOf(facts) },
+          {
+            group: asked.group ?? "*",
+            limits: asked.limits ?? { minIntervalMs: 0, rates: [] },
+            subject: asked.subject ?? { knownToken: undefined, proven: false },
+          },
           facts.now,
         );
         facts = { ...facts, rate };
@@ -127,26 +132,17 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
   const agent = classifyUserAgent(request.headers.get("user-agent"));
   const readsRobots = request.method === "GET" || request.method === "HEAD";
   return {
-    originUnusable: config.originUrlProblem,
+    ...settingsOf(config, { rateLimiter: Boolean(edge.env.CRAWL_RATE) }),
     selfAddressed: !config.originUrl && isLoopbackHost(url.hostname),
-    mode: config.mode,
     served: isServedAuthority(config, edge.authority),
     isRobotsTxt: readsRobots && isRobotsTxtPath(url.pathname),
     pathAndQuery: url.pathname + url.search,
     agent,
     signed: carriesSignature(request, config.verifyCrawlers),
-    verifyCrawlers: config.verifyCrawlers,
-    disguisedCrawlers: config.disguisedCrawlers,
     needsVerification: needsVerification(edge, agent),
     // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
     cloudflareCategory:
       agent.crawler && !agent.known ? categoryOfCloudflare(cloudflareBotOf(request.cf).category) : undefined,
-    failOpen: config.failOpen,
-    blockStatus: config.blockStatus,
-    enforceRates: config.enforceRates,
-    usageSignals: config.usageSignals,
-    usageHeader: config.usageHeader,
-    rateLimiter: Boolean(edge.env.CRAWL_RATE),
     now: Date.now(),
     ...NOTHING_GATHERED,
   };
