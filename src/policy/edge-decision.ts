@@ -42,6 +42,9 @@
  *  11. report: a block under MODE or the route's mode `report` -> forward, marked would-block
  *  12. pacing: for a pass in enforce mode whose group binds it: Visit-time -> 503,
  *      Crawl-delay / Request-rate -> 429
+ *  13. terms (terms.ts): the licence link and TDM reservation on the answer; on a pass, a
+ *      route requiring a licence -> 401 without a token the licence server confirms, 503 when
+ *      it fails or an exempt crawler's claim is unproven
  *
  * Facts that cost I/O are gathered only when the decision reaches them: while one is missing
  * the function answers `{ gather: fact }`, the Worker fetches that fact and asks again.
@@ -80,6 +83,7 @@ import { disputedReading } from "./readings.ts";
 import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
+import { withTerms, type TermsSubject } from "./terms.ts";
 
 /** The decision's answer: the record of what happened, or a fact it needs first. */
 export type EdgeAnswer = EdgeRecord | GatherRequest;
@@ -136,14 +140,39 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
     judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who),
   );
   const own = reportOnly ? reportedOnly(judgement) : judgement;
-  if (listed === "none") return "gather" in own ? own : recorded(facts, own, judgedAs);
+  const who = { standing, agent: claimant, category: categoryOf(facts) };
+  if (listed === "none") return "gather" in own ? own : termsRecorded(facts, own, reportOnly, who, judgedAs);
   const asListed = judgeClaim("disguised", { agent: listed.agent, category: listed.agent.known?.category }, (who) =>
     judged({ ...facts, rate: "not-checked" }, robots, who),
   );
   const treatment = facts.disguisedCrawlers === "report" ? "report" : "enforce";
   const { answer, byList } = claimOrListed(own, asListed, treatment);
   if ("gather" in answer) return answer;
-  return byList ? recorded(facts, answer, JUDGED_AS_OF.disguised, listed) : recorded(facts, answer, judgedAs);
+  return byList
+    ? termsRecorded(facts, answer, false, asListedSubject(listed), JUDGED_AS_OF.disguised, listed)
+    : termsRecorded(facts, answer, false, who, judgedAs);
+}
+
+/**
+ * Step 13, the site's terms (terms.ts): the licence link and TDM reservation on the answer, and
+ * a route's required licence (401, or 503 when the licence server fails us). A crawler in
+ * disguise under `report` is told nothing: its answer is recorded as it is.
+ */
+function termsRecorded(
+  facts: EdgeFacts,
+  answer: EdgeOutcome,
+  reportOnly: boolean,
+  who: TermsSubject,
+  judgedAs: JudgedAs,
+  listed?: DisguiseFact,
+): EdgeAnswer {
+  const termed = reportOnly ? answer : withTerms(facts, answer, who);
+  if ("gather" in termed) return termed;
+  return recorded(facts, termed, judgedAs, listed);
+}
+
+function asListedSubject(listed: DisguiseFact): TermsSubject {
+  return { standing: "disguised", agent: listed.agent, category: listed.agent.known?.category };
 }
 
 /** Steps 1 to 3: nowhere to send, the kill switch, a host not served. Nobody is judged. */
