@@ -96,7 +96,9 @@ async function introspect(
     });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return { fault: timedOut ? `no answer within ${INTROSPECT_TIMEOUT_MS} ms` : `unreachable (${String(error)})` };
+    return {
+      fault: timedOut ? `gave no answer within ${INTROSPECT_TIMEOUT_MS} ms` : `could not be reached (${String(error)})`,
+    };
   }
   if (response.status !== 200) {
     await response.body?.cancel();
