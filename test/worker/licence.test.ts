@@ -22,6 +22,8 @@ interface Stub {
   readonly asked: { form: Record<string, string>; authorization: string | null }[];
   /** Every URL fetched, in order. */
   readonly fetched: string[];
+  /** The origin's own /.well-known/tdmrep.json, if it has one. */
+  ownTdmrep?: string;
 }
 
 function stub(server: ServerBehaviour): Stub {
@@ -42,6 +44,9 @@ function stub(server: ServerBehaviour): Stub {
       return Response.json(behaviour.body, { status: behaviour.status ?? 200 });
     }
     if (url.pathname === "/robots.txt") return new Response("User-agent: *\nDisallow: /private/\n");
+    if (url.pathname === "/.well-known/tdmrep.json") {
+      return state.ownTdmrep === undefined ? new Response("not found", { status: 404 }) : new Response(state.ownTdmrep);
+    }
     return new Response(`origin page ${url.pathname}`, { headers: { "x-origin": "yes" } });
   });
   return state;
@@ -186,6 +191,45 @@ describe("the licence server's fault is ours, recorded as what the edge did", ()
     expect(line).toBeDefined();
     const record = JSON.parse(line ?? "{}") as Record<string, unknown>;
     expect([record["status"], record["layer"]]).toEqual([503, "licence"]);
+  });
+});
+describe("TDMRep's well-known file and RSL's robots.txt line", () => {
+  it("/.well-known/tdmrep.json: generated from the purposes when the origin has none, to anyone", async () => {
+    stub({ body: { active: true } });
+    for (const ua of [CHROME, GPTBOT]) {
+      const response = await call("/.well-known/tdmrep.json", { ua, env: withPolicy });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual([{ location: "/members/*", "tdm-reservation": 1 }]);
+    }
+  });
+
+  it("/.well-known/tdmrep.json: the origin's own file wins", async () => {
+    const state = stub({ body: { active: true } });
+    state.ownTdmrep = '[{"location": "/", "tdm-reservation": 1}]';
+    const response = await call("/.well-known/tdmrep.json", { ua: GPTBOT, env: withPolicy });
+    expect(await response.text()).toBe('[{"location": "/", "tdm-reservation": 1}]');
+  });
+
+  it("no purposes reserving anything: the request goes on to the origin as any other", async () => {
+    stub({ body: { active: true } });
+    const policy = JSON.stringify({ licence: { url: "https://origin.test/license.xml" } });
+    const response = await call("/.well-known/tdmrep.json", { ua: CHROME, env: { POLICY: policy } as Partial<Env> });
+    expect([response.status, await response.text()]).toEqual([404, "not found"]);
+  });
+
+  it("robots.txt carries License: only when asked, as generated line 1; origin lines keep their numbers", async () => {
+    stub({ body: { active: true } });
+    expect(await (await call("/robots.txt", { ua: GPTBOT, env: withPolicy })).text()).not.toContain("License:");
+    const optIn = JSON.stringify({ licence: { url: "https://origin.test/license.xml", robotsTxt: true } });
+    const env = { POLICY: optIn } as Partial<Env>;
+    expect(await (await call("/robots.txt", { ua: GPTBOT, env })).text()).toBe(
+      "License: https://origin.test/license.xml\nUser-agent: *\nDisallow: /private/\n",
+    );
+    const refused = await call("/private/x", { ua: GPTBOT, headers: fromCrawler("gptbot"), env });
+    expect([refused.status, refused.headers.get("x-robots-edge")]).toEqual([
+      403,
+      'blocked; rule="disallow: /private/"; line=2',
+    ]);
   });
 });
 void env;

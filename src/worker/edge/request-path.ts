@@ -47,6 +47,7 @@ import { carriesSignature, checkSignature } from "../identity/verify-signature.t
 import { licenceTokenOf } from "../../policy/terms.ts";
 import { checkLicence } from "../licence/introspect.ts";
 import { licenceRequiredResponse, withTermsHeaders } from "../licence/terms-headers.ts";
+import { isTdmrepRequest, tdmrepResponse } from "../licence/tdmrep-route.ts";
 
 /** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
@@ -56,6 +57,11 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
   // rules it judges by are then always the same version.
   let inForce: ReturnType<typeof policyInForce> | undefined;
   const policyNow = async () => (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config))).compiled;
+  // TDMRep's well-known file, from the purposes (licence/tdmrep-route.ts): a terms file, read by anyone.
+  if (facts.served && facts.mode !== "off" && !facts.carriesAdminToken && isTdmrepRequest(edge)) {
+    const file = await tdmrepResponse(edge, await policyNow());
+    if (file) return file;
+  }
   let answer = decideEdge(facts);
   while ("gather" in answer) {
     const asked = answer;
