@@ -193,6 +193,39 @@ describe("the licence server's fault is ours, recorded as what the edge did", ()
     expect([record["status"], record["layer"]]).toEqual([503, "licence"]);
   });
 });
+describe("what the operator sees: the tester renders the record's terms", () => {
+  it("POST test: the 401 of a licence route, the link and the reservation, as the edge would answer", async () => {
+    stub({ body: { active: true } });
+    const response = await admin("test", {
+      method: "POST",
+      body: { ua: GPTBOT, urls: ["/premium/a", "/members/x"], draft: "User-agent: *\nDisallow: /private/\n" },
+      env: withPolicy,
+    });
+    const body = (await response.json()) as {
+      results: { url: string; live: { action: { status: number | null }; layer: string; terms: unknown } }[];
+    };
+    expect(body.results.map(({ url, live }) => [url, live.action.status, live.layer, live.terms])).toEqual([
+      [
+        "/premium/a",
+        401,
+        "licence",
+        { licence: "https://origin.test/license.xml", licenceCheck: "missing", tdmReservation: false, tdmPolicy: null },
+      ],
+      [
+        "/members/x",
+        403,
+        "robots.txt",
+        {
+          licence: "https://origin.test/license.xml",
+          licenceCheck: "not-required",
+          tdmReservation: true,
+          tdmPolicy: null,
+        },
+      ],
+    ]);
+  });
+});
+
 describe("TDMRep's well-known file and RSL's robots.txt line", () => {
   it("/.well-known/tdmrep.json: generated from the purposes when the origin has none, to anyone", async () => {
     stub({ body: { active: true } });
