@@ -140,8 +140,8 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
     judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who),
   );
   const own = reportOnly ? reportedOnly(judgement) : judgement;
-  const who = { standing, agent: claimant, category: categoryOf(facts) };
-  if (listed === "none") return "gather" in own ? own : termsRecorded(facts, own, reportOnly, who, judgedAs);
+  const asClaimed = { standing, agent: claimant, category: categoryOf(facts) };
+  if (listed === "none") return "gather" in own ? own : termsRecorded(facts, own, reportOnly, asClaimed, judgedAs);
   const asListed = judgeClaim("disguised", { agent: listed.agent, category: listed.agent.known?.category }, (who) =>
     judged({ ...facts, rate: "not-checked" }, robots, who),
   );
@@ -150,7 +150,7 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
   if ("gather" in answer) return answer;
   return byList
     ? termsRecorded(facts, answer, false, asListedSubject(listed), JUDGED_AS_OF.disguised, listed)
-    : termsRecorded(facts, answer, false, who, judgedAs);
+    : termsRecorded(facts, answer, false, asClaimed, judgedAs);
 }
 
 /**

@@ -48,16 +48,20 @@ export const MAX_TERMS_URL = 2048;
 
 /**
  * An absolute http(s) URL that can stand in a header as written: printable ASCII, no space,
- * `<`, `>`, `"` or `,` (Link's delimiters), at most MAX_TERMS_URL.
+ * `<`, `>`, `"` or `,` (Link's delimiters), at most MAX_TERMS_URL. Read by pattern, not by a
+ * URL parser: the policy layer runs without one (src/agents/tsconfig.json), and the edge only
+ * ever copies these values into headers or, for the server, fetches the one the operator wrote.
  */
+const ABSOLUTE_URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#@]+)([/?#].*)?$/;
+
 export function termsUrlProblem(value: unknown, where: string): string | undefined {
   const shown = JSON.stringify(value);
   if (typeof value !== "string" || value.length > MAX_TERMS_URL || !/^[!-~]+$/.test(value) || /[<>",]/.test(value)) {
     return `${where} must be an absolute URL of at most ${MAX_TERMS_URL} printable characters (no spaces, <, >, " or ,), got ${shown}`;
   }
-  if (!URL.canParse(value)) return `${where} must be an absolute URL, got ${shown}`;
-  const url = new URL(value);
-  if (url.protocol !== "https:" && url.protocol !== "http:") return `${where} must be an http(s) URL, got ${shown}`;
+  const scheme = ABSOLUTE_URL.exec(value)?.[1]?.toLowerCase();
+  if (scheme === undefined) return `${where} must be an absolute URL, got ${shown}`;
+  if (scheme !== "https" && scheme !== "http") return `${where} must be an http(s) URL, got ${shown}`;
   return undefined;
 }
 
@@ -68,11 +72,12 @@ export function termsUrlProblem(value: unknown, where: string): string | undefin
 function serverProblem(value: unknown, where: string): string | undefined {
   const problem = termsUrlProblem(value, where);
   if (problem) return problem;
-  const url = new URL(String(value));
-  const loopback = url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
-  if (url.protocol !== "https:" && !loopback)
+  const [, scheme = "", host = "", rest = ""] = ABSOLUTE_URL.exec(String(value)) ?? [];
+  const loopback = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i.test(host);
+  if (scheme.toLowerCase() !== "https" && !loopback) {
     return `${where} must be an https URL (tokens travel to it), got ${JSON.stringify(value)}`;
-  if (url.username || url.password || url.search || url.hash) {
+  }
+  if (/[?#]/.test(rest)) {
     return `${where} must be a base URL without credentials, query or fragment (the credentials are the LICENCE_SERVER_CREDENTIALS secret), got ${JSON.stringify(value)}`;
   }
   return undefined;

@@ -230,6 +230,16 @@ describe("the licence settings, validated", () => {
     ],
     [{ licence: { url: "https://a.example/l.xml", server: "http://127.0.0.1:8999" } }, []],
     [
+      { licence: { url: "https://a.example/l.xml", server: "https://user:pw@olp.example.com" } },
+      ['licence.server must be an absolute URL, got "https://user:pw@olp.example.com"'],
+    ],
+    [
+      { licence: { url: "https://a.example/l.xml", server: "https://olp.example.com/api?x=1" } },
+      [
+        'licence.server must be a base URL without credentials, query or fragment (the credentials are the LICENCE_SERVER_CREDENTIALS secret), got "https://olp.example.com/api?x=1"',
+      ],
+    ],
+    [
       { licence: { url: "https://a.example/l.xml" }, routes: [{ pattern: "/p/", licence: { required: true } }] },
       [
         'routes[0].licence.required needs a licence server to confirm tokens: set "licence": {"url": …, "server": …} at the top of the policy',

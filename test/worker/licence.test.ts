@@ -1,7 +1,6 @@
 // The licence check in the real runtime (src/worker/licence/introspect.ts): a route requiring
 // an RSL licence, a stub licence server behind the global fetch that answers, hangs, lies,
 // confirms an expired token or one for another site, and what the crawler and the operator see.
-import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { clearLicenceMemory, INTROSPECT_TIMEOUT_MS } from "../../src/worker/licence/introspect.ts";
 import { admin, call, CHROME, freshState, fromCrawler, GOOGLEBOT, GPTBOT, storeCrawlerLists } from "./helpers.ts";
@@ -254,15 +253,14 @@ describe("TDMRep's well-known file and RSL's robots.txt line", () => {
     stub({ body: { active: true } });
     expect(await (await call("/robots.txt", { ua: GPTBOT, env: withPolicy })).text()).not.toContain("License:");
     const optIn = JSON.stringify({ licence: { url: "https://origin.test/license.xml", robotsTxt: true } });
-    const env = { POLICY: optIn } as Partial<Env>;
-    expect(await (await call("/robots.txt", { ua: GPTBOT, env })).text()).toBe(
+    const optedIn = { POLICY: optIn } as Partial<Env>;
+    expect(await (await call("/robots.txt", { ua: GPTBOT, env: optedIn })).text()).toBe(
       "License: https://origin.test/license.xml\nUser-agent: *\nDisallow: /private/\n",
     );
-    const refused = await call("/private/x", { ua: GPTBOT, headers: fromCrawler("gptbot"), env });
+    const refused = await call("/private/x", { ua: GPTBOT, headers: fromCrawler("gptbot"), env: optedIn });
     expect([refused.status, refused.headers.get("x-robots-edge")]).toEqual([
       403,
       'blocked; rule="disallow: /private/"; line=2',
     ]);
   });
 });
-void env;
