@@ -221,10 +221,18 @@ function names(crawlers: readonly string[], who: TermsSubject): boolean {
   );
 }
 
+/** Whether a policy states any terms: found once per policy version, not per request (a 64 KiB policy has 1,000+ routes). */
 function statesTerms(policy: CompiledPolicy): boolean {
-  const { licence, purposes, routes } = policy.policy;
-  return licence !== undefined || (purposes?.length ?? 0) > 0 || routes.some((route) => route.licence !== undefined);
+  let states = stating.get(policy);
+  if (states === undefined) {
+    const { licence, purposes, routes } = policy.policy;
+    states = licence !== undefined || (purposes?.length ?? 0) > 0 || routes.some((route) => route.licence !== undefined);
+    stating.set(policy, states);
+  }
+  return states;
 }
+
+const stating = new WeakMap<CompiledPolicy, boolean>();
 
 function routeOf(policy: CompiledPolicy, spelling: string): LicenceRoute | undefined {
   const match = policy.matchCanonical(spelling, NOBODY);
