@@ -4,6 +4,7 @@
 // training under /blog/ through the purposes.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
 import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
@@ -19,6 +20,9 @@ let licenceServer: Server;
 const asked: string[] = [];
 let origin: DemoOrigin;
 let edge: EdgeProcess;
+let browser: Browser | undefined;
+const TOKEN = "terms-e2e-token-0123";
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 
 beforeAll(async () => {
   licenceServer = createServer((request, response) => {
@@ -41,7 +45,7 @@ beforeAll(async () => {
   edge = await startEdge({
     vars: {
       ORIGIN_URL: origin.url,
-      ADMIN_TOKEN: "terms-e2e-token-0123",
+      ADMIN_TOKEN: TOKEN,
       POLICY: JSON.stringify({
         licence: { url: LICENCE, server },
         purposes: [{ path: "/blog/", "ai-training": "block" }],
@@ -52,6 +56,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await browser?.close();
   await edge?.stop();
   await origin?.close();
   await new Promise<void>((done) => (licenceServer ? licenceServer.close(() => done()) : done()));
@@ -125,5 +130,37 @@ describe("the licence link and the EU reservation through wrangler dev", () => {
     const response = await get("/.well-known/tdmrep.json", CHROME);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([{ location: "/blog/*", "tdm-reservation": 1 }]);
+  });
+});
+
+describe("the operator page shows the terms (Chromium)", () => {
+  it("the tester says the licence check and the reservation beside the decision", async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+    const page = await browser.newPage();
+    await page.goto(`${edge.url}/__robots/`);
+    await page.fill("#token", TOKEN);
+    await page.press("#token", "Enter");
+    await page.waitForSelector("#app:not(.hidden)");
+    await page.fill("#ua", GPTBOT);
+    await page.fill("#urls", "/docs/guide/\n/blog/hello-world");
+    if (await page.isChecked("#draft-mode")) await page.uncheck("#draft-mode");
+    await page.click("#run");
+    await page.waitForSelector("#results tbody tr:nth-child(2)");
+    const rows = await page.$$eval("#results tbody tr", (items) =>
+      items.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")),
+    );
+    expect(rows.map((cells) => [cells[0], cells[2], cells[4]])).toEqual([
+      [
+        "/docs/guide/",
+        "block 401",
+        `policy /docs/: licence required (missing); terms: licence ${LICENCE}, licence check: missing`,
+      ],
+      // The tester judges the crawler as named (no client address to disprove it): the purposes' group refuses.
+      [
+        "/blog/hello-world",
+        "block 403",
+        `disallow: /blog/ (generated line 27); terms: licence ${LICENCE}, tdm-reservation: 1`,
+      ],
+    ]);
   });
 });
