@@ -3,6 +3,7 @@
 // confirms an expired token or one for another site, and what the crawler and the operator see.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { clearLicenceMemory, INTROSPECT_TIMEOUT_MS } from "../../src/worker/licence/introspect.ts";
+import { clearTdmrepNotes } from "../../src/worker/licence/tdmrep-route.ts";
 import { admin, call, CHROME, freshState, fromCrawler, GOOGLEBOT, GPTBOT, storeCrawlerLists } from "./helpers.ts";
 
 const SERVER = "https://olp.test";
@@ -62,6 +63,7 @@ const asGptbot = (token?: string) => ({
 beforeEach(async () => {
   await freshState();
   clearLicenceMemory();
+  clearTdmrepNotes();
   await storeCrawlerLists();
 });
 afterEach(freshState);
@@ -235,11 +237,16 @@ describe("TDMRep's well-known file and RSL's robots.txt line", () => {
     }
   });
 
-  it("/.well-known/tdmrep.json: the origin's own file wins", async () => {
+  it("/.well-known/tdmrep.json: the origin's own file wins; GET status says where it and the purposes disagree", async () => {
     const state = stub({ body: { active: true } });
-    state.ownTdmrep = '[{"location": "/", "tdm-reservation": 1}]';
+    state.ownTdmrep = '[{"location": "/blog/*", "tdm-reservation": 1}]';
     const response = await call("/.well-known/tdmrep.json", { ua: GPTBOT, env: withPolicy });
-    expect(await response.text()).toBe('[{"location": "/", "tdm-reservation": 1}]');
+    expect(await response.text()).toBe('[{"location": "/blog/*", "tdm-reservation": 1}]');
+    const status = (await (await admin("status", { env: withPolicy })).json()) as { edge: { problems: string[] } };
+    expect(status.edge.problems.filter((problem) => problem.startsWith("tdmrep"))).toEqual([
+      "tdmrep at https://origin.test: the purposes block ai-training under /members/, but the origin's tdmrep.json does not reserve it; its file is the one served",
+      "tdmrep at https://origin.test: the origin's tdmrep.json reserves /blog/*, where the purposes do not block ai-training",
+    ]);
   });
 
   it("no purposes reserving anything: the request goes on to the origin as any other", async () => {
