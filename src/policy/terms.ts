@@ -190,7 +190,8 @@ function refused(
   };
   const recordedTerms = { ...terms, licenceCheck };
   const layer = licenceCheck === "unproven-exemption" ? "unproven-claim" : "licence";
-  if (mode === "report" && status === 401) return { ...answer, action: "report", layer, line, terms: recordedTerms };
+  // `report` refuses nothing, our 503 included: the answer is forwarded, marked.
+  if (mode === "report") return { ...answer, action: "report", layer, line, terms: recordedTerms };
   return {
     ...answer,
     action: status === 401 ? "block" : "unavailable",
@@ -226,7 +227,8 @@ function statesTerms(policy: CompiledPolicy): boolean {
   let states = stating.get(policy);
   if (states === undefined) {
     const { licence, purposes, routes } = policy.policy;
-    states = licence !== undefined || (purposes?.length ?? 0) > 0 || routes.some((route) => route.licence !== undefined);
+    states =
+      licence !== undefined || (purposes?.length ?? 0) > 0 || routes.some((route) => route.licence !== undefined);
     stating.set(policy, states);
   }
   return states;

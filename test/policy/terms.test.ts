@@ -173,6 +173,13 @@ const cases: [Kind, string, Partial<EdgeFacts>, string][] = [
   ],
   // A route in report mode: only marked.
   ["verified AI crawler", "/preview/x", {}, `report licence | link ${LINK} | missing | tdm 0`],
+  [
+    "verified AI crawler",
+    "/preview/x",
+    { ...TOKEN, licence: SERVER_DOWN },
+    `report licence | link ${LINK} | unavailable | tdm 0`,
+  ],
+  ["unverified search crawler", "/preview/x", {}, `report unproven-claim | link ${LINK} | unproven-exemption | tdm 0`],
   // A route naming whom: others pass.
   ["verified AI crawler", "/gpt-only/x", {}, `block 401 licence | link ${LINK} | missing | tdm 0`],
   ["impostor", "/gpt-only/x", {}, `pass robots.txt | link ${LINK} | exempt | tdm 0`],
