@@ -124,6 +124,22 @@ const policyRow = `decision, 64 KiB policy (${capRoutes.length} wildcard routes)
 bench.add(policyRow, () => {
   decideEdge(capFacts);
 });
+// The same cap with the site's terms stated (a licence, a route requiring one, purposes
+// reserving training): the terms step (policy/terms.ts) finds each spelling's route again and
+// checks the reservation. Target as above.
+const termsPolicy = parsePolicy(
+  JSON.stringify({
+    licence: { url: "https://www.example.com/license.xml", server: "https://olp.example.com" },
+    purposes: [{ path: "/members/", "ai-training": "block" }],
+    routes: [{ pattern: "/premium/", licence: { required: true } }, ...capRoutes.slice(0, -12)],
+  }),
+);
+if (!termsPolicy.ok) throw new Error(termsPolicy.problems.join("; "));
+const termsFacts: EdgeFacts = { ...capFacts, policy: termsPolicy.value };
+const termsRow = `decision, 64 KiB policy with terms (licence, purposes), 8 KB %2F path`;
+bench.add(termsRow, () => {
+  decideEdge(termsFacts);
+});
 // POST replay with a 64 KiB draft policy of 1,300+ wildcard routes over 6,000 recorded requests
 // (a third with 512-character re-spelled paths, the longest activity records): replay stops at
 // REPLAY_WORK_BUDGET and says how many it judged. Target: one call ≤ 50 ms (99.5 s unbounded).

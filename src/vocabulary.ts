@@ -88,6 +88,8 @@ export const LAYERS = [
   "visit-time",
   /** The group's Crawl-delay / Request-rate: 429. */
   "rate",
+  /** A route requiring an RSL licence: 401 without a confirmed token, 503 when the licence server fails. */
+  "licence",
 ] as const;
 export type Layer = (typeof LAYERS)[number];
 
@@ -111,6 +113,7 @@ export const LAYER_LABELS: Readonly<Record<Layer, string>> = {
   "usage-signal": "usage preference",
   "visit-time": "outside Visit-time",
   rate: "crawl rate",
+  licence: "licence required",
 };
 
 /**

@@ -42,6 +42,9 @@
  *  11. report: a block under MODE or the route's mode `report` -> forward, marked would-block
  *  12. pacing: for a pass in enforce mode whose group binds it: Visit-time -> 503,
  *      Crawl-delay / Request-rate -> 429
+ *  13. terms (terms.ts): the licence link and TDM reservation on the answer; on a pass, a
+ *      route requiring a licence -> 401 without a token the licence server confirms, 503 when
+ *      it fails or an exempt crawler's claim is unproven
  *
  * Who asked (steps 4 to 6: the signature, a disguise, the address check, the standing of the
  * claim, the crawler-only list a claim not proven comes from) is found by one pure step,
@@ -61,7 +64,7 @@ import { canonicalizePath, resolveUsage } from "../core/index.ts";
 import { judgeClaim, type Judged } from "./claim.ts";
 import { claimOrListed, reportedOnly } from "./disguise.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
-import { NOT_GATHERED, type EdgeFacts, type GatherRequest, type RobotsFact } from "./edge-facts.ts";
+import { NOT_GATHERED, type DisguiseFact, type EdgeFacts, type GatherRequest, type RobotsFact } from "./edge-facts.ts";
 import {
   lineOfUsage,
   lineOfVerdict,
@@ -85,6 +88,7 @@ import { disputedReading } from "./readings.ts";
 import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
+import { withTerms, type TermsSubject } from "./terms.ts";
 
 /** The decision's answer: the record of what happened, or a fact it needs first. */
 export type EdgeAnswer = EdgeRecord | GatherRequest;
@@ -131,14 +135,44 @@ export function decideEdge(facts: EdgeFacts): EdgeAnswer {
     pacedAs(identity, facts, judged(withRate && !reportOnly ? facts : { ...facts, rate: "not-checked" }, robots, who)),
   );
   const own = reportOnly ? reportedOnly(judgement) : judgement;
-  if (listed === "none") return "gather" in own ? own : recorded(facts, own, identity);
+  const asClaimed: TermsSubject = { standing, agent: claimant, category: identity.category };
+  if (listed === "none") {
+    return "gather" in own
+      ? own
+      : termsRecorded(facts, own, reportOnly, asClaimed, (it) => recorded(facts, it, identity));
+  }
   const asListed = judgeClaim("disguised", { agent: listed.agent, category: listed.agent.known?.category }, (who) =>
     judged({ ...facts, rate: "not-checked" }, robots, who),
   );
   const treatment = facts.disguisedCrawlers === "report" ? "report" : "enforce";
   const { answer, byList } = claimOrListed(own, asListed, treatment);
   if ("gather" in answer) return answer;
-  return byList ? recordedAs(facts, answer, listedIdentity(listed, facts)) : recorded(facts, answer, identity);
+  return byList
+    ? termsRecorded(facts, answer, false, asListedSubject(listed), (it) =>
+        recordedAs(facts, it, listedIdentity(listed, facts)),
+      )
+    : termsRecorded(facts, answer, false, asClaimed, (it) => recorded(facts, it, identity));
+}
+
+/**
+ * Step 13, the site's terms (terms.ts): the licence link and TDM reservation on the answer, and
+ * a route's required licence (401, or 503 when the licence server fails us). A crawler in
+ * disguise under `report` is told nothing: its answer is recorded as it is.
+ */
+function termsRecorded(
+  facts: EdgeFacts,
+  answer: EdgeOutcome,
+  reportOnly: boolean,
+  who: TermsSubject,
+  record: (answer: EdgeOutcome) => EdgeRecord,
+): EdgeAnswer {
+  const termed = reportOnly ? answer : withTerms(facts, answer, who);
+  if ("gather" in termed) return termed;
+  return record(termed);
+}
+
+function asListedSubject(listed: DisguiseFact): TermsSubject {
+  return { standing: "disguised", agent: listed.agent, category: listed.agent.known?.category };
 }
 
 /** Steps 1 to 3: nowhere to send, the kill switch, a host not served. Nobody is judged. */

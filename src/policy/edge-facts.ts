@@ -18,6 +18,7 @@ import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
 import type { ReferralLedger } from "./referral-ledger.ts";
 import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
+import type { LicenceFact, LicenceQuestion, LicenceToken } from "./terms.ts";
 
 /** The crawler-only list holding the request's address, and the crawler it names (disguise.ts). */
 export interface DisguiseFact {
@@ -101,6 +102,8 @@ export interface RequestFacts {
    * categoryOfCloudflare): the category of a verified crawler our table does not know.
    */
   readonly cloudflareCategory: CrawlerCategory | undefined;
+  /** `Authorization: License <token>`, read bounded (terms.ts licenceTokenOf); absent: none. */
+  readonly licenceToken?: LicenceToken;
   readonly now: number;
 }
 
@@ -121,6 +124,8 @@ export interface GatheredFacts {
    */
   readonly policy: CompiledPolicy | "none" | NotGathered;
   readonly rate: RateFact | NotGathered;
+  /** The licence server's answer on the request's token (asked for only on a route requiring a licence); absent: not gathered. */
+  readonly licence?: LicenceFact | NotGathered;
 }
 
 /**
@@ -164,6 +169,8 @@ export interface GatherRequest {
   readonly group?: string;
   /** For `rate`: who is paced, as the identity step found it (identity.ts pacedSubject). */
   readonly subject?: PacedSubject;
+  /** For `licence`: the server to ask and the resource the token must cover. */
+  readonly licence?: LicenceQuestion;
 }
 
 /** Who a crawl-rate limiter is about, besides the origin, the group and the client's network. */

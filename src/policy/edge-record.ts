@@ -13,6 +13,7 @@ import type { RateLimits } from "./crawl-rate.ts";
 import type { GatherRequest } from "./edge-facts.ts";
 import type { Verdict } from "./judge.ts";
 import type { UsageRefusalReason } from "./usage-signals.ts";
+import type { RecordedTerms } from "./terms.ts";
 
 /**
  * The line that decided, wherever it is written: a robots.txt rule or usage line (its line
@@ -85,6 +86,8 @@ export interface EdgeOutcome {
   readonly contentUsage: string | null;
   /** The readings of robots.txt disagree on this path for this crawler: not refused, marked (policy/readings.ts). */
   readonly reading: DisputedReading | null;
+  /** What the site's terms added (terms.ts): the licence link, its check, the TDM reservation; absent where the policy states none. */
+  readonly terms?: RecordedTerms;
 }
 
 /** The one record: what happened, what decided it, on which path, and who asked. */

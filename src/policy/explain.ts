@@ -19,6 +19,7 @@ import type { DecidingLine, EdgeRecord } from "./edge-record.ts";
 import type { EntryState, Verdict } from "./judge.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
 import { documentedUseOf } from "./usage-vocabulary.ts";
+import type { RecordedTerms } from "./terms.ts";
 
 /** The record of what the edge would do (edge-record.ts), rendered for a person and for JSON. */
 export interface Explanation {
@@ -68,6 +69,8 @@ export interface Explanation {
   readonly verification: VerificationOutcome;
   /** The readings of robots.txt disagree on this path for this crawler: not refused, marked, and why (policy/readings.ts). */
   readonly reading: { readonly line: number | null; readonly text: string; readonly reason: string } | null;
+  /** What the site's terms added: the licence link, the licence check, the TDM reservation (terms.ts). */
+  readonly terms: RecordedTerms | null;
 }
 
 export interface ExplainInput {
@@ -191,6 +194,7 @@ function explained(record: EdgeRecord, state: EntryState | null): Explanation {
     reading: record.reading
       ? { line: record.reading.line.line, text: record.reading.line.text, reason: record.reading.reason }
       : null,
+    terms: record.terms ?? null,
   };
 }
 

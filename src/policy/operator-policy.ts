@@ -34,6 +34,13 @@ import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import { readPurposes, type Purposes } from "./purposes.ts";
 import {
+  readRouteLicence,
+  readSiteLicence,
+  readTdmPolicy,
+  type RouteLicence,
+  type SiteLicence,
+} from "./terms-licence.ts";
+import {
   crawlsPerReferralHolds,
   MAX_LEDGER_DAYS,
   type CrawlsPerReferral,
@@ -71,12 +78,18 @@ export interface PolicyRoute {
   readonly mode?: Mode;
   readonly blockStatus?: number;
   readonly rules: readonly PolicyRule[];
+  /** The route's licence terms (terms-licence.ts). */
+  readonly licence?: RouteLicence;
 }
 
 export interface OperatorPolicy {
   readonly routes: readonly PolicyRoute[];
   /** Which crawler categories may use which paths, compiled into the served robots.txt (purposes.ts). */
   readonly purposes?: Purposes;
+  /** The site's RSL licence (terms-licence.ts). */
+  readonly licence?: SiteLicence;
+  /** The site's TDM policy URL, sent as `tdm-policy` where `tdm-reservation: 1` is (terms.ts). */
+  readonly tdmPolicy?: string;
 }
 
 /** Whether any rule of the policy has a condition (the Worker then hands the decision its ledger). */
@@ -180,17 +193,43 @@ export function parsePolicy(json: string): Validated<CompiledPolicy> {
   const problems: string[] = [];
   const fields = isObject(value) ? value : {};
   const hasPurposes = fields["purposes"] !== undefined;
-  // `routes` may be left out of a policy that has only purposes.
+  const hasTerms = fields["licence"] !== undefined || fields["tdmPolicy"] !== undefined;
+  // `routes` may be left out of a policy that has only purposes or site-wide terms.
   const routes = Array.isArray(fields["routes"])
     ? (fields["routes"] as unknown[])
-    : hasPurposes && fields["routes"] === undefined
+    : (hasPurposes || hasTerms) && fields["routes"] === undefined
       ? []
       : undefined;
   if (!isObject(value) || !routes) return invalid(['must be an object with a "routes" list']);
-  const parsed = routes.map((route, i) => readRoute(route, `routes[${i}]`, problems));
+  const licence = fields["licence"] === undefined ? undefined : readSiteLicence(fields["licence"], "licence", problems);
+  const tdmPolicy =
+    fields["tdmPolicy"] === undefined ? undefined : readTdmPolicy(fields["tdmPolicy"], "tdmPolicy", problems);
+  const parsed = routes.map((route, i) =>
+    withLicence(readRoute(route, `routes[${i}]`, problems), route, i, licence, problems),
+  );
   const purposes = hasPurposes ? readPurposes(fields["purposes"], "purposes", problems) : undefined;
   if (problems.length > 0) return invalid(problems);
-  return valid(new CompiledPolicy({ routes: parsed, ...(purposes && { purposes }) }));
+  return valid(
+    new CompiledPolicy({
+      routes: parsed,
+      ...(purposes && { purposes }),
+      ...(licence && { licence }),
+      ...(tdmPolicy !== undefined && { tdmPolicy }),
+    }),
+  );
+}
+
+/** A route with its `licence` terms, when it has some (terms-licence.ts). */
+function withLicence(
+  route: PolicyRoute,
+  value: unknown,
+  i: number,
+  site: SiteLicence | undefined,
+  problems: string[],
+): PolicyRoute {
+  const raw = isObject(value) ? value["licence"] : undefined;
+  const licence = readRouteLicence(raw, `routes[${i}].licence`, site, problems);
+  return licence ? { ...route, licence } : route;
 }
 
 function readRoute(value: unknown, where: string, problems: string[]): PolicyRoute {

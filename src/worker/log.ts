@@ -95,6 +95,8 @@ function decisionJson(record: EdgeRecord, request: LoggedRequest): string {
     rule: line ? bounded(line.text) : null,
     line: line?.line ?? null,
     member: line?.member ?? null,
+    // The site's terms as the response said them (policy/terms.ts): the licence link and check, the TDM reservation.
+    terms: record.terms ?? null,
   });
 }
 

@@ -19,6 +19,7 @@ const ORDER = [
   "usage preferences",
   "report",
   "pacing",
+  "terms",
 ];
 
 function read(path: string): string {

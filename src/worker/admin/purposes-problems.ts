@@ -14,6 +14,7 @@ import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import { routesPassingPurposes } from "../../policy/purposes-conflicts.ts";
 import { purposesWarnings } from "../robots/purposes-served.ts";
 import type { RobotsEntry } from "../robots/entry.ts";
+import { tdmrepNotes } from "../licence/tdmrep-route.ts";
 
 export const MAX_CHECKED_ORIGINS = 20;
 
@@ -25,6 +26,10 @@ export function purposesProblems(
   const problems = routesPassingPurposes(policy).map((problem) => `purposes: ${problem}`);
   for (const { authority, entry } of origins.slice(0, MAX_CHECKED_ORIGINS)) {
     for (const warning of purposesWarnings(entry, policy)) problems.push(`purposes at ${authority}: ${warning}`);
+  }
+  // The origin's own tdmrep.json against the purposes (policy/tdmrep.ts), as this isolate last served it.
+  for (const [authority, found] of tdmrepNotes()) {
+    for (const note of found) problems.push(`tdmrep at ${authority}: ${note}`);
   }
   if (origins.length > MAX_CHECKED_ORIGINS) {
     problems.push(

@@ -9,6 +9,9 @@
  *     (Google reads a 500 robots.txt as "crawl nothing" for as long as it lasts);
  *   - the admin API: JSON 500 naming the error (the operator may read it);
  *   - the operator: a fault in GET status (own-faults.ts) and one log line.
+ *   - a licence server that fails, hangs or answers nothing we can read (worker/licence): the
+ *     crawler's licence check stands `unavailable`, which the decision answers 503 with this
+ *     Retry-After (policy/terms.ts), never a refusal; the operator sees the server named.
  *
  * Who is a person is asked of the classifier again, with nothing else: if even that fails, the
  * request is a person's. No bypass comes of it: a crawler can always claim a browser's
@@ -21,7 +24,8 @@ import { classifyUserAgent } from "../../agents/classify.ts";
 import type { Config } from "../../config/read-config.ts";
 import { isRobotsTxtPath } from "../../policy/edge-decision.ts";
 import { logError } from "../log.ts";
-import { noteOwnFault } from "../own-faults.ts";
+import { clearOwnFault, noteOwnFault } from "../own-faults.ts";
+import type { LicenceFact } from "../../policy/terms.ts";
 import { errorResponse, jsonResponse, unavailableResponse } from "../responses.ts";
 import { authorityOf } from "../robots/authorities.ts";
 import { lastLoadedRobots } from "../robots/cache.ts";
@@ -151,4 +155,26 @@ async function forwardedUnjudged(
   } catch {
     return errorResponse("the edge had a fault of its own and could not forward this request", 502);
   }
+}
+
+/**
+ * The licence server failed us (worker/licence/introspect.ts): a fault named for the operator,
+ * and the fact the decision answers 503 + Retry-After with (our failure is never the crawler's).
+ */
+export function licenceServerFault(server: string, why: string): LicenceFact {
+  noteOwnFault(
+    licenceFaultKey(server),
+    `the licence server ${why}: crawlers presenting a licence token were answered 503`,
+    "check that the policy's licence.server is up and answers POST /introspect (RFC 7662), and LICENCE_SERVER_CREDENTIALS",
+  );
+  return { status: "unavailable", why: `licence server ${why}`, retryAfter: OWN_FAULT_RETRY_AFTER_SECONDS };
+}
+
+/** The licence server answered again: its fault is forgotten. */
+export function licenceServerAnswered(server: string): void {
+  clearOwnFault(licenceFaultKey(server));
+}
+
+function licenceFaultKey(server: string): string {
+  return `licence server ${server}`;
 }

@@ -45,6 +45,10 @@ import { robotsTxtResponse } from "../robots/route.ts";
 import { disguiseOf } from "../identity/disguised.ts";
 import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
 import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
+import { licenceTokenOf } from "../../policy/terms.ts";
+import { checkLicence } from "../licence/introspect.ts";
+import { licenceRequiredResponse, withTermsHeaders } from "../licence/terms-headers.ts";
+import { isTdmrepRequest, tdmrepResponse } from "../licence/tdmrep-route.ts";
 
 /** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
@@ -54,6 +58,11 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
   // rules it judges by are then always the same version.
   let inForce: ReturnType<typeof policyInForce> | undefined;
   const policyNow = async () => (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config))).compiled;
+  // TDMRep's well-known file, from the purposes (licence/tdmrep-route.ts): a terms file, read by anyone.
+  if (facts.served && facts.mode !== "off" && !facts.carriesAdminToken && isTdmrepRequest(edge)) {
+    const file = await tdmrepResponse(edge, await policyNow());
+    if (file) return file;
+  }
   let answer = decideEdge(facts);
   while ("gather" in answer) {
     const asked = answer;
@@ -104,11 +113,20 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         facts = { ...facts, rate };
         break;
       }
+      case "licence": {
+        const token = facts.licenceToken?.kind === "token" ? facts.licenceToken.token : "";
+        if (!asked.licence) throw new TypeError("a licence check was asked for without its server");
+        facts = {
+          ...facts,
+          licence: await checkLicence(asked.licence, token, siteOf(edge), licenceCredentials(edge.env)),
+        };
+        break;
+      }
     }
     answer = decideEdge(facts);
   }
   logOutcome(edge, answer);
-  const response = await perform(edge, answer, robots);
+  const response = withTermsHeaders(await perform(edge, answer, robots), answer.terms);
   // Recorded after the response: a crawler's bytes are the Content-Length the origin answered.
   const activity = activityOf(answer, edge.request.method, facts.now);
   if (activity) {
@@ -143,6 +161,8 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
     cloudflareCategory:
       agent.crawler && !agent.known ? categoryOfCloudflare(cloudflareBotOf(request.cf).category) : undefined,
+    // Read bounded, before any parsing (policy/terms.ts); asked of the licence server only on a route requiring one.
+    licenceToken: licenceTokenOf(request.headers.get("authorization")),
     now: Date.now(),
     ...NOTHING_GATHERED,
   };
@@ -188,6 +208,7 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
 function blocked(record: EdgeRecord): Response {
   const status = record.status ?? 403;
   if (record.layer === "verification") return impostorResponse();
+  if (record.layer === "licence") return licenceRequiredResponse(record);
   if (record.usage) return usageBlockedResponse(record.usage, status);
   if (!record.verdict) throw new TypeError(`a block by ${record.layer} has no verdict to show`);
   if (record.layer === "signature") return signatureRequiredResponse(record.verdict);
@@ -197,6 +218,7 @@ function blocked(record: EdgeRecord): Response {
 /** X-Robots-Edge of a request forwarded under `report`: what would have blocked it. */
 function wouldBlock(record: EdgeRecord): string {
   if (record.usage) return usageHeader("would-block", record.usage);
+  if (record.layer === "licence") return `would-block; licence=${record.terms?.licenceCheck ?? "missing"}`;
   // A rule the readings of robots.txt dispute (policy/readings.ts): the rule one of them refuses by.
   if (record.reading) return readingHeader(record.reading);
   return record.verdict ? ruleHeader("would-block", record.verdict) : "would-block";
@@ -218,6 +240,10 @@ const UNAVAILABLE_WHY = {
   "visit-time": {
     marker: "visit-time",
     text: "Outside the visit time this site's robots.txt asks for (Visit-time, UTC).",
+  },
+  licence: {
+    marker: "licence-server-unavailable",
+    text: "This site could not check the licence token with its licence server; please retry later.",
   },
   "unproven-claim": {
     marker: "unproven-claim",
@@ -266,4 +292,15 @@ function isLoggedDecision(record: EdgeRecord): boolean {
  */
 function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || hostname.startsWith("127.");
+}
+
+/** The site a licence token must be for: the origin this request belongs to. */
+function siteOf(edge: EdgeContext): string {
+  return new URL(edge.authority.includes("://") ? edge.authority : `https://${edge.authority}`).origin;
+}
+
+/** LICENCE_SERVER_CREDENTIALS (`client_id:client_secret`, a secret): how we authenticate to the licence server. */
+function licenceCredentials(env: Env): string | undefined {
+  const raw: unknown = (env as { LICENCE_SERVER_CREDENTIALS?: unknown }).LICENCE_SERVER_CREDENTIALS;
+  return typeof raw === "string" && raw.trim() !== "" ? raw : undefined;
 }

@@ -20,8 +20,7 @@ const compiled = new WeakMap<LoadedRobots, { readonly policy: CompiledPolicy; re
 
 /** The robots.txt to serve and enforce: `robots` itself unless the policy has purposes. */
 export function servedRobots(robots: LoadedRobots, policy: CompiledPolicy | undefined): LoadedRobots {
-  const purposes = policy?.policy.purposes;
-  if (!policy || !purposes || purposes.length === 0) return robots;
+  if (!policy || !addsLines(policy)) return robots;
   const kept = compiled.get(robots);
   if (kept?.policy === policy) return kept.served;
   const served = compileServed(robots, policy);
@@ -39,13 +38,37 @@ export function servedFile(
   entry: RobotsEntry,
   policy: CompiledPolicy | undefined,
 ): { readonly body: Uint8Array; readonly generatedLines: number; readonly model: RobotsTxt } | undefined {
-  if (!policy?.policy.purposes || policy.policy.purposes.length === 0) return undefined;
+  if (!policy || !addsLines(policy)) return undefined;
   const origin = originBytes(entry);
   if (origin === null) return undefined; // unavailable: 503 as before, nothing to add to
-  const result = compilePurposes(origin, policy.policy.purposes);
-  if (!result.applied || result.generated === "") return undefined;
-  const generatedLines = generatedLineCount(result.generated);
-  return { body: result.body, generatedLines, model: withCitedLines(parseRobotsTxt(result.body), generatedLines) };
+  const result = compilePurposes(origin, policy.policy.purposes ?? []);
+  const licence = licenceLine(policy);
+  if (!result.applied || result.generated + licence === "") return undefined;
+  // The License line is generated line 1, before the purposes' lines: one numbering (served-lines.ts).
+  const body = licence === "" ? result.body : concat(new TextEncoder().encode(licence), result.body);
+  const generatedLines = generatedLineCount(licence + result.generated);
+  return { body, generatedLines, model: withCitedLines(parseRobotsTxt(body), generatedLines) };
+}
+
+/** Whether the policy adds lines to the served robots.txt: purposes, or the opt-in RSL `License:` line. */
+function addsLines(policy: CompiledPolicy): boolean {
+  return (policy.policy.purposes?.length ?? 0) > 0 || licenceLine(policy) !== "";
+}
+
+/**
+ * RSL's `License:` line (policy/terms-licence.ts), only when the operator opts in
+ * (`licence.robotsTxt`): Lighthouse counts it an unknown directive, so the default is the Link header.
+ */
+function licenceLine(policy: CompiledPolicy): string {
+  const licence = policy.policy.licence;
+  return licence?.robotsTxt ? `License: ${licence.url}\n` : "";
+}
+
+function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const bytes = new Uint8Array(first.byteLength + second.byteLength);
+  bytes.set(first);
+  bytes.set(second, first.byteLength);
+  return bytes;
 }
 
 /** servedRobots without the cache: for a draft (replay), which must not evict the live one. */

@@ -290,6 +290,9 @@ function describe(result) {
     : "";
   const where =
     disputed ||
+    (by.layer === "licence" && by.line
+      ? by.line.text + " (" + (by.terms ? by.terms.licenceCheck : "missing") + ")"
+      : "") ||
     (by.layer === "policy" && by.policy && by.policy.rule
       ? "operator policy: " +
         by.policy.rule.action +
@@ -314,8 +317,18 @@ function describe(result) {
     className: answer.className,
     action,
     group: result.group ? result.group.token : "none",
-    where,
+    where: where + termsText(result.terms),
   };
+}
+
+/** The site's terms on this answer, as the record says them (policy/terms.ts): licence link and check, TDM reservation. */
+function termsText(terms) {
+  if (!terms) return "";
+  const parts = [];
+  if (terms.licence) parts.push("licence " + terms.licence);
+  if (terms.licenceCheck !== "not-required") parts.push("licence check: " + terms.licenceCheck);
+  if (terms.tdmReservation) parts.push("tdm-reservation: 1" + (terms.tdmPolicy ? " (" + terms.tdmPolicy + ")" : ""));
+  return parts.length > 0 ? "; terms: " + parts.join(", ") : "";
 }
 
 /**
