@@ -21,8 +21,15 @@
 
 import type { CrawlerCategory } from "../../vocabulary.ts";
 
-/** A day, `YYYY-MM-DD`. */
+/**
+ * A day, `YYYY-MM-DD`: when the fact was last written down from its source. For the facts
+ * moved here from the old tables, the day their entry last changed there (git history);
+ * docs/decisions.md "Sources" says which pages were read offline on which day.
+ */
 export type IsoDate = string;
+
+/** What `rateLimitsSource` says when the operator documents nothing about Crawl-delay. */
+export const RATE_LIMITS_UNDOCUMENTED = "the operator does not document Crawl-delay support";
 
 /** One operator: one file under src/agents/operators/, listed in the registry (index.ts). */
 export interface Operator<Token extends string = string> {
@@ -64,6 +71,12 @@ export interface OperatorCrawler<Token extends string = string> {
    * the operator that runs it under its own name ("Amazon (AWS)", "Alexa (Amazon)").
    */
   readonly shownOperator?: string;
+  /**
+   * Its operator lists it among the fetchers a person sets off (Google's user-triggered
+   * fetchers page): paced and counted as a person's fetch, never as the operator's crawl
+   * (tables.ts isUserTriggered). Assistants (category `ai-assistant`) are so without it.
+   */
+  readonly userTriggered?: boolean;
   readonly asOf: IsoDate;
 }
 
