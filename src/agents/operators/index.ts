@@ -6,6 +6,7 @@
  */
 
 import type { Operator } from "./operator.ts";
+import { google } from "./google.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
-export const OPERATORS: readonly Operator[] = [...NOT_YET_MOVED];
+export const OPERATORS: readonly Operator[] = [google, ...NOT_YET_MOVED];
