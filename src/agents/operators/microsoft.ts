@@ -1,5 +1,7 @@
 /**
- * Microsoft: its crawlers, the address lists and host names that prove them, the products that send people, and the switches it reads (operator.ts says what each field is; docs/decisions.md "Sources" says where each was read).
+ * Microsoft: its crawlers, the address lists and host names that prove them, the products
+ * that send people, and the switches it reads (operator.ts says what each field is;
+ * docs/decisions.md "Sources" says where each was read).
  */
 
 import { defineOperator, RATE_LIMITS_UNDOCUMENTED } from "./operator.ts";
