@@ -8,64 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Perplexity",
-    crawlers: [
-      {
-        token: "PerplexityBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-search",
-        docs: "https://docs.perplexity.ai/guides/bots",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "Perplexity-User",
-        fallbacks: [],
-        obeysGlobalGroup: false,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-assistant",
-        docs: 'https://docs.perplexity.ai/guides/bots: "Since a user requested the fetch, this fetcher generally ignores robots.txt rules"; a group naming Perplexity-User still applies',
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [
-      {
-        name: "perplexitybot",
-        url: "https://www.perplexity.ai/perplexitybot.json",
-        crawlers: ["PerplexityBot"],
-        use: "crawler-only",
-        judgedAs: "PerplexityBot",
-        statement: "https://docs.perplexity.ai/guides/bots",
-        why: "PerplexityBot indexes sites for Perplexity's search results; its own list",
-        asOf: "2026-11-24",
-      },
-      {
-        name: "perplexity-user",
-        url: "https://www.perplexity.ai/perplexity-user.json",
-        crawlers: ["Perplexity-User"],
-        use: "mixed",
-        statement: "https://docs.perplexity.ai/guides/bots",
-        why: "Perplexity-User fetches a page when a user asks: a person's fetch",
-        asOf: "2026-11-24",
-      },
-    ],
-    reverseDns: [],
-    referrers: [
-      {
-        product: "Perplexity",
-        hosts: ["perplexity.ai"],
-        utmSources: ["perplexity", "perplexity.ai"],
-        source:
-          "https://www.perplexity.ai; utm_source=perplexity as its cited links carry it (observed, not documented)",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "Mistral",
     crawlers: [
       {
