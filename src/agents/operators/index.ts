@@ -11,6 +11,15 @@ import { microsoft } from "./microsoft.ts";
 import { openai } from "./openai.ts";
 import { anthropic } from "./anthropic.ts";
 import { perplexity } from "./perplexity.ts";
+import { mistral } from "./mistral.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
-export const OPERATORS: readonly Operator[] = [google, microsoft, openai, anthropic, perplexity, ...NOT_YET_MOVED];
+export const OPERATORS: readonly Operator[] = [
+  google,
+  microsoft,
+  openai,
+  anthropic,
+  perplexity,
+  mistral,
+  ...NOT_YET_MOVED,
+];
