@@ -12,6 +12,7 @@ import { openai } from "./openai.ts";
 import { anthropic } from "./anthropic.ts";
 import { perplexity } from "./perplexity.ts";
 import { mistral } from "./mistral.ts";
+import { moonshotAi } from "./moonshot-ai.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -21,5 +22,6 @@ export const OPERATORS: readonly Operator[] = [
   anthropic,
   perplexity,
   mistral,
+  moonshotAi,
   ...NOT_YET_MOVED,
 ];

@@ -8,45 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Moonshot AI",
-    crawlers: [
-      {
-        token: "KimiBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "other",
-        docs: "not documented where we could read it: third-party crawler directories cite Moonshot AI's https://www.kimi.com/policies/kimi-crawlers, which was not available to us; so the category is unknown (other) and no usage preference refuses it by category",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "Kimi-SearchBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "other",
-        docs: "not documented where we could read it: third-party crawler directories cite Moonshot AI's https://www.kimi.com/policies/kimi-crawlers, which was not available to us; so the category is unknown (other) and no usage preference refuses it by category",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "Kimi-User",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "other",
-        docs: "not documented where we could read it: third-party crawler directories cite Moonshot AI's https://www.kimi.com/policies/kimi-crawlers, which was not available to us; so the category is unknown (other) and no usage preference refuses it by category",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Apple",
     crawlers: [
       {
