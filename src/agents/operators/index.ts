@@ -13,6 +13,7 @@ import { anthropic } from "./anthropic.ts";
 import { perplexity } from "./perplexity.ts";
 import { mistral } from "./mistral.ts";
 import { moonshotAi } from "./moonshot-ai.ts";
+import { apple } from "./apple.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -23,5 +24,6 @@ export const OPERATORS: readonly Operator[] = [
   perplexity,
   mistral,
   moonshotAi,
+  apple,
   ...NOT_YET_MOVED,
 ];

@@ -8,52 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Apple",
-    crawlers: [
-      {
-        token: "Applebot",
-        fallbacks: ["Googlebot"],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "search-engine",
-        docs: "https://support.apple.com/en-us/119829; with no Applebot group it follows the Googlebot group",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [
-      {
-        name: "applebot",
-        url: "https://search.developer.apple.com/applebot.json",
-        crawlers: ["Applebot"],
-        use: "crawler-only",
-        judgedAs: "Applebot",
-        statement: "https://support.apple.com/en-us/119829",
-        why: "Applebot, Apple's web crawler for Siri, Spotlight and Safari suggestions",
-        asOf: "2026-11-24",
-      },
-    ],
-    reverseDns: [
-      {
-        name: "applebot",
-        documentation: "https://support.apple.com/en-us/119829",
-        domains: ["applebot.apple.com"],
-        crawlers: ["Applebot"],
-        asOf: "2026-11-22",
-      },
-    ],
-    referrers: [],
-    purposeSwitches: [
-      {
-        token: "Applebot-Extended",
-        category: "ai-training",
-        governs: "Applebot",
-        docs: "https://support.apple.com/en-us/119829: Applebot-Extended does not crawl; it controls use for Apple's generative models",
-        asOf: "2026-11-23",
-      },
-    ],
-  },
-  {
     name: "Yandex",
     crawlers: [
       {
