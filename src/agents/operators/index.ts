@@ -14,6 +14,7 @@ import { perplexity } from "./perplexity.ts";
 import { mistral } from "./mistral.ts";
 import { moonshotAi } from "./moonshot-ai.ts";
 import { apple } from "./apple.ts";
+import { yandex } from "./yandex.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -25,5 +26,6 @@ export const OPERATORS: readonly Operator[] = [
   mistral,
   moonshotAi,
   apple,
+  yandex,
   ...NOT_YET_MOVED,
 ];
