@@ -15,6 +15,7 @@ import { mistral } from "./mistral.ts";
 import { moonshotAi } from "./moonshot-ai.ts";
 import { apple } from "./apple.ts";
 import { yandex } from "./yandex.ts";
+import { baidu } from "./baidu.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -27,5 +28,6 @@ export const OPERATORS: readonly Operator[] = [
   moonshotAi,
   apple,
   yandex,
+  baidu,
   ...NOT_YET_MOVED,
 ];

@@ -8,51 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Baidu",
-    crawlers: [
-      {
-        token: "Baiduspider",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "search-engine",
-        docs: "https://www.baidu.com/search/spider.html",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "Baiduspider-image",
-        fallbacks: ["Baiduspider"],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "search-engine",
-        docs: "https://www.baidu.com/search/spider.html; follows Baiduspider when it has no group",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [
-      {
-        name: "baidu",
-        documentation: "https://www.baidu.com/search/spider.html",
-        domains: ["baidu.com", "baidu.jp"],
-        crawlers: ["Baiduspider", "Baiduspider-image"],
-        asOf: "2026-11-23",
-      },
-    ],
-    referrers: [
-      {
-        product: "Baidu Search",
-        hosts: ["baidu.com"],
-        utmSources: [],
-        source: "https://www.baidu.com (www. and m. hosts)",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "DuckDuckGo",
     crawlers: [
       {
