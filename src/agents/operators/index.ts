@@ -16,6 +16,7 @@ import { moonshotAi } from "./moonshot-ai.ts";
 import { apple } from "./apple.ts";
 import { yandex } from "./yandex.ts";
 import { baidu } from "./baidu.ts";
+import { duckduckgo } from "./duckduckgo.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -29,5 +30,6 @@ export const OPERATORS: readonly Operator[] = [
   apple,
   yandex,
   baidu,
+  duckduckgo,
   ...NOT_YET_MOVED,
 ];

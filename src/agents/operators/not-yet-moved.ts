@@ -8,64 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "DuckDuckGo",
-    crawlers: [
-      {
-        token: "DuckDuckBot",
-        pattern: ["DuckDuckBot", "DuckDuckBot-Https"],
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "search-engine",
-        docs: "https://duckduckgo.com/duckduckgo-help-pages/results/duckduckbot; its current UA says DuckDuckBot-Https",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "DuckAssistBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-assistant",
-        docs: "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [
-      {
-        name: "duckduckbot",
-        url: "https://duckduckgo.com/duckduckbot.json",
-        crawlers: ["DuckDuckBot"],
-        use: "crawler-only",
-        judgedAs: "DuckDuckBot",
-        statement: "https://duckduckgo.com/duckduckgo-help-pages/results/duckduckbot",
-        why: "DuckDuckBot, DuckDuckGo's search crawler",
-        asOf: "2026-11-24",
-      },
-      {
-        name: "duckassistbot",
-        url: "https://duckduckgo.com/duckassistbot.json",
-        crawlers: ["DuckAssistBot"],
-        use: "mixed",
-        statement: "https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot",
-        why: "DuckAssistBot fetches pages in real time for the answer to a person's search",
-        asOf: "2026-11-24",
-      },
-    ],
-    reverseDns: [],
-    referrers: [
-      {
-        product: "DuckDuckGo search and Duck.ai",
-        hosts: ["duckduckgo.com", "duck.ai"],
-        utmSources: [],
-        source: "https://duckduckgo.com; https://duck.ai (DuckDuckGo's AI chat)",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "Yahoo",
     crawlers: [
       {
