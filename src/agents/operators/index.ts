@@ -17,6 +17,7 @@ import { apple } from "./apple.ts";
 import { yandex } from "./yandex.ts";
 import { baidu } from "./baidu.ts";
 import { duckduckgo } from "./duckduckgo.ts";
+import { yahoo } from "./yahoo.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -31,5 +32,6 @@ export const OPERATORS: readonly Operator[] = [
   yandex,
   baidu,
   duckduckgo,
+  yahoo,
   ...NOT_YET_MOVED,
 ];

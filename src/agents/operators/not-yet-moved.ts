@@ -8,33 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Yahoo",
-    crawlers: [
-      {
-        token: "Slurp",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource: "https://help.yahoo.com/kb/SLN22600.html: Slurp supports Crawl-delay",
-        category: "search-engine",
-        docs: "https://help.yahoo.com/kb/SLN22600.html; UA says `Yahoo! Slurp`",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [
-      {
-        product: "Yahoo Search",
-        hosts: ["search.yahoo.com", "search.yahoo.co.jp"],
-        utmSources: [],
-        source: "https://search.yahoo.com (country searches are hosts under it: de.search.yahoo.com)",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "Huawei",
     crawlers: [
       {
