@@ -18,6 +18,7 @@ import { yandex } from "./yandex.ts";
 import { baidu } from "./baidu.ts";
 import { duckduckgo } from "./duckduckgo.ts";
 import { yahoo } from "./yahoo.ts";
+import { huawei } from "./huawei.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -33,5 +34,6 @@ export const OPERATORS: readonly Operator[] = [
   baidu,
   duckduckgo,
   yahoo,
+  huawei,
   ...NOT_YET_MOVED,
 ];

@@ -8,33 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Huawei",
-    crawlers: [
-      {
-        token: "PetalBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "search-engine",
-        docs: "https://webmaster.petalsearch.com/site/petalbot",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [
-      {
-        product: "Petal Search",
-        hosts: ["petalsearch.com"],
-        utmSources: [],
-        source: "https://petalsearch.com (PetalBot crawls for it: https://aspiegel.com/petalbot)",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "Seznam.cz",
     crawlers: [
       {
