@@ -19,6 +19,7 @@ import { baidu } from "./baidu.ts";
 import { duckduckgo } from "./duckduckgo.ts";
 import { yahoo } from "./yahoo.ts";
 import { huawei } from "./huawei.ts";
+import { seznam } from "./seznam.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -35,5 +36,6 @@ export const OPERATORS: readonly Operator[] = [
   duckduckgo,
   yahoo,
   huawei,
+  seznam,
   ...NOT_YET_MOVED,
 ];

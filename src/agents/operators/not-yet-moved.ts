@@ -8,34 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Seznam.cz",
-    crawlers: [
-      {
-        token: "SeznamBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource:
-          "https://o-seznam.cz/napoveda/vyhledavani/en/crawling-control: Crawl-delay and Request-rate among the extensions SeznamBot recognises",
-        category: "search-engine",
-        docs: "https://o-seznam.cz/napoveda/vyhledavani/en/seznambot-crawler/",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [
-      {
-        product: "Seznam search",
-        hosts: ["seznam.cz"],
-        utmSources: [],
-        source: "https://search.seznam.cz",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "Mojeek",
     crawlers: [
       {
