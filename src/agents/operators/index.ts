@@ -20,6 +20,7 @@ import { duckduckgo } from "./duckduckgo.ts";
 import { yahoo } from "./yahoo.ts";
 import { huawei } from "./huawei.ts";
 import { seznam } from "./seznam.ts";
+import { mojeek } from "./mojeek.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -37,5 +38,6 @@ export const OPERATORS: readonly Operator[] = [
   yahoo,
   huawei,
   seznam,
+  mojeek,
   ...NOT_YET_MOVED,
 ];

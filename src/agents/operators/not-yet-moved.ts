@@ -8,41 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Mojeek",
-    crawlers: [
-      {
-        token: "MojeekBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource: "https://www.mojeek.com/bot.html: MojeekBot honours Crawl-delay",
-        category: "search-engine",
-        docs: "https://www.mojeek.com/bot.html",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [
-      {
-        name: "mojeek",
-        documentation: "https://www.mojeek.com/bot.html",
-        domains: ["mojeek.com"],
-        crawlers: ["MojeekBot"],
-        asOf: "2026-11-23",
-      },
-    ],
-    referrers: [
-      {
-        product: "Mojeek search",
-        hosts: ["mojeek.com"],
-        utmSources: [],
-        source: "https://www.mojeek.com",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "Naver",
     crawlers: [
       {
