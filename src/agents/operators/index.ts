@@ -21,6 +21,7 @@ import { yahoo } from "./yahoo.ts";
 import { huawei } from "./huawei.ts";
 import { seznam } from "./seznam.ts";
 import { mojeek } from "./mojeek.ts";
+import { naver } from "./naver.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -39,5 +40,6 @@ export const OPERATORS: readonly Operator[] = [
   huawei,
   seznam,
   mojeek,
+  naver,
   ...NOT_YET_MOVED,
 ];

@@ -8,33 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Naver",
-    crawlers: [
-      {
-        token: "Yeti",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "search-engine",
-        docs: "http://naver.me/spd",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [
-      {
-        product: "Naver search",
-        hosts: ["search.naver.com"],
-        utmSources: [],
-        source: "https://search.naver.com",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "Common Crawl",
     crawlers: [
       {
