@@ -22,6 +22,7 @@ import { huawei } from "./huawei.ts";
 import { seznam } from "./seznam.ts";
 import { mojeek } from "./mojeek.ts";
 import { naver } from "./naver.ts";
+import { commonCrawl } from "./common-crawl.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -41,5 +42,6 @@ export const OPERATORS: readonly Operator[] = [
   seznam,
   mojeek,
   naver,
+  commonCrawl,
   ...NOT_YET_MOVED,
 ];

@@ -8,36 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Common Crawl",
-    crawlers: [
-      {
-        token: "CCBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource: "https://commoncrawl.org/ccbot: CCBot honours Crawl-delay",
-        category: "ai-training",
-        docs: "https://commoncrawl.org/ccbot; an open corpus, widely used to train models",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [
-      {
-        name: "ccbot",
-        url: "https://index.commoncrawl.org/ccbot.json",
-        crawlers: ["CCBot"],
-        use: "crawler-only",
-        judgedAs: "CCBot",
-        statement: "https://commoncrawl.org/ccbot",
-        why: "CCBot, Common Crawl's crawler for its open archive",
-        asOf: "2026-11-24",
-      },
-    ],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "ByteDance",
     crawlers: [
       {
