@@ -23,6 +23,7 @@ import { seznam } from "./seznam.ts";
 import { mojeek } from "./mojeek.ts";
 import { naver } from "./naver.ts";
 import { commonCrawl } from "./common-crawl.ts";
+import { bytedance } from "./bytedance.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -43,5 +44,6 @@ export const OPERATORS: readonly Operator[] = [
   mojeek,
   naver,
   commonCrawl,
+  bytedance,
   ...NOT_YET_MOVED,
 ];

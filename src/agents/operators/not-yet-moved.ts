@@ -8,35 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "ByteDance",
-    crawlers: [
-      {
-        token: "Bytespider",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-training",
-        docs: "no operator page; UA names http://www.bytedance.com/spider; listed by ai-robots-txt/ai.robots.txt",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "TikTokSpider",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "social-preview",
-        docs: "no operator page (ByteDance documents none); the UA names ttspider-feedback@tiktok.com; fetches link previews for TikTok",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Amazon",
     crawlers: [
       {
