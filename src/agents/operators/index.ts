@@ -24,6 +24,7 @@ import { mojeek } from "./mojeek.ts";
 import { naver } from "./naver.ts";
 import { commonCrawl } from "./common-crawl.ts";
 import { bytedance } from "./bytedance.ts";
+import { amazon } from "./amazon.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -45,5 +46,6 @@ export const OPERATORS: readonly Operator[] = [
   naver,
   commonCrawl,
   bytedance,
+  amazon,
   ...NOT_YET_MOVED,
 ];
