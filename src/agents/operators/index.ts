@@ -25,6 +25,7 @@ import { naver } from "./naver.ts";
 import { commonCrawl } from "./common-crawl.ts";
 import { bytedance } from "./bytedance.ts";
 import { amazon } from "./amazon.ts";
+import { meta } from "./meta.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -47,5 +48,6 @@ export const OPERATORS: readonly Operator[] = [
   commonCrawl,
   bytedance,
   amazon,
+  meta,
   ...NOT_YET_MOVED,
 ];

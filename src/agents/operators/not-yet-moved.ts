@@ -8,55 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Meta",
-    crawlers: [
-      {
-        token: "meta-externalagent",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-training",
-        docs: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "meta-externalfetcher",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-assistant",
-        docs: 'https://developers.facebook.com/docs/sharing/webmasters/web-crawlers: user-initiated and "may bypass robots.txt rules"; still held to `*` here, since Meta publishes no address list to verify a claim against (without one, naming it would let any client skip `*`)',
-        asOf: "2026-11-23",
-      },
-      {
-        token: "FacebookBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-training",
-        docs: "https://developers.facebook.com/docs/sharing/bot/; speech-recognition language-model training",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "facebookexternalhit",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "social-preview",
-        docs: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers: may bypass robots.txt for security and integrity checks; still held to `*` here, as meta-externalfetcher: Meta publishes no address list to verify a claim (scrapers borrow this name for that reason)",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Diffbot",
     crawlers: [
       {
