@@ -26,6 +26,7 @@ import { commonCrawl } from "./common-crawl.ts";
 import { bytedance } from "./bytedance.ts";
 import { amazon } from "./amazon.ts";
 import { meta } from "./meta.ts";
+import { diffbot } from "./diffbot.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -49,5 +50,6 @@ export const OPERATORS: readonly Operator[] = [
   bytedance,
   amazon,
   meta,
+  diffbot,
   ...NOT_YET_MOVED,
 ];

@@ -8,25 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Diffbot",
-    crawlers: [
-      {
-        token: "Diffbot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-training",
-        docs: "no crawler page; UA names https://www.diffbot.com; listed by ai-robots-txt/ai.robots.txt",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Cohere",
     crawlers: [
       {
