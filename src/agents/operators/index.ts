@@ -27,6 +27,7 @@ import { bytedance } from "./bytedance.ts";
 import { amazon } from "./amazon.ts";
 import { meta } from "./meta.ts";
 import { diffbot } from "./diffbot.ts";
+import { cohere } from "./cohere.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -51,5 +52,6 @@ export const OPERATORS: readonly Operator[] = [
   amazon,
   meta,
   diffbot,
+  cohere,
   ...NOT_YET_MOVED,
 ];
