@@ -28,6 +28,7 @@ import { amazon } from "./amazon.ts";
 import { meta } from "./meta.ts";
 import { diffbot } from "./diffbot.ts";
 import { cohere } from "./cohere.ts";
+import { youCom } from "./you-com.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -53,5 +54,6 @@ export const OPERATORS: readonly Operator[] = [
   meta,
   diffbot,
   cohere,
+  youCom,
   ...NOT_YET_MOVED,
 ];

@@ -8,33 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "You.com",
-    crawlers: [
-      {
-        token: "YouBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-search",
-        docs: "https://about.you.com/youbot/",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [
-      {
-        product: "You.com",
-        hosts: ["you.com"],
-        utmSources: [],
-        source: "https://you.com",
-        asOf: "2026-11-24",
-      },
-    ],
-    purposeSwitches: [],
-  },
-  {
     name: "Timpi",
     crawlers: [
       {
