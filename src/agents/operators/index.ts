@@ -29,6 +29,7 @@ import { meta } from "./meta.ts";
 import { diffbot } from "./diffbot.ts";
 import { cohere } from "./cohere.ts";
 import { youCom } from "./you-com.ts";
+import { timpi } from "./timpi.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -55,5 +56,6 @@ export const OPERATORS: readonly Operator[] = [
   diffbot,
   cohere,
   youCom,
+  timpi,
   ...NOT_YET_MOVED,
 ];
