@@ -30,6 +30,7 @@ import { diffbot } from "./diffbot.ts";
 import { cohere } from "./cohere.ts";
 import { youCom } from "./you-com.ts";
 import { timpi } from "./timpi.ts";
+import { imagesift } from "./imagesift.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -57,5 +58,6 @@ export const OPERATORS: readonly Operator[] = [
   cohere,
   youCom,
   timpi,
+  imagesift,
   ...NOT_YET_MOVED,
 ];
