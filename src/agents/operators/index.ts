@@ -31,6 +31,7 @@ import { cohere } from "./cohere.ts";
 import { youCom } from "./you-com.ts";
 import { timpi } from "./timpi.ts";
 import { imagesift } from "./imagesift.ts";
+import { webzIo } from "./webz-io.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -59,5 +60,6 @@ export const OPERATORS: readonly Operator[] = [
   youCom,
   timpi,
   imagesift,
+  webzIo,
   ...NOT_YET_MOVED,
 ];

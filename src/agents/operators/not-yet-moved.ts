@@ -8,35 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Webz.io",
-    crawlers: [
-      {
-        token: "Omgilibot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-training",
-        docs: "historic: Omgili's original crawler, http://omgili.com/Crawler.html (archived); Webz.io now uses `omgili`",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "omgili",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "ai-training",
-        docs: "https://webz.io/blog/web-data/what-is-the-omgili-bot-and-why-is-it-crawling-your-website/; data sold, incl. for LLM training",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "X",
     crawlers: [
       {
