@@ -32,6 +32,7 @@ import { youCom } from "./you-com.ts";
 import { timpi } from "./timpi.ts";
 import { imagesift } from "./imagesift.ts";
 import { webzIo } from "./webz-io.ts";
+import { x } from "./x.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -61,5 +62,6 @@ export const OPERATORS: readonly Operator[] = [
   timpi,
   imagesift,
   webzIo,
+  x,
   ...NOT_YET_MOVED,
 ];

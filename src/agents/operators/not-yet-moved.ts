@@ -8,25 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "X",
-    crawlers: [
-      {
-        token: "Twitterbot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "social-preview",
-        docs: "https://developer.x.com/en/docs/x-for-websites/cards/guides/getting-started",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "LinkedIn",
     crawlers: [
       {
