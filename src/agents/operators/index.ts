@@ -33,6 +33,7 @@ import { timpi } from "./timpi.ts";
 import { imagesift } from "./imagesift.ts";
 import { webzIo } from "./webz-io.ts";
 import { x } from "./x.ts";
+import { linkedin } from "./linkedin.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -63,5 +64,6 @@ export const OPERATORS: readonly Operator[] = [
   imagesift,
   webzIo,
   x,
+  linkedin,
   ...NOT_YET_MOVED,
 ];

@@ -8,25 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "LinkedIn",
-    crawlers: [
-      {
-        token: "LinkedInBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "social-preview",
-        docs: "no crawler page; UA names http://www.linkedin.com; fetches link previews",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Ahrefs",
     crawlers: [
       {
