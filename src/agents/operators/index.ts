@@ -34,6 +34,7 @@ import { imagesift } from "./imagesift.ts";
 import { webzIo } from "./webz-io.ts";
 import { x } from "./x.ts";
 import { linkedin } from "./linkedin.ts";
+import { ahrefs } from "./ahrefs.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -65,5 +66,6 @@ export const OPERATORS: readonly Operator[] = [
   webzIo,
   x,
   linkedin,
+  ahrefs,
   ...NOT_YET_MOVED,
 ];

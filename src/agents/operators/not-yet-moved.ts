@@ -8,35 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Ahrefs",
-    crawlers: [
-      {
-        token: "AhrefsBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource: "https://ahrefs.com/robot: AhrefsBot honours Crawl-Delay",
-        category: "seo-tool",
-        docs: "https://ahrefs.com/robot",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "AhrefsSiteAudit",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: false,
-        rateLimitsSource: "the operator does not document Crawl-delay support",
-        category: "seo-tool",
-        docs: "https://ahrefs.com/robot",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Semrush",
     crawlers: [
       {
