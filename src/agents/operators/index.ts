@@ -35,6 +35,7 @@ import { webzIo } from "./webz-io.ts";
 import { x } from "./x.ts";
 import { linkedin } from "./linkedin.ts";
 import { ahrefs } from "./ahrefs.ts";
+import { semrush } from "./semrush.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -67,5 +68,6 @@ export const OPERATORS: readonly Operator[] = [
   x,
   linkedin,
   ahrefs,
+  semrush,
   ...NOT_YET_MOVED,
 ];

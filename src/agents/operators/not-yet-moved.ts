@@ -8,25 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Semrush",
-    crawlers: [
-      {
-        token: "SemrushBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource: "https://www.semrush.com/bot/: SemrushBot honours Crawl-delay (values up to 10 s)",
-        category: "seo-tool",
-        docs: "https://www.semrush.com/bot/",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Majestic",
     crawlers: [
       {
@@ -96,6 +77,18 @@ export const NOT_YET_MOVED: readonly Operator[] = [
   {
     name: "Qwant",
     crawlers: [],
+    unlistedCrawlers: [
+      {
+        token: "Qwantbot",
+        docs: "https://help.qwant.com/bot",
+        asOf: "2026-11-24",
+      },
+      {
+        token: "Qwantbot-news",
+        docs: "https://help.qwant.com/bot",
+        asOf: "2026-11-24",
+      },
+    ],
     addressLists: [
       {
         name: "qwantbot",
