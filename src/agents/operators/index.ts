@@ -36,6 +36,7 @@ import { x } from "./x.ts";
 import { linkedin } from "./linkedin.ts";
 import { ahrefs } from "./ahrefs.ts";
 import { semrush } from "./semrush.ts";
+import { majestic } from "./majestic.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -69,5 +70,6 @@ export const OPERATORS: readonly Operator[] = [
   linkedin,
   ahrefs,
   semrush,
+  majestic,
   ...NOT_YET_MOVED,
 ];

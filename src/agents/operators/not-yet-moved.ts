@@ -8,25 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Majestic",
-    crawlers: [
-      {
-        token: "MJ12bot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource: "https://mj12bot.com/: MJ12bot honours Crawl-Delay",
-        category: "seo-tool",
-        docs: "https://mj12bot.com/",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Moz",
     crawlers: [
       {
