@@ -37,6 +37,7 @@ import { linkedin } from "./linkedin.ts";
 import { ahrefs } from "./ahrefs.ts";
 import { semrush } from "./semrush.ts";
 import { majestic } from "./majestic.ts";
+import { moz } from "./moz.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -71,5 +72,6 @@ export const OPERATORS: readonly Operator[] = [
   ahrefs,
   semrush,
   majestic,
+  moz,
   ...NOT_YET_MOVED,
 ];

@@ -8,35 +8,6 @@ import type { Operator } from "./operator.ts";
 
 export const NOT_YET_MOVED: readonly Operator[] = [
   {
-    name: "Moz",
-    crawlers: [
-      {
-        token: "DotBot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource: "https://moz.com/help/moz-procedures/crawlers/dotbot: DotBot honours Crawl-delay",
-        category: "seo-tool",
-        docs: "https://moz.com/help/moz-procedures/crawlers/dotbot",
-        asOf: "2026-11-23",
-      },
-      {
-        token: "rogerbot",
-        fallbacks: [],
-        obeysGlobalGroup: true,
-        honoursRateLimits: true,
-        rateLimitsSource: "https://moz.com/help/moz-procedures/crawlers/rogerbot: rogerbot honours Crawl-delay",
-        category: "seo-tool",
-        docs: "https://moz.com/help/moz-procedures/crawlers/rogerbot",
-        asOf: "2026-11-23",
-      },
-    ],
-    addressLists: [],
-    reverseDns: [],
-    referrers: [],
-    purposeSwitches: [],
-  },
-  {
     name: "Internet Archive",
     crawlers: [
       {
