@@ -38,6 +38,7 @@ import { ahrefs } from "./ahrefs.ts";
 import { semrush } from "./semrush.ts";
 import { majestic } from "./majestic.ts";
 import { moz } from "./moz.ts";
+import { internetArchive } from "./internet-archive.ts";
 import { NOT_YET_MOVED } from "./not-yet-moved.ts";
 
 export const OPERATORS: readonly Operator[] = [
@@ -73,5 +74,6 @@ export const OPERATORS: readonly Operator[] = [
   semrush,
   majestic,
   moz,
+  internetArchive,
   ...NOT_YET_MOVED,
 ];
