@@ -39,7 +39,7 @@ import { semrush } from "./semrush.ts";
 import { majestic } from "./majestic.ts";
 import { moz } from "./moz.ts";
 import { internetArchive } from "./internet-archive.ts";
-import { NOT_YET_MOVED } from "./not-yet-moved.ts";
+import { qwant } from "./qwant.ts";
 
 export const OPERATORS: readonly Operator[] = [
   google,
@@ -75,5 +75,5 @@ export const OPERATORS: readonly Operator[] = [
   majestic,
   moz,
   internetArchive,
-  ...NOT_YET_MOVED,
+  qwant,
 ];
