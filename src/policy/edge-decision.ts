@@ -50,6 +50,7 @@
  * layer and line that decided, the path as judged, and who asked as the decision saw it.
  */
 
+import type { CataloguedFact } from "../agents/catalogue.ts";
 import type { AgentInfo } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import { canonicalizePath, resolveUsage } from "../core/index.ts";
@@ -163,14 +164,15 @@ function signatureOf(facts: Pick<EdgeFacts, "signature">): SignatureFact | undef
 
 /**
  * The claimed crawler's category: our table's first (per product token, cited); Cloudflare's
- * only for a crawler the table does not know, and never for a signer's agent.
+ * only for a crawler the table does not know, and never for a signer's agent; else a crawler
+ * catalogue's (judged as "catalogued", claim.ts: it can only restrict).
  */
 function categoryOf(facts: EdgeFacts): Judged["category"] {
   const signature = signatureOf(facts);
   if (signature?.status === "verified") return signature.agent.known?.category;
   const disguised = disguiseOf(facts);
   if (disguised) return disguised.agent.known?.category;
-  return facts.agent.known?.category ?? facts.cloudflareCategory;
+  return facts.agent.known?.category ?? facts.cloudflareCategory ?? facts.catalogued?.category;
 }
 
 /**
@@ -203,6 +205,16 @@ function identityOf(facts: EdgeFacts, judgedAs: JudgedAs): RecordedIdentity {
     judgedAs,
     category: categoryOf(facts) ?? null,
     verification: verificationOf(facts),
+    ...(judgedAs === "catalogued" && facts.catalogued && { catalogue: catalogueOf(facts.catalogued) }),
+  };
+}
+
+/** The catalogue a claim was judged with, for explain and the log: its name, date and the token it listed. */
+function catalogueOf(catalogued: CataloguedFact): NonNullable<RecordedIdentity["catalogue"]> {
+  return {
+    name: catalogued.catalogue,
+    fetchedAt: new Date(catalogued.fetchedAt).toISOString(),
+    token: catalogued.token,
   };
 }
 

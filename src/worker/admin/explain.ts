@@ -12,6 +12,8 @@ import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import type { ReferralLedger } from "../../policy/referral-ledger.ts";
 import { freshLedger } from "../activity/ledger-memory.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
+import type { CatalogueTable } from "../../agents/catalogue.ts";
+import { catalogues } from "../identity/catalogues.ts";
 import { disguiseOfAddress } from "../identity/disguised.ts";
 import { checkClaimFromCache, needsVerification } from "../identity/verify-crawler.ts";
 import { policyInForce } from "../live-policy.ts";
@@ -119,6 +121,8 @@ export interface Situation {
   readonly served: boolean;
   /** The recorded crawls and referrals, when a rule of the policy has a condition on them. */
   readonly ledger?: ReferralLedger | undefined;
+  /** The crawler catalogues the edge holds (CRAWLER_CATALOGUES), as the request path looks claims up in them. */
+  readonly catalogues?: CatalogueTable | undefined;
 }
 
 export async function situationOf(admin: AdminContext, origin: string): Promise<Situation> {
@@ -129,6 +133,7 @@ export async function situationOf(admin: AdminContext, origin: string): Promise<
     ...(policy?.hasConditions && { ledger: await freshLedger(admin.env.ACTIVITY, origin) }),
     pause: pause ? { retryAfter: retryAfterOf(pause, Date.now()) } : null,
     served: isServedAuthority(admin.config, origin),
+    catalogues: await catalogues(admin.kv, admin.config.crawlerCatalogues),
   };
 }
 
@@ -181,6 +186,7 @@ export function explainInput(
       originUnusable: config.originUrlProblem,
       verifyCrawlers: config.verifyCrawlers,
       ledger: situation.ledger,
+      ...(situation.catalogues && { catalogues: situation.catalogues }),
       disguisedCrawlers: config.disguisedCrawlers,
       disguise: disguise ?? "none",
       ...(claimCheck && { claimCheck }),
