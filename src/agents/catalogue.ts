@@ -25,7 +25,7 @@
 import { productToken } from "../core/product-token.ts";
 import { isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import type { AgentInfo } from "./classify.ts";
-import { KNOWN_CRAWLERS } from "./crawlers.ts";
+import { KNOWN_CRAWLERS, PURPOSE_SWITCHES } from "./crawlers.ts";
 
 /** A catalogue's largest body: ai.robots.txt's robots.json is about 110 KiB with 166 names. */
 export const MAX_CATALOGUE_BYTES = 1024 * 1024;
@@ -99,7 +99,10 @@ export function parseCatalogue(json: unknown): CatalogueParse {
     return { ok: false, error: `refused: ${parsed.count} entries, more than ${MAX_CATALOGUE_ENTRIES}` };
   }
   if (parsed.entries.length === 0) return { ok: false, error: "no usable entry (a product token with a category)" };
-  return { ok: true, value: { format: operators === undefined ? "robots.json" : "operators", entries: parsed.entries } };
+  return {
+    ok: true,
+    value: { format: operators === undefined ? "robots.json" : "operators", entries: parsed.entries },
+  };
 }
 
 interface Entries {
@@ -164,12 +167,13 @@ export function categoryOfFunction(text: string): CrawlerCategory {
   return "other";
 }
 
-/** The built-in table's tokens (and the names and fallbacks it matches), each the table's own. */
-const TABLE_CATEGORY = new Map<string, CrawlerCategory>(
-  KNOWN_CRAWLERS.flatMap((crawler) =>
+/** The built-in table's tokens, the names it matches and its purpose switches, each with the table's category. */
+const TABLE_CATEGORY = new Map<string, CrawlerCategory>([
+  ...KNOWN_CRAWLERS.flatMap((crawler) =>
     [crawler.token, ...[crawler.pattern ?? []].flat()].map((name) => [productToken(name), crawler.category] as const),
   ),
-);
+  ...PURPOSE_SWITCHES.map((purpose) => [productToken(purpose.token), purpose.category] as const),
+]);
 
 /** The lookup built from every loaded catalogue: one per load of the stored record, never per request. */
 export interface CatalogueTable {

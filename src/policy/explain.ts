@@ -32,7 +32,12 @@ export interface Explanation {
   /** Whom the decision judged (src/vocabulary.ts JUDGED_AS). */
   readonly judgedAs: JudgedAs;
   /** The crawler catalogue whose category the claim was judged with (judgedAs "catalogued"): name, date, token. */
-  readonly catalogue: { readonly name: string; readonly fetchedAt: string; readonly token: string } | null;
+  readonly catalogue: {
+    readonly name: string;
+    readonly fetchedAt: string;
+    readonly token: string;
+    readonly category: CrawlerCategory | null;
+  } | null;
   /** The stored robots.txt's state; null when none is stored (a decision that did not need it). */
   readonly robotsState: EntryState | null;
   readonly group: { readonly token: string; readonly lines: readonly number[] } | null;
@@ -203,7 +208,7 @@ function explained(record: EdgeRecord, state: EntryState | null): Explanation {
     tokens: identity.tokens,
     known: identity.known === null ? null : { token: identity.known, category: identity.category },
     judgedAs: identity.judgedAs,
-    catalogue: identity.catalogue ?? null,
+    catalogue: identity.catalogue ? { ...identity.catalogue, category: identity.category } : null,
     robotsState: state,
     group: decision?.group ? { token: decision.group.token, lines: decision.group.agentLines } : null,
     rule: decision?.rule ?? null,
