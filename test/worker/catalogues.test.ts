@@ -78,7 +78,7 @@ interface Status {
   };
 }
 
-async function status(vars: Partial<Env> = VARS): Promise<Status> {
+async function statusOf(vars: Partial<Env> = VARS): Promise<Status> {
   return (await admin("status", { env: vars })).json<Status>();
 }
 
@@ -158,7 +158,7 @@ describe("a catalogue can only restrict", () => {
     expect(explained.judgedAs).toBe("catalogued");
     expect(explained.verification.status).not.toBe("verified");
     expect(explained.action.status).toBe(403);
-    expect((await status(OURS)).catalogues.disagreements).toEqual([
+    expect((await statusOf(OURS)).catalogues.disagreements).toEqual([
       { catalogue: "ours", token: "GPTBot", catalogued: "search-engine", table: "ai-training" },
     ]);
   });
@@ -174,11 +174,11 @@ describe("a catalogue that fails keeps its last good copy, and status says so", 
     { answer: "network", error: "Network connection lost." },
   ] as const)("$answer", async ({ answer, error }) => {
     await refresh();
-    const good = (await status()).catalogues.catalogues[0];
+    const good = (await statusOf()).catalogues.catalogues[0];
     expect(good).toMatchObject({ name: "ai-robots-txt", url: CATALOGUE_URL, count: 9, lastError: null });
     server.answer = answer;
     await refresh();
-    const after = await status();
+    const after = await statusOf();
     expect(after.catalogues.catalogues[0]).toMatchObject({ count: 9, fetchedAt: good?.fetchedAt, lastError: error });
     expect(after.edge.problems).toContain(
       `crawler catalogue ai-robots-txt: the last fetch failed: ${error}; its copy of ${good?.fetchedAt} stays in force`,
@@ -191,7 +191,7 @@ describe("a catalogue that fails keeps its last good copy, and status says so", 
   it("with no good copy yet: not loaded, named in status; the token is a generic bot", async () => {
     server.answer = "503";
     await refresh();
-    const after = await status();
+    const after = await statusOf();
     expect(after.catalogues.catalogues[0]).toMatchObject({ count: null, fetchedAt: null, lastError: "HTTP 503" });
     expect(after.edge.problems).toContain(
       "crawler catalogue ai-robots-txt is not loaded: HTTP 503; until it is, only the built-in table gives categories (POST refresh?sources=catalogues)",
@@ -204,7 +204,7 @@ describe("a catalogue that fails keeps its last good copy, and status says so", 
 describe("explain names the catalogue and its date", () => {
   it("GET explain", async () => {
     await refresh();
-    const fetchedAt = (await status()).catalogues.catalogues[0]?.fetchedAt;
+    const fetchedAt = (await statusOf()).catalogues.catalogues[0]?.fetchedAt;
     await admin("policy", { method: "PUT", body: purposes("block"), env: VARS });
     await admin("refresh", { method: "POST", env: VARS }); // explain reads the stored robots.txt, never fetches
     const explained = await (
@@ -237,7 +237,7 @@ describe("a bad var or a bad stored record degrades only itself, loudly", () => 
     await refresh(vars);
     await runCron(vars);
     expect(server.asked).toEqual([]); // nothing fetched from a refused var
-    expect((await status(vars)).edge.problems).toContain(problem);
+    expect((await statusOf(vars)).edge.problems).toContain(problem);
     expect((await call("/private/x", { ua: NAGET, env: vars })).status).toBe(403); // enforcement stands
     expect((await call("/blog/", { ua: NAGET, env: vars })).status).toBe(200);
   });
@@ -246,10 +246,10 @@ describe("a bad var or a bad stored record degrades only itself, loudly", () => 
     await env.ROBOTS.put("crawler-catalogues", "{ cut short");
     expect((await call("/blog/", { ua: NAGET, env: VARS })).status).toBe(200);
     expect((await call("/blog/", { ua: CHROME, env: VARS })).status).toBe(200);
-    const faults = (await status()).ownFaults;
+    const faults = (await statusOf()).ownFaults;
     expect(faults.map((fault) => fault.key)).toContain("crawler-catalogues");
     // The refresh replaces it.
     await refresh();
-    expect((await status()).ownFaults.map((fault) => fault.key)).not.toContain("crawler-catalogues");
+    expect((await statusOf()).ownFaults.map((fault) => fault.key)).not.toContain("crawler-catalogues");
   });
 });
