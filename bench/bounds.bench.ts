@@ -19,7 +19,7 @@ import { Bench } from "tinybench";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CLASSIFIED_LENGTH, classifyUserAgent } from "../src/agents/classify.ts";
-import { REVERSE_DNS_RULES } from "../src/agents/verification.ts";
+import { REVERSE_DNS_RULES } from "../src/agents/operators/tables.ts";
 import { readBodyText } from "../src/worker/admin/body.ts";
 import { clearReverseDnsMemory, reverseDnsFor, type DnsResolver } from "../src/worker/identity/reverse-dns.ts";
 

@@ -9,8 +9,8 @@
 import { Bench } from "tinybench";
 import { compileAddressIndex } from "../src/agents/address-intervals.ts";
 import { classifyUserAgent } from "../src/agents/classify.ts";
-import { rangeUseOf } from "../src/agents/range-uses.ts";
-import { RANGE_SOURCES } from "../src/agents/verification.ts";
+import { rangeUseOf } from "../src/agents/operators/tables.ts";
+import { RANGE_SOURCES } from "../src/agents/operators/tables.ts";
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
 import { decideEdge } from "../src/policy/edge-decision.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";

@@ -14,10 +14,10 @@ import {
   cloudflareBotOf,
   needsReverseDns,
   outcomeOfCheck,
-  RANGE_SOURCES,
   verificationPlan,
   verifyCrawlerDetailed,
 } from "../src/agents/verification.ts";
+import { RANGE_SOURCES } from "../src/agents/operators/tables.ts";
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
 import { decideEdge } from "../src/policy/edge-decision.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";

@@ -7,7 +7,7 @@
  *
  * Compiled once per load of the lists (worker/identity/disguised.ts), never per request.
  * Do no harm is built in: an address that is ALSO in a mixed list (one a person's fetch may
- * come from, range-uses.ts), or in two operators' crawler-only lists, belongs to nobody, so
+ * come from, an operator's address list: src/agents/operators/), or in two operators' crawler-only lists, belongs to nobody, so
  * such stretches are dropped at compile time.
  *
  * Addresses are read strictly in the forms Cloudflare writes into CF-Connecting-IP: dotted

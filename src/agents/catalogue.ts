@@ -10,8 +10,11 @@
  *     product token to `{operator, respect, function, frequency, description}`, all free text.
  *     Only the token and `function` are used: `function` in our categories by
  *     `categoryOfFunction` (docs/decisions.md "Crawler catalogues" has the table).
- *   - our own shape: `{"operators": [{"name", "crawlers": [{"token", "category"}]}]}` (or one
- *     operator at the top level), each category one of ours.
+ *   - our own shape: the `Operator` value of src/agents/operators/operator.ts as JSON, one
+ *     operator, a list of them, or `{"operators": [...]}`. Of each crawler only `token` and
+ *     `category` (one of ours) are read: its fallbacks, `obeysGlobalGroup`, address lists,
+ *     host names and switches would grant (a group, an exemption, a verification), and a
+ *     catalogue may not, so they are left unread.
  *
  * A catalogue can only restrict, never exempt (docs/security.md "Crawler catalogues"). What an
  * entry can give is a category, for a token the built-in table does not know; never a group
@@ -25,7 +28,8 @@
 import { productToken } from "../core/product-token.ts";
 import { isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import type { AgentInfo } from "./classify.ts";
-import { KNOWN_CRAWLERS, PURPOSE_SWITCHES } from "./crawlers.ts";
+import type { OperatorCrawler } from "./operators/operator.ts";
+import { KNOWN_CRAWLERS, PURPOSE_SWITCHES } from "./operators/tables.ts";
 
 /** A catalogue's largest body: ai.robots.txt's robots.json is about 110 KiB with 166 names. */
 export const MAX_CATALOGUE_BYTES = 1024 * 1024;
@@ -90,6 +94,7 @@ function isObject(value: unknown): value is Fields {
  * no User-Agent line can name); a catalogue with no usable entry at all is refused.
  */
 export function parseCatalogue(json: unknown): CatalogueParse {
+  if (Array.isArray(json)) return parseCatalogue({ operators: json });
   if (!isObject(json)) return { ok: false, error: "not a JSON object (robots.json or our operators shape)" };
   const operators = json["operators"] ?? (Array.isArray(json["crawlers"]) ? [json] : undefined);
   const parsed =
@@ -124,6 +129,9 @@ function robotsJsonEntries(json: Fields): Entries | undefined {
   return { entries, count: names.length };
 }
 
+/** What is read of an operator file's crawler (operators/operator.ts): nothing that grants. */
+type CataloguedCrawler = Pick<OperatorCrawler, "token" | "category">;
+
 function ownEntries(operators: readonly unknown[]): Entries {
   const entries: CatalogueEntry[] = [];
   let count = 0;
@@ -133,7 +141,8 @@ function ownEntries(operators: readonly unknown[]): Entries {
     if (count > MAX_CATALOGUE_ENTRIES) return { entries, count };
     for (const crawler of crawlers) {
       if (!isObject(crawler)) continue;
-      const { token, category } = crawler;
+      const read: Partial<Record<keyof CataloguedCrawler, unknown>> = crawler;
+      const { token, category } = read;
       if (typeof token !== "string" || !isToken(token)) continue;
       if (typeof category !== "string" || !isCrawlerCategory(category)) continue;
       entries.push({ token, category, listedAs: category });

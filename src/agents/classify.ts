@@ -4,7 +4,7 @@
  * token, else `*`; the matcher tries our tokens in order, then `*`).
  *
  * Evidence, strongest first:
- * 1. A known crawler's name (crawlers.ts): its documented token, then its documented
+ * 1. A known crawler's name (operators/tables.ts KNOWN_CRAWLERS): its documented token, then its documented
  *    fallbacks (Googlebot-Image -> Googlebot). An undocumented hyphenated variant of a known
  *    name (SemrushBot-SA, msnbot-UDiscovery, Baiduspider-render) answers to its own name,
  *    then to the known one and its fallbacks: a site that writes `User-agent: SemrushBot`
@@ -30,7 +30,7 @@
 
 import { isbot } from "isbot";
 import { productToken } from "../core/product-token.ts";
-import { KNOWN_CRAWLERS, type KnownCrawler } from "./crawlers.ts";
+import { KNOWN_CRAWLERS, type KnownCrawler } from "./operators/tables.ts";
 
 /** What the edge needs to know about who is asking. */
 export interface AgentInfo {
@@ -43,7 +43,7 @@ export interface AgentInfo {
   /** False for crawlers documented to ignore `User-agent: *` (AdsBot-Google, user-triggered fetchers). */
   readonly obeysGlobalGroup: boolean;
   /**
-   * True only for known crawlers whose operator documents Crawl-delay support (crawlers.ts);
+   * True only for known crawlers whose operator documents Crawl-delay support (its operator's file, src/agents/operators/);
    * false for unknown crawlers and people. Rate and visit-time lines bind the rest only when
    * a group names them or the operator opts in (ENFORCE_RATES=all).
    */

@@ -6,7 +6,7 @@
  * pacing shell (worker/edge/crawl-rate-object.ts crawlRateKey) keys them by client network,
  * even when proven.
  *
- * Which fetchers those are is decided once, by the crawler table's own rule (crawlers.ts
+ * Which fetchers those are is decided once, by the crawler table's own rule (operators/tables.ts
  * `isUserTriggered`: an AI assistant's fetcher, or one Google lists among its user-triggered
  * fetchers, its `docs` citing the operator's page). The referral ledger (what counts as the
  * operator's crawl) asks the same rule, so pacing and counting never disagree on who acts for a
@@ -14,7 +14,7 @@
  */
 
 import { productToken } from "../core/product-token.ts";
-import { isUserTriggered as actsForAPerson, KNOWN_CRAWLERS } from "./crawlers.ts";
+import { isUserTriggered as actsForAPerson, KNOWN_CRAWLERS } from "./operators/tables.ts";
 
 export const USER_TRIGGERED_FETCHERS: readonly string[] = KNOWN_CRAWLERS.filter(actsForAPerson).map(
   (crawler) => crawler.token,

@@ -7,6 +7,9 @@
  * claim; its verified-bot category names no crawler (a category is not a name), so it
  * never proves one: it only says that SOME verified crawler of that category asked.
  *
+ * Which lists and host names prove which crawler is data, in each operator's file
+ * (src/agents/operators/, flattened by tables.ts); this file is the logic.
+ *
  * Runtime dependency: ipaddr.js — CIDR parsing and matching for IPv4 and IPv6, including
  * compressed and IPv4-mapped forms, is easy to get subtly wrong by hand.
  */
@@ -16,194 +19,16 @@ import { productToken } from "../core/product-token.ts";
 import type { AgentInfo } from "./classify.ts";
 import { categoryOfCloudflare } from "./cloudflare-categories.ts";
 import type { EvidenceMethod, NotVerifiedWhy, VerificationMethod, VerificationStatus } from "../vocabulary.ts";
-import { KNOWN_CRAWLERS } from "./crawlers.ts";
+import {
+  KNOWN_CRAWLERS,
+  RANGE_SOURCES,
+  REVERSE_DNS_RULES,
+  type RangeSource,
+  type ReverseDnsRule,
+} from "./operators/tables.ts";
 
 // The mapping lives with the rest of Cloudflare's vocabulary; callers of this module keep their import.
 export { categoryOfCloudflare };
-
-/** Where an operator publishes its crawlers' IP ranges, and which tokens they cover. */
-export interface RangeSource {
-  readonly name: string;
-  readonly url: string;
-  readonly tokens: readonly string[];
-}
-
-/** Operators publishing machine-readable ranges in the `{"prefixes": [{"ipv4Prefix"|"ipv6Prefix"}]}` shape. */
-export const RANGE_SOURCES: readonly RangeSource[] = [
-  {
-    // Google moved its lists from /static/search/apis/ipranges/ to /static/crawling/ipranges/
-    // (Search Central blog, 2026-03-31), redirecting the old paths; the common crawlers' new
-    // file name could not be read on Google's own page offline, so this one is fetched at the
-    // old address and followed (docs/decisions.md, "Sources: Google").
-    name: "googlebot",
-    url: "https://developers.google.com/static/search/apis/ipranges/googlebot.json",
-    tokens: [
-      "Googlebot",
-      "Googlebot-Image",
-      "Googlebot-News",
-      "Googlebot-Video",
-      "Storebot-Google",
-      "Google-InspectionTool",
-      "GoogleOther",
-      "GoogleOther-Image",
-      "GoogleOther-Video",
-    ],
-  },
-  {
-    // The address Google's special-case crawlers page gives since the move.
-    name: "google-special",
-    url: "https://developers.google.com/static/crawling/ipranges/special-crawlers.json",
-    tokens: ["AdsBot-Google", "AdsBot-Google-Mobile", "Mediapartners-Google", "APIs-Google"],
-  },
-  {
-    // Google-owned user-triggered fetchers; they skip `User-agent: *` (crawlers.ts), so a claim must hold.
-    name: "google-user-triggered",
-    url: "https://developers.google.com/static/crawling/ipranges/user-triggered-fetchers-google.json",
-    tokens: [
-      "FeedFetcher-Google",
-      "Google-Read-Aloud",
-      "Google-Site-Verification",
-      "Google-CWS",
-      "GoogleProducer",
-      "Google-Pinpoint",
-      "Google-GeminiNotebook",
-    ],
-  },
-  {
-    // Google-Agent (agents acting for a user); listed beside the fetchers' lists in Google's
-    // "List of Google user-triggered fetchers" page (developers.google.com/crawling/docs/crawlers-fetchers).
-    name: "google-agent",
-    url: "https://developers.google.com/static/crawling/ipranges/user-triggered-agents.json",
-    tokens: ["Google-Agent"],
-  },
-  {
-    name: "bingbot",
-    url: "https://www.bing.com/toolbox/bingbot.json",
-    tokens: ["bingbot", "BingPreview", "adidxbot", "msnbot"],
-  },
-  { name: "gptbot", url: "https://openai.com/gptbot.json", tokens: ["GPTBot"] },
-  { name: "oai-searchbot", url: "https://openai.com/searchbot.json", tokens: ["OAI-SearchBot"] },
-  { name: "chatgpt-user", url: "https://openai.com/chatgpt-user.json", tokens: ["ChatGPT-User"] },
-  { name: "perplexitybot", url: "https://www.perplexity.ai/perplexitybot.json", tokens: ["PerplexityBot"] },
-  { name: "perplexity-user", url: "https://www.perplexity.ai/perplexity-user.json", tokens: ["Perplexity-User"] },
-  { name: "applebot", url: "https://search.developer.apple.com/applebot.json", tokens: ["Applebot"] },
-  {
-    // Named by Anthropic's crawler help page (privacy.claude.com, article 8896518).
-    name: "anthropic",
-    url: "https://claude.com/crawling/bots.json",
-    tokens: ["ClaudeBot", "Claude-User", "Claude-SearchBot"],
-  },
-  // Common Crawl's CCBot page (commoncrawl.org/ccbot) links this list.
-  { name: "ccbot", url: "https://index.commoncrawl.org/ccbot.json", tokens: ["CCBot"] },
-  // DuckDuckGo's help pages (duckduckgo.com/duckduckgo-help-pages/results/duckduckbot and
-  // .../duckassistbot) list each crawler's addresses; these JSON copies sit beside them on
-  // duckduckgo.com (docs/decisions.md, "Verified crawlers": the archived help page source names no JSON).
-  { name: "duckduckbot", url: "https://duckduckgo.com/duckduckbot.json", tokens: ["DuckDuckBot"] },
-  { name: "duckassistbot", url: "https://duckduckgo.com/duckassistbot.json", tokens: ["DuckAssistBot"] },
-  // Mistral's crawler page (docs.mistral.ai/robots) links one list per crawler under "All
-  // published IP addresses"; MistralAI-Training has none.
-  { name: "mistralai-user", url: "https://mistral.ai/mistralai-user-ips.json", tokens: ["MistralAI-User"] },
-  { name: "mistralai-index", url: "https://mistral.ai/mistralai-index-ips.json", tokens: ["MistralAI-Index"] },
-  // Qwant's bot page (help.qwant.com/bot) prefers reverse DNS and offers this list "alternatively".
-  {
-    name: "qwantbot",
-    url: "https://help.qwant.com/wp-content/uploads/sites/2/2025/01/qwantbot.json",
-    tokens: ["Qwantbot", "Qwantbot-news"],
-  },
-];
-
-/**
- * Operators that document forward-confirmed reverse DNS: the address's PTR name must match one
- * of `domains`, and that name must resolve back to the address. A rule covers one class of an
- * operator's crawlers with the host names the operator documents for THAT class, so a name
- * proves the identity it names and no other. Where the operator also publishes a list, the
- * list decides once loaded; a name may only confirm while no list is loaded, never refute
- * what only the list can decide (verifyCrawlerDetailed).
- */
-export interface ReverseDnsRule {
-  readonly name: string;
-  /** Where the operator documents its host names. */
-  readonly documentation: string;
-  /**
-   * Host patterns (hostInDomains): `example.com` is that name or any name under it;
-   * `prefix-*.example.com` is one label starting with `prefix-`, directly under example.com.
-   */
-  readonly domains: readonly string[];
-  readonly tokens: readonly string[];
-}
-
-function tokensOfSources(...names: string[]): readonly string[] {
-  return RANGE_SOURCES.filter((source) => names.includes(source.name)).flatMap((source) => source.tokens);
-}
-
-export const REVERSE_DNS_RULES: readonly ReverseDnsRule[] = [
-  // Google documents one host name mask per class of its crawlers; each proves only its class.
-  // Not `*.gae.googleusercontent.com`, though Google lists it for user-triggered fetchers:
-  // those names are Google Cloud customers' App Engine hosts (their code, their User-Agent),
-  // so such a name proves no Google identity at all.
-  {
-    name: "google-common",
-    documentation: "https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers",
-    domains: ["crawl-*.googlebot.com", "geo-crawl-*.geo.googlebot.com"],
-    tokens: tokensOfSources("googlebot"),
-  },
-  {
-    name: "google-special",
-    documentation: "https://developers.google.com/crawling/docs/crawlers-fetchers/google-special-case-crawlers",
-    domains: ["rate-limited-proxy-*.google.com"],
-    tokens: tokensOfSources("google-special"),
-  },
-  {
-    name: "google-user-triggered",
-    documentation: "https://developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers",
-    domains: ["google-proxy-*.google.com"],
-    tokens: tokensOfSources("google-user-triggered", "google-agent"),
-  },
-  {
-    name: "bing",
-    documentation: "https://www.bing.com/webmaster/help/how-to-verify-bingbot-3905dc26",
-    domains: ["search.msn.com"],
-    tokens: ["bingbot", "BingPreview", "adidxbot", "msnbot"],
-  },
-  {
-    name: "applebot",
-    documentation: "https://support.apple.com/en-us/119829",
-    domains: ["applebot.apple.com"],
-    tokens: ["Applebot"],
-  },
-  {
-    name: "amazonbot",
-    documentation: "https://developer.amazon.com/support/amazonbot",
-    domains: ["crawl.amazonbot.amazon"],
-    tokens: ["Amazonbot"],
-  },
-  {
-    name: "yandex",
-    documentation: "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html",
-    domains: ["yandex.ru", "yandex.net", "yandex.com"],
-    tokens: ["YandexBot", "YandexImages", "YandexMobileBot", "YandexNews", "YandexVideo"],
-  },
-  {
-    name: "baidu",
-    documentation: "https://www.baidu.com/search/spider.html",
-    domains: ["baidu.com", "baidu.jp"],
-    tokens: ["Baiduspider", "Baiduspider-image"],
-  },
-  {
-    // "crawl-5-102-173-71.mojeek.com", forward-confirmed: the operator's only documented method.
-    name: "mojeek",
-    documentation: "https://www.mojeek.com/bot.html",
-    domains: ["mojeek.com"],
-    tokens: ["MojeekBot"],
-  },
-  {
-    // "qwantbot-1-162-242-91.qwant.com"; Qwant calls this the preferred method (its list is above).
-    name: "qwant",
-    documentation: "https://help.qwant.com/bot",
-    domains: ["qwant.com"],
-    tokens: ["Qwantbot", "Qwantbot-news"],
-  },
-];
 
 const SOURCE_OF_TOKEN = new Map(
   RANGE_SOURCES.flatMap((source) => source.tokens.map((token) => [productToken(token), source] as const)),

@@ -15,7 +15,7 @@ import {
   trustedSignatureAgents,
   type SignatureAgent,
 } from "../agents/web-bot-auth/signature-agents.ts";
-import { RANGE_SOURCES } from "../agents/verification.ts";
+import { RANGE_SOURCES } from "../agents/operators/tables.ts";
 import { MODES, type Mode } from "../policy/mode.ts";
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import {
@@ -360,7 +360,7 @@ function readHttpsUrl(name: string, value: string): Validated<string> {
 }
 
 /**
- * CRAWLER_RANGES: a JSON object from range source names (agents/verification.ts RANGE_SOURCES)
+ * CRAWLER_RANGES: a JSON object from range source names (agents/operators/tables.ts RANGE_SOURCES)
  * to the URLs their lists are fetched from. https, or http for a loopback host only (a local
  * run or a test serving a list): a list decides who is a crawler, so it is never read in the
  * clear from the network. Every problem is reported; one bad entry refuses the whole var (the

@@ -147,7 +147,7 @@ export class ActivityBuffer {
 
 /**
  * An operator's counts for an hour (and a crawler category, none for referrals) in the pending
- * entry. Operator names come from our tables only (crawlers.ts, referrers.ts) and categories
+ * entry. Operator names come from our tables only (agents/operators/) and categories
  * from the vocabulary, so the map holds at most their product per hour.
  */
 function operatorCounts(

@@ -20,7 +20,7 @@ import {
   type Layer,
 } from "../vocabulary.ts";
 import { agentForTokens } from "../agents/classify.ts";
-import { isUserTriggered } from "../agents/crawlers.ts";
+import { isUserTriggered } from "../agents/operators/tables.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { EdgeOutcome, EdgeRecord } from "./edge-record.ts";
 
@@ -93,7 +93,7 @@ export type ActivityEvent =
       readonly kind: "crawler";
       readonly event: CrawlerEvent;
       /**
-       * The operator of a crawler our table knows (agents/crawlers.ts) whose crawls it counts as;
+       * The operator of a crawler our table knows (agents/operators/tables.ts) whose crawls it counts as;
        * absent for a user-triggered fetcher (isUserTriggered): a person's fetch is no crawl.
        */
       readonly operator?: string;

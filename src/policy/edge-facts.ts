@@ -22,7 +22,7 @@ import type { EnforceRates, VerifyCrawlers } from "./settings.ts";
 
 /** The crawler-only list holding the request's address, and the crawler it names (disguise.ts). */
 export interface DisguiseFact {
-  /** The range source (agents/verification.ts RANGE_SOURCES name), e.g. "gptbot". */
+  /** The range source (agents/operators/tables.ts RANGE_SOURCES name), e.g. "gptbot". */
   readonly source: string;
   /** The crawler the list is for, as its own User-Agent would classify it. */
   readonly agent: AgentInfo;

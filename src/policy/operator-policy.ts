@@ -88,7 +88,7 @@ function anyCondition(policy: OperatorPolicy): boolean {
 export interface PolicySubject {
   readonly tokens: readonly string[];
   readonly category: CrawlerCategory | undefined;
-  /** The crawler's operator (crawlers.ts), for a rule's condition. */
+  /** The crawler's operator (agents/operators/tables.ts KNOWN_CRAWLERS), for a rule's condition. */
   readonly operator?: string | undefined;
   /** The recorded counts in this isolate; undefined while none are loaded (no condition holds). */
   readonly ledger?: ReferralLedger | undefined;

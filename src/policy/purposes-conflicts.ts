@@ -11,7 +11,7 @@
  * can pass a request that never comes.
  */
 
-import { KNOWN_CRAWLERS, type KnownCrawler } from "../agents/crawlers.ts";
+import { KNOWN_CRAWLERS, type KnownCrawler } from "../agents/operators/tables.ts";
 import type { CompiledPolicy, PolicyMatch } from "./operator-policy.ts";
 import { actionFor, blockedPrefixes } from "./purposes.ts";
 import { subjectsOf } from "./purposes-robots.ts";

@@ -32,7 +32,7 @@
  */
 
 import type { CrawlerCategory } from "../vocabulary.ts";
-import { KNOWN_CRAWLERS, PURPOSE_SWITCHES, type KnownCrawler, type PurposeSwitch } from "../agents/crawlers.ts";
+import { KNOWN_CRAWLERS, PURPOSE_SWITCHES, type KnownCrawler, type PurposeSwitch } from "../agents/operators/tables.ts";
 import {
   compilePathPattern,
   compileRobots,

@@ -8,7 +8,7 @@
  * Counted, never identified: an operator name (from our tables only, so a client can add to a
  * listed operator's count but never make a new key) and numbers. Crawls are what the condition
  * says: GET requests of the operator's crawlers (never its user-triggered fetchers,
- * agents/crawlers.ts isUserTriggered: any user of the product causes those) that the origin
+ * agents/operators/tables.ts isUserTriggered: any user of the product causes those) that the origin
  * answered with content (2xx), kept per crawler category; a refusal of any kind (a pace's own
  * 429, a 403, a 503), a robots.txt fetch and a refuted claim are no crawl. `verified` are those
  * whose claim was proven (the condition counts only these: a ratio built on claims anyone can

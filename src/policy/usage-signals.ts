@@ -71,7 +71,7 @@ const LABELS: Readonly<Record<UsageFormat, { field: string; no: string }>> = {
 /** Refuse, report or pass a crawler on a path, given the path's usage preferences. */
 /**
  * The group whose usage preferences bind a crawler: the group that decided its access, or,
- * for a fetcher exempt from `User-agent: *` (AdsBot, fetchers acting for a person, crawlers.ts)
+ * for a fetcher exempt from `User-agent: *` (AdsBot, fetchers acting for a person, agents/operators/tables.ts)
  * that no group names, the `*` group all the same. The exemption lifts `*`'s access rules,
  * which such fetchers are documented to skip; a preference about how content may be USED,
  * stated for everyone, still covers them (ChatGPT-User under `Content-Usage: ai-input=n`).

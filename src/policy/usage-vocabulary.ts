@@ -1,6 +1,6 @@
 /**
  * Which crawlers a usage preference refuses: preference keys mapped to crawler categories
- * (src/agents/crawlers.ts, CrawlerCategory), as data, in one place. The vocabularies are
+ * (src/agents/operators/, CrawlerCategory), as data, in one place. The vocabularies are
  * still drafts; when they move, this table and USAGE_KEYS (src/core/usage.ts) move with them.
  *
  * Followed (docs/decisions.md, "Standards"):

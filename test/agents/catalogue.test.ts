@@ -12,6 +12,7 @@ import {
   type LoadedCatalogue,
 } from "../../src/agents/catalogue.ts";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
+import { OPERATORS } from "../../src/agents/operators/index.ts";
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(resolve(import.meta.dirname, "../fixtures/catalogues", name), "utf8"));
@@ -60,6 +61,19 @@ describe("parseCatalogue: our operators shape", () => {
     });
   });
 
+  it("an operator of the registry, as JSON, reads as its crawlers' tokens and categories", () => {
+    const json: unknown = JSON.parse(JSON.stringify(OPERATORS.find((operator) => operator.name === "Anthropic")));
+    const parsed = parseCatalogue(json);
+    expect(parsed.ok && parsed.value.format).toBe("operators");
+    expect(parsed.ok && parsed.value.entries.map((entry) => `${entry.token} ${entry.category}`)).toEqual([
+      "ClaudeBot ai-training",
+      "Claude-User ai-assistant",
+      "Claude-SearchBot ai-search",
+      "Claude-Web ai-assistant",
+      "anthropic-ai ai-training",
+    ]);
+  });
+
   it("one operator at the top level is read as a list of one", () => {
     const one = { name: "Solo", crawlers: [{ token: "SoloBot", category: "ai-search" }] };
     expect(parseCatalogue(one)).toEqual({
@@ -79,7 +93,7 @@ describe("parseCatalogue refuses what is not a catalogue, with the error status 
     ],
   };
   it.each([
-    { name: "an array", json: [], error: "not a JSON object (robots.json or our operators shape)" },
+    { name: "an empty list of operators", json: [], error: "no usable entry (a product token with a category)" },
     { name: "a string", json: "GPTBot", error: "not a JSON object (robots.json or our operators shape)" },
     { name: "null", json: null, error: "not a JSON object (robots.json or our operators shape)" },
     { name: "an empty object", json: {}, error: "no usable entry (a product token with a category)" },

@@ -8,7 +8,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLASSIFIED_LENGTH, classifyUserAgent, type AgentInfo } from "../../src/agents/classify.ts";
-import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
+import { KNOWN_CRAWLERS } from "../../src/agents/operators/tables.ts";
 import { productToken } from "../../src/core/product-token.ts";
 
 const AGENTS_CORPUS = path.resolve(import.meta.dirname, "../fixtures/corpus/agents");

@@ -3,9 +3,9 @@
 // operators' statements, not read back from the table.
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
-import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
-import { crawlerOnlySources, RANGE_USES, rangeUseOf } from "../../src/agents/range-uses.ts";
-import { RANGE_SOURCES } from "../../src/agents/verification.ts";
+import { KNOWN_CRAWLERS } from "../../src/agents/operators/tables.ts";
+import { crawlerOnlySources, RANGE_USES, rangeUseOf } from "../../src/agents/operators/tables.ts";
+import { RANGE_SOURCES } from "../../src/agents/operators/tables.ts";
 
 const EXPECTED: readonly { source: string; use: "crawler-only" | "mixed"; crawler?: string; why: string }[] = [
   { source: "googlebot", use: "crawler-only", crawler: "Googlebot", why: "Google: common crawlers" },

@@ -2,14 +2,9 @@
 // Referer's host or the link's utm_source, and the operator of crawlers.ts it counts for.
 // Each row is written down with the operator it must give (or none) and why.
 import { describe, expect, it } from "vitest";
-import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
-import {
-  MAX_REFERER_LENGTH,
-  REFERRER_PRODUCTS,
-  refererHost,
-  referringOperator,
-  utmSource,
-} from "../../src/agents/referrers.ts";
+import { KNOWN_CRAWLERS } from "../../src/agents/operators/tables.ts";
+import { MAX_REFERER_LENGTH, refererHost, referringOperator, utmSource } from "../../src/agents/referrers.ts";
+import { REFERRER_PRODUCTS } from "../../src/agents/operators/tables.ts";
 
 describe("a Referer's host names an operator only on its own registrable domain", () => {
   it.each([

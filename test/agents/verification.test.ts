@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
-import { KNOWN_CRAWLERS } from "../../src/agents/crawlers.ts";
+import { KNOWN_CRAWLERS } from "../../src/agents/operators/tables.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import {
   categoryOfCloudflare,

@@ -1,7 +1,7 @@
 // Routes that pass what the same policy's purposes block (src/policy/purposes-conflicts.ts):
 // the served file tells the crawler Disallow while the edge passes it.
 import { describe, expect, it } from "vitest";
-import type { KnownCrawler } from "../../src/agents/crawlers.ts";
+import type { KnownCrawler } from "../../src/agents/operators/tables.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
 import { routesPassingPurposes } from "../../src/policy/purposes-conflicts.ts";
 

@@ -2,7 +2,7 @@
 // the served file: src/policy/stray-lines.ts through compilePurposes. Outside attack, session 7
 // (test/worker/attack-session7.test.ts, purposes rows): they joined the last generated group.
 import { describe, expect, it } from "vitest";
-import type { KnownCrawler } from "../../src/agents/crawlers.ts";
+import type { KnownCrawler } from "../../src/agents/operators/tables.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { compilePurposes } from "../../src/policy/purposes-robots.ts";
 import { generatedLineCount, withCitedLines } from "../../src/policy/served-lines.ts";

@@ -4,7 +4,7 @@
 // crawler table exactly, so a token added to the table must be placed here too.
 import { describe, expect, it } from "vitest";
 import { agentForTokens } from "../../src/agents/classify.ts";
-import { KNOWN_CRAWLERS, type KnownCrawler, type PurposeSwitch } from "../../src/agents/crawlers.ts";
+import { KNOWN_CRAWLERS, type KnownCrawler, type PurposeSwitch } from "../../src/agents/operators/tables.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";

@@ -1,7 +1,7 @@
 // The admin API: authentication, status, refresh, explain; and the cron refresh.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RANGE_SOURCES } from "../../src/agents/verification.ts";
+import { RANGE_SOURCES } from "../../src/agents/operators/tables.ts";
 import {
   admin,
   call,

@@ -3,7 +3,7 @@
 // written literally, and became a plain row when fixed (all are fixed); the rows that held stay
 // as regression rows. (Pure rows: test/policy/attack-session7.test.ts.)
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { REVERSE_DNS_RULES } from "../../src/agents/verification.ts";
+import { REVERSE_DNS_RULES } from "../../src/agents/operators/tables.ts";
 import {
   clearReverseDnsMemory,
   reverseDnsFor,

@@ -32,7 +32,7 @@ function catalogueAnswer(signal: AbortSignal): Promise<Response> {
     case "not-json":
       return Promise.resolve(new Response("<html>a soft error</html>"));
     case "not-a-catalogue":
-      return Promise.resolve(Response.json(["GPTBot"]));
+      return Promise.resolve(Response.json("GPTBot"));
     case "hang":
       return new Promise((_, fail) => signal.addEventListener("abort", () => fail(signal.reason)));
     case "network":

@@ -1,7 +1,7 @@
 // The cron's refresh of published lists: what a failed or bad fetch leaves in KV (fetch mocked).
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { RANGE_SOURCES } from "../../src/agents/verification.ts";
+import { RANGE_SOURCES } from "../../src/agents/operators/tables.ts";
 import { refreshCrawlerRanges } from "../../src/worker/identity/crawler-ranges.ts";
 import { ROBOTS_FETCH_USER_AGENT } from "../../src/worker/robots/origin-fetch.ts";
 import { freshState } from "./helpers.ts";

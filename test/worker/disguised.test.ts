@@ -6,7 +6,7 @@
 // bounds, POST refresh?sources=ranges and what GET status shows.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { RANGE_SOURCES } from "../../src/agents/verification.ts";
+import { RANGE_SOURCES } from "../../src/agents/operators/tables.ts";
 import { MAX_RANGE_PREFIXES, STALE_LIST_MS } from "../../src/worker/identity/crawler-ranges.ts";
 import { admin, call, CHROME, fakeOrigin, freshState, runCron } from "./helpers.ts";
 

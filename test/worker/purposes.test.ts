@@ -5,7 +5,7 @@
 // exemption from `*`), so the parity is about the file, not about addresses.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { classifyUserAgent } from "../../src/agents/classify.ts";
-import { KNOWN_CRAWLERS, type KnownCrawler } from "../../src/agents/crawlers.ts";
+import { KNOWN_CRAWLERS, type KnownCrawler } from "../../src/agents/operators/tables.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { GENERATED_FOOTER, GENERATED_HEADER } from "../../src/policy/purposes-robots.ts";
 import { admin, call, CHROME, fakeOrigin, freshState } from "./helpers.ts";

@@ -2,7 +2,7 @@
 // the cache (a second call makes no lookup), the time bound, the budget a client's addresses
 // can spend (per network, never KV), and the DoH JSON parsing.
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { REVERSE_DNS_RULES, type ReverseDnsRule } from "../../src/agents/verification.ts";
+import { REVERSE_DNS_RULES, type ReverseDnsRule } from "../../src/agents/operators/tables.ts";
 import {
   clearReverseDnsMemory,
   dohResolver,

@@ -19,7 +19,7 @@
 
 import { productToken } from "../../core/product-token.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../../vocabulary.ts";
-import { KNOWN_CRAWLERS } from "../crawlers.ts";
+import { KNOWN_CRAWLERS } from "../operators/tables.ts";
 import type { AgentCard } from "./directory.ts";
 import { signerUrlOf } from "./signer-url.ts";
 import { parseUrl } from "./url.ts";

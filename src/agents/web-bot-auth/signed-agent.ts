@@ -8,7 +8,7 @@
 import { productToken } from "../../core/product-token.ts";
 import type { AgentInfo } from "../classify.ts";
 import type { CrawlerCategory } from "../../vocabulary.ts";
-import { KNOWN_CRAWLERS, type KnownCrawler } from "../crawlers.ts";
+import { KNOWN_CRAWLERS, type KnownCrawler } from "../operators/tables.ts";
 
 const KNOWN_BY_TOKEN = new Map(KNOWN_CRAWLERS.map((crawler) => [productToken(crawler.token), crawler] as const));
 

@@ -6,7 +6,7 @@
  * to the admin API, so without a valid token it shows nothing.
  */
 
-import { KNOWN_CRAWLERS } from "../../agents/crawlers.ts";
+import { KNOWN_CRAWLERS } from "../../agents/operators/tables.ts";
 // Text modules (wrangler.toml [[rules]] type "Text"; vitest.config.ts loads them the same way),
 // so the page's HTML, CSS and script have their own files, editor, lint and type checks.
 import PAGE_HTML from "./page/page.html";

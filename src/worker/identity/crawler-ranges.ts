@@ -19,8 +19,9 @@
  */
 
 import { compileAddressIndex, type AddressIndex, type RangeListInput } from "../../agents/address-intervals.ts";
-import { rangeUseOf } from "../../agents/range-uses.ts";
-import { parseRangeList, RangeSet, RANGE_SOURCES, type RangeSource } from "../../agents/verification.ts";
+import { rangeUseOf } from "../../agents/operators/tables.ts";
+import { parseRangeList, RangeSet } from "../../agents/verification.ts";
+import { RANGE_SOURCES, type RangeSource } from "../../agents/operators/tables.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
 import { readLimited, ROBOTS_FETCH_USER_AGENT } from "../robots/origin-fetch.ts";
 import { readRanges, writeRanges, type StoredRanges } from "../store.ts";

@@ -9,7 +9,7 @@
  */
 
 import { classifyUserAgent, type AgentInfo } from "../../agents/classify.ts";
-import { rangeUseOf } from "../../agents/range-uses.ts";
+import { rangeUseOf } from "../../agents/operators/tables.ts";
 import type { DisguiseFact } from "../../policy/edge-facts.ts";
 import type { EdgeContext } from "../edge/context.ts";
 import type { AddressIndex } from "../../agents/address-intervals.ts";

@@ -1,6 +1,6 @@
 /**
  * Forward-confirmed reverse DNS for crawlers whose operators document host names instead of
- * (or besides) address lists (agents/verification.ts, REVERSE_DNS_RULES): PTR of the address,
+ * (or besides) address lists (agents/operators/tables.ts REVERSE_DNS_RULES, from each operator's file): PTR of the address,
  * then A/AAAA of a name under the operator's domains, which must contain the address.
  *
  * Through DNS over HTTPS (RFC 8484's JSON flavour, as Cloudflare's and Google's resolvers
@@ -27,7 +27,8 @@
  */
 
 import ipaddr from "ipaddr.js";
-import { hostInDomains, type ReverseDnsResult, type ReverseDnsRule } from "../../agents/verification.ts";
+import { hostInDomains, type ReverseDnsResult } from "../../agents/verification.ts";
+import { type ReverseDnsRule } from "../../agents/operators/tables.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
 
 export type DnsRecordType = "PTR" | "A" | "AAAA";

@@ -9,8 +9,8 @@
  * force uses (a mixed list with VERIFY_CRAWLERS=off) warns nothing.
  */
 
-import { rangeUseOf, type RangeUse } from "../../agents/range-uses.ts";
-import { RANGE_SOURCES, REVERSE_DNS_RULES } from "../../agents/verification.ts";
+import { rangeUseOf, type RangeUse } from "../../agents/operators/tables.ts";
+import { RANGE_SOURCES, REVERSE_DNS_RULES } from "../../agents/operators/tables.ts";
 import type { Config } from "../../config/read-config.ts";
 import { rangeListUrl, STALE_LIST_MS } from "./crawler-ranges.ts";
 import { readRanges } from "../store.ts";
