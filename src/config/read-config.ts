@@ -394,7 +394,7 @@ function readCrawlerRanges(name: string, value: string): Validated<ReadonlyMap<s
 }
 
 /** At most this many catalogues: each is a fetch per cron run and a part of one KV record. */
-export const MAX_CRAWLER_CATALOGUES = 8;
+export const MAX_CRAWLER_CATALOGUES = 4;
 const CATALOGUE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 
 /**

@@ -103,8 +103,8 @@ describe("parseCatalogue refuses what is not a catalogue, with the error status 
       json: { "Terra Cotta": { function: "AI Data Providers" }, "a/b": {} },
       error: "no usable entry (a product token with a category)",
     },
-    { name: "5,001 robots.json entries", json: many, error: "refused: 5001 entries, more than 5000" },
-    { name: "5,001 crawlers in our shape", json: manyOwn, error: "refused: 5001 entries, more than 5000" },
+    { name: "2,001 robots.json entries", json: many, error: "refused: 2001 entries, more than 2000" },
+    { name: "2,001 crawlers in our shape", json: manyOwn, error: "refused: 2001 entries, more than 2000" },
   ])("$name", ({ json, error }) => {
     expect(parseCatalogue(json)).toEqual({ ok: false, error });
   });

@@ -220,6 +220,22 @@ describe("explain names the catalogue and its date", () => {
   });
 });
 
+describe("the decision log line names the catalogue", () => {
+  it("a catalogued refusal's line", async () => {
+    await refresh();
+    const fetchedAt = (await statusOf()).catalogues.catalogues[0]?.fetchedAt;
+    await admin("policy", { method: "PUT", body: purposes("block"), env: VARS });
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    expect((await call("/blog/", { ua: NAGET, env: VARS })).status).toBe(403);
+    const lines = log.mock.calls
+      .map(([line]) => JSON.parse(String(line)) as Record<string, unknown>)
+      .filter((line) => line["event"] === "robots-edge.decision");
+    expect(lines.map((line) => [line["judgedAs"], line["category"], line["catalogue"]])).toEqual([
+      ["catalogued", "ai-training", { name: "ai-robots-txt", fetchedAt, token: "NagetBot" }],
+    ]);
+  });
+});
+
 describe("a bad var or a bad stored record degrades only itself, loudly", () => {
   it.each([
     {
