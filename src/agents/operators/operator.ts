@@ -36,6 +36,13 @@ export interface Operator<Token extends string = string> {
   /** The operator's name as shown (status, explain, activity, the referral ledger). */
   readonly name: string;
   readonly crawlers: readonly OperatorCrawler<Token>[];
+  /**
+   * Crawlers its address lists or host names prove, but whose robots.txt behaviour is not
+   * documented here (category, fallbacks, `*`): not in the crawler table, so classified as
+   * generic bots (classify.ts) while a claim to be one is still verified. Named so that the
+   * lists can reference them. Absent when there are none.
+   */
+  readonly unlistedCrawlers?: readonly UnlistedCrawler<Token>[];
   /** The machine-readable address lists it publishes, `{"prefixes": [{"ipv4Prefix"|"ipv6Prefix"}]}`. */
   readonly addressLists: readonly AddressList<Token>[];
   /** The host names it documents for forward-confirmed reverse DNS, one class of crawlers each. */
@@ -77,6 +84,14 @@ export interface OperatorCrawler<Token extends string = string> {
    * (tables.ts isUserTriggered). Assistants (category `ai-assistant`) are so without it.
    */
   readonly userTriggered?: boolean;
+  readonly asOf: IsoDate;
+}
+
+/** A token an operator's lists or host names cover, without an entry in the crawler table. */
+export interface UnlistedCrawler<Token extends string = string> {
+  readonly token: Token;
+  /** Where the operator names it. */
+  readonly docs: string;
   readonly asOf: IsoDate;
 }
 
@@ -152,6 +167,7 @@ export interface PurposeSwitchOf<Token extends string = string> {
 export function defineOperator<const Token extends string>(operator: {
   readonly name: string;
   readonly crawlers: readonly OperatorCrawler<Token>[];
+  readonly unlistedCrawlers?: readonly UnlistedCrawler<Token>[];
   readonly addressLists: readonly AddressList<NoInfer<Token>>[];
   readonly reverseDns: readonly ReverseDnsClass<NoInfer<Token>>[];
   readonly referrers: readonly ReferringProduct[];
