@@ -71,7 +71,7 @@ export async function cataloguedClaim(
   cloudflareCategory: unknown,
 ): Promise<CataloguedFact | undefined> {
   if (!agent.crawler || agent.known !== undefined || cloudflareCategory !== undefined) return undefined;
-  if (config.crawlerCatalogues.size === 0) return undefined;
+  if (config.crawlerCatalogues.size === 0 || agent.tokens.length === 0) return undefined;
   return cataloguedOf(await catalogues(kv, config.crawlerCatalogues), agent);
 }
 
