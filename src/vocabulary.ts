@@ -155,9 +155,19 @@ export type NotVerifiedWhy = (typeof NOT_VERIFIED_REASONS)[number];
  * the crawler as claimed (proven, or nothing to check it with), an anonymous bot under `*` (a
  * refuted claim), or both (a claim that could not be verified: refused if either refuses); or
  * "disguised": a browser User-Agent from an address in a list its operator publishes for its
- * crawlers only, judged as that crawler (policy/disguise.ts).
+ * crawlers only, judged as that crawler (policy/disguise.ts); or "catalogued": a claim the
+ * built-in table lacks and a crawler catalogue lists, judged as made and with the catalogue's
+ * category, the stricter standing (agents/catalogue.ts: a catalogue can only restrict).
  */
-export const JUDGED_AS = ["unjudged", "person", "claimed", "anonymous", "claimed-and-anonymous", "disguised"] as const;
+export const JUDGED_AS = [
+  "unjudged",
+  "person",
+  "claimed",
+  "anonymous",
+  "claimed-and-anonymous",
+  "disguised",
+  "catalogued",
+] as const;
 export type JudgedAs = (typeof JUDGED_AS)[number];
 
 /** What a crawler fetches for, as far as its operator says: the one list (policies, signers, usage, purposes). */

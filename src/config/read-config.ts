@@ -95,6 +95,8 @@ export interface Config {
   readonly disguisedCrawlers: Mode;
   /** CRAWLER_RANGES: per range source name, the URL its list is fetched from instead of the built-in one. */
   readonly crawlerRangeUrls: ReadonlyMap<string, string>;
+  /** CRAWLER_CATALOGUES: catalogue name to the URL of its list, in the var's order (the first listing a token wins). */
+  readonly crawlerCatalogues: ReadonlyMap<string, string>;
   /** The DNS-over-HTTPS endpoint (RFC 8484 JSON API) for reverse DNS verification; https only. */
   readonly dohResolver: string;
   /** Trusted Web Bot Auth signers by directory origin: the built-in table plus SIGNATURE_AGENTS. */
@@ -153,6 +155,7 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     usageHeader: read.setting("USAGE_HEADER", readBoolean),
     disguisedCrawlers: read.setting("DISGUISED_CRAWLERS", oneOf(MODES)),
     crawlerRangeUrls: read.setting("CRAWLER_RANGES", readCrawlerRanges) ?? new Map(),
+    crawlerCatalogues: read.setting("CRAWLER_CATALOGUES", readCrawlerCatalogues) ?? new Map(),
     dohResolver: read.setting("DOH_RESOLVER", readHttpsUrl),
     signatureAgents: read.setting("SIGNATURE_AGENTS", readSignatureAgents) ?? trustedSignatureAgents([]),
     signatureMaxWindowSeconds: read.setting("SIGNATURE_MAX_WINDOW", integerIn(1, 86_400)),
@@ -385,6 +388,50 @@ function readCrawlerRanges(name: string, value: string): Validated<ReadonlyMap<s
       );
     } else {
       urls.set(source, new URL(url).href);
+    }
+  }
+  return problems.length > 0 ? invalid(problems) : valid(urls);
+}
+
+/** At most this many catalogues: each is a fetch per cron run and a part of one KV record. */
+export const MAX_CRAWLER_CATALOGUES = 4;
+const CATALOGUE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
+
+/**
+ * CRAWLER_CATALOGUES: a JSON object from a catalogue's name (its label in GET status and
+ * explain) to the URL of its list. As CRAWLER_RANGES: https, or http for a loopback host only
+ * (a catalogue decides which category a crawler is refused by, so it is never read in the clear
+ * from the network); one bad entry refuses the whole var, loudly, and no catalogue is fetched
+ * (the built-in table alone decides, as without the var).
+ */
+function readCrawlerCatalogues(name: string, value: string): Validated<ReadonlyMap<string, string>> {
+  const example = `{"ai-robots-txt": "https://raw.githubusercontent.com/ai-robots-txt/ai.robots.txt/main/robots.json"}`;
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return invalid([`${name} must be a JSON object such as ${example}`]);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return invalid([`${name} must be a JSON object from catalogue names to URLs, such as ${example}`]);
+  }
+  const entries = Object.entries(json);
+  if (entries.length > MAX_CRAWLER_CATALOGUES) {
+    return invalid([`${name} names ${entries.length} catalogues; at most ${MAX_CRAWLER_CATALOGUES}`]);
+  }
+  const problems: string[] = [];
+  const urls = new Map<string, string>();
+  for (const [catalogue, url] of entries) {
+    if (!CATALOGUE_NAME.test(catalogue)) {
+      problems.push(
+        `${name}: ${JSON.stringify(catalogue)} is not a catalogue name (letters, digits, ".", "_", "-"; up to 64)`,
+      );
+    } else if (typeof url !== "string" || !isRangeListUrl(url)) {
+      problems.push(
+        `${name}: the URL of ${catalogue} must be an https URL (http only for localhost, 127.0.0.0/8 or [::1]) without user name or password, got ${JSON.stringify(url)}`,
+      );
+    } else {
+      urls.set(catalogue, new URL(url).href);
     }
   }
   return problems.length > 0 ? invalid(problems) : valid(urls);

@@ -22,6 +22,11 @@
  *   as-made    nothing to check with (VERIFY_CRAWLERS=off, or no operator publishes a way to
  *              verify this crawler): the claim selects its robots.txt group and policy rules,
  *              but an exemption from `*` always needs proof, so it is held to `*` like any crawler.
+ *   catalogued as-made, for a token the built-in table lacks and a crawler catalogue lists
+ *              (agents/catalogue.ts; "catalogued, unverified"): judged as made AND as made with
+ *              the catalogue's category, the stricter standing. A catalogue can only restrict:
+ *              its category brings the purposes' and `category:` rules' refusals and pacing,
+ *              never a pass that the claim without it would not get.
  *
  * A signature whose key we could not get (the trusted signer's set failed, or lacks the keyid:
  * SignatureFact "unverifiable") proves and refutes nothing: our failure is never the visitor's
@@ -33,9 +38,9 @@
 import type { AgentInfo } from "../agents/classify.ts";
 import type { CrawlerCategory, JudgedAs } from "../vocabulary.ts";
 import type { GatherRequest } from "./edge-facts.ts";
-import type { EdgeOutcome } from "./edge-record.ts";
+import { outcomeStrictness, type EdgeOutcome } from "./edge-record.ts";
 
-export type ClaimStanding = "proven" | "refuted" | "unproven" | "disguised" | "as-made";
+export type ClaimStanding = "proven" | "refuted" | "unproven" | "disguised" | "as-made" | "catalogued";
 
 /** Whom a claim of each standing is judged as (the record's `identity.judgedAs`; see the file comment). */
 export const JUDGED_AS_OF: Readonly<Record<ClaimStanding, JudgedAs>> = {
@@ -44,6 +49,7 @@ export const JUDGED_AS_OF: Readonly<Record<ClaimStanding, JudgedAs>> = {
   refuted: "anonymous",
   unproven: "claimed-and-anonymous",
   disguised: "disguised",
+  catalogued: "catalogued",
 };
 
 /** Seconds a crawler refused for an unproven claim is asked to wait: a failed lookup is retried then, a list is fetched every 30 minutes. */
@@ -84,7 +90,23 @@ export function judgeClaim(
       return judgeAs({ ...claimant, agent: { ...claimant.agent, obeysGlobalGroup: true } }, true);
     case "unproven":
       return unprovenClaim(judgeAs(claimant, true), judgeAs({ agent: ANONYMOUS_BOT, category: undefined }, false));
+    case "catalogued":
+      return cataloguedClaim(claimant, judgeAs);
   }
+}
+
+/**
+ * A catalogue can only restrict: the claim judged as made, and as made with the catalogue's
+ * category; the judgement with the category stands only where it is stricter (a refusal, a
+ * pace), so an `allow` rule of the category never opens what the claim alone is refused.
+ */
+function cataloguedClaim(claimant: Judged, judgeAs: (who: Judged, paced: boolean) => Judgement): Judgement {
+  const agent = { ...claimant.agent, obeysGlobalGroup: true };
+  const asMade = judgeAs({ agent, category: undefined }, true);
+  const withCategory = judgeAs({ agent, category: claimant.category }, true);
+  if ("gather" in asMade) return asMade;
+  if ("gather" in withCategory) return withCategory;
+  return outcomeStrictness(withCategory) > outcomeStrictness(asMade) ? withCategory : asMade;
 }
 
 /** What the path layers answer for one identity: an outcome, or a fact still to gather (the rate). */

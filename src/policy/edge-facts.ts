@@ -8,6 +8,7 @@
  * (edge-record.ts).
  */
 
+import type { CataloguedFact } from "../agents/catalogue.ts";
 import type { AgentInfo } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { RobotsMatcher } from "../core/index.ts";
@@ -139,6 +140,12 @@ export interface HeldFacts {
    * background (worker/activity/ledger-memory.ts).
    */
   readonly ledger?: ReferralLedger | undefined;
+  /**
+   * The crawler catalogue entry for the User-Agent's claim, when the built-in table lacks its
+   * token and a catalogue (CRAWLER_CATALOGUES) lists it (agents/catalogue.ts cataloguedOf):
+   * its category, judged as "catalogued" (claim.ts). Absent: no catalogue lists it.
+   */
+  readonly catalogued?: CataloguedFact | undefined;
 }
 
 export type EdgeFacts = EdgeSettings & RequestFacts & GatheredFacts & HeldFacts;

@@ -53,10 +53,12 @@ export interface RecordedIdentity {
   readonly signer: string | null;
   /** Whom the decision judged: the crawler as claimed, an anonymous bot, both, a person, nobody. */
   readonly judgedAs: JudgedAs;
-  /** The claimed crawler's category: our table's, else Cloudflare's for a crawler it does not know. */
+  /** The claimed crawler's category: our table's, else Cloudflare's for a crawler it does not know, else a catalogue's. */
   readonly category: CrawlerCategory | null;
   /** How the claim stood, as the decision used it (an unverifiable claim is never shown verified). */
   readonly verification: VerificationOutcome;
+  /** The crawler catalogue whose category the claim was judged with (judgedAs "catalogued"), and its date. */
+  readonly catalogue?: { readonly name: string; readonly fetchedAt: string; readonly token: string };
 }
 
 /** For explain: the limits a passed request is held to ("limited if faster than N s"). */

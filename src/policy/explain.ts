@@ -12,6 +12,7 @@
 import { classifyUserAgent, type AgentInfo } from "../agents/classify.ts";
 import { verificationPlan, type VerificationOutcome } from "../agents/verification.ts";
 import { contentSignalUseOf, pathAndQuery, resolveUsage, type RobotsMatcher, type Rule } from "../core/index.ts";
+import { cataloguedOf, type CatalogueTable } from "../agents/catalogue.ts";
 import type { Action, CrawlerCategory, JudgedAs, Layer } from "../vocabulary.ts";
 import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
 import { NOT_GATHERED, type EdgeFacts, type EdgeSettings } from "./edge-facts.ts";
@@ -30,6 +31,13 @@ export interface Explanation {
   readonly known: { readonly token: string; readonly category: CrawlerCategory | null } | null;
   /** Whom the decision judged (src/vocabulary.ts JUDGED_AS). */
   readonly judgedAs: JudgedAs;
+  /** The crawler catalogue whose category the claim was judged with (judgedAs "catalogued"): name, date, token. */
+  readonly catalogue: {
+    readonly name: string;
+    readonly fetchedAt: string;
+    readonly token: string;
+    readonly category: CrawlerCategory | null;
+  } | null;
   /** The stored robots.txt's state; null when none is stored (a decision that did not need it). */
   readonly robotsState: EntryState | null;
   readonly group: { readonly token: string; readonly lines: readonly number[] } | null;
@@ -90,6 +98,8 @@ export interface ExplainInput {
     readonly claimCheck?: VerificationOutcome;
     /** Cloudflare's category, as our category (edge-decision.ts cloudflareCategory). */
     readonly cloudflareCategory?: EdgeFacts["cloudflareCategory"];
+    /** The crawler catalogues as the edge holds them (agents/catalogue.ts); absent: none. */
+    readonly catalogues?: CatalogueTable;
     readonly robotsRetryAfter?: number;
     readonly method?: string;
   };
@@ -149,6 +159,9 @@ function factsOf(
     // A browser's address, when the caller looked it up (admin explain's `ip=`); else a person.
     disguise: facts.disguise ?? "none",
     cloudflareCategory: facts.cloudflareCategory,
+    // Only for a claim neither the table nor Cloudflare names, as the request path looks it up.
+    catalogued:
+      facts.catalogues && facts.cloudflareCategory === undefined ? cataloguedOf(facts.catalogues, agent) : undefined,
     pause,
     robots: robots
       ? { state: robots.state, matcher: robots.matcher, retryAfter: facts.robotsRetryAfter ?? 0 }
@@ -172,6 +185,7 @@ function explained(record: EdgeRecord, state: EntryState | null): Explanation {
     tokens: identity.tokens,
     known: identity.known === null ? null : { token: identity.known, category: identity.category },
     judgedAs: identity.judgedAs,
+    catalogue: identity.catalogue ? { ...identity.catalogue, category: identity.category } : null,
     robotsState: state,
     group: decision?.group ? { token: decision.group.token, lines: decision.group.agentLines } : null,
     rule: decision?.rule ?? null,

@@ -32,6 +32,7 @@
  * in verificationOf here: the Identity value keeps its shape.
  */
 
+import type { CataloguedFact } from "../agents/catalogue.ts";
 import type { AgentInfo } from "../agents/classify.ts";
 import { rangeSourceOf, type VerificationOutcome } from "../agents/verification.ts";
 import type { CrawlerCategory, JudgedAs } from "../vocabulary.ts";
@@ -60,6 +61,7 @@ export type IdentityFacts = Pick<
   | "needsVerification"
   | "verification"
   | "cloudflareCategory"
+  | "catalogued"
 >;
 
 /** Who asked, as far as the decision needs it (see the file comment). */
@@ -158,13 +160,14 @@ function signatureOf(facts: Pick<EdgeFacts, "signature">): SignatureFact | undef
 
 /** How the request's claim stands, from the facts gathered about it (claim.ts says what each grants). */
 export function standingOf(
-  facts: Pick<EdgeFacts, "signature" | "verifyCrawlers" | "needsVerification" | "verification">,
+  facts: Pick<EdgeFacts, "signature" | "verifyCrawlers" | "needsVerification" | "verification" | "catalogued">,
 ): ClaimStanding {
   const signature = signatureOf(facts);
   if (signature?.status === "verified") return "proven";
   if (signature?.status === "failed") return "refuted";
   // "unverifiable" (a key we could not get) and "untrusted" fall through: the User-Agent's claim stands.
-  if (facts.verifyCrawlers === "off" || !facts.needsVerification) return "as-made";
+  // A token only a crawler catalogue lists has nothing to check with: judged as made and with the catalogue's category.
+  if (facts.verifyCrawlers === "off" || !facts.needsVerification) return facts.catalogued ? "catalogued" : "as-made";
   switch (facts.verification === NOT_GATHERED ? undefined : facts.verification.status) {
     case "verified":
       return "proven";
@@ -177,16 +180,17 @@ export function standingOf(
 
 /**
  * The claimed crawler's category: our table's first (per product token, cited); Cloudflare's
- * only for a crawler the table does not know, and never for a signer's agent.
+ * only for a crawler the table does not know, and never for a signer's agent; else a crawler
+ * catalogue's (judged as "catalogued", claim.ts: it can only restrict).
  */
 function categoryOf(
-  facts: Pick<IdentityFacts, "agent" | "cloudflareCategory">,
+  facts: Pick<IdentityFacts, "agent" | "cloudflareCategory" | "catalogued">,
   signature: SignatureFact | undefined,
   disguise: DisguiseFact | undefined,
 ): CrawlerCategory | undefined {
   if (signature?.status === "verified") return signature.agent.known?.category;
   if (disguise) return disguise.agent.known?.category;
-  return facts.agent.known?.category ?? facts.cloudflareCategory;
+  return facts.agent.known?.category ?? facts.cloudflareCategory ?? facts.catalogued?.category;
 }
 
 /**
@@ -272,7 +276,7 @@ export type VerificationFacts = Pick<
   EdgeFacts,
   "agent" | "signature" | "verifyCrawlers" | "needsVerification" | "verification"
 > &
-  Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise">>;
+  Partial<Pick<EdgeFacts, "isRobotsTxt" | "disguisedCrawlers" | "disguise" | "catalogued">>;
 
 /**
  * How the request's crawler was verified, or why not: a trusted signer's signature, a failed
@@ -371,6 +375,16 @@ export function recordedIdentity(identity: Identity, facts: VerificationFacts): 
     judgedAs: identity.judgedAs,
     category: identity.category ?? null,
     verification: verificationOf(facts, identity),
+    ...(identity.judgedAs === "catalogued" && facts.catalogued && { catalogue: catalogueOf(facts.catalogued) }),
+  };
+}
+
+/** The catalogue a claim was judged with, for explain and the log: its name, date and the token it listed. */
+function catalogueOf(catalogued: CataloguedFact): NonNullable<RecordedIdentity["catalogue"]> {
+  return {
+    name: catalogued.catalogue,
+    fetchedAt: new Date(catalogued.fetchedAt).toISOString(),
+    token: catalogued.token,
   };
 }
 

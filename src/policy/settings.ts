@@ -103,6 +103,10 @@ export const SETTINGS = {
     default: null,
     what: "JSON: a range source's name (googlebot, gptbot, …) to the URL its list is fetched from instead of the built-in one (https; http only for a loopback host)",
   },
+  CRAWLER_CATALOGUES: {
+    default: null,
+    what: "JSON: a name to the URL of a crawler catalogue (ai.robots.txt's robots.json, or our operators shape) whose categories reach tokens the built-in table lacks; it can only restrict (https; http only for a loopback host)",
+  },
   DOH_RESOLVER: {
     default: "https://cloudflare-dns.com/dns-query",
     what: "the DNS-over-HTTPS endpoint (RFC 8484 JSON) for reverse DNS verification",

@@ -1,10 +1,11 @@
 /**
  * The Cron Trigger: refresh expired origins (capped and paged, robots/cron-refresh.ts), the
- * crawler ranges, and the trusted Web Bot Auth signers' key directories. One failing job never stops the others; every failure, a configuration
+ * crawler ranges, the crawler catalogues, and the trusted Web Bot Auth signers' key directories. One failing job never stops the others; every failure, a configuration
  * problem included, is logged.
  */
 
 import { loadConfig } from "./config.ts";
+import { refreshCatalogues } from "./identity/catalogues.ts";
 import { refreshCrawlerRanges } from "./identity/crawler-ranges.ts";
 import { refreshDueOrigins } from "./robots/cron-refresh.ts";
 import { logConfigProblems, logError } from "./log.ts";
@@ -25,6 +26,8 @@ export async function handleScheduled(
       work.push(refreshCrawlerRanges(env.ROBOTS, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerRangeUrls }));
     }
     if (config.verifyCrawlers !== "off") work.push(refreshSignatureDirectories(directoryOptions({ config, env })));
+    // Crawler catalogues give categories whatever VERIFY_CRAWLERS says: a catalogued claim is never verified.
+    work.push(refreshCatalogues(env.ROBOTS, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerCatalogues }));
     ctx.waitUntil(Promise.allSettled(work));
     for (const result of await Promise.allSettled(work)) {
       if (result.status === "rejected") logError("cron", messageOf(result.reason));

@@ -90,6 +90,8 @@ function decisionJson(record: EdgeRecord, request: LoggedRequest): string {
     category: identity.category,
     signer: identity.signer,
     verification: loggedVerification(identity.verification),
+    // The catalogue whose category a catalogued claim was judged with (its name, date and token).
+    ...(identity.catalogue && { catalogue: identity.catalogue }),
     group: record.verdict?.decision?.group?.token ?? null,
     reason: record.verdict?.decision?.reason ?? null,
     rule: line ? bounded(line.text) : null,

@@ -9,6 +9,7 @@
  *              cron-cursor         -> where the last cron run stopped listing robots: keys
  *              policy              -> the live operator policy and its last versions (live-policy.ts)
  *              crawler-ranges      -> the published crawler lists (identity/crawler-ranges.ts)
+ *              crawler-catalogues  -> the crawler catalogues, CRAWLER_CATALOGUES (identity/catalogues.ts)
  *              signature-directory:<url> -> a trusted Web Bot Auth signer's keys (identity/signature-directory.ts)
  *
  * Our failure is never the visitor's (docs/security.md "Our own faults"): every record is read
@@ -26,6 +27,7 @@ import { clearOwnFault, noteOwnFault } from "./own-faults.ts";
 import type { RobotsEntry } from "./robots/entry.ts";
 import {
   checkEntryMetadata,
+  checkCatalogues,
   checkPause,
   checkPolicy,
   checkRanges,
@@ -34,6 +36,7 @@ import {
   checkStoredText,
   RECORD_SCHEMA,
   type Checked,
+  type CheckedCatalogues,
   type CheckedPolicy,
   type CheckedPolicyVersion,
   type CheckedRanges,
@@ -44,6 +47,7 @@ import {
 const ROBOTS_PREFIX = "robots:";
 const PAUSE_KEY = "pause";
 const RANGES_KEY = "crawler-ranges";
+const CATALOGUES_KEY = "crawler-catalogues";
 const SIGNATURE_DIRECTORY_PREFIX = "signature-directory:";
 const POLICY_KEY = "policy";
 const CRON_CURSOR_KEY = "cron-cursor";
@@ -146,6 +150,8 @@ function repairOf(key: string): string {
       return "PUT policy saves a valid policy over it (or POST policy/rollback)";
     case RANGES_KEY:
       return "POST refresh?sources=ranges fetches and stores the lists anew; until then claims they verify are unverifiable";
+    case CATALOGUES_KEY:
+      return "POST refresh?sources=catalogues fetches and stores the catalogues anew; until then only the built-in table gives categories";
     default:
       return `\`wrangler kv key delete ${key}\` removes it`;
   }
@@ -260,6 +266,21 @@ export async function writeRanges(kv: KVNamespace, ranges: StoredRanges): Promis
   await put(kv, RANGES_KEY, JSON.stringify({ schema: RECORD_SCHEMA, ...ranges }));
   lastGood.set(RANGES_KEY, ranges, Date.now());
   clearOwnFault(RANGES_KEY);
+}
+
+// ---- crawler-catalogues ----
+
+/** The crawler catalogues as stored: each last good copy, each last attempt (identity/catalogues.ts). */
+export type StoredCatalogues = CheckedCatalogues;
+
+export async function readCatalogues(kv: KVNamespace): Promise<StoredCatalogues | undefined> {
+  return (await readRecord(kv, CATALOGUES_KEY, checkCatalogues)).value;
+}
+
+export async function writeCatalogues(kv: KVNamespace, catalogues: StoredCatalogues): Promise<void> {
+  await put(kv, CATALOGUES_KEY, JSON.stringify({ schema: RECORD_SCHEMA, ...catalogues }));
+  lastGood.set(CATALOGUES_KEY, catalogues, Date.now());
+  clearOwnFault(CATALOGUES_KEY);
 }
 
 // ---- signature-directory:<url> ----

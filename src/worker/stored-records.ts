@@ -19,7 +19,9 @@
  * writes is "written by an older/newer release": read as absent, never guessed at.
  */
 
+import type { CatalogueEntry, CatalogueFormat } from "../agents/catalogue.ts";
 import { isCidr } from "../agents/verification.ts";
+import { isCrawlerCategory } from "../vocabulary.ts";
 import type { EntryState } from "../policy/judge.ts";
 import { ENTRY_VERSION, type RobotsEntry, type StoredCopy } from "./robots/entry.ts";
 
@@ -190,6 +192,73 @@ export function checkRanges(json: unknown): Checked<CheckedRanges> {
     checkedAttempts[name] = { at: attempt["at"], error, ...(url !== undefined && { url }) };
   }
   return ok({ sources, attempts: checkedAttempts });
+}
+
+// ---- crawler-catalogues ----
+
+export interface StoredCatalogue {
+  readonly fetchedAt: number;
+  /** Where it was fetched from (the URL in force then). */
+  readonly url: string;
+  readonly format: CatalogueFormat;
+  readonly entries: readonly CatalogueEntry[];
+}
+
+export interface CheckedCatalogues {
+  readonly catalogues: Readonly<Record<string, StoredCatalogue>>;
+  readonly attempts: Readonly<Record<string, StoredRangeAttempt>>;
+}
+
+const CATALOGUE_FORMATS: ReadonlySet<string> = new Set<CatalogueFormat>(["robots.json", "operators"]);
+
+/** The record of the crawler catalogues (identity/catalogues.ts): each last good copy and each last attempt. */
+export function checkCatalogues(json: unknown): Checked<CheckedCatalogues> {
+  if (!isObject(json)) return wrongShape("not an object");
+  const schema = schemaProblem(json);
+  if (schema) return bad(schema);
+  const { catalogues, attempts } = json;
+  if (!isObject(catalogues) || !isObject(attempts)) return wrongShape('"catalogues" or "attempts" is not an object');
+  const checked: Record<string, StoredCatalogue> = {};
+  for (const [name, catalogue] of Object.entries(catalogues)) {
+    if (!isObject(catalogue) || !isTime(catalogue["fetchedAt"]) || typeof catalogue["url"] !== "string") {
+      return wrongShape(`catalogue ${JSON.stringify(name)} is not {fetchedAt, url, format, entries}`);
+    }
+    const { format, entries } = catalogue;
+    if (typeof format !== "string" || !CATALOGUE_FORMATS.has(format) || !Array.isArray(entries)) {
+      return wrongShape(`catalogue ${JSON.stringify(name)} has no format or entries`);
+    }
+    const list: unknown[] = entries;
+    const refused = list.find((entry) => !isCatalogueEntry(entry));
+    if (refused !== undefined) {
+      return wrongShape(`catalogue ${JSON.stringify(name)} holds ${JSON.stringify(refused)}, not {token, category}`);
+    }
+    checked[name] = {
+      fetchedAt: catalogue["fetchedAt"],
+      url: catalogue["url"],
+      format: format as CatalogueFormat,
+      entries: list as CatalogueEntry[],
+    };
+  }
+  const checkedAttempts: Record<string, StoredRangeAttempt> = {};
+  for (const [name, attempt] of Object.entries(attempts)) {
+    if (!isObject(attempt) || !isTime(attempt["at"])) return wrongShape(`attempt ${JSON.stringify(name)} has no time`);
+    const { error, url } = attempt;
+    if (!(error === null || typeof error === "string") || !isOptionalString(url)) {
+      return wrongShape(`attempt ${JSON.stringify(name)} is not {at, error, url}`);
+    }
+    checkedAttempts[name] = { at: attempt["at"], error, ...(url !== undefined && { url }) };
+  }
+  return ok({ catalogues: checked, attempts: checkedAttempts });
+}
+
+function isCatalogueEntry(entry: unknown): entry is CatalogueEntry {
+  return (
+    isObject(entry) &&
+    typeof entry["token"] === "string" &&
+    typeof entry["listedAs"] === "string" &&
+    typeof entry["category"] === "string" &&
+    isCrawlerCategory(entry["category"])
+  );
 }
 
 // ---- signature-directory:<url> ----

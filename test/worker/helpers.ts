@@ -7,6 +7,7 @@ import worker from "../../src/worker/index.ts";
 import { clearPauseMemory } from "../../src/worker/pause.ts";
 import { clearRobotsMemory } from "../../src/worker/robots/cache.ts";
 import { clearRangesMemory } from "../../src/worker/identity/crawler-ranges.ts";
+import { clearCataloguesMemory } from "../../src/worker/identity/catalogues.ts";
 import { clearSignatureDirectoryMemory } from "../../src/worker/identity/signature-directory.ts";
 import { clearSignatureReuseMemory } from "../../src/worker/identity/verify-signature.ts";
 import { clearReverseDnsMemory } from "../../src/worker/identity/reverse-dns.ts";
@@ -82,6 +83,7 @@ export async function freshState(): Promise<void> {
   clearRobotsMemory();
   clearPauseMemory();
   clearRangesMemory();
+  clearCataloguesMemory();
   clearSignatureDirectoryMemory();
   clearSignatureReuseMemory();
   clearReverseDnsMemory();

@@ -18,6 +18,7 @@
  */
 
 import { productToken } from "../../core/product-token.ts";
+import { categoryOfFunction } from "../catalogue.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../../vocabulary.ts";
 import { KNOWN_CRAWLERS } from "../operators/tables.ts";
 import type { AgentCard } from "./directory.ts";
@@ -168,12 +169,15 @@ function cardToken(agent: SignatureAgent, card: AgentCard): string | undefined {
 
 /**
  * A card's `purpose` in our categories. The registry draft's example uses "tdm" (text and data
- * mining, i.e. training); a purpose that already is one of our category names is taken as is.
+ * mining, i.e. training); a purpose that already is one of our category names is taken as is;
+ * any other text is read as the crawler catalogues read robots.json's `function`
+ * (agents/catalogue.ts categoryOfFunction), so a card and a catalogue saying the same words
+ * give the same category.
  */
 function categoryOfPurpose(purpose: string | undefined): CrawlerCategory {
   if (purpose === undefined) return "other";
   const lower = purpose.toLowerCase();
   if (lower === "tdm" || lower === "training") return "ai-training";
   if (lower === "search") return "search-engine";
-  return isCrawlerCategory(lower) ? lower : "other";
+  return isCrawlerCategory(lower) ? lower : categoryOfFunction(purpose);
 }

@@ -13,6 +13,8 @@ import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import type { ReferralLedger } from "../../policy/referral-ledger.ts";
 import { freshLedger } from "../activity/ledger-memory.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
+import type { CatalogueTable } from "../../agents/catalogue.ts";
+import { catalogues } from "../identity/catalogues.ts";
 import { disguiseOfAddress } from "../identity/disguised.ts";
 import { checkClaimFromCache, needsVerification } from "../identity/verify-crawler.ts";
 import { policyInForce } from "../live-policy.ts";
@@ -117,6 +119,8 @@ export interface Situation {
   readonly served: boolean;
   /** The recorded crawls and referrals, when a rule of the policy has a condition on them. */
   readonly ledger?: ReferralLedger | undefined;
+  /** The crawler catalogues the edge holds (CRAWLER_CATALOGUES), as the request path looks claims up in them. */
+  readonly catalogues?: CatalogueTable | undefined;
 }
 
 export async function situationOf(admin: AdminContext, origin: string): Promise<Situation> {
@@ -127,6 +131,7 @@ export async function situationOf(admin: AdminContext, origin: string): Promise<
     ...(policy?.hasConditions && { ledger: await freshLedger(admin.env.ACTIVITY, origin) }),
     pause: pause ? { retryAfter: retryAfterOf(pause, Date.now()) } : null,
     served: isServedAuthority(admin.config, origin),
+    catalogues: await catalogues(admin.kv, admin.config.crawlerCatalogues),
   };
 }
 
@@ -172,6 +177,7 @@ export function explainInput(
     facts: {
       served: situation.served,
       ledger: situation.ledger,
+      ...(situation.catalogues && { catalogues: situation.catalogues }),
       disguise: disguise ?? "none",
       ...(claimCheck && { claimCheck }),
     },

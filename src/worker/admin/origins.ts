@@ -1,6 +1,7 @@
 /** The origins the admin API acts on: which it accepts, their fetch state, refresh, view, forget. */
 
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
+import { cataloguesStatus, refreshCatalogues } from "../identity/catalogues.ts";
 import { refreshCrawlerRanges } from "../identity/crawler-ranges.ts";
 import { identitySources } from "../identity/sources.ts";
 import { jsonResponse } from "../responses.ts";
@@ -93,11 +94,17 @@ export function originOf(text: string): Validated<string> {
   return valid(authorityOf(url));
 }
 
-/** POST refresh: an origin's robots.txt, or with `sources=ranges` the published crawler lists. */
+/**
+ * POST refresh: an origin's robots.txt, with `sources=ranges` the published crawler lists, with
+ * `sources=catalogues` the crawler catalogues.
+ */
 export async function refreshNow(admin: AdminContext): Promise<Response> {
   const sources = admin.url.searchParams.get("sources");
   if (sources !== null) {
-    if (sources !== "ranges") return adminError(400, `sources must be "ranges", got ${JSON.stringify(sources)}`);
+    if (sources === "catalogues") return refreshCataloguesNow(admin);
+    if (sources !== "ranges") {
+      return adminError(400, `sources must be "ranges" or "catalogues", got ${JSON.stringify(sources)}`);
+    }
     return refreshRangesNow(admin);
   }
   const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
@@ -125,6 +132,16 @@ async function refreshRangesNow(admin: AdminContext): Promise<Response> {
   const { config } = admin;
   await refreshCrawlerRanges(admin.kv, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerRangeUrls });
   return jsonResponse(await identitySources(admin.kv, config, Date.now()));
+}
+
+/**
+ * The crawler catalogues fetched now, from CRAWLER_CATALOGUES's URLs only; answers what GET
+ * status shows of them (`catalogues`).
+ */
+async function refreshCataloguesNow(admin: AdminContext): Promise<Response> {
+  const { config } = admin;
+  await refreshCatalogues(admin.kv, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerCatalogues });
+  return jsonResponse(await cataloguesStatus(admin.kv, config, Date.now()));
 }
 
 /**

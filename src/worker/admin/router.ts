@@ -11,6 +11,8 @@
  *   POST   refresh[?origin=…]     fetch robots.txt now; returns that origin's status
  *   POST   refresh?sources=ranges  fetch the published crawler lists now (CRAWLER_RANGES's URLs
  *                                 where set), instead of waiting for the cron; returns the identity sources
+ *   POST   refresh?sources=catalogues  fetch the crawler catalogues now (CRAWLER_CATALOGUES);
+ *                                 returns what status shows of them
  *   GET    explain?ua=…&url=…[&ip=…]  what the edge would do with such a request (stored copy
  *                                 only; url a path, or a URL as visitors see it); ip= checks a claimed crawler against the stored lists
  *                                 and cached reverse DNS answers, never a lookup

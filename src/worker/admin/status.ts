@@ -2,6 +2,7 @@
 
 import { edgeNow } from "../../config/edge-now.ts";
 import { VOCABULARY } from "../../vocabulary.ts";
+import { cataloguesStatus } from "../identity/catalogues.ts";
 import { identitySources } from "../identity/sources.ts";
 import { policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
@@ -56,6 +57,8 @@ export async function status(admin: AdminContext): Promise<Response> {
   };
   const policySummary = await policyStatus(admin);
   const identity = await identitySources(admin.kv, admin.config, now);
+  const catalogues = await cataloguesStatus(admin.kv, admin.config, now);
+  configResult.problems.push(...catalogues.problems);
   // Each trusted signer's stored key set is read too (a few keys), so one that cannot be used is named.
   await Promise.all([...admin.config.signatureAgents.keys()].map((url) => readSignatureDirectory(admin.kv, url)));
   // Read after every record above: each read names a record it cannot use (own-faults.ts).
@@ -72,6 +75,8 @@ export async function status(admin: AdminContext): Promise<Response> {
     policy: policySummary,
     // Each source of identity evidence with its age and last error; a missing or stale list warns.
     identity,
+    // Each crawler catalogue (CRAWLER_CATALOGUES): URL, age, count, last error; and where the table disagrees.
+    catalogues,
     // Whether the crawler lists are used at all: with both off (npm run dev) the page says so in one line.
     identityChecks: { verifyCrawlers: admin.config.verifyCrawlers, disguisedCrawlers: admin.config.disguisedCrawlers },
     // The edge's own faults (a stored record it cannot use, an exception it caught): key, cause, repair.

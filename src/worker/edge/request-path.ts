@@ -42,6 +42,7 @@ import { robotsFor, type LoadedRobots } from "../robots/cache.ts";
 import { nextAttemptSeconds } from "../robots/entry.ts";
 import { servedRobots } from "../robots/purposes-served.ts";
 import { robotsTxtResponse } from "../robots/route.ts";
+import { cataloguedClaim } from "../identity/catalogues.ts";
 import { disguiseOf } from "../identity/disguised.ts";
 import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
 import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
@@ -52,7 +53,14 @@ import { isTdmrepRequest, tdmrepResponse } from "../licence/tdmrep-route.ts";
 
 /** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
-  let facts = { ...initialFacts(edge), carriesAdminToken: await carriesAdminToken(edge) };
+  const initial = initialFacts(edge);
+  let facts: EdgeFacts = {
+    ...initial,
+    carriesAdminToken: await carriesAdminToken(edge),
+    // Held, not gathered: a crawler the built-in table lacks is looked up in the catalogues the
+    // isolate holds (a KV read every 10 minutes at most); a browser or a known crawler costs nothing.
+    catalogued: await cataloguedClaim(edge.env.ROBOTS, edge.config, initial.agent, initial.cloudflareCategory),
+  };
   let robots: LoadedRobots | undefined;
   // The policy in force, read once per request: the robots.txt it serves (its purposes) and the
   // rules it judges by are then always the same version.

@@ -143,6 +143,19 @@ describe("signerIdentity", () => {
       card: { productToken: "ExampleBot", purpose: "fun" },
       identity: { token: "ExampleBot", category: "other" },
     },
+    // The catalogues' reading of free text (agents/catalogue.ts categoryOfFunction): one table for both.
+    {
+      why: "a purpose in a catalogue's words (AI Data Scrapers)",
+      agent: bare,
+      card: { productToken: "ExampleBot", purpose: "AI Data Scrapers" },
+      identity: { token: "ExampleBot", category: "ai-training" },
+    },
+    {
+      why: "a purpose in a catalogue's words (AI Assistants)",
+      agent: bare,
+      card: { productToken: "ExampleBot", purpose: "AI Assistants" },
+      identity: { token: "ExampleBot", category: "ai-assistant" },
+    },
     {
       why: "a card token that is no product token",
       agent: bare,
