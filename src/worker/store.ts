@@ -33,6 +33,7 @@ import {
   checkPause,
   checkPolicy,
   checkPolicyIndex,
+  checkPolicyIndexEntry,
   checkRanges,
   checkRobotsEntry,
   checkSignatureDirectory,
@@ -41,6 +42,7 @@ import {
   type Checked,
   type CheckedPolicy,
   type CheckedPolicyIndex,
+  type PolicyIndexEntry,
   type CheckedPolicyVersion,
   type CheckedRanges,
   type CheckedSignatureDirectory,
@@ -306,6 +308,7 @@ export type StoredPolicy = CheckedPolicy;
 
 /** Which hosts have a policy record, and each one's newest version (and the default's). */
 export type StoredPolicyIndex = CheckedPolicyIndex;
+export type { PolicyIndexEntry };
 
 /** The key of a host's policy record; null is the default's (`policy`, as before hosts). */
 function policyKey(host: string | null): string {
@@ -330,9 +333,11 @@ export async function writePolicy(
   kv: KVNamespace,
   { versions }: { readonly versions: readonly StoredPolicyVersion[] },
   host: string | null = null,
+  /** A host's line of the index, also kept as the key's metadata so the index can be rebuilt from a listing. */
+  metadata?: PolicyIndexEntry,
 ): Promise<void> {
   const key = policyKey(host);
-  await put(kv, key, JSON.stringify({ schema: RECORD_SCHEMA, versions }));
+  await put(kv, key, JSON.stringify({ schema: RECORD_SCHEMA, versions }), metadata && { metadata });
   lastGood.set(key, { versions: versions.map((value) => ({ ok: true, value })) }, Date.now());
   clearOwnFault(key);
 }
@@ -357,19 +362,23 @@ export async function readPolicyIndex(
 
 /** Write the index whole (hosts sorted by name, so a listing pages through it in order). */
 export async function writePolicyIndex(kv: KVNamespace, index: StoredPolicyIndex): Promise<void> {
-  const hosts = Object.fromEntries([...index.hosts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const hosts = Object.fromEntries([...index.hosts].toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   await put(kv, POLICY_INDEX_KEY, JSON.stringify({ schema: RECORD_SCHEMA, default: index.default, hosts }));
   lastGood.set(POLICY_INDEX_KEY, index, Date.now());
   clearOwnFault(POLICY_INDEX_KEY);
 }
 
-/** The hosts with a policy record, from KV's listing (the index rebuilt when it cannot be read). */
-export async function listPolicyHosts(kv: KVNamespace): Promise<string[]> {
-  const hosts: string[] = [];
+/** Every host's policy record as KV's listing describes it (its metadata), to rebuild an unreadable index. */
+export async function listPolicyHostEntries(kv: KVNamespace): Promise<Map<string, PolicyIndexEntry>> {
+  const hosts = new Map<string, PolicyIndexEntry>();
   let cursor: string | undefined;
   do {
-    const page = await kv.list({ prefix: POLICY_HOST_PREFIX, ...(cursor && { cursor }) });
-    hosts.push(...page.keys.map((key) => key.name.slice(POLICY_HOST_PREFIX.length)));
+    const page = await kv.list<unknown>({ prefix: POLICY_HOST_PREFIX, ...(cursor && { cursor }) });
+    for (const key of page.keys) {
+      const entry = checkPolicyIndexEntry(key.metadata);
+      // A record without usable metadata is listed as a policy of its own: read when requested.
+      hosts.set(key.name.slice(POLICY_HOST_PREFIX.length), entry ?? { version: 1, savedAt: 0, via: "put", own: true });
+    }
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
   return hosts;

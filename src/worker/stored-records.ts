@@ -278,7 +278,7 @@ function checkPolicyVersion(json: unknown): PolicyVersionRead {
 
 /** One host's line in the index: what GET policies lists and what the request path compares. */
 export interface PolicyIndexEntry {
-  /** The newest saved version of the host's record. */
+  /** The newest saved version of the host's record (the default's line: 0 when KV holds none). */
   readonly version: number;
   readonly savedAt: number;
   readonly via: "put" | "rollback" | "delete";
@@ -301,20 +301,22 @@ export function checkPolicyIndex(json: unknown): Checked<CheckedPolicyIndex> {
   if (!isObject(hostsField)) return wrongShape('"hosts" is not an object');
   const hosts = new Map<string, PolicyIndexEntry>();
   for (const [host, value] of Object.entries(hostsField)) {
-    const entry = checkIndexEntry(value);
+    const entry = checkPolicyIndexEntry(value);
     if (!entry) return wrongShape(`the entry of ${JSON.stringify(host)} is not a version line`);
     hosts.set(host, entry);
   }
   const defaultField = json["default"];
-  const defaultEntry = defaultField === undefined ? undefined : checkIndexEntry(defaultField);
+  const defaultEntry = defaultField === undefined ? undefined : checkPolicyIndexEntry(defaultField);
   if (defaultField !== undefined && !defaultEntry) return wrongShape('"default" is not a version line');
   return ok({ default: defaultEntry, hosts });
 }
 
-function checkIndexEntry(json: unknown): PolicyIndexEntry | undefined {
+/** One line of the index (also a host record's KV metadata), or undefined when it is not one. */
+export function checkPolicyIndexEntry(json: unknown): PolicyIndexEntry | undefined {
   if (!isObject(json)) return undefined;
   const { version, savedAt, via, by, own } = json;
-  if (!Number.isSafeInteger(version) || (version as number) < 1 || !isTime(savedAt)) return undefined;
+  // Version 0 only for the default: "KV holds no default record".
+  if (!Number.isSafeInteger(version) || (version as number) < 0 || !isTime(savedAt)) return undefined;
   if (via !== "put" && via !== "rollback" && via !== "delete") return undefined;
   if (!isOptionalString(by) || typeof own !== "boolean") return undefined;
   return { version: version as number, savedAt, via, ...(by !== undefined && { by }), own };
