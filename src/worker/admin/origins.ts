@@ -5,7 +5,7 @@ import { cataloguesStatus, refreshCatalogues } from "../identity/catalogues.ts";
 import { refreshCrawlerRanges } from "../identity/crawler-ranges.ts";
 import { identitySources } from "../identity/sources.ts";
 import { jsonResponse } from "../responses.ts";
-import { authorityOf, isExistingAuthority } from "../robots/authorities.ts";
+import { authorityOf, hostOfAuthority, isExistingAuthority } from "../robots/authorities.ts";
 import { forgetRobots, isUnsaved, refresh, type LoadedRobots } from "../robots/cache.ts";
 import { fetchWarning, fromBase64, modelOf } from "../robots/entry.ts";
 import { hasEntry, readEntry } from "../store.ts";
@@ -160,7 +160,7 @@ export async function robotsView(admin: AdminContext): Promise<Response> {
   if (!entry) return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh first`);
   const robots = entry.copy ? modelOf(entry.copy) : undefined;
   const originText = entry.copy ? new TextDecoder().decode(fromBase64(entry.copy.bodyBase64)) : null;
-  const served = servedFile(entry, (await policyInForce(admin.kv, admin.config)).compiled);
+  const served = servedFile(entry, (await policyInForce(admin.kv, admin.config, hostOfAuthority(origin))).compiled);
   return jsonResponse({
     status: originStatus({ entry, matcher: () => undefined }, Date.now()),
     inForce: entry.state === "ok",

@@ -7,7 +7,7 @@ import { identitySources } from "../identity/sources.ts";
 import { policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
 import { jsonResponse } from "../responses.ts";
-import { isServedAuthority } from "../robots/authorities.ts";
+import { hostOfAuthority, isServedAuthority } from "../robots/authorities.ts";
 import { listAuthorityPage, readSignatureDirectory } from "../store.ts";
 import { objectProblems } from "../object-problems.ts";
 import { isUnsaved, storedRobots } from "../robots/cache.ts";
@@ -15,6 +15,7 @@ import { ownFaultLines, ownFaults } from "../own-faults.ts";
 import { adminError, type AdminContext } from "./context.ts";
 import { originStatus } from "./origins.ts";
 import { purposesProblems } from "./purposes-problems.ts";
+import { hostPolicyStatus } from "./policies.ts";
 
 const STATUS_PAGE_DEFAULT = 100;
 const STATUS_PAGE_MAX = 1000;
@@ -73,6 +74,10 @@ export async function status(admin: AdminContext): Promise<Response> {
     // The activity view records only with RECORD_ACTIVITY and the ACTIVITY binding (GET activity).
     activity: { recording: admin.config.recordActivity && Boolean(admin.env.ACTIVITY) },
     policy: policySummary,
+    // ?host=h (router: h's origin): the policy judging h, its versions and its records' faults.
+    ...(admin.url.searchParams.has("host") && {
+      policyHost: await hostPolicyStatus(admin, hostOfAuthority(admin.authority)),
+    }),
     // Each source of identity evidence with its age and last error; a missing or stale list warns.
     identity,
     // Each crawler catalogue (CRAWLER_CATALOGUES): URL, age, count, last error; and where the table disagrees.

@@ -15,7 +15,7 @@ import type { EdgeRecord } from "../../policy/edge-record.ts";
 import { recordActivity } from "../activity/recorder.ts";
 import { ledgerFor } from "../activity/ledger-memory.ts";
 import { withLedgerMarks } from "../activity/ledger-marks.ts";
-import { isServedAuthority } from "../robots/authorities.ts";
+import { hostOfAuthority, isServedAuthority } from "../robots/authorities.ts";
 import type { EdgeContext } from "./context.ts";
 import { adminTokenKept, forward } from "./forward.ts";
 import { carriesToken } from "../admin-token.ts";
@@ -62,10 +62,11 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     catalogued: await cataloguedClaim(edge.env.ROBOTS, edge.config, initial.agent, initial.cloudflareCategory),
   };
   let robots: LoadedRobots | undefined;
-  // The policy in force, read once per request: the robots.txt it serves (its purposes) and the
-  // rules it judges by are then always the same version.
+  // The policy in force for the request's own host, read once per request: the robots.txt it
+  // serves (its purposes) and the rules it judges by are then always the same version.
   let inForce: ReturnType<typeof policyInForce> | undefined;
-  const policyNow = async () => (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config))).compiled;
+  const policyNow = async () =>
+    (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config, hostOfAuthority(edge.authority)))).compiled;
   // TDMRep's well-known file, from the purposes (licence/tdmrep-route.ts): a terms file, read by anyone.
   if (facts.served && facts.mode !== "off" && !facts.carriesAdminToken && isTdmrepRequest(edge)) {
     const file = await tdmrepResponse(edge, await policyNow());
