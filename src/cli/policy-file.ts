@@ -1,0 +1,151 @@
+/**
+ * The policy file of `robots-edge policy pull | plan | apply`: the default policy and the
+ * per-host policies of one deployment, in the shape the POLICY var takes:
+ *
+ *   {"$schema": "…/policy-file.schema.json",
+ *    "default": {"routes": […]},
+ *    "hosts": {"shop.example": {"routes": […], "purposes": […]}, "*.blog.example": {…}}}
+ *
+ * Each policy is judged by the edge's own validator (parsePolicy, what PUT policy runs), so a
+ * file that passes here is one the edge accepts; schema/policy-file.schema.json says the same
+ * for editors (test/cli/policy-schema.test.ts holds the two in agreement).
+ *
+ * Choices:
+ *   - the file owns what it names: a host it leaves out, or a file without "default", is not
+ *     touched by apply (plan lists it as not in the file). Removing a host's policy is not a
+ *     file edit: it is a rollback in the admin API, on purpose (a typo cannot unset a tenant).
+ *   - host names are written one way, as AUTHORITIES spells them (lower case, an IDN in its
+ *     xn-- form, no port, no trailing dot): another spelling is refused with the one to write,
+ *     never folded, so two keys can never name one host and a review reads what is applied.
+ *   - bounds (docs/security.md, "The policy file"): the file is read up to MAX_POLICY_FILE_BYTES,
+ *     at most MAX_FILE_HOSTS hosts, each policy at most MAX_POLICY_BYTES as apply sends it.
+ */
+
+import { MAX_POLICY_BYTES, parsePolicy } from "../policy/operator-policy.ts";
+import { invalid, valid, type Validated } from "../policy/validated.ts";
+
+/** Hosts one file may hold: the deployment size the edge is built and measured for. */
+export const MAX_FILE_HOSTS = 1_000;
+/** The largest file read: a thousand hosts of ordinary policies fit many times over. */
+export const MAX_POLICY_FILE_BYTES = 8 * 1024 * 1024;
+/** Where editors find the schema (its `$id`); `pull` writes it as the file's `$schema`. */
+export const POLICY_FILE_SCHEMA_ID =
+  "https://github.com/robots-edge/robots-edge/raw/main/schema/policy-file.schema.json";
+
+/** One policy of the file: the text apply sends (as PUT policy takes it) and the parsed document. */
+export interface FilePolicy {
+  readonly text: string;
+  readonly document: unknown;
+}
+
+export interface PolicyFile {
+  /** The default policy; undefined when the file does not name one (then it is not managed). */
+  readonly default: FilePolicy | undefined;
+  /** Per host, in the file's order. */
+  readonly hosts: ReadonlyMap<string, FilePolicy>;
+}
+
+const TOP_LEVEL_KEYS = ["$schema", "default", "hosts"];
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The file's text judged whole: the policies, or every problem, each naming where it is. */
+export function readPolicyFile(text: string): Validated<PolicyFile> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return invalid([`not JSON: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  if (!isObject(value)) {
+    return invalid(['must be an object {"default": {…policy}, "hosts": {"<host>": {…policy}}}']);
+  }
+  const problems: string[] = [];
+  for (const key of Object.keys(value)) {
+    if (!TOP_LEVEL_KEYS.includes(key)) {
+      problems.push(`${JSON.stringify(key)} is not a member of a policy file (${TOP_LEVEL_KEYS.join(", ")})`);
+    }
+  }
+  if (value["$schema"] !== undefined && typeof value["$schema"] !== "string") problems.push("$schema must be a string");
+  const defaultPolicy = value["default"] === undefined ? undefined : readOne(value["default"], "default", problems);
+  const hosts = readHosts(value["hosts"], problems);
+  if (problems.length > 0) return invalid(problems);
+  return valid({ default: defaultPolicy, hosts });
+}
+
+function readHosts(value: unknown, problems: string[]): Map<string, FilePolicy> {
+  const hosts = new Map<string, FilePolicy>();
+  if (value === undefined) return hosts;
+  if (!isObject(value)) {
+    problems.push('hosts must be an object {"<host>": {…policy}}');
+    return hosts;
+  }
+  const names = Object.keys(value);
+  if (names.length > MAX_FILE_HOSTS) {
+    problems.push(`hosts names ${names.length} hosts; a policy file holds at most ${MAX_FILE_HOSTS}`);
+    return hosts;
+  }
+  for (const name of names) {
+    const where = `hosts[${JSON.stringify(name)}]`;
+    const spelling = hostSpellingProblem(name);
+    if (spelling) problems.push(`${where}: ${spelling}`);
+    const policy = readOne(value[name], where, problems);
+    if (!spelling && policy) hosts.set(name, policy);
+  }
+  return hosts;
+}
+
+/** One policy, by the edge's validator, and within PUT policy's size as apply will send it. */
+function readOne(value: unknown, where: string, problems: string[]): FilePolicy | undefined {
+  if (!isObject(value)) {
+    problems.push(`${where} must be a policy object {"routes": […]} (see docs/operating.md, "Live policy")`);
+    return undefined;
+  }
+  const text = policyText(value);
+  const bytes = new TextEncoder().encode(text).byteLength;
+  if (bytes > MAX_POLICY_BYTES) {
+    problems.push(`${where} is ${bytes} bytes as sent; a policy may be at most ${MAX_POLICY_BYTES} (PUT policy's cap)`);
+    return undefined;
+  }
+  const parsed = parsePolicy(text);
+  if (!parsed.ok) {
+    problems.push(...parsed.problems.map((problem) => `${where}: ${problem}`));
+    return undefined;
+  }
+  return { text, document: value };
+}
+
+/** The text a policy is sent and compared as: two-space JSON, so a diff reads line by line. */
+export function policyText(document: unknown): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/**
+ * Why a host key is not written as AUTHORITIES writes a host, naming the spelling to use; undefined when it is.
+ * URL's host parser gives the canonical form (lower case, IDN to xn--), the same one the edge
+ * resolves a request's Host to.
+ */
+export function hostSpellingProblem(name: string): string | undefined {
+  const wildcard = name.startsWith("*.");
+  const bare = wildcard ? name.slice(2) : name;
+  let canonical: string | undefined;
+  try {
+    const url = new URL(`http://${bare}/`);
+    canonical = url.port === "" && `${url.host}/` === `${url.hostname}/` ? url.hostname.replace(/\.$/, "") : undefined;
+    if (url.username !== "" || url.password !== "" || url.pathname !== "/" || bare.includes("/")) canonical = undefined;
+  } catch {
+    canonical = undefined;
+  }
+  const labels = canonical?.split(".") ?? [];
+  const isName = canonical !== undefined && canonical.length <= 253 && labels.every((label) => LABEL.test(label));
+  if (!isName) {
+    return 'not a host name (letters, digits and "-" in dot-separated labels, an optional "*." before them, no port, no path)';
+  }
+  const written = `${wildcard ? "*." : ""}${canonical}`;
+  if (written !== name)
+    return `write it ${JSON.stringify(written)} (as AUTHORITIES spells hosts: lower case, xn-- for an IDN, no trailing dot)`;
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
