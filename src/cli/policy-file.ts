@@ -120,29 +120,32 @@ export function policyText(document: unknown): string {
 }
 
 /**
- * Why a host key is not written as AUTHORITIES writes a host, naming the spelling to use; undefined when it is.
- * URL's host parser gives the canonical form (lower case, IDN to xn--), the same one the edge
- * resolves a request's Host to.
+ * Why a host key is not written as the edge keeps a host name, naming the spelling to use;
+ * undefined when it is. The URL parser gives the canonical form the edge resolves a request's
+ * Host to (docs/operating.md, "Policies per host"): lower case, an IDN as xn--, no trailing
+ * dot, no :80 or :443; another port is part of the name.
  */
 export function hostSpellingProblem(name: string): string | undefined {
   const wildcard = name.startsWith("*.");
   const bare = wildcard ? name.slice(2) : name;
-  let canonical: string | undefined;
-  try {
-    const url = new URL(`http://${bare}/`);
-    canonical = url.port === "" && `${url.host}/` === `${url.hostname}/` ? url.hostname.replace(/\.$/, "") : undefined;
-    if (url.username !== "" || url.password !== "" || url.pathname !== "/" || bare.includes("/")) canonical = undefined;
-  } catch {
-    canonical = undefined;
+  const url = URL.canParse(`http://${bare}/`) ? new URL(`http://${bare}/`) : undefined;
+  const plain =
+    url &&
+    url.port !== "0" &&
+    url.username === "" &&
+    url.password === "" &&
+    url.pathname === "/" &&
+    !/[/?#@\\]/.test(bare);
+  const hostname = url?.hostname.replace(/\.$/, "") ?? "";
+  const labels = hostname.split(".");
+  if (!plain || hostname.length > 253 || !labels.every((label) => LABEL.test(label))) {
+    return 'not a host name (letters, digits and "-" in dot-separated labels, an optional "*." before them and ":port" after, no path)';
   }
-  const labels = canonical?.split(".") ?? [];
-  const isName = canonical !== undefined && canonical.length <= 253 && labels.every((label) => LABEL.test(label));
-  if (!isName) {
-    return 'not a host name (letters, digits and "-" in dot-separated labels, an optional "*." before them, no port, no path)';
+  const port = url.port === "" || url.port === "443" ? "" : `:${url.port}`;
+  const written = `${wildcard ? "*." : ""}${hostname}${port}`;
+  if (written !== name) {
+    return `write it ${JSON.stringify(written)} (as the edge keeps host names: lower case, xn-- for an IDN, no trailing dot, no :80 or :443)`;
   }
-  const written = `${wildcard ? "*." : ""}${canonical}`;
-  if (written !== name)
-    return `write it ${JSON.stringify(written)} (as AUTHORITIES spells hosts: lower case, xn-- for an IDN, no trailing dot)`;
   return undefined;
 }
 
