@@ -17,7 +17,9 @@ import {
 } from "../agents/web-bot-auth/signature-agents.ts";
 import { RANGE_SOURCES } from "../agents/verification.ts";
 import { MODES, type Mode } from "../policy/mode.ts";
-import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
+import type { CompiledPolicy } from "../policy/operator-policy.ts";
+import { unservedHostProblem } from "../policy/host-names.ts";
+import { parsePolicySet, type PolicySet } from "../policy/policy-set.ts";
 import {
   ENFORCE_RATES_WORDS,
   LOG_DECISIONS,
@@ -65,8 +67,13 @@ export interface Config {
   readonly retryAfterSeconds: number;
   readonly pauseUntil: number | undefined;
   readonly maxPauseMinutes: number;
-  /** The operator's per-route policy (POLICY var), layered over robots.txt. */
+  /** The operator's per-route policy (POLICY var), layered over robots.txt: the default policy. */
   readonly policy: CompiledPolicy | undefined;
+  /**
+   * The POLICY var's policies per host (`{"default", "hosts"}`), by canonical host name: each
+   * host's version 0. Empty for a plain policy document. Only hosts the edge serves.
+   */
+  readonly hostPolicies: ReadonlyMap<string, CompiledPolicy>;
   /** Which crawler decisions get a log line: all (default), blocked (block/report/503), none. */
   readonly logDecisions: LogDecisions;
   /**
@@ -127,6 +134,8 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
   const origin = read.setting("ORIGIN_URL", readOriginUrl);
   const maxPauseMinutes = read.setting("MAX_PAUSE_MINUTES", integerIn(1, 20_160));
   const now = options.now ?? Date.now();
+  const policySet = read.setting("POLICY", readPolicy);
+  const authorities = read.setting("AUTHORITIES", readAuthorities);
   const config: Config = {
     mode: read.setting("MODE", oneOf(MODES)),
     blockStatus: read.setting("BLOCK_STATUS", integerIn(400, 599)),
@@ -135,14 +144,15 @@ export function parseConfig(vars: Record<string, unknown>, options: { now?: numb
     adminTokenRefused: read.refused.has("ADMIN_TOKEN"),
     originUrl: origin,
     originUrlProblem: read.refused.has("ORIGIN_URL"),
-    authorities: read.setting("AUTHORITIES", readAuthorities),
+    authorities,
     robotsMaxAgeSeconds: read.setting("ROBOTS_MAX_AGE", integerIn(60, 7 * 86_400)),
     fetchTimeoutMs: read.setting("FETCH_TIMEOUT_MS", integerIn(100, 60_000)),
     failOpen: read.setting("FAIL_OPEN", readBoolean),
     retryAfterSeconds: read.setting("RETRY_AFTER", integerIn(1, 86_400)),
     pauseUntil: read.setting("PAUSE_UNTIL", pauseUntilWithin(maxPauseMinutes, now)),
     maxPauseMinutes,
-    policy: read.setting("POLICY", readPolicy),
+    policy: policySet?.default,
+    hostPolicies: servedHostPolicies(policySet, { proxy: origin !== undefined, authorities }, read.problems),
     logDecisions: read.setting("LOG_DECISIONS", oneOf(LOG_DECISIONS)),
     enforceRates: read.setting("ENFORCE_RATES", readEnforceRates),
     logQuery: read.setting("LOG_QUERY", readBoolean),
@@ -404,9 +414,27 @@ function readSignatureAgents(_name: string, value: string): Validated<ReadonlyMa
   return agents.ok ? valid(trustedSignatureAgents(agents.value)) : invalid(agents.problems);
 }
 
-function readPolicy(name: string, value: string): Validated<CompiledPolicy> {
-  const policy = parsePolicy(value);
+function readPolicy(name: string, value: string): Validated<PolicySet> {
+  const policy = parsePolicySet(value);
   return policy.ok ? policy : invalid(policy.problems.map((problem) => `${name}: ${problem}`));
+}
+
+/** The var's host policies the edge serves; each refused entry is a problem of its own, the rest stands. */
+function servedHostPolicies(
+  set: PolicySet | undefined,
+  served: Parameters<typeof unservedHostProblem>[1],
+  problems: string[],
+): ReadonlyMap<string, CompiledPolicy> {
+  const hosts = new Map<string, CompiledPolicy>();
+  problems.push(
+    ...(set?.hostProblems ?? []).map((problem) => `POLICY: ${problem} (that host is judged by the default)`),
+  );
+  for (const [host, policy] of set?.hosts ?? []) {
+    const unserved = unservedHostProblem(host, served);
+    if (unserved) problems.push(`POLICY: hosts.${host}: ${unserved.problem} (dropped)`);
+    else hosts.set(host, policy);
+  }
+  return hosts;
 }
 
 /** A pause longer than the cap is refused here as the admin API refuses it (see pause.ts). */

@@ -22,12 +22,34 @@
  *   - KV has no compare-and-set: two saves racing both read version N and both write N+1;
  *     the last write wins whole. A save reads its write back and answers 409 when another
  *     save replaced it; `If-Match: "N"` refuses a save made against an older version (412).
+ *
+ * Policies per host (docs/operating.md "Policies per host"): the default above is one record;
+ * each host key (canonical, policy/host-names.ts) has a record of the same shape, with its own
+ * versions. A request's host is judged by its exact key's policy, else the nearest `*.` key's,
+ * else the default's. Which keys have a record, and each one's newest version, is the index
+ * (`policy-hosts`): an isolate re-reads the index at most every RECHECK_MS and a record only
+ * when the index names a version it has not compiled, so the request path reads at most one
+ * KV value per RECHECK_MS per isolate however many hosts there are. Compiled policies are kept
+ * per isolate under two bounds, MAX_REMEMBERED_POLICIES keys and MAX_REMEMBERED_TEXT_BYTES of
+ * policy text, least recently used out first.
  */
 
 import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
+import { policyKeysFor } from "../policy/host-names.ts";
 import type { Config } from "../config/read-config.ts";
 import { logError } from "./log.ts";
-import { notePolicyFault, readPolicy, writePolicy, type StoredPolicy, type StoredPolicyVersion } from "./store.ts";
+import {
+  listPolicyHostEntries,
+  notePolicyFault,
+  readPolicy,
+  readPolicyIndex,
+  writePolicy,
+  writePolicyIndex,
+  type PolicyIndexEntry,
+  type StoredPolicy,
+  type StoredPolicyIndex,
+  type StoredPolicyVersion,
+} from "./store.ts";
 
 /** How long an isolate answers from memory before asking KV again. */
 export const RECHECK_MS = 10_000;
@@ -35,9 +57,20 @@ export const RECHECK_MS = 10_000;
 export const KV_CACHE_TTL_SECONDS = 30;
 /** Versions kept in the record and listed (version 0, the POLICY var's, is listed besides). */
 export const MAX_KEPT_VERSIONS = 20;
+/** Hosts that may have a policy of their own (the index stays under ~0.5 MB). */
+export const MAX_POLICY_HOSTS = 5_000;
+/** Compiled policies an isolate keeps (the default and hosts), least recently used out first. */
+export const MAX_REMEMBERED_POLICIES = 512;
+/** ...and the policy text they may hold together (a compiled policy is a few times its text). */
+export const MAX_REMEMBERED_TEXT_BYTES = 8 * 1024 * 1024;
+
+/** A host key (canonical exact name or `*.` pattern), or null for the default policy. */
+export type PolicyHost = string | null;
 
 /** The policy in force on this isolate. */
 export interface LivePolicy {
+  /** Whose policy this is: a host key, or null for the default. */
+  readonly host: PolicyHost;
   readonly version: number;
   /** When the version was saved (ms); null for version 0. */
   readonly savedAt: number | null;
@@ -52,26 +85,126 @@ export interface LivePolicy {
   readonly fallback: string | null;
 }
 
-/** What an isolate remembers: the saved version in force (null: KV holds none). */
+/** What an isolate remembers of one key: the saved version in force (null: KV holds none). */
 interface Memory {
   readonly current: { readonly entry: StoredPolicyVersion; readonly compiled: CompiledPolicy | undefined } | null;
+  /** The newest version the record held when read (compared with the index's). */
+  readonly newest: number | undefined;
   readonly at: number;
   readonly stale: boolean;
   readonly fallback: string | null;
 }
 
-let memory: Memory | undefined;
+const DEFAULT_KEY = "";
+const memoryKey = (host: PolicyHost) => host ?? DEFAULT_KEY;
+
+/** The remembered policies: a Map in least-recently-used order, bounded in entries and text bytes. */
+const memories = new Map<string, Memory>();
+let rememberedBytes = 0;
+
+const textBytes = (memory: Memory | undefined) => memory?.current?.entry.text?.length ?? 0;
+
+function remembered(host: PolicyHost): Memory | undefined {
+  const key = memoryKey(host);
+  const found = memories.get(key);
+  if (found) {
+    memories.delete(key);
+    memories.set(key, found);
+  }
+  return found;
+}
+
+function remember(host: PolicyHost, value: Memory): void {
+  const key = memoryKey(host);
+  rememberedBytes -= textBytes(memories.get(key));
+  memories.delete(key);
+  memories.set(key, value);
+  rememberedBytes += textBytes(value);
+  while (memories.size > MAX_REMEMBERED_POLICIES || rememberedBytes > MAX_REMEMBERED_TEXT_BYTES) {
+    const oldest = memories.keys().next();
+    if (oldest.done || oldest.value === key) break;
+    rememberedBytes -= textBytes(memories.get(oldest.value));
+    memories.delete(oldest.value);
+  }
+}
+
+function forget(host: PolicyHost): void {
+  rememberedBytes -= textBytes(memories.get(memoryKey(host)));
+  memories.delete(memoryKey(host));
+}
+
+/** The index as this isolate last read it (undefined value: KV holds none, or it cannot be read). */
+let indexMemory: { readonly value: StoredPolicyIndex | undefined; readonly at: number } | undefined;
 
 /** Forget what this isolate remembers (tests). */
 export function clearPolicyMemory(): void {
-  memory = undefined;
+  memories.clear();
+  rememberedBytes = 0;
+  indexMemory = undefined;
 }
 
-/** The policy in force for a request: from memory, else KV (at most once per RECHECK_MS). */
-export async function policyInForce(kv: KVNamespace, config: Config): Promise<LivePolicy> {
+/** How many policies this isolate holds compiled, and their text (bench, tests). */
+export function rememberedPolicies(): { readonly count: number; readonly textBytes: number } {
+  return { count: memories.size, textBytes: rememberedBytes };
+}
+
+/** Can this deployment have policies per host at all (route mode with AUTHORITIES)? */
+function hostsPossible(config: Config): boolean {
+  return !config.originUrl && config.authorities !== undefined;
+}
+
+/**
+ * The policy in force for a request to `host` (a canonical exact host; null or omitted: the
+ * default): its own key's, else the nearest `*.` key's, else the default's. From memory; the
+ * index at most once per RECHECK_MS, a record only when the index shows a version not compiled.
+ */
+export async function policyInForce(kv: KVNamespace, config: Config, host: PolicyHost = null): Promise<LivePolicy> {
   const now = Date.now();
-  if (!memory || now - memory.at >= RECHECK_MS) memory = await reread(kv, now);
-  return livePolicy(memory, config);
+  if (host !== null && hostsPossible(config)) {
+    const index = await indexNow(kv, now);
+    for (const key of policyKeysFor(host)) {
+      if (!hasOwnPolicy(key, index, config)) continue;
+      const live = await keyInForce(kv, config, key, index?.hosts.get(key), now);
+      // A key whose versions all fail (or a var entry gone) has no policy to give: the next one judges.
+      if (live.text !== null) return live;
+    }
+  }
+  const index = host === null || !hostsPossible(config) ? indexMemory?.value : await indexNow(kv, now);
+  return keyInForce(kv, config, null, index?.default, now);
+}
+
+function hasOwnPolicy(key: string, index: StoredPolicyIndex | undefined, config: Config): boolean {
+  const indexed = index?.hosts.get(key);
+  return indexed ? indexed.own : config.hostPolicies.has(key);
+}
+
+async function indexNow(kv: KVNamespace, now: number): Promise<StoredPolicyIndex | undefined> {
+  if (indexMemory && now - indexMemory.at < RECHECK_MS) return indexMemory.value;
+  const read = await readPolicyIndex(kv, { cacheTtl: KV_CACHE_TTL_SECONDS });
+  // Unreadable: store.ts answers the last good index (named in status) or none; hosts then fall
+  // back to the POLICY var and the default, logged.
+  if (read.problem !== undefined) logError("live-policy", `policy index unusable: ${read.problem}`);
+  indexMemory = { value: read.value, at: now };
+  return read.value;
+}
+
+/** One key's policy in force: remembered while the index shows the version remembered. */
+async function keyInForce(
+  kv: KVNamespace,
+  config: Config,
+  host: PolicyHost,
+  indexed: PolicyIndexEntry | undefined,
+  now: number,
+): Promise<LivePolicy> {
+  // A host the index does not name has no record: its policy is the POLICY var's, no read.
+  if (host !== null && !indexed) return initialPolicy(config, host);
+  let memory = remembered(host);
+  const current = indexed !== undefined && memory !== undefined && (memory.newest ?? 0) === indexed.version;
+  if (!memory || (!current && now - memory.at >= RECHECK_MS)) {
+    memory = await reread(kv, host, memory, now);
+    remember(host, memory);
+  }
+  return livePolicy(memory, config, host);
 }
 
 /**
@@ -81,22 +214,30 @@ export async function policyInForce(kv: KVNamespace, config: Config): Promise<Li
  * cannot be read at all (store.ts says why), or holds no usable version, keeps this isolate's
  * last good version, else version 0; all of it logged.
  */
-async function reread(kv: KVNamespace, now: number): Promise<Memory> {
-  const read = await readPolicy(kv, { cacheTtl: KV_CACHE_TTL_SECONDS });
+async function reread(kv: KVNamespace, host: PolicyHost, before: Memory | undefined, now: number): Promise<Memory> {
+  const read = await readPolicy(kv, { cacheTtl: KV_CACHE_TTL_SECONDS, host });
+  const kept = keptName(before);
+  const name = host === null ? "policy" : `policy of ${host}`;
   if (read.problem !== undefined) {
-    logError("live-policy", `policy read failed, keeping ${keptName()}: ${read.problem}`);
-    const fallback = `the stored record cannot be used (${read.problem}); ${keptName()} stays in force`;
-    return { current: memory?.current ?? null, at: now, stale: true, fallback };
+    logError("live-policy", `${name} read failed, keeping ${kept}: ${read.problem}`);
+    const fallback = `the stored record cannot be used (${read.problem}); ${kept} stays in force`;
+    return { current: before?.current ?? null, newest: undefined, at: now, stale: true, fallback };
   }
-  if (!read.value) return { current: null, at: now, stale: false, fallback: null };
-  const judged = judgeVersions(read.value, compiledOf);
-  notePolicyFault(judged.fallback ?? undefined);
-  if (judged.inForce) return { current: judged.inForce, at: now, stale: false, fallback: judged.fallback };
-  logError("live-policy", `no stored policy version validates, keeping ${keptName()}: ${judged.fallback ?? ""}`);
-  return { current: memory?.current ?? null, at: now, stale: true, fallback: judged.fallback };
+  if (!read.value) return { current: null, newest: undefined, at: now, stale: false, fallback: null };
+  const judged = judgeVersions(read.value, (entry) => compiledOf(entry, before));
+  const newest = newestVersion(read.value);
+  notePolicyFault(judged.fallback ?? undefined, host);
+  if (judged.inForce) return { current: judged.inForce, newest, at: now, stale: false, fallback: judged.fallback };
+  logError("live-policy", `no stored version of the ${name} validates, keeping ${kept}: ${judged.fallback ?? ""}`);
+  return { current: before?.current ?? null, newest, at: now, stale: true, fallback: judged.fallback };
 }
 
-function keptName(): string {
+function newestVersion(record: StoredPolicy): number | undefined {
+  const first = record.versions[0];
+  return first === undefined ? undefined : first.ok ? first.value.version : first.version;
+}
+
+function keptName(memory: Memory | undefined): string {
   return memory?.current ? `version ${memory.current.entry.version}` : "version 0 (POLICY var)";
 }
 
@@ -143,30 +284,40 @@ function judgeVersions(record: StoredPolicy, compile: Compile): JudgedVersions {
 }
 
 /**
- * A version compiled, once per version: a re-read every RECHECK_MS that finds the same version
- * keeps the routes already indexed (a 64 KiB policy is not re-parsed and re-indexed every 10 s).
+ * A version compiled, once per version: a re-read that finds the same version keeps the routes
+ * already indexed (a 64 KiB policy is not re-parsed and re-indexed every 10 s).
  */
-function compiledOf(entry: StoredPolicyVersion): ReturnType<Compile> {
+function compiledOf(entry: StoredPolicyVersion, known: Memory | undefined): ReturnType<Compile> {
   if (entry.text === null) return { ok: true, value: undefined };
-  const known = memory?.current;
-  if (known?.compiled && known.entry.version === entry.version && known.entry.text === entry.text) {
-    return { ok: true, value: known.compiled };
+  const current = known?.current;
+  if (current?.compiled && current.entry.version === entry.version && current.entry.text === entry.text) {
+    return { ok: true, value: current.compiled };
   }
   return parsePolicy(entry.text);
 }
 
-function livePolicy(remembered: Memory, config: Config): LivePolicy {
-  const current = remembered.current;
-  const { stale, fallback } = remembered;
-  if (!current) return { ...initialPolicy(config), stale, fallback };
+function livePolicy(memory: Memory, config: Config, host: PolicyHost): LivePolicy {
+  const current = memory.current;
+  const { stale, fallback } = memory;
+  if (!current) return { ...initialPolicy(config, host), stale, fallback };
   const { entry, compiled } = current;
-  return { version: entry.version, savedAt: entry.savedAt, text: entry.text, compiled, source: "kv", stale, fallback };
+  return {
+    host,
+    version: entry.version,
+    savedAt: entry.savedAt,
+    text: entry.text,
+    compiled,
+    source: "kv",
+    stale,
+    fallback,
+  };
 }
 
-/** Version 0: the POLICY var's policy, or none. */
-export function initialPolicy(config: Config): LivePolicy {
-  const text = config.policy ? JSON.stringify(config.policy.policy, null, 2) : null;
-  return { version: 0, savedAt: null, text, compiled: config.policy, source: "var", stale: false, fallback: null };
+/** Version 0 of a key: the POLICY var's policy for it (the plain document, or its `hosts` entry), or none. */
+export function initialPolicy(config: Config, host: PolicyHost = null): LivePolicy {
+  const compiled = host === null ? config.policy : config.hostPolicies.get(host);
+  const text = compiled ? JSON.stringify(compiled.policy, null, 2) : null;
+  return { host, version: 0, savedAt: null, text, compiled, source: "var", stale: false, fallback: null };
 }
 
 /** The outcome of a save. */
@@ -175,30 +326,42 @@ export type SaveOutcome =
   /** If-Match named another version than the one in force. */
   | { readonly kind: "precondition-failed"; readonly version: number }
   /** Another save, at the same moment, replaced this one (the read-back shows its version). */
-  | { readonly kind: "overwritten"; readonly entry: StoredPolicyVersion; readonly by: number };
+  | { readonly kind: "overwritten"; readonly entry: StoredPolicyVersion; readonly by: number }
+  /** A new host would pass MAX_POLICY_HOSTS. */
+  | { readonly kind: "too-many-hosts"; readonly limit: number };
 
 export interface SaveRequest {
   /** The policy JSON, already validated by parsePolicy; null for none. */
   readonly text: string | null;
   readonly compiled: CompiledPolicy | undefined;
-  readonly via: "put" | "rollback";
+  readonly via: "put" | "rollback" | "delete";
   readonly from?: number;
   /** Save only if this version is in force (If-Match). */
   readonly ifMatch?: number | undefined;
+  /** Whose policy: a host key, or null (omitted) for the default. */
+  readonly host?: PolicyHost;
+  /** Who saved it (X-Saved-By). */
+  readonly by?: string | undefined;
 }
 
 /**
  * Store a new version (one higher than any kept, readable or not, so numbers only grow), apply it
- * on this isolate at once. A record that cannot be read is replaced whole (it is never read
- * first to be kept); a KV write that fails throws StoreRefused (the admin API's 503), and
- * nothing changes in force.
+ * on this isolate at once, and name it in the index. A record that cannot be read is replaced
+ * whole (it is never read first to be kept); a KV write that fails throws StoreRefused (the admin
+ * API's 503), and nothing changes in force.
  */
 export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise<SaveOutcome> {
-  const listing = await storedVersions(kv);
+  const host = request.host ?? null;
+  const listing = await storedVersions(kv, host);
   const newest = Math.max(0, ...listing.versions.map((listed) => listed.version ?? 0));
   const inForceVersion = listing.inForce?.version ?? 0;
   if (request.ifMatch !== undefined && request.ifMatch !== inForceVersion) {
     return { kind: "precondition-failed", version: inForceVersion };
+  }
+  const index = host === null ? undefined : await freshIndex(kv);
+  if (host !== null && request.text !== null && !index?.hosts.get(host)?.own) {
+    const owning = [...(index?.hosts.values() ?? [])].filter((line) => line.own).length;
+    if (owning >= MAX_POLICY_HOSTS) return { kind: "too-many-hosts", limit: MAX_POLICY_HOSTS };
   }
   const entry: StoredPolicyVersion = {
     version: newest + 1,
@@ -207,18 +370,87 @@ export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise
     via: request.via,
     ...(request.from !== undefined && { from: request.from }),
     saveId: crypto.randomUUID(),
+    ...(request.by !== undefined && { by: request.by }),
   };
+  const line = indexLine(entry);
   const kept = listing.versions.flatMap((listed) => (listed.entry ? [listed.entry] : []));
-  await writePolicy(kv, { versions: [entry, ...kept].slice(0, MAX_KEPT_VERSIONS) });
-  memory = { current: { entry, compiled: request.compiled }, at: Date.now(), stale: false, fallback: null };
-  notePolicyFault(undefined);
+  await writePolicy(
+    kv,
+    { versions: [entry, ...kept].slice(0, MAX_KEPT_VERSIONS) },
+    host,
+    host === null ? undefined : line,
+  );
+  remember(host, {
+    current: { entry, compiled: request.compiled },
+    newest: entry.version,
+    at: Date.now(),
+    stale: false,
+    fallback: null,
+  });
+  notePolicyFault(undefined, host);
+  await indexSave(kv, host, line, index);
   // No compare-and-set in KV: read the write back; another save may have landed on top of it.
-  const after = (await storedVersions(kv)).versions[0]?.entry;
+  const after = (await storedVersions(kv, host)).versions[0]?.entry;
   if (after && after.saveId !== entry.saveId) {
-    memory = undefined; // re-read: the other save is what is in force
+    forget(host); // re-read: the other save is what is in force
     return { kind: "overwritten", entry, by: after.version };
   }
   return { kind: "saved", entry };
+}
+
+function indexLine(entry: StoredPolicyVersion): PolicyIndexEntry {
+  return {
+    version: entry.version,
+    savedAt: entry.savedAt,
+    via: entry.via,
+    ...(entry.by !== undefined && { by: entry.by }),
+    own: entry.text !== null,
+  };
+}
+
+/** The index fresh from KV; one that cannot be read is rebuilt from the host records' listing. */
+export async function freshIndex(kv: KVNamespace): Promise<StoredPolicyIndex | undefined> {
+  const read = await readPolicyIndex(kv);
+  if (read.problem === undefined) return read.value;
+  return { default: undefined, hosts: await listPolicyHostEntries(kv) };
+}
+
+/**
+ * Name a save in the index (a host's always; the default's when an index exists, so a
+ * deployment without hosts keeps one write per save). Read back, and written again when
+ * another host's save replaced it at the same moment (KV has no compare-and-set): at most
+ * three tries; what is still lost is named by GET policies and repaired by the next save.
+ */
+async function indexSave(
+  kv: KVNamespace,
+  host: PolicyHost,
+  line: PolicyIndexEntry,
+  known: StoredPolicyIndex | undefined,
+): Promise<void> {
+  let index = host === null ? await freshIndex(kv) : known;
+  if (host === null && index === undefined) return;
+  // The default's line too, so an isolate reads the default only when it changes.
+  const defaultLine = host === null ? line : (index?.default ?? (await defaultLineNow(kv)));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const hosts = new Map(index?.hosts);
+    if (host !== null) hosts.set(host, line);
+    const next: StoredPolicyIndex = { default: defaultLine, hosts };
+    await writePolicyIndex(kv, next);
+    indexMemory = { value: next, at: Date.now() };
+    index = await freshIndex(kv);
+    const landed = host === null ? index?.default : index?.hosts.get(host);
+    if (landed?.version === line.version) return;
+  }
+  logError("live-policy", `the policy index kept losing ${host ?? "the default"}'s save to simultaneous saves`);
+}
+
+/** The default record's newest version as an index line (version 0: KV holds none). */
+async function defaultLineNow(kv: KVNamespace): Promise<PolicyIndexEntry | undefined> {
+  const read = await readPolicy(kv);
+  if (read.problem !== undefined) return undefined; // unknown: isolates re-read the default every RECHECK_MS
+  const first = read.value?.versions[0];
+  if (!first) return { version: 0, savedAt: 0, via: "put", own: false };
+  return first.ok ? indexLine(first.value) : undefined;
 }
 
 /** The kept versions as the admin API sees them (fresh from KV), and the one in force. */
@@ -232,15 +464,16 @@ export interface PolicyListing {
 }
 
 /**
- * The stored versions, newest first (fresh from KV: the admin API's view). A record this code
- * cannot read lists this isolate's last good versions (or none) and says why, rather than
+ * A key's stored versions, newest first (fresh from KV: the admin API's view). A record this
+ * code cannot read lists this isolate's last good versions (or none) and says why, rather than
  * failing the admin API: GET and PUT policy always answer.
  */
-export async function storedVersions(kv: KVNamespace): Promise<PolicyListing> {
-  const read = await readPolicy(kv);
-  const judged = read.value ? judgeVersions(read.value, compiledOf) : undefined;
+export async function storedVersions(kv: KVNamespace, host: PolicyHost = null): Promise<PolicyListing> {
+  const read = await readPolicy(kv, { host });
+  const before = memories.get(memoryKey(host));
+  const judged = read.value ? judgeVersions(read.value, (entry) => compiledOf(entry, before)) : undefined;
   // A readable record clears the key's fault in store.ts; a version passed over is one again.
-  if (read.problem === undefined) notePolicyFault(judged?.fallback ?? undefined);
+  if (read.problem === undefined) notePolicyFault(judged?.fallback ?? undefined, host);
   const unreadable = read.problem === undefined ? null : `the stored record cannot be used (${read.problem})`;
   return {
     versions: judged?.listed ?? [],

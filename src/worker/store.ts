@@ -7,7 +7,11 @@
  *                                     cron and status can page through keys without a read each
  *              pause               -> Pause (JSON)
  *              cron-cursor         -> where the last cron run stopped listing robots: keys
- *              policy              -> the live operator policy and its last versions (live-policy.ts)
+ *              policy              -> the live operator policy and its last versions (live-policy.ts): the default
+ *              policy:host:<host>  -> one host's own policy, the same record (host-policies.ts; <host> canonical,
+ *                                     as AUTHORITIES spells it: `shop.example`, `*.example.org`)
+ *              policy-hosts        -> the index: every host with a policy record and its newest version, and the
+ *                                     default's, so a request reads a record only when its version changed
  *              crawler-ranges      -> the published crawler lists (identity/crawler-ranges.ts)
  *              signature-directory:<url> -> a trusted Web Bot Auth signer's keys (identity/signature-directory.ts)
  *
@@ -28,6 +32,8 @@ import {
   checkEntryMetadata,
   checkPause,
   checkPolicy,
+  checkPolicyIndex,
+  checkPolicyIndexEntry,
   checkRanges,
   checkRobotsEntry,
   checkSignatureDirectory,
@@ -35,6 +41,8 @@ import {
   RECORD_SCHEMA,
   type Checked,
   type CheckedPolicy,
+  type CheckedPolicyIndex,
+  type PolicyIndexEntry,
   type CheckedPolicyVersion,
   type CheckedRanges,
   type CheckedSignatureDirectory,
@@ -46,6 +54,8 @@ const PAUSE_KEY = "pause";
 const RANGES_KEY = "crawler-ranges";
 const SIGNATURE_DIRECTORY_PREFIX = "signature-directory:";
 const POLICY_KEY = "policy";
+const POLICY_HOST_PREFIX = "policy:host:";
+const POLICY_INDEX_KEY = "policy-hosts";
 const CRON_CURSOR_KEY = "cron-cursor";
 
 /** A write KV refused (KV down, the daily write quota spent, a value too large): the admin API answers 503. */
@@ -136,6 +146,10 @@ function repairOf(key: string): string {
     const origin = key.slice(ROBOTS_PREFIX.length);
     return `POST refresh?origin=${origin} fetches and stores it anew (or DELETE origin?origin=${origin}); until then crawlers are judged by a fresh fetch`;
   }
+  if (key.startsWith(POLICY_HOST_PREFIX)) {
+    const host = key.slice(POLICY_HOST_PREFIX.length);
+    return `PUT policy?host=${host} saves a valid policy over it (or POST policy/rollback?host=${host}, DELETE policy?host=${host})`;
+  }
   if (key.startsWith(SIGNATURE_DIRECTORY_PREFIX)) {
     return "fetched and stored anew by the next cron run or signed request; `wrangler kv key delete` removes it";
   }
@@ -144,6 +158,8 @@ function repairOf(key: string): string {
       return "DELETE pause removes it (POST pause stores a new one); until then no stored pause is in force";
     case POLICY_KEY:
       return "PUT policy saves a valid policy over it (or POST policy/rollback)";
+    case POLICY_INDEX_KEY:
+      return "the next save of any policy (PUT policy, with or without host=) writes it anew from the stored host records; until then hosts are judged by the default";
     case RANGES_KEY:
       return "POST refresh?sources=ranges fetches and stores the lists anew; until then claims they verify are unverifiable";
     default:
@@ -282,7 +298,7 @@ export async function writeSignatureDirectory(kv: KVNamespace, directory: Stored
   clearOwnFault(key);
 }
 
-// ---- policy ----
+// ---- policy, policy:host:<host>, policy-hosts ----
 
 /** One saved version of the operator policy (live-policy.ts says what each field means). */
 export type StoredPolicyVersion = CheckedPolicyVersion;
@@ -290,32 +306,80 @@ export type StoredPolicyVersion = CheckedPolicyVersion;
 /** The live policy as stored: its versions, newest first, each read or with why it cannot be. */
 export type StoredPolicy = CheckedPolicy;
 
+/** Which hosts have a policy record, and each one's newest version (and the default's). */
+export type StoredPolicyIndex = CheckedPolicyIndex;
+export type { PolicyIndexEntry };
+
+/** The key of a host's policy record; null is the default's (`policy`, as before hosts). */
+function policyKey(host: string | null): string {
+  return host === null ? POLICY_KEY : POLICY_HOST_PREFIX + host;
+}
+
 /**
- * The stored policy record. `cacheTtl` (seconds, at least 30) lets KV serve it from the
- * location's cache that long; the request path passes it, the admin API reads fresh.
+ * The stored policy record of a host (null: the default). `cacheTtl` (seconds, at least 30)
+ * lets KV serve it from the location's cache that long; the request path passes it, the admin
+ * API reads fresh.
  */
 export async function readPolicy(
   kv: KVNamespace,
-  options: { readonly cacheTtl?: number } = {},
+  options: { readonly cacheTtl?: number; readonly host?: string | null } = {},
 ): Promise<StoreRead<StoredPolicy>> {
-  return readRecord(kv, POLICY_KEY, checkPolicy, options);
+  const { host = null, ...read } = options;
+  return readRecord(kv, policyKey(host), checkPolicy, read);
 }
 
-/** Write the versions whole in one put (newest first). */
+/** Write a host's versions (null: the default's) whole in one put (newest first). */
 export async function writePolicy(
   kv: KVNamespace,
   { versions }: { readonly versions: readonly StoredPolicyVersion[] },
+  host: string | null = null,
+  /** A host's line of the index, also kept as the key's metadata so the index can be rebuilt from a listing. */
+  metadata?: PolicyIndexEntry,
 ): Promise<void> {
-  await put(kv, POLICY_KEY, JSON.stringify({ schema: RECORD_SCHEMA, versions }));
-  lastGood.set(POLICY_KEY, { versions: versions.map((value) => ({ ok: true, value })) }, Date.now());
-  clearOwnFault(POLICY_KEY);
+  const key = policyKey(host);
+  await put(kv, key, JSON.stringify({ schema: RECORD_SCHEMA, versions }), metadata && { metadata });
+  lastGood.set(key, { versions: versions.map((value) => ({ ok: true, value })) }, Date.now());
+  clearOwnFault(key);
 }
 
 /**
- * A fault of a readable policy record: its newest version does not validate (live-policy.ts
- * says which is in force instead); undefined when the newest is in force.
+ * A fault of a readable policy record (null: the default's): its newest version does not
+ * validate (live-policy.ts says which is in force instead); undefined when the newest is in force.
  */
-export function notePolicyFault(cause: string | undefined): void {
-  if (cause === undefined) clearOwnFault(POLICY_KEY);
-  else noteOwnFault(POLICY_KEY, cause, repairOf(POLICY_KEY));
+export function notePolicyFault(cause: string | undefined, host: string | null = null): void {
+  const key = policyKey(host);
+  if (cause === undefined) clearOwnFault(key);
+  else noteOwnFault(key, cause, repairOf(key));
+}
+
+/** The index of host policies (absent: no host has ever had one, or a release before hosts). */
+export async function readPolicyIndex(
+  kv: KVNamespace,
+  options: { readonly cacheTtl?: number } = {},
+): Promise<StoreRead<StoredPolicyIndex>> {
+  return readRecord(kv, POLICY_INDEX_KEY, checkPolicyIndex, options);
+}
+
+/** Write the index whole (hosts sorted by name, so a listing pages through it in order). */
+export async function writePolicyIndex(kv: KVNamespace, index: StoredPolicyIndex): Promise<void> {
+  const hosts = Object.fromEntries([...index.hosts].toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  await put(kv, POLICY_INDEX_KEY, JSON.stringify({ schema: RECORD_SCHEMA, default: index.default, hosts }));
+  lastGood.set(POLICY_INDEX_KEY, index, Date.now());
+  clearOwnFault(POLICY_INDEX_KEY);
+}
+
+/** Every host's policy record as KV's listing describes it (its metadata), to rebuild an unreadable index. */
+export async function listPolicyHostEntries(kv: KVNamespace): Promise<Map<string, PolicyIndexEntry>> {
+  const hosts = new Map<string, PolicyIndexEntry>();
+  let cursor: string | undefined;
+  do {
+    const page = await kv.list<unknown>({ prefix: POLICY_HOST_PREFIX, ...(cursor && { cursor }) });
+    for (const key of page.keys) {
+      const entry = checkPolicyIndexEntry(key.metadata);
+      // A record without usable metadata is listed as a policy of its own: read when requested.
+      hosts.set(key.name.slice(POLICY_HOST_PREFIX.length), entry ?? { version: 1, savedAt: 0, via: "put", own: true });
+    }
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+  return hosts;
 }

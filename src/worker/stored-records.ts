@@ -222,9 +222,12 @@ export interface CheckedPolicyVersion {
   readonly version: number;
   readonly savedAt: number;
   readonly text: string | null;
-  readonly via: "put" | "rollback";
+  /** `delete`: a host's policy removed (text null), only in a host's record. */
+  readonly via: "put" | "rollback" | "delete";
   readonly from?: number;
   readonly saveId: string;
+  /** Who saved it (the `X-Saved-By` header), when said. */
+  readonly by?: string;
 }
 
 /** One kept version, or why it cannot be used; its number when it has one (for the listing). */
@@ -251,11 +254,12 @@ function checkPolicyVersion(json: unknown): PolicyVersionRead {
   const fail = (cause: string): PolicyVersionRead => ({ ok: false, cause, version });
   if (!isObject(json)) return fail("not an object");
   if (version === undefined || version < 1) return fail('"version" is not a whole number from 1');
-  const { savedAt, text, via, from, saveId } = json;
+  const { savedAt, text, via, from, saveId, by } = json;
   if (!isTime(savedAt)) return fail('"savedAt" is not a time');
   if (!(text === null || typeof text === "string")) return fail('"text" is neither a policy text nor null');
-  if (via !== "put" && via !== "rollback") return fail('"via" is neither put nor rollback');
+  if (via !== "put" && via !== "rollback" && via !== "delete") return fail('"via" is not put, rollback or delete');
   if (from !== undefined && !Number.isSafeInteger(from)) return fail('"from" is not a version');
+  if (!isOptionalString(by)) return fail('"by" is not a name');
   return {
     ok: true,
     value: {
@@ -265,8 +269,57 @@ function checkPolicyVersion(json: unknown): PolicyVersionRead {
       via,
       ...(from !== undefined && { from: from as number }),
       saveId: typeof saveId === "string" ? saveId : "",
+      ...(by !== undefined && { by }),
     },
   };
+}
+
+// ---- policy-hosts: which hosts have a policy, and the newest version of each ----
+
+/** One host's line in the index: what GET policies lists and what the request path compares. */
+export interface PolicyIndexEntry {
+  /** The newest saved version of the host's record (the default's line: 0 when KV holds none). */
+  readonly version: number;
+  readonly savedAt: number;
+  readonly via: "put" | "rollback" | "delete";
+  readonly by?: string;
+  /** Whether that version holds a policy of the host's own (false: removed, judged by the next pattern or the default). */
+  readonly own: boolean;
+}
+
+export interface CheckedPolicyIndex {
+  /** The default's newest version (absent: saved by a release before the index, or never). */
+  readonly default: PolicyIndexEntry | undefined;
+  readonly hosts: ReadonlyMap<string, PolicyIndexEntry>;
+}
+
+export function checkPolicyIndex(json: unknown): Checked<CheckedPolicyIndex> {
+  if (!isObject(json)) return wrongShape("not an object");
+  const schema = schemaProblem(json);
+  if (schema) return bad(schema);
+  const hostsField = json["hosts"];
+  if (!isObject(hostsField)) return wrongShape('"hosts" is not an object');
+  const hosts = new Map<string, PolicyIndexEntry>();
+  for (const [host, value] of Object.entries(hostsField)) {
+    const entry = checkPolicyIndexEntry(value);
+    if (!entry) return wrongShape(`the entry of ${JSON.stringify(host)} is not a version line`);
+    hosts.set(host, entry);
+  }
+  const defaultField = json["default"];
+  const defaultEntry = defaultField === undefined ? undefined : checkPolicyIndexEntry(defaultField);
+  if (defaultField !== undefined && !defaultEntry) return wrongShape('"default" is not a version line');
+  return ok({ default: defaultEntry, hosts });
+}
+
+/** One line of the index (also a host record's KV metadata), or undefined when it is not one. */
+export function checkPolicyIndexEntry(json: unknown): PolicyIndexEntry | undefined {
+  if (!isObject(json)) return undefined;
+  const { version, savedAt, via, by, own } = json;
+  // Version 0 only for the default: "KV holds no default record".
+  if (!Number.isSafeInteger(version) || (version as number) < 0 || !isTime(savedAt)) return undefined;
+  if (via !== "put" && via !== "rollback" && via !== "delete") return undefined;
+  if (!isOptionalString(by) || typeof own !== "boolean") return undefined;
+  return { version: version as number, savedAt, via, ...(by !== undefined && { by }), own };
 }
 
 // ---- robots: key metadata ----

@@ -431,8 +431,16 @@ describe("bad input is a clear 4xx, never a crash (attack rows)", () => {
       error: "If-Match",
     },
     {
-      why: "DELETE is no route",
+      why: "DELETE of the default (only a host's own policy can be removed)",
       method: "DELETE",
+      path: "policy",
+      body: undefined,
+      status: 400,
+      error: "DELETE policy needs host=",
+    },
+    {
+      why: "PATCH is no route",
+      method: "PATCH",
       path: "policy",
       body: undefined,
       status: 404,

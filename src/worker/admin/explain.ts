@@ -17,7 +17,7 @@ import { checkClaimFromCache, needsVerification } from "../identity/verify-crawl
 import { policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
 import { jsonResponse } from "../responses.ts";
-import { isServedAuthority } from "../robots/authorities.ts";
+import { hostOfAuthority, isServedAuthority } from "../robots/authorities.ts";
 import { storedRobots } from "../robots/cache.ts";
 import { servedRobots } from "../robots/purposes-served.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
@@ -123,7 +123,8 @@ export interface Situation {
 
 export async function situationOf(admin: AdminContext, origin: string): Promise<Situation> {
   const pause = await activePause(admin.kv, admin.config);
-  const policy = (await policyInForce(admin.kv, admin.config)).compiled;
+  // The policy that judges this origin's requests: its host's own, a pattern's, or the default.
+  const policy = (await policyInForce(admin.kv, admin.config, hostOfAuthority(origin))).compiled;
   return {
     policy,
     ...(policy?.hasConditions && { ledger: await freshLedger(admin.env.ACTIVITY, origin) }),

@@ -143,7 +143,7 @@ export async function robotsView(admin: AdminContext): Promise<Response> {
   if (!entry) return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh first`);
   const robots = entry.copy ? modelOf(entry.copy) : undefined;
   const originText = entry.copy ? new TextDecoder().decode(fromBase64(entry.copy.bodyBase64)) : null;
-  const served = servedFile(entry, (await policyInForce(admin.kv, admin.config)).compiled);
+  const served = servedFile(entry, (await policyInForce(admin.kv, admin.config, hostOfAuthority(origin))).compiled);
   return jsonResponse({
     status: originStatus({ entry, matcher: () => undefined }, Date.now()),
     inForce: entry.state === "ok",

@@ -5,6 +5,10 @@
  *   PUT  policy  <policy JSON>      a new version; 400 `{error, problems, at: [{line, problem}]}`
  *                                   with every problem and its line in the submitted text
  *   POST policy/rollback {"version": N}   version N's policy in force again, as a new version
+ *   DELETE policy?host=h            a new version of h with no policy of its own
+ *
+ * Each takes `?host=<name>` (admin/policy-host.ts): that host's own policy, with its own
+ * versions and If-Match; without it, the default. `X-Saved-By` names who saved (kept, listed).
  *
  * Bodies are bounded (MAX_POLICY_BYTES; 413 beyond; admin/body.ts) and must be UTF-8.
  * `If-Match: "N"` (the ETag GET answers) makes a save conditional on version N still being in
@@ -17,7 +21,16 @@ import { locateProblems } from "../../policy/policy-lines.ts";
 import { routesPassingPurposes } from "../../policy/purposes-conflicts.ts";
 import type { AdminContext } from "./context.ts";
 import { readBodyText } from "./body.ts";
-import { initialPolicy, MAX_KEPT_VERSIONS, savePolicy, storedVersions, type SaveOutcome } from "../live-policy.ts";
+import {
+  initialPolicy,
+  MAX_KEPT_VERSIONS,
+  policyInForce,
+  savePolicy,
+  storedVersions,
+  type PolicyHost,
+  type SaveOutcome,
+} from "../live-policy.ts";
+import { policyHostParam } from "./policy-host.ts";
 import { jsonResponse } from "../responses.ts";
 import type { StoredPolicyVersion } from "../store.ts";
 
@@ -36,11 +49,15 @@ function policyError(status: number, error: string, extra: Record<string, unknow
  * `fallback` says why the newest is not in force. Answers whatever the record holds.
  */
 export async function getPolicy(admin: AdminContext): Promise<Response> {
-  const listing = await storedVersions(admin.kv);
-  const initial = initialPolicy(admin.config);
+  const param = policyHostParam(admin);
+  if (!param.ok) return param.response;
+  const { host } = param;
+  const listing = await storedVersions(admin.kv, host);
+  const initial = initialPolicy(admin.config, host);
   const current = listing.inForce;
   const inForce = current ? describe(current) : describe(undefined, initial.text);
   const response = jsonResponse({
+    ...(host !== null && { host, judgedBy: await judgedBy(admin, host) }),
     ...inForce,
     policy: parsedOrNull(inForce.text),
     source: current ? "kv" : "var",
@@ -59,6 +76,13 @@ export async function getPolicy(admin: AdminContext): Promise<Response> {
   return response;
 }
 
+/** Whose policy judges an exact host's requests now (a pattern's: the pattern's own, or the default). */
+async function judgedBy(admin: AdminContext, host: string) {
+  if (host.startsWith("*.")) return null;
+  const live = await policyInForce(admin.kv, admin.config, host);
+  return { host: live.host, version: live.version };
+}
+
 /** The policy text as JSON (null for none, or for a stored text that is not JSON). */
 function parsedOrNull(text: string | null): unknown {
   try {
@@ -70,18 +94,22 @@ function parsedOrNull(text: string | null): unknown {
 
 /** A version as the API lists it; undefined is version 0 (the POLICY var, or none). */
 function describe(entry: StoredPolicyVersion | undefined, initialText: string | null = null) {
-  if (!entry) return { version: 0, savedAt: null, via: "POLICY var", from: null, text: initialText };
+  if (!entry) return { version: 0, savedAt: null, via: "POLICY var", from: null, by: null, text: initialText };
   return {
     version: entry.version,
     savedAt: new Date(entry.savedAt).toISOString(),
     via: entry.via,
     from: entry.from ?? null,
+    by: entry.by ?? null,
     text: entry.text,
   };
 }
 
 /** Validate and store a policy as a new version. */
 export async function putPolicy(admin: AdminContext): Promise<Response> {
+  const saver = saverOf(admin);
+  if (!saver.ok) return saver.response;
+  const { host, by } = saver;
   const body = await readBodyText(admin.request, MAX_POLICY_BYTES);
   if (!body.ok) return policyError(body.status, body.error);
   const ifMatch = ifMatchVersion(admin.request);
@@ -93,13 +121,56 @@ export async function putPolicy(admin: AdminContext): Promise<Response> {
       at: locateProblems(body.text, parsed.problems),
     });
   }
-  const outcome = await savePolicy(admin.kv, { text: body.text, compiled: parsed.value, via: "put", ifMatch });
+  const outcome = await savePolicy(admin.kv, {
+    text: body.text,
+    compiled: parsed.value,
+    via: "put",
+    ifMatch,
+    host,
+    by,
+  });
   // Saved, but two of its settings disagree: said now, and in GET status while it stands.
-  return saved(outcome, routesPassingPurposes(parsed.value));
+  return saved(outcome, host, routesPassingPurposes(parsed.value));
+}
+
+/** Remove a host's own policy: a new version with none, so the next pattern or the default judges it. */
+export async function deletePolicy(admin: AdminContext): Promise<Response> {
+  const saver = saverOf(admin);
+  if (!saver.ok) return saver.response;
+  const { host, by } = saver;
+  if (host === null) {
+    return policyError(400, "DELETE policy needs host=: the default always exists (PUT a policy, or roll back to 0)");
+  }
+  const ifMatch = ifMatchVersion(admin.request);
+  if (ifMatch === "bad") return policyError(400, 'If-Match must be a version in quotes, such as "3"');
+  return saved(await savePolicy(admin.kv, { text: null, compiled: undefined, via: "delete", ifMatch, host, by }), host);
+}
+
+/** Longest X-Saved-By kept. */
+const MAX_SAVED_BY_LENGTH = 100;
+
+/** `?host=` and `X-Saved-By` of a save, or the error. */
+function saverOf(
+  admin: AdminContext,
+): { ok: true; host: PolicyHost; by: string | undefined } | { ok: false; response: Response } {
+  const param = policyHostParam(admin);
+  if (!param.ok) return param;
+  const by = admin.request.headers.get("x-saved-by")?.trim();
+  // Printable characters only (no control characters, which a log or a terminal would obey).
+  if (by !== undefined && (by.length > MAX_SAVED_BY_LENGTH || /\p{Cc}/u.test(by))) {
+    return {
+      ok: false,
+      response: policyError(400, `X-Saved-By must be at most ${MAX_SAVED_BY_LENGTH} printable characters`),
+    };
+  }
+  return { ok: true, host: param.host, by: by === "" ? undefined : by };
 }
 
 /** Put the policy of a kept version (or version 0) back in force, as a new version. */
 export async function rollbackPolicy(admin: AdminContext): Promise<Response> {
+  const saver = saverOf(admin);
+  if (!saver.ok) return saver.response;
+  const { host, by } = saver;
   const body = await readBodyText(admin.request, MAX_ROLLBACK_BYTES);
   if (!body.ok) return policyError(body.status, body.error);
   const ifMatch = ifMatchVersion(admin.request);
@@ -108,18 +179,18 @@ export async function rollbackPolicy(admin: AdminContext): Promise<Response> {
   if (version === undefined) {
     return policyError(400, 'rollback needs a JSON body {"version": N}, N a whole number from 0 (the POLICY var)');
   }
-  const target = await rollbackTarget(admin, version);
+  const target = await rollbackTarget(admin, version, host);
   if (!target.ok) return target.response;
-  const outcome = await savePolicy(admin.kv, { ...target.value, via: "rollback", from: version, ifMatch });
-  return saved(outcome);
+  const outcome = await savePolicy(admin.kv, { ...target.value, via: "rollback", from: version, ifMatch, host, by });
+  return saved(outcome, host);
 }
 
-async function rollbackTarget(admin: AdminContext, version: number) {
+async function rollbackTarget(admin: AdminContext, version: number, host: PolicyHost) {
   if (version === 0) {
-    const initial = initialPolicy(admin.config);
+    const initial = initialPolicy(admin.config, host);
     return { ok: true, value: { text: initial.text, compiled: initial.compiled } } as const;
   }
-  const { versions } = await storedVersions(admin.kv);
+  const { versions } = await storedVersions(admin.kv, host);
   const entry = versions.find((candidate) => candidate.version === version)?.entry;
   const kept = versions.map((candidate) => candidate.version).join(", ");
   if (!entry) {
@@ -151,10 +222,11 @@ function rollbackVersion(text: string): number | undefined {
   return typeof version === "number" && Number.isSafeInteger(version) && version >= 0 ? version : undefined;
 }
 
-function saved(outcome: SaveOutcome, notes: readonly string[] = []): Response {
+function saved(outcome: SaveOutcome, host: PolicyHost, notes: readonly string[] = []): Response {
   switch (outcome.kind) {
     case "saved": {
       const response = jsonResponse({
+        ...(host !== null && { host }),
         version: outcome.entry.version,
         savedAt: new Date(outcome.entry.savedAt).toISOString(),
         ...(notes.length > 0 && { notes }),
@@ -167,6 +239,11 @@ function saved(outcome: SaveOutcome, notes: readonly string[] = []): Response {
         412,
         `the policy changed since you loaded it: version ${outcome.version} is in force now; reload and save again`,
         { version: outcome.version },
+      );
+    case "too-many-hosts":
+      return policyError(
+        400,
+        `at most ${outcome.limit} hosts may have a policy of their own: remove one (DELETE policy?host=…) or use a *. pattern`,
       );
     case "overwritten":
       return policyError(

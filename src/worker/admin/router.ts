@@ -26,6 +26,12 @@
  *   POST   policy/rollback {"version"}  an earlier version back in force, as a new version
  *   GET    activity[?origin=…&hours=…&recent=…]   what the edge did, per crawler (admin/activity.ts)
  *   POST   replay[?origin=…] {"draft"?, "policy"?}  recent crawler requests judged under a draft
+ *   GET    policies[?cursor=…&limit=…]  the default and each host with a policy, newest version, who saved
+ *   DELETE policy?host=…          a host's own policy removed (a new version with none)
+ *
+ * `?host=<name>` (admin/policy-host.ts): on the policy routes, that host's own policy (without
+ * it, the default); on the routes of one site (explain, test, robots, replay, activity, status,
+ * purposes/preview), that host's origin, judged with the policy that judges its requests.
  *
  * Only existing authorities are acted on (robots/authorities.ts): proxy mode ORIGIN_URL's, route
  * mode the allow-listed or, without AUTHORITIES, the already stored; a parameter never makes
@@ -40,11 +46,14 @@ import { explain } from "./explain.ts";
 import { deleteOrigin, existingOrigin, refreshNow, robotsView } from "./origins.ts";
 import { adminPageResponse } from "./page.ts";
 import { endPause, startPause } from "./pause.ts";
-import { getPolicy, putPolicy, rollbackPolicy } from "./policy.ts";
+import { deletePolicy, getPolicy, putPolicy, rollbackPolicy } from "./policy.ts";
+import { listPolicies } from "./policies.ts";
+import { withHostOrigin } from "./policy-host.ts";
 import { previewPurposes } from "./purposes.ts";
 import { status } from "./status.ts";
 import { testUrls } from "./tester.ts";
 import { policyInForce } from "../live-policy.ts";
+import { hostOfAuthority } from "../robots/authorities.ts";
 import { StoreRefused } from "../store.ts";
 
 export async function handleAdmin(admin: AdminContext, token: string): Promise<Response> {
@@ -72,8 +81,30 @@ export async function handleAdmin(admin: AdminContext, token: string): Promise<R
   }
 }
 
-async function routed(admin: AdminContext, route: string): Promise<Response> {
+/** The routes of one site, where `?host=h` stands for h's origin (admin/policy-host.ts). */
+const SITE_ROUTES: ReadonlySet<string> = new Set([
+  "GET status",
+  "POST refresh",
+  "GET explain",
+  "GET robots",
+  "POST test",
+  "GET activity",
+  "POST replay",
+  "POST purposes/preview",
+]);
+
+async function routed(given: AdminContext, route: string): Promise<Response> {
+  let admin = given;
+  if (SITE_ROUTES.has(route)) {
+    const site = withHostOrigin(given);
+    if (!site.ok) return site.response;
+    admin = site.admin;
+  }
   switch (route) {
+    case "GET policies":
+      return listPolicies(admin);
+    case "DELETE policy":
+      return deletePolicy(admin);
     case "GET status":
       return status(admin);
     case "POST refresh":
@@ -110,7 +141,8 @@ async function routed(admin: AdminContext, route: string): Promise<Response> {
 async function purposesPreview(admin: AdminContext): Promise<Response> {
   const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!origin.ok) return problemResponse(origin);
-  return previewPurposes(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
+  const policy = await policyInForce(admin.kv, admin.config, hostOfAuthority(origin.value));
+  return previewPurposes(admin, origin.value, policy.compiled);
 }
 
 /** Activity and replay, for an existing origin (admin/activity.ts). */
@@ -118,5 +150,10 @@ async function activityRoute(admin: AdminContext, route: "GET activity" | "POST 
   const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!origin.ok) return problemResponse(origin);
   if (route === "GET activity") return activityView(admin, origin.value);
-  return replayDraft(admin, origin.value, (await policyInForce(admin.kv, admin.config)).compiled);
+  // Live is what judges that host's requests now: its own policy, a pattern's, or the default.
+  return replayDraft(
+    admin,
+    origin.value,
+    (await policyInForce(admin.kv, admin.config, hostOfAuthority(origin.value))).compiled,
+  );
 }

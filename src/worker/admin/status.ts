@@ -6,7 +6,7 @@ import { identitySources } from "../identity/sources.ts";
 import { policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
 import { jsonResponse } from "../responses.ts";
-import { isServedAuthority } from "../robots/authorities.ts";
+import { hostOfAuthority, isServedAuthority } from "../robots/authorities.ts";
 import { listAuthorityPage, readSignatureDirectory } from "../store.ts";
 import { objectProblems } from "../object-problems.ts";
 import { isUnsaved, storedRobots } from "../robots/cache.ts";
@@ -14,6 +14,7 @@ import { ownFaultLines, ownFaults } from "../own-faults.ts";
 import { adminError, type AdminContext } from "./context.ts";
 import { originStatus } from "./origins.ts";
 import { purposesProblems } from "./purposes-problems.ts";
+import { hostPolicyStatus } from "./policies.ts";
 
 const STATUS_PAGE_DEFAULT = 100;
 const STATUS_PAGE_MAX = 1000;
@@ -70,6 +71,10 @@ export async function status(admin: AdminContext): Promise<Response> {
     // The activity view records only with RECORD_ACTIVITY and the ACTIVITY binding (GET activity).
     activity: { recording: admin.config.recordActivity && Boolean(admin.env.ACTIVITY) },
     policy: policySummary,
+    // ?host=h (router: h's origin): the policy judging h, its versions and its records' faults.
+    ...(admin.url.searchParams.has("host") && {
+      policyHost: await hostPolicyStatus(admin, hostOfAuthority(admin.authority)),
+    }),
     // Each source of identity evidence with its age and last error; a missing or stale list warns.
     identity,
     // Whether the crawler lists are used at all: with both off (npm run dev) the page says so in one line.

@@ -14,7 +14,7 @@ import type { EdgeRecord } from "../../policy/edge-record.ts";
 import { recordActivity } from "../activity/recorder.ts";
 import { ledgerFor } from "../activity/ledger-memory.ts";
 import { withLedgerMarks } from "../activity/ledger-marks.ts";
-import { isServedAuthority } from "../robots/authorities.ts";
+import { hostOfAuthority, isServedAuthority } from "../robots/authorities.ts";
 import type { EdgeContext } from "./context.ts";
 import { adminTokenKept, forward } from "./forward.ts";
 import { carriesToken } from "../admin-token.ts";
@@ -49,10 +49,11 @@ import { carriesSignature, checkSignature } from "../identity/verify-signature.t
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
   let facts = { ...initialFacts(edge), carriesAdminToken: await carriesAdminToken(edge) };
   let robots: LoadedRobots | undefined;
-  // The policy in force, read once per request: the robots.txt it serves (its purposes) and the
-  // rules it judges by are then always the same version.
+  // The policy in force for the request's own host, read once per request: the robots.txt it
+  // serves (its purposes) and the rules it judges by are then always the same version.
   let inForce: ReturnType<typeof policyInForce> | undefined;
-  const policyNow = async () => (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config))).compiled;
+  const policyNow = async () =>
+    (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config, hostOfAuthority(edge.authority)))).compiled;
   let answer = decideEdge(facts);
   while ("gather" in answer) {
     const asked = answer;

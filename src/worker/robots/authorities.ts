@@ -31,6 +31,11 @@ export function authorityOf(url: URL): string {
   return `${url.protocol}//${hostname}${port}`;
 }
 
+/** The host (and port) of an authority as authorityOf writes it: the key of its policy per host. */
+export function hostOfAuthority(authority: string): string {
+  return authority.slice(authority.indexOf("//") + 2);
+}
+
 function withoutTrailingDots(host: string): string {
   const trimmed = host.replace(/\.+$/, "");
   return trimmed === "" ? host : trimmed;
