@@ -6,8 +6,9 @@
  *    "default": {"routes": […]},
  *    "hosts": {"shop.example": {"routes": […], "purposes": […]}, "*.blog.example": {…}}}
  *
- * Each policy is judged by the edge's own validator (parsePolicy, what PUT policy runs), so a
- * file that passes here is one the edge accepts; schema/policy-file.schema.json says the same
+ * Each policy is judged by the edge's own reader of this shape (parsePolicySet, the POLICY var's,
+ * which runs parsePolicy, what PUT policy runs, on each), so a file that passes here is one the
+ * edge accepts; schema/policy-file.schema.json says the same
  * for editors (test/cli/policy-schema.test.ts holds the two in agreement).
  *
  * Choices:
@@ -21,7 +22,9 @@
  *     at most MAX_FILE_HOSTS hosts, each policy at most MAX_POLICY_BYTES as apply sends it.
  */
 
-import { MAX_POLICY_BYTES, parsePolicy } from "../policy/operator-policy.ts";
+import { canonicalHostName } from "../policy/host-names.ts";
+import { MAX_POLICY_BYTES } from "../policy/operator-policy.ts";
+import { parsePolicySet } from "../policy/policy-set.ts";
 import { invalid, valid, type Validated } from "../policy/validated.ts";
 
 /** Hosts one file may hold: the deployment size the edge is built and measured for. */
@@ -45,10 +48,15 @@ export interface PolicyFile {
   readonly hosts: ReadonlyMap<string, FilePolicy>;
 }
 
-const TOP_LEVEL_KEYS = ["$schema", "default", "hosts"];
+const TOP_LEVEL_KEYS = ["default", "hosts"];
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** The file's text judged whole: the policies, or every problem, each naming where it is. */
+/**
+ * The file's text judged whole: the policies, or every problem, each naming where it is. The
+ * edge's own reader of this shape (parsePolicySet, the POLICY var's) judges the policies; a file
+ * is stricter than the var in three ways: a host entry with problems is an error, not dropped;
+ * a host is written in its one spelling; a plain policy document is not a policy file.
+ */
 export function readPolicyFile(text: string): Validated<PolicyFile> {
   let value: unknown;
   try {
@@ -56,62 +64,56 @@ export function readPolicyFile(text: string): Validated<PolicyFile> {
   } catch (error) {
     return invalid([`not JSON: ${error instanceof Error ? error.message : String(error)}`]);
   }
-  if (!isObject(value)) {
-    return invalid(['must be an object {"default": {…policy}, "hosts": {"<host>": {…policy}}}']);
-  }
+  if (!isObject(value)) return invalid([SHAPE]);
+  const { $schema: schema, ...rest } = value;
   const problems: string[] = [];
-  for (const key of Object.keys(value)) {
+  for (const key of Object.keys(rest)) {
     if (!TOP_LEVEL_KEYS.includes(key)) {
-      problems.push(`${JSON.stringify(key)} is not a member of a policy file (${TOP_LEVEL_KEYS.join(", ")})`);
+      problems.push(`${JSON.stringify(key)} is not a member of a policy file ($schema, ${TOP_LEVEL_KEYS.join(", ")})`);
     }
   }
-  if (value["$schema"] !== undefined && typeof value["$schema"] !== "string") problems.push("$schema must be a string");
-  const defaultPolicy = value["default"] === undefined ? undefined : readOne(value["default"], "default", problems);
-  const hosts = readHosts(value["hosts"], problems);
+  if (schema !== undefined && typeof schema !== "string") problems.push("$schema must be a string");
+  if (problems.length > 0) return invalid(problems);
+  if (Object.keys(rest).length === 0) return valid({ default: undefined, hosts: new Map() });
+  const set = parsePolicySet(JSON.stringify(rest));
+  if (!set.ok) return invalid(set.problems);
+  // A host's policy problems, as the edge words them; its name is judged below, in the file's stricter way.
+  problems.push(...set.value.hostProblems.filter((problem) => problem.startsWith("hosts.")));
+  const hosts = readHosts(rest["hosts"], problems);
+  const defaultPolicy = rest["default"] === undefined ? undefined : sized(rest["default"], "default", problems);
   if (problems.length > 0) return invalid(problems);
   return valid({ default: defaultPolicy, hosts });
 }
 
+const SHAPE = 'must be an object {"default": {…policy}, "hosts": {"<host>": {…policy}}}';
+
 function readHosts(value: unknown, problems: string[]): Map<string, FilePolicy> {
   const hosts = new Map<string, FilePolicy>();
-  if (value === undefined) return hosts;
-  if (!isObject(value)) {
-    problems.push('hosts must be an object {"<host>": {…policy}}');
-    return hosts;
-  }
+  if (!isObject(value)) return hosts;
   const names = Object.keys(value);
   if (names.length > MAX_FILE_HOSTS) {
     problems.push(`hosts names ${names.length} hosts; a policy file holds at most ${MAX_FILE_HOSTS}`);
     return hosts;
   }
   for (const name of names) {
-    const where = `hosts[${JSON.stringify(name)}]`;
+    const where = `hosts.${name}`;
     const spelling = hostSpellingProblem(name);
     if (spelling) problems.push(`${where}: ${spelling}`);
-    const policy = readOne(value[name], where, problems);
+    const policy = sized(value[name], where, problems);
     if (!spelling && policy) hosts.set(name, policy);
   }
   return hosts;
 }
 
-/** One policy, by the edge's validator, and within PUT policy's size as apply will send it. */
-function readOne(value: unknown, where: string, problems: string[]): FilePolicy | undefined {
-  if (!isObject(value)) {
-    problems.push(`${where} must be a policy object {"routes": […]} (see docs/operating.md, "Live policy")`);
-    return undefined;
-  }
-  const text = policyText(value);
+/** A policy (already judged by parsePolicySet) within PUT policy's size as apply will send it. */
+function sized(document: unknown, where: string, problems: string[]): FilePolicy | undefined {
+  const text = policyText(document);
   const bytes = new TextEncoder().encode(text).byteLength;
   if (bytes > MAX_POLICY_BYTES) {
     problems.push(`${where} is ${bytes} bytes as sent; a policy may be at most ${MAX_POLICY_BYTES} (PUT policy's cap)`);
     return undefined;
   }
-  const parsed = parsePolicy(text);
-  if (!parsed.ok) {
-    problems.push(...parsed.problems.map((problem) => `${where}: ${problem}`));
-    return undefined;
-  }
-  return { text, document: value };
+  return { text, document };
 }
 
 /** The text a policy is sent and compared as: two-space JSON, so a diff reads line by line. */
@@ -121,30 +123,19 @@ export function policyText(document: unknown): string {
 
 /**
  * Why a host key is not written as the edge keeps a host name, naming the spelling to use;
- * undefined when it is. The URL parser gives the canonical form the edge resolves a request's
- * Host to (docs/operating.md, "Policies per host"): lower case, an IDN as xn--, no trailing
- * dot, no :80 or :443; another port is part of the name.
+ * undefined when it is. The spelling is the edge's (canonicalHostName: lower case, an IDN as
+ * xn--, no trailing dot, no :80 or :443; another port is part of the name); a file also holds
+ * each label to what a site's name can be (letters, digits, inner "-"), so a typo such as
+ * `shop..example` is caught here rather than as a host the edge does not serve.
  */
 export function hostSpellingProblem(name: string): string | undefined {
-  const wildcard = name.startsWith("*.");
-  const bare = wildcard ? name.slice(2) : name;
-  const url = URL.canParse(`http://${bare}/`) ? new URL(`http://${bare}/`) : undefined;
-  const plain =
-    url &&
-    url.port !== "0" &&
-    url.username === "" &&
-    url.password === "" &&
-    url.pathname === "/" &&
-    !/[/?#@\\]/.test(bare);
-  const hostname = url?.hostname.replace(/\.$/, "") ?? "";
-  const labels = hostname.split(".");
-  if (!plain || hostname.length > 253 || !labels.every((label) => LABEL.test(label))) {
+  const canonical = canonicalHostName(name);
+  const bare = canonical.ok ? canonical.value.replace(/^\*\./, "").replace(/:[1-9][0-9]*$/, "") : "";
+  if (!canonical.ok || !bare.split(".").every((label) => LABEL.test(label))) {
     return 'not a host name (letters, digits and "-" in dot-separated labels, an optional "*." before them and ":port" after, no path)';
   }
-  const port = url.port === "" || url.port === "443" ? "" : `:${url.port}`;
-  const written = `${wildcard ? "*." : ""}${hostname}${port}`;
-  if (written !== name) {
-    return `write it ${JSON.stringify(written)} (as the edge keeps host names: lower case, xn-- for an IDN, no trailing dot, no :80 or :443)`;
+  if (canonical.value !== name) {
+    return `write it ${JSON.stringify(canonical.value)} (as the edge keeps host names: lower case, xn-- for an IDN, no trailing dot, no :80 or :443)`;
   }
   return undefined;
 }

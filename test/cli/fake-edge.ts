@@ -42,7 +42,10 @@ export class FakeEdge {
   readonly policies = new Map<string | null, { version: number; policy: unknown }>();
   readonly served: ReadonlySet<string>;
 
-  constructor(private readonly options: FakeEdgeOptions) {
+  private readonly options: FakeEdgeOptions;
+
+  constructor(options: FakeEdgeOptions) {
+    this.options = options;
     this.policies.set(null, options.default ?? { version: 0, policy: null });
     for (const [host, entry] of Object.entries(options.hosts ?? {})) this.policies.set(host, { ...entry });
     this.served = new Set(Object.keys(options.hosts ?? {}));

@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const TOKEN = "fake-admin-token-0123";
 const ENV = { ROBOTS_EDGE_URL: "http://127.0.0.1:9/", ROBOTS_EDGE_TOKEN: TOKEN };
 
-async function run(args: string[], fake: FakeEdge, env: Record<string, string> = ENV) {
+async function run(args: string[], fake: FakeEdge, env: Readonly<Record<string, string | undefined>> = ENV) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: string[] = [];
@@ -51,7 +51,14 @@ const puts = (fake: FakeEdge) =>
   fake.calls.filter((call) => call.method === "PUT").map(({ host, ifMatch }) => ({ host, ifMatch }));
 
 describe("robots-edge policy plan", () => {
-  it.each([
+  it.each<{
+    name: string;
+    file: unknown;
+    options: Partial<FakeEdgeOptions>;
+    args: string[];
+    code: number;
+    lines: string[];
+  }>([
     {
       name: "nothing changes",
       file: { default: ALLOW_ALL, hosts: { "a.example": ALLOW_ALL } },

@@ -21,26 +21,30 @@ describe("readPolicyFile", () => {
     {
       text: '{"hosts": {"Shop.Example.": {"routes": []}}}',
       problems: [
-        'hosts["Shop.Example."]: write it "shop.example" (as the edge keeps host names: lower case, xn-- for an IDN, no trailing dot, no :80 or :443)',
+        'hosts.Shop.Example.: write it "shop.example" (as the edge keeps host names: lower case, xn-- for an IDN, no trailing dot, no :80 or :443)',
       ],
     },
     {
       text: '{"hosts": {"bücher.example:443": {"routes": []}}}',
       problems: [
-        'hosts["bücher.example:443"]: write it "xn--bcher-kva.example" (as the edge keeps host names: lower case, xn-- for an IDN, no trailing dot, no :80 or :443)',
+        'hosts.bücher.example:443: write it "xn--bcher-kva.example" (as the edge keeps host names: lower case, xn-- for an IDN, no trailing dot, no :80 or :443)',
       ],
     },
     {
       text: '{"hosts": {"user@shop.example": {"routes": []}}}',
       problems: [
-        'hosts["user@shop.example"]: not a host name (letters, digits and "-" in dot-separated labels, an optional "*." before them and ":port" after, no path)',
+        'hosts.user@shop.example: not a host name (letters, digits and "-" in dot-separated labels, an optional "*." before them and ":port" after, no path)',
       ],
     },
     {
       text: '{"default": {"routes": [{"pattern": "x"}]}, "hosts": {"a.example": {"routes": 1}}}',
+      problems: ['default: routes[0].pattern must be a path pattern starting with "/" or "*", got "x"'],
+    },
+    {
+      text: '{"hosts": {"a.example": {"routes": 1}, "b.example": {"routes": [{"pattern": "/", "mode": "x"}]}}}',
       problems: [
-        'default: routes[0].pattern must be a path pattern starting with "/" or "*", got "x"',
-        'hosts["a.example"]: must be an object with a "routes" list',
+        'hosts.a.example: must be an object with a "routes" list',
+        'hosts.b.example: routes[0].mode must be one of enforce, report, off, got "x"',
       ],
     },
     {
