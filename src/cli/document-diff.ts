@@ -19,6 +19,8 @@ export interface DocumentChange {
 }
 
 export function diffDocuments(before: unknown, after: unknown, path = ""): DocumentChange[] {
+  // null is "no policy": one with none gains a whole one, or loses it.
+  if (path === "" && before === null && after !== null) return [{ kind: "added", path, after }];
   if (Array.isArray(before) && Array.isArray(after)) {
     const changes: DocumentChange[] = [];
     for (let i = 0; i < Math.max(before.length, after.length); i++) {
