@@ -148,10 +148,10 @@ async function plan(context: Context, path: string): Promise<number> {
 }
 
 const REFUSAL =
-  "robots-edge policy: the plan refuses a search crawler what it is let through today (lines marked !); if that is meant, plan or apply again with --allow-search-changes\n";
+  "robots-edge policy: the plan refuses a search crawler what it is let through today, or could not check (lines marked !); if that is meant, plan or apply again with --allow-search-changes\n";
 
 function refusesSearch(computed: Plan): boolean {
-  return computed.targets.some((target) => target.searchRefusals.length > 0);
+  return computed.targets.some((target) => target.searchRefusals.length > 0 || target.unchecked !== null);
 }
 
 /** The file, judged; on problems they go to stderr and the answer is undefined (exit 1). */
@@ -229,6 +229,7 @@ function targetText(target: TargetPlan): string[] {
   if (target.replay) lines.push(...summaryText("recorded traffic", target.replay));
   if (target.asked) lines.push(...summaryText("URL list", target.asked));
   for (const flip of target.searchRefusals) lines.push(`  ! refuses search crawler ${flipText(flip)} (${flip.source})`);
+  if (target.unchecked) lines.push("  ! not checked for search crawlers (see replay above)");
   return lines;
 }
 

@@ -66,6 +66,11 @@ export interface TargetPlan {
   /** The URL list asked of the crawlers; null without --urls or when unchanged. */
   readonly asked: ReplaySummary | null;
   readonly searchRefusals: readonly (Flip & { readonly source: "traffic" | "urls" })[];
+  /**
+   * Why the search check could not run for this change (no traffic to replay it on); null when it ran.
+   * A change that cannot be checked fails the plan as a refusal does: do no harm, unless told.
+   */
+  readonly unchecked: string | null;
 }
 
 export interface Plan {
@@ -111,19 +116,22 @@ async function planTarget(
 ): Promise<TargetPlan> {
   const changes = diffDocuments(document, policy.document);
   const base = { host, version, changes, policy };
-  if (changes.length === 0) return { ...base, replay: null, replayNote: null, asked: null, searchRefusals: [] };
+  const unreplayed = { replay: null, asked: null, searchRefusals: [] };
+  if (changes.length === 0) return { ...base, ...unreplayed, replayNote: null, unchecked: null };
   if (host?.startsWith("*.")) {
     const replayNote = "a pattern has no traffic of its own: plan a host it covers to replay it";
-    return { ...base, replay: null, replayNote, asked: null, searchRefusals: [] };
+    return { ...base, ...unreplayed, replayNote, unchecked: replayNote };
   }
   const crawlers = askedCrawlers(document, policy.document);
   const asked = input.paths.flatMap((path) => crawlers.map((token) => ({ token, path })));
-  const { replay, asked: askedSummary } = await replayDraft(input, host, policy.document, asked);
+  const replayed = await replayDraft(input, host, policy.document, asked);
+  if (typeof replayed === "string") return { ...base, ...unreplayed, replayNote: replayed, unchecked: replayed };
+  const { replay, asked: askedSummary } = replayed;
   const searchRefusals = [
     ...replay.changed.filter(refusesSearch).map((flip) => ({ ...flip, source: "traffic" as const })),
     ...(askedSummary?.changed ?? []).filter(refusesSearch).map((flip) => ({ ...flip, source: "urls" as const })),
   ];
-  return { ...base, replay, replayNote: null, asked: askedSummary, searchRefusals };
+  return { ...base, replay, replayNote: null, asked: askedSummary, searchRefusals, unchecked: null };
 }
 
 /** A flip that refuses a search-engine crawler what it is let through today. */
@@ -210,14 +218,17 @@ async function listHostPolicies(input: PlanInput): Promise<{ host: string; versi
 /**
  * The recorded traffic and the asked requests judged under the file's policy. The asked go in
  * calls of ASKED_PER_CALL; an answer that judged only the last N of them (the edge's work
- * budget) is followed by a call for the rest, so every asked request is judged.
+ * budget) is followed by a call for the rest, so every asked request is judged. The default,
+ * replayed without `host=`, is judged on the traffic of the host the admin API was called on:
+ * when that is no site the edge serves (a workers.dev or loopback address in route mode), the
+ * answer is why, and the change stays unchecked.
  */
 async function replayDraft(
   input: PlanInput,
   host: string | null,
   policy: unknown,
   asked: readonly { token: string; path: string }[],
-): Promise<{ replay: ReplaySummary; asked: ReplaySummary | null }> {
+): Promise<{ replay: ReplaySummary; asked: ReplaySummary | null } | string> {
   let replay: ReplaySummary | undefined;
   const askedFlips: Flip[] = [];
   let askedChanged = 0;
@@ -230,6 +241,9 @@ async function replayDraft(
       { method: "POST", route: "replay", query: { host: host ?? undefined }, body: JSON.stringify(body) },
       input.fetch,
     );
+    if (host === null && (answer.status === 404 || answer.status === 400)) {
+      return `the default is replayed on the traffic of the host --edge names, and the edge serves no site there (${answerError(answer)}): give --edge one of its sites`;
+    }
     if (answer.status !== 200 || !isObject(answer.body)) {
       throw new CliError(`POST replay${host === null ? "" : `?host=${host}`}: ${answerError(answer)}`);
     }

@@ -24,6 +24,8 @@ export interface FakeEdgeOptions {
   readonly askedBudget?: number;
   /** GET policies page size the fake uses whatever the limit asked. */
   readonly pageSize?: number;
+  /** The admin API was called on no site the edge serves: replay without host= answers 404. */
+  readonly defaultUnserved?: boolean;
   /** Runs after the plan's reads and before a PUT: another operator's save, say. */
   readonly beforePut?: (host: string | null, fake: FakeEdge) => void;
 }
@@ -133,6 +135,9 @@ export class FakeEdge {
   }
 
   private replay(host: string | null, body: unknown): Response {
+    if (host === null && this.options.defaultUnserved) {
+      return json(404, { error: "http://127.0.0.1:9 is not an origin this edge serves" });
+    }
     const flips = this.options.recordedFlips?.[host ?? ""] ?? [];
     const changed = flips.map((flip) => change(flip.token, flip.path, flip.live, flip.draft));
     const asked = (body as { requests?: { token: string; path: string }[] }).requests;

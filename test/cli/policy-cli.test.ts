@@ -125,6 +125,36 @@ describe("robots-edge policy plan", () => {
       code: 0,
       lines: ["    Googlebot: 1 (GET /p pass -> report)"],
     },
+    {
+      name: "the default, where --edge names no site the edge serves: not checked",
+      file: { default: BLOCK_GPTBOT_X },
+      options: { defaultUnserved: true },
+      args: [],
+      code: 1,
+      lines: [
+        "  replay: the default is replayed on the traffic of the host --edge names, and the edge serves no site there (http://127.0.0.1:9 is not an origin this edge serves): give --edge one of its sites",
+        "  ! not checked for search crawlers (see replay above)",
+      ],
+    },
+    {
+      name: "a *. pattern's change: no traffic of its own, not checked",
+      file: { hosts: { "*.blog.example": BLOCK_GPTBOT_X } },
+      options: { hosts: { "*.blog.example": { version: 1, policy: ALLOW_ALL } } },
+      args: [],
+      code: 1,
+      lines: [
+        "  replay: a pattern has no traffic of its own: plan a host it covers to replay it",
+        "  ! not checked for search crawlers (see replay above)",
+      ],
+    },
+    {
+      name: "a *. pattern's change, allowed on purpose",
+      file: { hosts: { "*.blog.example": BLOCK_GPTBOT_X } },
+      options: { hosts: { "*.blog.example": { version: 1, policy: ALLOW_ALL } } },
+      args: ["--allow-search-changes"],
+      code: 0,
+      lines: ["*.blog.example (version 1): 1 change(s)"],
+    },
   ])("$name: exit $code", async ({ file: content, options, args, code, lines }) => {
     const fake = edge(options);
     const answer = await run(["policy", "plan", file(content), ...args], fake);
