@@ -4,7 +4,7 @@ import { invalid, valid, type Validated } from "../../policy/validated.ts";
 import { refreshCrawlerRanges } from "../identity/crawler-ranges.ts";
 import { identitySources } from "../identity/sources.ts";
 import { jsonResponse } from "../responses.ts";
-import { authorityOf, isExistingAuthority } from "../robots/authorities.ts";
+import { authorityOf, hostOfAuthority, isExistingAuthority } from "../robots/authorities.ts";
 import { forgetRobots, isUnsaved, refresh, type LoadedRobots } from "../robots/cache.ts";
 import { fetchWarning, fromBase64, modelOf } from "../robots/entry.ts";
 import { hasEntry, readEntry } from "../store.ts";

@@ -1,0 +1,372 @@
+// Policies per host (docs/operating.md "Policies per host"; src/worker/live-policy.ts,
+// admin/policy.ts, admin/policies.ts, policy/host-names.ts): in route mode each request is judged
+// by its own host's policy (exact name, else the nearest *. pattern, else the default), each host
+// has its own versions and If-Match, and a host spelled otherwise is the same host.
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { parseConfig } from "../../src/config/read-config.ts";
+import {
+  clearPolicyMemory,
+  MAX_REMEMBERED_POLICIES,
+  policyInForce,
+  RECHECK_MS,
+  rememberedPolicies,
+} from "../../src/worker/live-policy.ts";
+import { clearStoreMemory } from "../../src/worker/store.ts";
+import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN } from "./helpers.ts";
+
+const ROBOTS = "User-agent: *\nDisallow: /private/\n";
+const ROUTE_MODE = {
+  ORIGIN_URL: "",
+  AUTHORITIES: "shop.example, blog.example, docs.example, xn--bcher-kva.example, *.tenants.example",
+  VERIFY_CRAWLERS: "off",
+} as const;
+
+/** A policy blocking GPTBot under `path` with `status`, so each answer says whose policy spoke. */
+const blockGpt = (path: string, status: number) =>
+  JSON.stringify({
+    routes: [{ pattern: path, blockStatus: status, rules: [{ crawlers: ["GPTBot"], action: "block" }] }],
+  });
+
+beforeEach(async () => {
+  await freshState();
+  fakeOrigin({ body: ROBOTS });
+});
+afterEach(freshState);
+
+/** An admin call in route mode with a raw body and headers (If-Match, X-Saved-By). */
+async function send(
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string>; env?: Partial<Env> } = {},
+): Promise<Response> {
+  return call(`/__robots/${path}`, {
+    method,
+    ua: CHROME,
+    headers: { authorization: `Bearer ${TOKEN}`, ...options.headers },
+    ...(options.body !== undefined && { body: options.body }),
+    env: { ...ROUTE_MODE, ...options.env },
+    site: "https://shop.example",
+  });
+}
+
+const putPolicy = (query: string, text: string, headers: Record<string, string> = {}) =>
+  send("PUT", `policy${query}`, { body: text, headers });
+
+async function json<T = Record<string, unknown>>(response: Response | Promise<Response>): Promise<T> {
+  return (await (await response).json()) as T;
+}
+
+const statusOf = async (site: string, path: string, ua = GPTBOT) =>
+  (await call(path, { ua, env: ROUTE_MODE, site })).status;
+
+async function saveThree(): Promise<void> {
+  expect((await putPolicy("?host=shop.example", blockGpt("/x/", 451), { "if-match": '"0"' })).status).toBe(200);
+  expect((await putPolicy("?host=blog.example", blockGpt("/blog/", 452), { "if-match": '"0"' })).status).toBe(200);
+  expect((await putPolicy("", blockGpt("/d/", 453), { "if-match": '"0"' })).status).toBe(200);
+  expect((await putPolicy("?host=*.tenants.example", blockGpt("/t/", 454))).status).toBe(200);
+  expect((await putPolicy("?host=vip.tenants.example", JSON.stringify({ routes: [] }))).status).toBe(200);
+}
+
+describe("each request is judged by its own host's policy", () => {
+  const rows: { site: string; path: string; ua?: string; status: number; why: string }[] = [
+    { site: "https://shop.example", path: "/x/a", status: 451, why: "shop's own policy" },
+    { site: "https://shop.example", path: "/d/a", status: 200, why: "shop's own policy replaces the default" },
+    { site: "https://blog.example", path: "/x/a", status: 200, why: "shop's rule is not blog's" },
+    { site: "https://blog.example", path: "/blog/a", status: 452, why: "blog's own policy" },
+    { site: "https://docs.example", path: "/d/a", status: 453, why: "no policy of its own: the default" },
+    { site: "https://docs.example", path: "/x/a", status: 200, why: "the default has no /x/ rule" },
+    { site: "https://a.tenants.example", path: "/t/a", status: 454, why: "the *.tenants.example pattern" },
+    { site: "https://a.b.tenants.example", path: "/t/a", status: 454, why: "the pattern, a level deeper" },
+    { site: "https://vip.tenants.example", path: "/t/a", status: 200, why: "an exact name beats the pattern" },
+    { site: "https://SHOP.Example.", path: "/x/a", status: 451, why: "shop spelt in capitals with a dot" },
+    { site: "https://shop.example:443", path: "/x/a", status: 451, why: "shop with its web port" },
+    { site: "https://shop.example", path: "/x/a", ua: CHROME, status: 200, why: "a person is never blocked" },
+    { site: "https://shop.example", path: "/private/a", ua: GOOGLEBOT, status: 403, why: "robots.txt still holds" },
+  ];
+  it.each(rows)("$site $path -> $status ($why)", async ({ site, path, ua, status }) => {
+    await saveThree();
+    expect(await statusOf(site, path, ua)).toBe(status);
+  });
+
+  it("on another isolate too: the index and each host's record, read from KV", async () => {
+    await saveThree();
+    clearPolicyMemory();
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(451);
+    expect(await statusOf("https://blog.example", "/blog/a")).toBe(452);
+    expect(await statusOf("https://docs.example", "/d/a")).toBe(453);
+  });
+
+  it("the POLICY var's per-host shape is each host's version 0; a plain document stays the default", async () => {
+    const policy = JSON.stringify({
+      default: JSON.parse(blockGpt("/d/", 453)),
+      hosts: { "Shop.Example.": JSON.parse(blockGpt("/x/", 451)) },
+    });
+    const withVar = { ...ROUTE_MODE, POLICY: policy };
+    expect((await call("/x/a", { ua: GPTBOT, env: withVar, site: "https://shop.example" })).status).toBe(451);
+    expect((await call("/d/a", { ua: GPTBOT, env: withVar, site: "https://docs.example" })).status).toBe(453);
+    const plain = { ...ROUTE_MODE, POLICY: blockGpt("/d/", 453) };
+    expect((await call("/d/a", { ua: GPTBOT, env: plain, site: "https://shop.example" })).status).toBe(453);
+  });
+});
+
+describe("versions and If-Match are each host's own", () => {
+  it("a save to one host leaves another host's and the default's versions alone", async () => {
+    expect(await json(putPolicy("?host=shop.example", blockGpt("/x/", 451), { "if-match": '"0"' }))).toMatchObject({
+      host: "shop.example",
+      version: 1,
+    });
+    // shop is at 1 now, blog and the default still at 0.
+    expect((await putPolicy("?host=shop.example", blockGpt("/y/", 451), { "if-match": '"0"' })).status).toBe(412);
+    expect((await putPolicy("?host=blog.example", blockGpt("/y/", 452), { "if-match": '"0"' })).status).toBe(200);
+    expect((await putPolicy("", blockGpt("/y/", 453), { "if-match": '"0"' })).status).toBe(200);
+    expect((await putPolicy("?host=shop.example", blockGpt("/y/", 451), { "if-match": '"1"' })).status).toBe(200);
+    const shop = await send("GET", "policy?host=shop.example");
+    expect(shop.headers.get("etag")).toBe('"2"');
+    expect(await shop.json()).toMatchObject({
+      host: "shop.example",
+      version: 2,
+      judgedBy: { host: "shop.example", version: 2 },
+      history: [{ version: 2 }, { version: 1 }, { version: 0, via: "POLICY var" }],
+    });
+    expect((await send("GET", "policy")).headers.get("etag")).toBe('"1"');
+  });
+
+  const spellings = ["SHOP.EXAMPLE", "shop.example.", "shop.example:443", "Shop.Example.:80", " shop.example "];
+  it.each(spellings)("%j is shop.example: the same versions, the same If-Match", async (spelling) => {
+    await putPolicy("?host=shop.example", blockGpt("/x/", 451));
+    const query = `?host=${encodeURIComponent(spelling)}`;
+    expect((await putPolicy(query, blockGpt("/y/", 451), { "if-match": '"0"' })).status).toBe(412);
+    expect(await json(putPolicy(query, blockGpt("/y/", 451), { "if-match": '"1"' }))).toEqual({
+      host: "shop.example",
+      version: 2,
+      savedAt: expect.any(String),
+    });
+    expect(await statusOf("https://shop.example", "/y/a")).toBe(451);
+  });
+
+  it("an internationalised name is its ASCII form", async () => {
+    await putPolicy(`?host=${encodeURIComponent("BÜCHER.example")}`, blockGpt("/x/", 455));
+    expect(await json(send("GET", "policy?host=xn--bcher-kva.example"))).toMatchObject({
+      host: "xn--bcher-kva.example",
+      version: 1,
+    });
+    expect(await statusOf("https://bücher.example", "/x/a")).toBe(455);
+  });
+
+  it("DELETE removes a host's own policy as a new version; rollback brings it back", async () => {
+    await saveThree();
+    expect(
+      await json(send("DELETE", "policy?host=shop.example", { headers: { "if-match": '"1"', "x-saved-by": "ci" } })),
+    ).toMatchObject({ host: "shop.example", version: 2 });
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(200);
+    expect(await statusOf("https://shop.example", "/d/a")).toBe(453); // the default judges it now
+    expect(await json(send("GET", "policy?host=shop.example"))).toMatchObject({
+      version: 2,
+      text: null,
+      judgedBy: { host: null, version: 1 },
+      history: [{ version: 2, via: "delete", by: "ci" }, { version: 1 }, { version: 0 }],
+    });
+    await send("POST", "policy/rollback?host=shop.example", { body: '{"version": 1}' });
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(451);
+  });
+});
+
+describe("host= is refused for a host the edge does not serve", () => {
+  const rows: { host: string; env?: Partial<Env>; status: number; error: string }[] = [
+    { host: "evil.example", status: 404, error: "evil.example is not a host this edge serves" },
+    { host: "shop.example.evil.test", status: 404, error: "is not a host this edge serves" },
+    { host: "*.example", status: 404, error: "*.example is not a host this edge serves" },
+    { host: "*.a.shop.example", status: 404, error: "a pattern must be listed, or lie under a listed pattern" },
+    { host: "tenants.example", status: 404, error: "is not a host this edge serves" }, // the pattern's apex
+    { host: "shop.example:8443", status: 404, error: "is not a host this edge serves" },
+    { host: "https://shop.example/", status: 400, error: "host must be a host name" },
+    { host: "shop.example/x", status: 400, error: "host must be a host name" },
+    { host: "a*.tenants.example", status: 400, error: "host must be a host name" },
+    { host: "user@shop.example", status: 400, error: "host must be a host name" },
+    { host: "", status: 400, error: "host must be a host name" },
+    { host: "shop.example", env: { ORIGIN_URL: "https://origin.test" }, status: 400, error: "proxy mode" },
+    { host: "shop.example", env: { AUTHORITIES: "" }, status: 400, error: "need AUTHORITIES" },
+  ];
+  it.each(rows)("host=$host -> $status", async ({ host, env: vars, status, error }) => {
+    const query = `?host=${encodeURIComponent(host)}`;
+    const body = blockGpt("/x/", 451);
+    for (const response of [
+      await send("GET", `policy${query}`, { env: vars ?? {} }),
+      await send("PUT", `policy${query}`, { body, env: vars ?? {} }),
+      await send("GET", `explain?ua=GPTBot&url=/x/a&host=${encodeURIComponent(host)}`, { env: vars ?? {} }),
+    ]) {
+      expect(response.status).toBe(status);
+      expect((await json<{ error: string }>(response)).error).toContain(error);
+    }
+    expect((await env.ROBOTS.list({ prefix: "policy" })).keys).toEqual([]);
+  });
+});
+
+describe("GET policies: hosts with a policy, their versions and who saved them, paged", () => {
+  it("lists the default and each host, sorted, with X-Saved-By; a removed host is not listed", async () => {
+    await saveThree();
+    await putPolicy("?host=docs.example", blockGpt("/z/", 456), { "x-saved-by": "alice@agency" });
+    await send("DELETE", "policy?host=blog.example");
+    expect(await json(send("GET", "policies"))).toEqual({
+      default: { host: null, version: 1, savedAt: expect.any(String), via: "put", by: null, source: "kv" },
+      hosts: [
+        { host: "*.tenants.example", version: 1, savedAt: expect.any(String), via: "put", by: null, source: "kv" },
+        { host: "docs.example", version: 1, savedAt: expect.any(String), via: "put", by: "alice@agency", source: "kv" },
+        { host: "shop.example", version: 1, savedAt: expect.any(String), via: "put", by: null, source: "kv" },
+        { host: "vip.tenants.example", version: 1, savedAt: expect.any(String), via: "put", by: null, source: "kv" },
+      ],
+      next: null,
+    });
+  });
+
+  it("pages with limit and cursor, the var's hosts among the stored ones", async () => {
+    const POLICY = JSON.stringify({ hosts: { "blog.example": { routes: [] } } });
+    await saveThree();
+    const seen: string[] = [];
+    let cursor = "";
+    for (let page = 0; page < 5; page++) {
+      const answer = await json<{ hosts: { host: string; source: string }[]; next: string | null }>(
+        send("GET", `policies?limit=2${cursor && `&cursor=${cursor}`}`, { env: { POLICY } }),
+      );
+      seen.push(...answer.hosts.map(({ host, source }) => `${host} ${source}`));
+      if (answer.next === null) break;
+      cursor = answer.next;
+    }
+    expect(seen).toEqual(["*.tenants.example kv", "blog.example kv", "shop.example kv", "vip.tenants.example kv"]);
+    expect((await send("GET", "policies?limit=0")).status).toBe(400);
+    expect((await send("GET", "policies?cursor=nonsense")).status).toBe(400);
+  });
+});
+
+describe("explain, replay, status and activity take host=", () => {
+  beforeEach(async () => {
+    for (const host of ["shop.example", "blog.example", "docs.example"]) {
+      await send("POST", `refresh?host=${host}`);
+    }
+    await saveThree();
+  });
+
+  const explainRows: { query: string; status: number | null; action: string }[] = [
+    { query: "url=/x/a&host=shop.example", status: 451, action: "block" },
+    { query: "url=/x/a&host=SHOP.example.", status: 451, action: "block" },
+    { query: "url=/x/a&host=blog.example", status: null, action: "pass" },
+    { query: "url=/d/a&host=docs.example", status: 453, action: "block" },
+    { query: `url=${encodeURIComponent("https://blog.example/blog/a")}`, status: 452, action: "block" },
+  ];
+  it.each(explainRows)("explain $query -> $action $status", async ({ query, status, action }) => {
+    const answer = await json<{ action: { action: string; status?: number } }>(
+      send("GET", `explain?ua=${encodeURIComponent(GPTBOT)}&${query}`),
+    );
+    expect(answer.action.action).toBe(action);
+    expect(answer.action.status ?? null).toBe(status);
+  });
+
+  it("explain refuses a host= that an absolute url contradicts", async () => {
+    const url = encodeURIComponent("https://blog.example/x/a");
+    const response = await send("GET", `explain?ua=GPTBot&url=${url}&host=shop.example`);
+    expect(response.status).toBe(400);
+    expect((await json<{ error: string }>(response)).error).toBe(
+      "url= names blog.example, host= names shop.example: give one",
+    );
+  });
+
+  it("replay judges a host's recorded requests under that host's live policy and the draft", async () => {
+    for (const site of ["https://shop.example", "https://blog.example"]) {
+      for (const path of ["/x/a", "/blog/a"]) await call(path, { ua: GPTBOT, env: ROUTE_MODE, site });
+    }
+    const draft = JSON.stringify({ policy: { routes: [] } });
+    const shop = await json<{ changedCount: number; changed: { path: string; live: { action: string } }[] }>(
+      send("POST", "replay?host=shop.example", { body: draft }),
+    );
+    expect(shop.changedCount).toBe(1);
+    expect(shop.changed.map(({ path, live }) => `${path} ${live.action}`)).toEqual(["/x/a block"]);
+    const blog = await json<{ changedCount: number; changed: { path: string }[] }>(
+      send("POST", "replay?host=blog.example", { body: draft }),
+    );
+    expect(blog.changed.map(({ path }) => path)).toEqual(["/blog/a"]);
+    expect((await send("POST", "replay?host=*.tenants.example", { body: draft })).status).toBe(400);
+  });
+
+  it("status?host= names the policy judging that host and the faults of its records", async () => {
+    await env.ROBOTS.put("policy:host:blog.example", "{ cut short");
+    // A new isolate: none of blog's versions read well here before.
+    clearPolicyMemory();
+    clearStoreMemory();
+    const answer = await json<{ policyHost: Record<string, unknown> }>(send("GET", "status?host=blog.example"));
+    expect(answer.policyHost).toMatchObject({
+      host: "blog.example",
+      version: 0,
+      judgedBy: { host: null, version: 1 },
+      ownFaults: [{ key: "policy:host:blog.example", cause: expect.stringContaining("not JSON") }],
+    });
+    // Its requests: the record cannot be read, so the default judges them (never a 500).
+    expect(await statusOf("https://blog.example", "/blog/a")).toBe(200);
+    expect(await statusOf("https://blog.example", "/d/a")).toBe(453);
+  });
+
+  it("activity?host= is that host's origin", async () => {
+    await call("/x/a", { ua: GPTBOT, env: ROUTE_MODE, site: "https://shop.example" });
+    const answer = await json<{ origin: string }>(send("GET", "activity?host=shop.example"));
+    expect(answer.origin).toBe("https://shop.example");
+  });
+});
+
+describe("scale: the request path's KV reads", () => {
+  /** The Worker's KV, counting the policy keys it reads. */
+  function countingKv(reads: string[]): KVNamespace {
+    return new Proxy(env.ROBOTS, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== "get" || typeof value !== "function") {
+          return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        }
+        return (key: string, ...rest: unknown[]) => {
+          if (key.startsWith("policy")) reads.push(key);
+          return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
+        };
+      },
+    });
+  }
+
+  it("steady state: no policy read per request; the index once per RECHECK_MS, a record only when its version changed", async () => {
+    await saveThree();
+    clearPolicyMemory();
+    const reads: string[] = [];
+    const counted = { ...ROUTE_MODE, ROBOTS: countingKv(reads) };
+    const sites = ["https://shop.example", "https://blog.example", "https://docs.example"];
+    for (const site of sites) await call("/x/a", { ua: GPTBOT, env: counted, site });
+    // The first (cold) requests: the index, then each judging record once.
+    expect(reads).toEqual(["policy-hosts", "policy:host:shop.example", "policy:host:blog.example", "policy"]);
+    reads.length = 0;
+    for (let i = 0; i < 30; i++) await call("/x/a", { ua: GPTBOT, env: counted, site: sites[i % 3] });
+    expect(reads).toEqual([]);
+    // After RECHECK_MS: the index once; no record, since no version changed.
+    vi.useFakeTimers({ now: Date.now() + RECHECK_MS + 1, toFake: ["Date"] });
+    for (let i = 0; i < 30; i++) await call("/x/a", { ua: GPTBOT, env: counted, site: sites[i % 3] });
+    expect(reads).toEqual(["policy-hosts"]);
+  });
+});
+
+describe("scale: compiled policies kept per isolate within bounds", () => {
+  it(`keeps at most ${MAX_REMEMBERED_POLICIES} compiled policies however many hosts are judged`, async () => {
+    const hosts = Array.from({ length: MAX_REMEMBERED_POLICIES + 40 }, (_, i) => `h${i}.tenants.example`);
+    const line = { version: 1, savedAt: 1, via: "put", own: true };
+    await env.ROBOTS.put(
+      "policy-hosts",
+      JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
+    );
+    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text: blockGpt("/x/", 451) };
+    await Promise.all(
+      hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
+    );
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    for (const host of hosts) {
+      expect(await policyInForce(env.ROBOTS, config, host)).toMatchObject({ host, version: 1 });
+    }
+    expect(rememberedPolicies()).toEqual({
+      count: MAX_REMEMBERED_POLICIES,
+      textBytes: MAX_REMEMBERED_POLICIES * version.text.length,
+    });
+  }, 60_000);
+});
