@@ -327,6 +327,19 @@ describe("robots-edge policy pull", () => {
     expect(plan.stdout).toContain("0 to change, 2 unchanged");
   });
 
+  it("--json: the file written and the version of each policy pulled", async () => {
+    const fake = edge({ hosts: { "a.example": { version: 2, policy: BLOCK_GPTBOT_X } } });
+    const path = join(dir, "pulled-json.json");
+    const answer = await run(["policy", "pull", path, "--json"], fake);
+    expect(JSON.parse(answer.stdout)).toEqual({
+      file: path,
+      policies: [
+        { host: null, version: 3 },
+        { host: "a.example", version: 2 },
+      ],
+    });
+  });
+
   it("without a file, writes it to stdout", async () => {
     const answer = await run(["policy", "pull"], edge());
     expect(JSON.parse(answer.stdout)).toMatchObject({ default: ALLOW_ALL, hosts: {} });
