@@ -14,7 +14,7 @@ import { answerError, callEdge, edgeAddress, isObject, type EdgeAddress, type Fe
 import { CliError, EXIT_NO, EXIT_OK, inputName, readWhole, write, type Io } from "./io.ts";
 import {
   MAX_POLICY_FILE_BYTES,
-  POLICY_FILE_SCHEMA_ID,
+  POLICY_FILE_SCHEMA_PATH,
   policyText,
   readPolicyFile,
   type PolicyFile,
@@ -72,7 +72,7 @@ async function pull(context: Context, path: string | undefined): Promise<number>
     versions.push({ host, version: answer.version });
   }
   const file = {
-    $schema: POLICY_FILE_SCHEMA_ID,
+    $schema: POLICY_FILE_SCHEMA_PATH,
     ...(defaultAnswer.policy !== null && { default: defaultAnswer.policy }),
     hosts,
   };
@@ -163,7 +163,12 @@ async function readFile(context: Context, path: string): Promise<PolicyFile | un
     "the most a policy file may be",
     "policy file",
   );
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new CliError(`${inputName(path)} is not UTF-8 text; a policy file is JSON in UTF-8`);
+  }
   const read = readPolicyFile(text);
   if (read.ok) return read.value;
   const name = inputName(path);

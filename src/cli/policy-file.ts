@@ -31,9 +31,14 @@ import { invalid, valid, type Validated } from "../policy/validated.ts";
 export const MAX_FILE_HOSTS = 1_000;
 /** The largest file read: a thousand hosts of ordinary policies fit many times over. */
 export const MAX_POLICY_FILE_BYTES = 8 * 1024 * 1024;
-/** Where editors find the schema (its `$id`); `pull` writes it as the file's `$schema`. */
-export const POLICY_FILE_SCHEMA_ID =
-  "https://github.com/robots-edge/robots-edge/raw/main/schema/policy-file.schema.json";
+/** The schema's `$id`: a name, not an address (the project publishes no URL of its own). */
+export const POLICY_FILE_SCHEMA_ID = "urn:robots-edge:schema:policy-file";
+/**
+ * The `$schema` pull writes: where editors find the schema from a file at the root of a clone
+ * (npm ci links the package to itself as node_modules/robots-edge), or of any project that
+ * installs robots-edge. Relative, so it works offline and names no host.
+ */
+export const POLICY_FILE_SCHEMA_PATH = "./node_modules/robots-edge/schema/policy-file.schema.json";
 
 /** One policy of the file: the text apply sends (as PUT policy takes it) and the parsed document. */
 export interface FilePolicy {

@@ -319,7 +319,7 @@ describe("robots-edge policy pull", () => {
     expect(answer.code, answer.stderr).toBe(0);
     expect(answer.stdout).toBe(`wrote ${path}: default (version 3), a.example (version 2)\n`);
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({
-      $schema: "https://github.com/robots-edge/robots-edge/raw/main/schema/policy-file.schema.json",
+      $schema: "./node_modules/robots-edge/schema/policy-file.schema.json",
       default: ALLOW_ALL,
       hosts: { "a.example": BLOCK_GPTBOT_X },
     });

@@ -96,6 +96,12 @@ describe("bounds on what the CLI reads", () => {
       error: "is larger than 8388608 bytes, the most a policy file may be; not read",
     },
     {
+      name: "a policy file that is not UTF-8",
+      files: { "latin1.json": Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]) },
+      args: ["policy", "plan", "latin1.json"],
+      error: "latin1.json is not UTF-8 text; a policy file is JSON in UTF-8",
+    },
+    {
       name: "a URL list over 1 MiB",
       files: { "ok.json": "{}", "urls.txt": "/x\n".repeat(400_000) },
       args: ["policy", "plan", "ok.json", "--urls", "urls.txt"],

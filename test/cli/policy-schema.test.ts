@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { POLICY_FILE_SCHEMA_ID, readPolicyFile } from "../../src/cli/policy-file.ts";
+import { POLICY_FILE_SCHEMA_ID, POLICY_FILE_SCHEMA_PATH, readPolicyFile } from "../../src/cli/policy-file.ts";
 
 const schema = JSON.parse(readFileSync(new URL("../../schema/policy-file.schema.json", import.meta.url), "utf8")) as {
   $id: string;
@@ -21,7 +21,7 @@ const BLOCK = { crawlers: ["GPTBot"], action: "block" };
 const GOOD: { name: string; file: unknown }[] = [
   { name: "empty", file: {} },
   { name: "a default only", file: { default: { routes: [] } } },
-  { name: "with its $schema", file: { $schema: POLICY_FILE_SCHEMA_ID, hosts: {} } },
+  { name: "with the $schema pull writes", file: { $schema: POLICY_FILE_SCHEMA_PATH, hosts: {} } },
   {
     name: "default and hosts, every kind of rule",
     file: {
@@ -111,9 +111,14 @@ const ONLY_THE_VALIDATOR_REFUSES: { name: string; file: unknown }[] = [
 ];
 
 describe("schema/policy-file.schema.json", () => {
-  it("is a 2020-12 schema with its $id where pull points editors", () => {
+  it("is a 2020-12 schema with its $id, found from a clone's root where pull's $schema points", () => {
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
     expect(schema.$id).toBe(POLICY_FILE_SCHEMA_ID);
+    // npm ci links the package to itself: the path pull writes resolves inside the clone.
+    const found = JSON.parse(readFileSync(new URL(`../../${POLICY_FILE_SCHEMA_PATH}`, import.meta.url), "utf8")) as {
+      $id: string;
+    };
+    expect(found.$id).toBe(POLICY_FILE_SCHEMA_ID);
   });
 
   it.each(GOOD)("accepts, as the edge does: $name", ({ file }) => {

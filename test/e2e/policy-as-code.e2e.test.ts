@@ -93,7 +93,7 @@ describe("robots-edge policy pull | plan | apply against wrangler dev (route mod
       expect(pulled.code).toBe(0);
       expect(pulled.stdout).toBe("wrote robots-edge.policy.json: default (version 0)\n");
       expect(JSON.parse(readFileSync(join(repo, "robots-edge.policy.json"), "utf8"))).toEqual({
-        $schema: "https://github.com/robots-edge/robots-edge/raw/main/schema/policy-file.schema.json",
+        $schema: "./node_modules/robots-edge/schema/policy-file.schema.json",
         hosts: {},
       });
     },
