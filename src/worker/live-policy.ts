@@ -60,9 +60,9 @@ export const MAX_KEPT_VERSIONS = 20;
 /** Hosts that may have a policy of their own (the index stays under ~0.5 MB). */
 export const MAX_POLICY_HOSTS = 5_000;
 /** Compiled policies an isolate keeps (the default and hosts), least recently used out first. */
-export const MAX_REMEMBERED_POLICIES = 512;
+export const MAX_REMEMBERED_POLICIES = 2_048;
 /** ...and the policy text they may hold together (a compiled policy is a few times its text). */
-export const MAX_REMEMBERED_TEXT_BYTES = 8 * 1024 * 1024;
+export const MAX_REMEMBERED_TEXT_BYTES = 4 * 1024 * 1024;
 
 /** A host key (canonical exact name or `*.` pattern), or null for the default policy. */
 export type PolicyHost = string | null;
@@ -98,38 +98,44 @@ interface Memory {
 const DEFAULT_KEY = "";
 const memoryKey = (host: PolicyHost) => host ?? DEFAULT_KEY;
 
-/** The remembered policies: a Map in least-recently-used order, bounded in entries and text bytes. */
-const memories = new Map<string, Memory>();
+/**
+ * The remembered policies, bounded in entries and text bytes; the least recently used go first.
+ * A hit only stamps its entry (re-inserting into a Map of 1,000 entries on every request cost
+ * more than the rest of the lookup); the oldest stamp is searched for only when a new policy
+ * passes a bound, which a deployment within the bounds never does after warming up.
+ */
+const memories = new Map<string, { memory: Memory; used: number }>();
+let useClock = 0;
 let rememberedBytes = 0;
 
 const textBytes = (memory: Memory | undefined) => memory?.current?.entry.text?.length ?? 0;
 
 function remembered(host: PolicyHost): Memory | undefined {
-  const key = memoryKey(host);
-  const found = memories.get(key);
-  if (found) {
-    memories.delete(key);
-    memories.set(key, found);
-  }
-  return found;
+  const found = memories.get(memoryKey(host));
+  if (!found) return undefined;
+  found.used = ++useClock;
+  return found.memory;
 }
 
 function remember(host: PolicyHost, value: Memory): void {
   const key = memoryKey(host);
-  rememberedBytes -= textBytes(memories.get(key));
-  memories.delete(key);
-  memories.set(key, value);
+  rememberedBytes -= textBytes(memories.get(key)?.memory);
+  memories.set(key, { memory: value, used: ++useClock });
   rememberedBytes += textBytes(value);
   while (memories.size > MAX_REMEMBERED_POLICIES || rememberedBytes > MAX_REMEMBERED_TEXT_BYTES) {
-    const oldest = memories.keys().next();
-    if (oldest.done || oldest.value === key) break;
-    rememberedBytes -= textBytes(memories.get(oldest.value));
-    memories.delete(oldest.value);
+    let oldest: string | undefined;
+    let oldestUse = Infinity;
+    for (const [candidate, { used }] of memories) {
+      if (candidate !== key && used < oldestUse) [oldest, oldestUse] = [candidate, used];
+    }
+    if (oldest === undefined) break;
+    rememberedBytes -= textBytes(memories.get(oldest)?.memory);
+    memories.delete(oldest);
   }
 }
 
 function forget(host: PolicyHost): void {
-  rememberedBytes -= textBytes(memories.get(memoryKey(host)));
+  rememberedBytes -= textBytes(memories.get(memoryKey(host))?.memory);
   memories.delete(memoryKey(host));
 }
 
@@ -158,8 +164,32 @@ function hostsPossible(config: Config): boolean {
  * default): its own key's, else the nearest `*.` key's, else the default's. From memory; the
  * index at most once per RECHECK_MS, a record only when the index shows a version not compiled.
  */
-export async function policyInForce(kv: KVNamespace, config: Config, host: PolicyHost = null): Promise<LivePolicy> {
+export function policyInForce(
+  kv: KVNamespace,
+  config: Config,
+  host: PolicyHost = null,
+): LivePolicy | Promise<LivePolicy> {
   const now = Date.now();
+  // Steady state answers without a promise: every request of a crawler asks this.
+  return rememberedPolicy(config, host, now) ?? resolvedPolicy(kv, config, host, now);
+}
+
+/** policyInForce from this isolate's memory alone; undefined when any step needs KV. */
+function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePolicy | undefined {
+  const index = indexMemory?.value;
+  if (host !== null && hostsPossible(config)) {
+    if (!indexMemory || now - indexMemory.at >= RECHECK_MS) return undefined;
+    for (const key of policyKeysFor(host)) {
+      if (!hasOwnPolicy(key, index, config)) continue;
+      const live = keyFromMemory(config, key, index?.hosts.get(key), now);
+      if (!live) return undefined;
+      if (live.text !== null) return live;
+    }
+  }
+  return keyFromMemory(config, null, index?.default, now);
+}
+
+async function resolvedPolicy(kv: KVNamespace, config: Config, host: PolicyHost, now: number): Promise<LivePolicy> {
   if (host !== null && hostsPossible(config)) {
     const index = await indexNow(kv, now);
     for (const key of policyKeysFor(host)) {
@@ -196,14 +226,29 @@ async function keyInForce(
   indexed: PolicyIndexEntry | undefined,
   now: number,
 ): Promise<LivePolicy> {
+  const known = keyFromMemory(config, host, indexed, now);
+  if (known) return known;
+  const memory = await reread(kv, host, memories.get(memoryKey(host))?.memory, now);
+  remember(host, memory);
+  return livePolicy(memory, config, host);
+}
+
+/**
+ * A key's policy from memory while it is current: the index names the version remembered, or
+ * (no index line) it was read less than RECHECK_MS ago. Undefined: it must be read.
+ */
+function keyFromMemory(
+  config: Config,
+  host: PolicyHost,
+  indexed: PolicyIndexEntry | undefined,
+  now: number,
+): LivePolicy | undefined {
   // A host the index does not name has no record: its policy is the POLICY var's, no read.
   if (host !== null && !indexed) return initialPolicy(config, host);
-  let memory = remembered(host);
-  const current = indexed !== undefined && memory !== undefined && (memory.newest ?? 0) === indexed.version;
-  if (!memory || (!current && now - memory.at >= RECHECK_MS)) {
-    memory = await reread(kv, host, memory, now);
-    remember(host, memory);
-  }
+  const memory = remembered(host);
+  if (!memory) return undefined;
+  const current = indexed !== undefined && (memory.newest ?? 0) === indexed.version;
+  if (!current && now - memory.at >= RECHECK_MS) return undefined;
   return livePolicy(memory, config, host);
 }
 
@@ -470,7 +515,7 @@ export interface PolicyListing {
  */
 export async function storedVersions(kv: KVNamespace, host: PolicyHost = null): Promise<PolicyListing> {
   const read = await readPolicy(kv, { host });
-  const before = memories.get(memoryKey(host));
+  const before = memories.get(memoryKey(host))?.memory;
   const judged = read.value ? judgeVersions(read.value, (entry) => compiledOf(entry, before)) : undefined;
   // A readable record clears the key's fault in store.ts; a version passed over is one again.
   if (read.problem === undefined) notePolicyFault(judged?.fallback ?? undefined, host);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config/read-config.ts";
 import {
   clearPolicyMemory,
-  MAX_REMEMBERED_POLICIES,
+  MAX_REMEMBERED_TEXT_BYTES,
   policyInForce,
   RECHECK_MS,
   rememberedPolicies,
@@ -349,14 +349,16 @@ describe("scale: the request path's KV reads", () => {
 });
 
 describe("scale: compiled policies kept per isolate within bounds", () => {
-  it(`keeps at most ${MAX_REMEMBERED_POLICIES} compiled policies however many hosts are judged`, async () => {
-    const hosts = Array.from({ length: MAX_REMEMBERED_POLICIES + 40 }, (_, i) => `h${i}.tenants.example`);
+  it("keeps at most MAX_REMEMBERED_TEXT_BYTES of policy text however many hosts are judged", async () => {
+    // 80 hosts with a policy of 60,000 bytes each: 4.8 MB, past the 4 MiB bound.
+    const text = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
+    const hosts = Array.from({ length: 80 }, (_, i) => `h${i}.tenants.example`);
     const line = { version: 1, savedAt: 1, via: "put", own: true };
     await env.ROBOTS.put(
       "policy-hosts",
       JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
     );
-    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text: blockGpt("/x/", 451) };
+    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
     await Promise.all(
       hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
     );
@@ -364,9 +366,8 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     for (const host of hosts) {
       expect(await policyInForce(env.ROBOTS, config, host)).toMatchObject({ host, version: 1 });
     }
-    expect(rememberedPolicies()).toEqual({
-      count: MAX_REMEMBERED_POLICIES,
-      textBytes: MAX_REMEMBERED_POLICIES * version.text.length,
-    });
+    // 4 MiB / 60,000 bytes: the 69 most recently judged are kept.
+    expect(MAX_REMEMBERED_TEXT_BYTES).toBe(4 * 1024 * 1024);
+    expect(rememberedPolicies()).toEqual({ count: 69, textBytes: 69 * 60_000 });
   }, 60_000);
 });

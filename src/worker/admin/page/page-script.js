@@ -71,7 +71,56 @@ async function start() {
   showEdgeNow(status.edge, status.identity, status.identityChecks, status.objects);
   showPause(status.edge.pause);
   await showOrigin();
+  await fillPolicyHosts(status);
   await loadPolicy();
+}
+
+/**
+ * The host picker of the policy editor (route mode with AUTHORITIES only): the default, every
+ * host with a policy of its own (GET policies, every page), and the hosts and patterns the edge
+ * serves, so a host without a policy yet can get one.
+ * @param {{ proxy: string | null, authorities: string[] | null, origins: { authority: string }[] }} status
+ */
+async function fillPolicyHosts(status) {
+  const select = $("policy-host");
+  const picked = select.value;
+  const usable = !status.proxy && Array.isArray(status.authorities);
+  $("policy-host-box").classList.toggle("hidden", !usable);
+  const fallback = el("option", "default (hosts without their own)");
+  fallback.value = "";
+  select.replaceChildren(fallback);
+  if (!usable) return;
+  /** @type {Map<string, string>} */
+  const hosts = new Map();
+  let cursor = "";
+  for (let page = 0; page < 10; page++) {
+    const { status: code, data } = await policyCall(
+      "GET",
+      "policies?limit=1000" + (cursor && "&cursor=" + cursor),
+      undefined,
+    );
+    if (code !== 200) break;
+    for (const entry of data.hosts) hosts.set(entry.host, entry.host + " (version " + entry.version + ")");
+    if (!data.next) break;
+    cursor = data.next;
+  }
+  for (const name of status.authorities) if (!hosts.has(name)) hosts.set(name, name + " (none of its own)");
+  for (const origin of status.origins) {
+    const name = new URL(origin.authority).host;
+    if (!hosts.has(name)) hosts.set(name, name + " (none of its own)");
+  }
+  for (const [name, label] of [...hosts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const option = el("option", label);
+    option.value = name;
+    select.append(option);
+  }
+  select.value = hosts.has(picked) ? picked : "";
+}
+
+/** `?host=…` of the picked policy ("" for the default), to append to a policy route. */
+function policyHostQuery(separator = "?") {
+  const host = $("policy-host").value;
+  return host ? separator + "host=" + encodeURIComponent(host) : "";
 }
 
 /** A banner's list: shown with its items (text, or a node), hidden when there are none. */
@@ -827,12 +876,25 @@ function editableText(text) {
 }
 
 async function loadPolicy() {
-  const { status, data } = await policyCall("GET", "policy", undefined);
+  const { status, data } = await policyCall("GET", "policy" + policyHostQuery(), undefined);
   if (status !== 200) throw new Error(data.error || "HTTP " + status);
   policyVersion = data.version;
   $("policy-text").value = editableText(data.text || "");
+  // A host's requests may be judged by another policy (a pattern's, the default): said first.
+  const judged = data.judgedBy
+    ? data.judgedBy.host === data.host
+      ? ""
+      : data.host +
+        "'s requests are judged by " +
+        (data.judgedBy.host === null ? "the default" : data.judgedBy.host + "'s policy") +
+        " (version " +
+        data.judgedBy.version +
+        "). "
+    : "";
   $("policy-state").textContent =
-    "Version " +
+    judged +
+    (data.host ? data.host + ": v" : "V") +
+    "ersion " +
     data.version +
     " in force" +
     (data.savedAt ? ", saved " + data.savedAt : data.policy ? " (the POLICY var)" : " (no policy)") +
@@ -894,7 +956,7 @@ function showPolicyProblems(at) {
 }
 
 async function savePolicy() {
-  const { status, data } = await policyCall("PUT", "policy", $("policy-text").value, {
+  const { status, data } = await policyCall("PUT", "policy" + policyHostQuery(), $("policy-text").value, {
     "if-match": '"' + policyVersion + '"',
   });
   if (status === 400 && data.at) {
@@ -908,9 +970,14 @@ async function savePolicy() {
 }
 
 async function rollbackPolicy(version) {
-  const { status, data } = await policyCall("POST", "policy/rollback", JSON.stringify({ version }), {
-    "if-match": '"' + policyVersion + '"',
-  });
+  const { status, data } = await policyCall(
+    "POST",
+    "policy/rollback" + policyHostQuery(),
+    JSON.stringify({ version }),
+    {
+      "if-match": '"' + policyVersion + '"',
+    },
+  );
   if (status !== 200) throw new Error(data.error || "HTTP " + status);
   await loadPolicy();
   say("Version " + version + "'s policy is in force again, as version " + data.version + ".");
@@ -931,8 +998,13 @@ async function replayPolicy() {
     say("The policy is not JSON; save it to see its problems on their lines.");
     return;
   }
+  // A host's draft replays on that host's traffic; a pattern's or the default's on the picked origin's.
+  const host = $("policy-host").value;
   const origin = $("origin").value;
-  const path = "replay" + (origin ? "?origin=" + encodeURIComponent(origin) : "");
+  const path =
+    host && !host.startsWith("*.")
+      ? "replay?host=" + encodeURIComponent(host)
+      : "replay" + (origin ? "?origin=" + encodeURIComponent(origin) : "");
   const { status, data } = await policyCall("POST", path, JSON.stringify({ policy }));
   $("policy-replay-box").classList.remove("hidden");
   const body = /** @type {HTMLTableElement} */ (document.getElementById("policy-replay-table")).tBodies[0];
@@ -1135,6 +1207,7 @@ $("run").addEventListener("click", guard(run));
 $("policy-save").addEventListener("click", guard(savePolicy));
 $("policy-replay").addEventListener("click", guard(replayPolicy));
 $("policy-reload").addEventListener("click", guard(loadPolicy));
+$("policy-host").addEventListener("change", guard(loadPolicy));
 $("purposes-add").addEventListener("click", () => {
   const body = /** @type {HTMLTableElement} */ (document.getElementById("purposes-table")).tBodies[0];
   body.append(purposesRow({ path: "/" }));

@@ -1,0 +1,200 @@
+// Issue 33, scale: the CPU a crawler's request costs on a warm isolate when the deployment serves
+// 1,000 hosts, each with a policy of its own, next to a deployment of one host with one policy.
+// Per request: the policy in force for the request's host (src/worker/live-policy.ts, in steady
+// state: from the isolate's memory, the index re-read at most every 10 s), then the one decision
+// with it (policy/edge-decision.ts, the robots.txt judged and the policy matched). Requests go to
+// the hosts in turn, the worst order for a cache. KV is a Map here; the KV reads the requests made
+// are counted and printed (steady state: none). Target: 1,000 hosts within 10 % of one host.
+import { classifyUserAgent } from "../src/agents/classify.ts";
+import { parseConfig } from "../src/config/read-config.ts";
+import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
+import { decideEdge } from "../src/policy/edge-decision.ts";
+import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";
+import { clearPolicyMemory, policyInForce, rememberedPolicies, type LivePolicy } from "../src/worker/live-policy.ts";
+
+// The same robots.txt for every host (its cost is not what differs here): a few groups and rules.
+const ROBOTS = [
+  "User-agent: *",
+  "Disallow: /private/",
+  "Disallow: /*?sessionid=",
+  "Allow: /private/press/",
+  "",
+  "User-agent: GPTBot",
+  "Disallow: /members/",
+  "",
+  "User-agent: Googlebot",
+  "Allow: /",
+].join("\n");
+const matcher = compileRobots(parseRobotsTxt(new TextEncoder().encode(ROBOTS)));
+const GPTBOT = classifyUserAgent("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2)");
+const paths = ["/", "/search?q=shoes", "/x/a/b", "/a/../admin/", "/products/123?color=red", "/caf%C3%A9/menu"];
+
+/** A host's policy: a few routes, as an agency writes one per client site. */
+const policyOf = (n: number) =>
+  JSON.stringify({
+    routes: [
+      { pattern: `/x/`, blockStatus: 451, rules: [{ crawlers: ["GPTBot"], action: "block" }] },
+      { pattern: `/site-${n}/private/`, rules: [{ crawlers: ["category:ai-training"], action: "block" }] },
+      { pattern: "/*.pdf$", mode: "report" },
+    ],
+  });
+
+/** KV as a Map, counting reads. */
+function mapKv(): { kv: KVNamespace; reads: () => number } {
+  const values = new Map<string, string>();
+  let reads = 0;
+  const kv = {
+    get: async (key: string) => {
+      reads++;
+      return values.get(key) ?? null;
+    },
+    put: async (key: string, value: string) => void values.set(key, value),
+    delete: async (key: string) => void values.delete(key),
+    list: async () => ({ keys: [], list_complete: true, cacheStatus: null }),
+  };
+  return { kv: kv as unknown as KVNamespace, reads: () => reads };
+}
+
+/** A deployment of `count` hosts, each with its policy stored as the admin API stores it. */
+async function deployment(count: number) {
+  const hosts = Array.from({ length: count }, (_, n) => `site${n}.example`);
+  const { kv, reads } = mapKv();
+  const line = { version: 1, savedAt: 1, via: "put", own: true };
+  await kv.put("policy-hosts", JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }));
+  for (const [n, host] of hosts.entries()) {
+    const version = { version: 1, savedAt: 1, via: "put", saveId: String(n), text: policyOf(n) };
+    await kv.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }));
+  }
+  const { config } = parseConfig({ ORIGIN_URL: "", AUTHORITIES: hosts.join(", ") });
+  return { hosts, kv, reads, config };
+}
+
+const baseFacts: EdgeFacts = {
+  originUnusable: false,
+  selfAddressed: false,
+  mode: "enforce",
+  served: true,
+  isRobotsTxt: false,
+  pathAndQuery: "/",
+  agent: GPTBOT,
+  signed: false,
+  verifyCrawlers: "off",
+  needsVerification: false,
+  cloudflareCategory: undefined,
+  ...NOTHING_GATHERED,
+  pause: "none",
+  robots: { state: "ok", matcher, retryAfter: 0 },
+  failOpen: false,
+  blockStatus: 403,
+  policy: "none",
+  enforceRates: "off",
+  usageSignals: "enforce",
+  usageHeader: true,
+  rateLimiter: false,
+  now: 0,
+};
+
+type Deployment = Awaited<ReturnType<typeof deployment>>;
+
+/** One crawler request's edge work on a warm isolate: its host's policy, then (`decide`) the decision. */
+function request(site: Deployment, host: string, n: number, decide: boolean): void | Promise<void> {
+  const path = paths[n % paths.length] ?? "/";
+  const judge = (live: LivePolicy) => {
+    if (decide) decideEdge({ ...baseFacts, pathAndQuery: path, policy: live.compiled ?? "none" });
+  };
+  const live = policyInForce(site.kv, site.config, host);
+  // As on the Worker, a policy in memory is answered without a promise.
+  if (live instanceof Promise) return live.then(judge);
+  judge(live);
+}
+
+const one = await deployment(1);
+const thousand = await deployment(1000);
+// Warm each isolate memory as traffic would (every host requested once), then count reads from here.
+clearPolicyMemory();
+for (const [n, host] of thousand.hosts.entries()) await request(thousand, host, n, true);
+await request(one, one.hosts[0] ?? "", 0, true);
+const readsBefore = { one: one.reads(), thousand: thousand.reads() };
+
+// Hosts in turn (the worst order for the CPU's caches), and as traffic spreads: a Zipf
+// distribution (s = 1), the few large sites getting most requests. Deterministic (an LCG).
+const PER_ROUND = 5_000;
+let seed = 42;
+const zipfWeights = thousand.hosts.map((_, rank) => 1 / (rank + 1));
+const zipfTotal = zipfWeights.reduce((sum, weight) => sum + weight, 0);
+const zipfHosts = Array.from({ length: PER_ROUND }, () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  let left = (seed / 2 ** 31) * zipfTotal;
+  const rank = zipfWeights.findIndex((weight) => (left -= weight) <= 0);
+  return thousand.hosts[rank === -1 ? 0 : rank] ?? "";
+});
+
+interface Scenario {
+  readonly name: string;
+  readonly site: Deployment;
+  readonly hostOf: (k: number) => string;
+  readonly decide: boolean;
+}
+const oneHost = () => one.hosts[0] ?? "";
+const inTurn = (k: number) => thousand.hosts[k % thousand.hosts.length] ?? "";
+const zipf = (k: number) => zipfHosts[k % zipfHosts.length] ?? "";
+const scenarios: Scenario[] = [
+  { name: "policy lookup only, 1 host", site: one, hostOf: oneHost, decide: false },
+  { name: "policy lookup only, 1,000 hosts in turn", site: thousand, hostOf: inTurn, decide: false },
+  { name: "crawler request (lookup + decision), 1 host", site: one, hostOf: oneHost, decide: true },
+  { name: "crawler request, 1,000 hosts, Zipf traffic", site: thousand, hostOf: zipf, decide: true },
+  { name: "crawler request, 1,000 hosts in turn", site: thousand, hostOf: inTurn, decide: true },
+];
+/** The scenario each is compared with (its 1-host twin). */
+const baselineOf = [0, 0, 2, 2, 2];
+
+/** This process's CPU time in µs (not wall time: on a shared machine the wait for a core is not ours). */
+const cpu = () => {
+  const usage = (
+    globalThis as unknown as { process: { cpuUsage(): { user: number; system: number } } }
+  ).process.cpuUsage();
+  return usage.user + usage.system;
+};
+let n = 0;
+async function timed({ site, hostOf, decide }: Scenario): Promise<number> {
+  const start = cpu();
+  for (let k = 0; k < PER_ROUND; k++) {
+    const pending = request(site, hostOf(k), n++, decide);
+    if (pending) await pending;
+  }
+  return (cpu() - start) / PER_ROUND; // µs per request
+}
+
+// Rounds of every scenario, in a rotating order, the medians taken: on a shared machine the load
+// drifts between long runs, much less within one round.
+const ROUNDS = 21;
+const times = scenarios.map((): number[] => []);
+const ratios = scenarios.map((): number[] => []);
+for (let round = 0; round < ROUNDS; round++) {
+  const measured: number[] = [];
+  for (let step = 0; step < scenarios.length; step++) {
+    const index = (round + step) % scenarios.length;
+    const scenario = scenarios[index];
+    if (scenario) measured[index] = await timed(scenario);
+  }
+  measured.forEach((time, index) => {
+    times[index]?.push(time);
+    ratios[index]?.push(time / (measured[baselineOf[index] ?? 0] ?? NaN));
+  });
+}
+const median = (values: readonly number[]) => values.toSorted((x, y) => x - y)[Math.floor(values.length / 2)] ?? NaN;
+console.table(
+  scenarios.map((scenario, index) => ({
+    scenario: scenario.name,
+    "median CPU µs": median(times[index] ?? []).toFixed(3),
+    "÷ its 1-host twin (median of rounds)": median(ratios[index] ?? []).toFixed(3),
+  })),
+);
+console.log("target: 1,000 hosts within 1.10 of one host");
+console.log(
+  `KV reads during the ${ROUNDS * PER_ROUND * scenarios.length} measured requests (1 host + 1,000 hosts): ${one.reads() - readsBefore.one} + ${thousand.reads() - readsBefore.thousand}`,
+);
+const memory = rememberedPolicies();
+console.log(
+  `compiled policies kept on the isolate: ${memory.count}, ${(memory.textBytes / 1024).toFixed(0)} KiB of policy text`,
+);
