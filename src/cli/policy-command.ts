@@ -19,7 +19,15 @@ import {
   readPolicyFile,
   type PolicyFile,
 } from "./policy-file.ts";
-import { planPolicies, type Flip, type Plan, type ReplaySummary, type TargetPlan } from "./policy-plan.ts";
+import {
+  listHostPolicies,
+  planPolicies,
+  readInForce,
+  type Flip,
+  type Plan,
+  type ReplaySummary,
+  type TargetPlan,
+} from "./policy-plan.ts";
 
 export interface PolicyOptions {
   readonly json: boolean;
@@ -60,20 +68,19 @@ export async function policyCommand(operands: readonly string[], options: Policy
 // --- pull -------------------------------------------------------------------------------
 
 async function pull(context: Context, path: string | undefined): Promise<number> {
-  const { edge, fetch: fetcher, io } = context;
-  const defaultAnswer = await getPolicy(context, null);
-  const listing = await callEdge(edge, { method: "GET", route: "policies", query: { limit: "1000" } }, fetcher);
+  const { io } = context;
+  const defaultPolicy = await readInForce(context, null);
   const hosts: Record<string, unknown> = {};
-  const versions: { host: string | null; version: number }[] = [{ host: null, version: defaultAnswer.version }];
-  for (const host of await listedHosts(context, listing)) {
-    const answer = await getPolicy(context, host);
-    if (answer.policy === null) continue;
-    hosts[host] = answer.policy;
-    versions.push({ host, version: answer.version });
+  const versions: { host: string | null; version: number }[] = [{ host: null, version: defaultPolicy.version }];
+  for (const { host } of (await listHostPolicies(context)) ?? []) {
+    const own = await readInForce(context, host);
+    if (own.document === null) continue;
+    hosts[host] = own.document;
+    versions.push({ host, version: own.version });
   }
   const file = {
     $schema: POLICY_FILE_SCHEMA_PATH,
-    ...(defaultAnswer.policy !== null && { default: defaultAnswer.policy }),
+    ...(defaultPolicy.document !== null && { default: defaultPolicy.document }),
     hosts,
   };
   const text = policyText(file);
@@ -94,39 +101,6 @@ async function pull(context: Context, path: string | undefined): Promise<number>
     await write(io.stdout, `wrote ${path}: ${named.join(", ")}\n`);
   }
   return EXIT_OK;
-}
-
-async function getPolicy(context: Context, host: string | null): Promise<{ version: number; policy: unknown }> {
-  const answer = await callEdge(
-    context.edge,
-    { method: "GET", route: "policy", query: { host: host ?? undefined } },
-    context.fetch,
-  );
-  if (answer.status !== 200 || !isObject(answer.body) || typeof answer.body["version"] !== "number") {
-    throw new CliError(`GET policy${host === null ? "" : `?host=${host}`}: ${answerError(answer)}`);
-  }
-  return { version: answer.body["version"], policy: answer.body["policy"] ?? null };
-}
-
-/** The hosts of every page of `GET policies` (none on an edge from before per-host policies). */
-async function listedHosts(context: Context, first: Awaited<ReturnType<typeof callEdge>>): Promise<string[]> {
-  const hosts: string[] = [];
-  let answer = first;
-  for (let page = 0; ; page++) {
-    if (answer.status === 404 && page === 0) return hosts;
-    if (answer.status !== 200 || !isObject(answer.body) || !Array.isArray(answer.body["hosts"])) {
-      throw new CliError(`GET policies: ${answerError(answer)}`);
-    }
-    for (const entry of answer.body["hosts"])
-      if (isObject(entry) && typeof entry["host"] === "string") hosts.push(entry["host"]);
-    const next = answer.body["next"];
-    if (typeof next !== "string" || next === "" || page >= 10) return hosts;
-    answer = await callEdge(
-      context.edge,
-      { method: "GET", route: "policies", query: { limit: "1000", cursor: next } },
-      context.fetch,
-    );
-  }
 }
 
 // --- plan -------------------------------------------------------------------------------

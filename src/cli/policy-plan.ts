@@ -81,9 +81,13 @@ export interface Plan {
   readonly hostsListed: boolean;
 }
 
-export interface PlanInput {
+/** One edge's admin API and how to reach it. */
+export interface EdgeLink {
   readonly edge: EdgeAddress;
   readonly fetch: Fetcher;
+}
+
+export interface PlanInput extends EdgeLink {
   readonly file: PolicyFile;
   /** Paths to ask of the crawlers (--urls), or none. */
   readonly paths: readonly string[];
@@ -175,7 +179,10 @@ function isString(value: unknown): value is string {
 }
 
 /** The policy in force now for the default or a host: its own version and document (null: none). */
-async function readInForce(input: PlanInput, host: string | null): Promise<{ version: number; document: unknown }> {
+export async function readInForce(
+  input: EdgeLink,
+  host: string | null,
+): Promise<{ version: number; document: unknown }> {
   const answer = await callEdge(
     input.edge,
     { method: "GET", route: "policy", query: { host: host ?? undefined } },
@@ -193,7 +200,7 @@ async function readInForce(input: PlanInput, host: string | null): Promise<{ ver
 }
 
 /** The hosts with a policy of their own on the edge; undefined when the edge lists none (before per-host policies). */
-async function listHostPolicies(input: PlanInput): Promise<{ host: string; version: number }[] | undefined> {
+export async function listHostPolicies(input: EdgeLink): Promise<{ host: string; version: number }[] | undefined> {
   const hosts: { host: string; version: number }[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
