@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config/read-config.ts";
 import {
   clearPolicyMemory,
+  MAX_POLICY_HOSTS,
   MAX_REMEMBERED_TEXT_BYTES,
   policyInForce,
   RECHECK_MS,
@@ -203,6 +204,32 @@ describe("host= is refused for a host the edge does not serve", () => {
   });
 });
 
+describe("saves that would grow without bound, or carry what a log would obey", () => {
+  it.each([
+    { why: "a control character", by: "ci\u001b[2J", status: 400 },
+    { why: "101 characters", by: "x".repeat(101), status: 400 },
+    { why: "a name", by: "alice@agency (CI job 42)", status: 200 },
+  ])("X-Saved-By with $why -> $status", async ({ by, status }) => {
+    const response = await putPolicy("?host=shop.example", blockGpt("/x/", 451), { "x-saved-by": by });
+    expect(response.status).toBe(status);
+    expect((await env.ROBOTS.list({ prefix: "policy:host:" })).keys.length).toBe(status === 200 ? 1 : 0);
+  });
+
+  it("a new host beyond MAX_POLICY_HOSTS is refused; a host already counted may still save", async () => {
+    const line = { version: 1, savedAt: 1, via: "put", own: true };
+    const hosts = Object.fromEntries(
+      Array.from({ length: MAX_POLICY_HOSTS }, (_, i) => [`h${i}.tenants.example`, line]),
+    );
+    await env.ROBOTS.put("policy-hosts", JSON.stringify({ schema: 1, hosts }));
+    const refused = await putPolicy("?host=shop.example", blockGpt("/x/", 451));
+    expect(refused.status).toBe(400);
+    expect((await json<{ error: string }>(refused)).error).toBe(
+      "at most 5000 hosts may have a policy of their own: remove one (DELETE policy?host=…) or use a *. pattern",
+    );
+    expect((await putPolicy("?host=h7.tenants.example", blockGpt("/x/", 451))).status).toBe(200);
+  });
+});
+
 describe("GET policies: hosts with a policy, their versions and who saved them, paged", () => {
   it("lists the default and each host, sorted, with X-Saved-By; a removed host is not listed", async () => {
     await saveThree();
@@ -345,7 +372,7 @@ describe("scale: the request path's KV reads", () => {
     vi.useFakeTimers({ now: Date.now() + RECHECK_MS + 1, toFake: ["Date"] });
     for (let i = 0; i < 30; i++) await call("/x/a", { ua: GPTBOT, env: counted, site: sites[i % 3] });
     expect(reads).toEqual(["policy-hosts"]);
-  });
+  }, 60_000);
 });
 
 describe("scale: compiled policies kept per isolate within bounds", () => {
