@@ -339,6 +339,50 @@ describe("explain, replay, status and activity take host=", () => {
   });
 });
 
+describe("a host's record or the index that cannot be read (our fault, never the visitor's)", () => {
+  const SHOP_RECORD = JSON.stringify({
+    schema: 1,
+    versions: [{ version: 1, savedAt: 1, via: "put", saveId: "a", text: blockGpt("/x/", 451) }],
+  });
+  const INDEX = JSON.stringify({
+    schema: 1,
+    hosts: { "shop.example": { version: 1, savedAt: 1, via: "put", own: true } },
+  });
+  const faults = [
+    { fault: "not JSON", value: '{"schema": 1, "versions": [' },
+    { fault: "wrong shape", value: '{"versions": "1", "hosts": []}' },
+    { fault: "newer schema", value: '{"schema": 2, "versions": [], "hosts": {}}' },
+  ];
+  const rows = faults.flatMap(({ fault, value }) => [
+    { key: "policy:host:shop.example", fault, planted: { "policy:host:shop.example": value, "policy-hosts": INDEX } },
+    { key: "policy-hosts", fault, planted: { "policy:host:shop.example": SHOP_RECORD, "policy-hosts": value } },
+  ]);
+  // The default (POLICY var) blocks /d/: while shop's own policy cannot be read, the default judges shop.
+  const vars = { POLICY: blockGpt("/d/", 453) };
+  it.each(rows)("$key, $fault: served, named in status, repaired by PUT policy?host=", async ({ key, planted }) => {
+    for (const [name, value] of Object.entries(planted)) await env.ROBOTS.put(name, value);
+    const site = "https://shop.example";
+    expect((await call("/x/a", { ua: CHROME, env: { ...ROUTE_MODE, ...vars }, site })).status).toBe(200);
+    expect((await call("/x/a", { ua: GPTBOT, env: { ...ROUTE_MODE, ...vars }, site })).status).toBe(200);
+    expect((await call("/d/a", { ua: GPTBOT, env: { ...ROUTE_MODE, ...vars }, site })).status).toBe(453);
+    const status = await json<{ ownFaults: { key: string; repair: string }[] }>(send("GET", "status", { env: vars }));
+    expect(status.ownFaults).toEqual([
+      expect.objectContaining({
+        key,
+        repair:
+          key === "policy-hosts"
+            ? expect.stringContaining("the next save of any policy")
+            : expect.stringContaining("PUT policy?host=shop.example"),
+      }),
+    ]);
+    expect((await putPolicy("?host=shop.example", blockGpt("/x/", 451), {})).status).toBe(200);
+    expect((await call("/x/a", { ua: GPTBOT, env: { ...ROUTE_MODE, ...vars }, site })).status).toBe(451);
+    clearPolicyMemory(); // another isolate reads the repaired records
+    expect((await call("/x/a", { ua: GPTBOT, env: { ...ROUTE_MODE, ...vars }, site })).status).toBe(451);
+    expect((await json<{ ownFaults: unknown[] }>(send("GET", "status", { env: vars }))).ownFaults).toEqual([]);
+  });
+});
+
 describe("scale: the request path's KV reads", () => {
   /** The Worker's KV, counting the policy keys it reads. */
   function countingKv(reads: string[]): KVNamespace {
