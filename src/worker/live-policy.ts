@@ -189,18 +189,24 @@ function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePo
   return keyFromMemory(config, null, index?.default, now);
 }
 
+/**
+ * policyInForce when memory does not answer. One KV read per request once warm: a request that
+ * re-reads the index keeps a remembered policy whose version changed (one request longer) and
+ * leaves its record to the next request. Only a key this isolate never read is read at once.
+ */
 async function resolvedPolicy(kv: KVNamespace, config: Config, host: PolicyHost, now: number): Promise<LivePolicy> {
+  const reads = { left: 1 };
   if (host !== null && hostsPossible(config)) {
-    const index = await indexNow(kv, now);
+    const index = await indexNow(kv, now, reads);
     for (const key of policyKeysFor(host)) {
       if (!hasOwnPolicy(key, index, config)) continue;
-      const live = await keyInForce(kv, config, key, index?.hosts.get(key), now);
+      const live = await keyInForce(kv, config, key, index?.hosts.get(key), now, reads);
       // A key whose versions all fail (or a var entry gone) has no policy to give: the next one judges.
       if (live.text !== null) return live;
     }
   }
-  const index = host === null || !hostsPossible(config) ? indexMemory?.value : await indexNow(kv, now);
-  return keyInForce(kv, config, null, index?.default, now);
+  const index = host === null || !hostsPossible(config) ? indexMemory?.value : await indexNow(kv, now, reads);
+  return keyInForce(kv, config, null, index?.default, now, reads);
 }
 
 function hasOwnPolicy(key: string, index: StoredPolicyIndex | undefined, config: Config): boolean {
@@ -208,8 +214,9 @@ function hasOwnPolicy(key: string, index: StoredPolicyIndex | undefined, config:
   return indexed ? indexed.own : config.hostPolicies.has(key);
 }
 
-async function indexNow(kv: KVNamespace, now: number): Promise<StoredPolicyIndex | undefined> {
+async function indexNow(kv: KVNamespace, now: number, reads: { left: number }): Promise<StoredPolicyIndex | undefined> {
   if (indexMemory && now - indexMemory.at < RECHECK_MS) return indexMemory.value;
+  reads.left--;
   const read = await readPolicyIndex(kv, { cacheTtl: KV_CACHE_TTL_SECONDS });
   // Unreadable: store.ts answers the last good index (named in status) or none; hosts then fall
   // back to the POLICY var and the default, logged.
@@ -225,10 +232,15 @@ async function keyInForce(
   host: PolicyHost,
   indexed: PolicyIndexEntry | undefined,
   now: number,
+  reads: { left: number },
 ): Promise<LivePolicy> {
   const known = keyFromMemory(config, host, indexed, now);
   if (known) return known;
-  const memory = await reread(kv, host, memories.get(memoryKey(host))?.memory, now);
+  const before = memories.get(memoryKey(host))?.memory;
+  // This request has had its read: the version remembered answers once more.
+  if (before && reads.left <= 0) return livePolicy(before, config, host);
+  reads.left--;
+  const memory = await reread(kv, host, before, now);
   remember(host, memory);
   return livePolicy(memory, config, host);
 }

@@ -416,6 +416,19 @@ describe("scale: the request path's KV reads", () => {
     vi.useFakeTimers({ now: Date.now() + RECHECK_MS + 1, toFake: ["Date"] });
     for (let i = 0; i < 30; i++) await call("/x/a", { ua: GPTBOT, env: counted, site: sites[i % 3] });
     expect(reads).toEqual(["policy-hosts"]);
+    // Another isolate saves shop's version 2: once the index shows it, one read per request —
+    // the index's request still judges by version 1, the next reads the record.
+    const index = JSON.parse((await env.ROBOTS.get("policy-hosts")) ?? "{}") as { hosts: Record<string, object> };
+    index.hosts["shop.example"] = { version: 2, savedAt: 2, via: "put", own: true };
+    await env.ROBOTS.put("policy-hosts", JSON.stringify(index));
+    const version2 = { version: 2, savedAt: 2, via: "put", saveId: "b", text: blockGpt("/x/", 460) };
+    await env.ROBOTS.put("policy:host:shop.example", JSON.stringify({ schema: 1, versions: [version2] }));
+    reads.length = 0;
+    vi.useFakeTimers({ now: Date.now() + 2 * RECHECK_MS + 2, toFake: ["Date"] });
+    const shop = async () => (await call("/x/a", { ua: GPTBOT, env: counted, site: "https://shop.example" })).status;
+    expect([await shop(), reads.splice(0)]).toEqual([451, ["policy-hosts"]]);
+    expect([await shop(), reads.splice(0)]).toEqual([460, ["policy:host:shop.example"]]);
+    expect([await shop(), reads.splice(0)]).toEqual([460, []]);
   }, 60_000);
 });
 
