@@ -8,6 +8,10 @@ export interface Io {
   readonly stdin: NodeJS.ReadableStream;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
+  /** The environment the commands read (`robots-edge policy`: the edge and token); process.env when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** How `robots-edge policy` reaches an edge; the global fetch when absent (tests hand in a Worker's). */
+  readonly fetch?: (request: Request) => Promise<Response>;
 }
 
 /** Exit statuses (shared/STYLE.md): 0 fine, 1 a documented "no" (disallowed, lint errors), 2 misuse or I/O. */

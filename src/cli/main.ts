@@ -108,6 +108,30 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     { ...JSON_OPTION, env: { type: "string" } },
     async ({ values, positionals }, io) => (await import("./config-check.ts")).configCommand(positionals, values, io),
   ),
+  policy: command(
+    `  robots-edge policy pull [file] [--edge URL] [--token TOKEN] [--json]
+      The edge's default and per-host policies, as one policy file
+      (schema/policy-file.schema.json); no file: stdout.
+  robots-edge policy plan <file> [--urls FILE] [--allow-search-changes] [--json]
+      Validates the file, then per policy it names: the change, and the decisions that
+      would flip (replay of the recorded traffic; with --urls, each URL or path of FILE
+      asked of every search crawler and every crawler the policies name), by crawler.
+      Exit 1 when a search crawler would be refused what it is let through today.
+  robots-edge policy apply <file> [--urls FILE] [--allow-search-changes] [--json]
+      The plan, the same check, then each changed policy saved with If-Match (a conflict
+      saves nothing for that host; exit 1); prints the new versions.
+      The edge: --edge (the site, or its admin prefix) or ROBOTS_EDGE_URL; the ADMIN_TOKEN:
+      --token or ROBOTS_EDGE_TOKEN.
+`,
+    {
+      ...JSON_OPTION,
+      edge: { type: "string" },
+      token: { type: "string" },
+      urls: { type: "string" },
+      "allow-search-changes": { type: "boolean", default: false },
+    },
+    async ({ values, positionals }, io) => (await import("./policy-command.ts")).policyCommand(positionals, values, io),
+  ),
 };
 
 const USAGE = `usage:

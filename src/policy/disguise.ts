@@ -1,7 +1,7 @@
 /**
- * Crawlers in disguise: a request with a browser's User-Agent whose address is in a
- * list its operator publishes for its crawlers ONLY (agents/range-uses.ts) is that operator's
- * crawler. And a request that claims some other bot (a tool's User-Agent, a made-up token,
+ * Crawlers in disguise: a request with a browser's User-Agent whose address is in a list its
+ * operator publishes for its crawlers ONLY (an address list's use, agents/operators/) is that
+ * operator's crawler. And a request that claims some other bot (a tool's User-Agent, a made-up token,
  * another operator's crawler it cannot prove) from such an address is judged both as what it
  * claims and as the list's crawler, the stricter standing: it cannot shed that crawler's group
  * by naming another. Pure: the Worker looks the address up in the compiled lists (identity/disguised.ts)

@@ -1,5 +1,5 @@
 // User-Agent classification: crawler or browser, and which product tokens, best first.
-// Sources: the operators' crawler pages cited in src/agents/crawlers.ts, and the real strings of
+// Sources: the operators' crawler pages cited in src/agents/operators/, and the real strings of
 // test/fixtures/corpus/agents (see its README): browsers.jsonl must pass as humans; crawlers.jsonl
 // must be caught, and where the corpus names a token, one of ours must be that token as
 // RFC 9309 matching compares it (productToken: the leading letters, "-" and "_", any case).

@@ -23,6 +23,7 @@ import { bucketMsFor, KEEP_HOURS, OTHER_TOKEN } from "../activity/store.ts";
 import type { AdminContext } from "./context.ts";
 import { readBodyJson } from "./body.ts";
 import { MAX_POLICY_BYTES } from "./policy.ts";
+import { readAskedRequests } from "./replay-asked.ts";
 import { jsonResponse } from "../responses.ts";
 import { storedRobots } from "../robots/cache.ts";
 import { compileServed, draftLoaded, servedRobots } from "../robots/purposes-served.ts";
@@ -147,6 +148,9 @@ export async function replayDraft(
   if (json.value === undefined) return problem(400, "the body must be JSON", ["the body must be JSON"]);
   const body = readReplayBody(json.value);
   if (!body.ok) return problem(400, body.problems.join("; "), body.problems);
+  // Requests the caller asks about besides the recorded ones (a plan's URL list): replay-asked.ts.
+  const asked = readAskedRequests((json.value as Record<string, unknown>)["requests"], Date.now());
+  if (!asked.ok) return problem(400, asked.problems.join("; "), asked.problems);
   const stored = await storedRobots(origin, admin.kv);
   // Each side's robots.txt is the one it would serve and enforce: its origin file with its purposes.
   const robots = stored && servedRobots(stored, livePolicy);
@@ -170,7 +174,10 @@ export async function replayDraft(
   const now = Date.now();
   const ledger = object ? ledgerOf(await object.ledgerDays(now), now) : undefined;
   const { config } = admin;
-  const result = replay(requests, { live, draft }, { ...settingsOf(config, { rateLimiter: false }), ledger });
+  const settings = { ...settingsOf(config, { rateLimiter: false }), ledger };
+  const result = replay(requests, { live, draft }, settings);
+  // Every change of the asked is listed (at most MAX_ASKED_REQUESTS): a plan checks each one.
+  const askedResult = asked.value && replay(asked.value, { live, draft }, settings, asked.value.length);
   return jsonResponse({
     origin,
     ...result,
@@ -178,5 +185,9 @@ export async function replayDraft(
       note: `judged the newest ${result.requests} of ${result.recorded} recorded requests: replay stops at its work budget (docs/operating.md, "Limits")`,
     }),
     changed: result.changed.map((change) => ({ ...change, time: new Date(change.time).toISOString() })),
+    // The asked requests, judged last first: `requests` of `recorded` were judged (the last ones).
+    ...(askedResult && {
+      asked: { ...askedResult, changed: askedResult.changed.map(({ time: _time, ...change }) => change) },
+    }),
   });
 }
