@@ -79,6 +79,7 @@ import { judgeSpelling, type Verdict } from "./judge.ts";
 import { disputedReading } from "./readings.ts";
 import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
+import { isTermsFile, parsePrice, settlePrice, type ChargeEvidence } from "./terms-price.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
 
 /** The decision's answer: the record of what happened, or a fact it needs first. */
@@ -273,6 +274,10 @@ function judgedSpelling(
   );
   const unsigned = signatureRequired(facts, verdict);
   if (unsigned) return unsigned;
+  // Step 9a: a `charge` rule naming the crawler (terms-price.ts): paid, it is judged on as a pass and charged.
+  if (verdict.policy?.rule?.action === "charge" && verdict.action === "block") {
+    return priced(facts, verdict, spelling, (passed) => usage(facts, who, passed));
+  }
   // Step 9b: refuse only what the crawler itself reads (policy/readings.ts).
   const disputed = verdict.decision && disputedReading(robots.matcher, verdict.decision, agent, spelling);
   if (disputed) return markedDisputed(usage(facts, who, { ...verdict, action: "pass" }), disputed);
@@ -288,6 +293,56 @@ function judgedSpelling(
       return judgedBy(verdict, "rate-limited", 429, verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER);
     case "pass":
       return usage(facts, who, verdict);
+  }
+}
+
+/**
+ * A `charge` rule's price against the request's price headers and signature (terms-price.ts):
+ * 402 / 400 with Cloudflare's crawler-error, 503 when the signer's keys could not be had (our
+ * failure), or the layers after the policy on a pass, charged when they let it through.
+ * robots.txt and the terms files are never charged.
+ */
+function priced(
+  facts: EdgeFacts,
+  verdict: Verdict,
+  spelling: string,
+  judgeOn: (passed: Verdict) => EdgeOutcome | GatherRequest,
+): EdgeOutcome | GatherRequest {
+  const passed = { ...verdict, action: "pass" as const };
+  const text = verdict.policy?.rule?.price ?? "";
+  const price = parsePrice(text);
+  // A rule whose price cannot be read was refused by validation; never charge by a guess.
+  if (!price || isTermsFile(spelling)) return judgeOn(passed);
+  const settlement = settlePrice(price, facts.priceHeaders ?? NO_PRICE_HEADERS, chargeEvidence(facts));
+  if (!settlement.settled) {
+    const action = settlement.status === 503 ? "unavailable" : "block";
+    const refusedBy = judgedBy(verdict, action, settlement.status, settlement.retryAfter);
+    return { ...refusedBy, layer: "charge", charge: { price: text, charged: null, error: settlement.error } };
+  }
+  const answer = judgeOn(passed);
+  if ("gather" in answer || answer.action !== "pass") return answer;
+  return { ...answer, charge: { price: text, charged: settlement.commitment, error: null } };
+}
+
+const NO_PRICE_HEADERS = { exact: null, max: null } as const;
+
+/** What the request's signature proves, for a charge: a verified one's commitment, or why there is none. */
+function chargeEvidence(facts: EdgeFacts): ChargeEvidence {
+  const signature = signatureOf(facts);
+  switch (signature?.status) {
+    case "verified":
+      return {
+        status: "verified",
+        signer: signature.signer,
+        operator: signature.agent.known?.operator ?? signature.signer,
+        commitment: signature.commitment,
+      };
+    case "failed":
+      return { status: "failed" };
+    case "unverifiable":
+      return { status: "unverifiable" };
+    default:
+      return { status: "none" };
   }
 }
 

@@ -13,6 +13,7 @@ import type { RateLimits } from "./crawl-rate.ts";
 import type { GatherRequest } from "./edge-facts.ts";
 import type { Verdict } from "./judge.ts";
 import type { UsageRefusalReason } from "./usage-signals.ts";
+import type { ChargeCommitment, CrawlerError } from "./terms-price.ts";
 
 /**
  * The line that decided, wherever it is written: a robots.txt rule or usage line (its line
@@ -85,6 +86,18 @@ export interface EdgeOutcome {
   readonly contentUsage: string | null;
   /** The readings of robots.txt disagree on this path for this crawler: not refused, marked (policy/readings.ts). */
   readonly reading: DisputedReading | null;
+  /** A `charge` rule's price applied (terms-price.ts): charged, or refused with its crawler-error. Absent: no price. */
+  readonly charge?: ChargeOutcome;
+}
+
+/** What a `charge` rule made of the request: the price, and the commitment charged or the error answered. */
+export interface ChargeOutcome {
+  /** The rule's price, as written (`USD 0.01`): `crawler-price`, or `crawler-charged` when charged. */
+  readonly price: string;
+  /** Charged: what the signer committed to (the ledger's row); else null. */
+  readonly charged: ChargeCommitment | null;
+  /** Refused: Cloudflare's `crawler-error` code (null for our own 503). */
+  readonly error: CrawlerError | null;
 }
 
 /** The one record: what happened, what decided it, on which path, and who asked. */
@@ -151,7 +164,8 @@ export function outcomeStrictness(answer: EdgeOutcome | GatherRequest): number {
     case "report":
       return 2;
     case "pass":
-      return answer.pacing ? 1 : 0;
+      // A charged pass over a free one: the spelling a price binds is never shed.
+      return answer.pacing || answer.charge ? 1 : 0;
     default:
       // Actions a path layer never answers; should one appear, it counts as a refusal, never a pass.
       return 6;

@@ -44,6 +44,8 @@ import { robotsTxtResponse } from "../robots/route.ts";
 import { disguiseOf } from "../identity/disguised.ts";
 import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
 import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
+import { chargeRowOf, recordCharge } from "../charges/recorder.ts";
+import { isChargeable, priceResponse, withCharged } from "../charges/responses.ts";
 
 /** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
@@ -110,6 +112,10 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     const forwarded = answer.action === "pass" || answer.action === "report";
     recordActivity(edge, withLedgerMarks(activity, { request: edge.request, url: edge.url, forwarded, response }));
   }
+  if (isChargeable(answer, response)) {
+    const row = await chargeRowOf(answer, facts.now);
+    if (row) recordCharge(edge, row);
+  }
   return response;
 }
 
@@ -139,6 +145,10 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     disguisedCrawlers: config.disguisedCrawlers,
     needsVerification: needsVerification(edge, agent),
     // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
+    priceHeaders: {
+      exact: request.headers.get("crawler-exact-price"),
+      max: request.headers.get("crawler-max-price"),
+    },
     cloudflareCategory:
       agent.crawler && !agent.known ? categoryOfCloudflare(cloudflareBotOf(request.cf).category) : undefined,
     failOpen: config.failOpen,
@@ -164,7 +174,7 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
       if (record.layer === "admin-token") return adminTokenKept();
       return record.layer === "self-loop" ? selfLoopResponse() : errorResponse("the origin is not configured", 502);
     case "pass":
-      return withContentUsage(await forward(request, url, config.originUrl), record.contentUsage);
+      return withCharged(withContentUsage(await forward(request, url, config.originUrl), record.contentUsage), record);
     case "report": {
       const forwarded = await forward(request, url, config.originUrl);
       // A crawler in disguise is never told what the edge knows of it: a report-only
@@ -192,6 +202,7 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
 function blocked(record: EdgeRecord): Response {
   const status = record.status ?? 403;
   if (record.layer === "verification") return impostorResponse();
+  if (record.layer === "charge") return priceResponse(record);
   if (record.usage) return usageBlockedResponse(record.usage, status);
   if (!record.verdict) throw new TypeError(`a block by ${record.layer} has no verdict to show`);
   if (record.layer === "signature") return signatureRequiredResponse(record.verdict);
