@@ -26,6 +26,7 @@
  *   POST   policy/rollback {"version"}  an earlier version back in force, as a new version
  *   GET    activity[?origin=…&hours=…&recent=…]   what the edge did, per crawler (admin/activity.ts)
  *   POST   replay[?origin=…] {"draft"?, "policy"?}  recent crawler requests judged under a draft
+ *   GET    charges[?origin=…&from=…&to=…&operator=…&format=csv]  the charges ledger (admin/charges.ts)
  *
  * Only existing authorities are acted on (robots/authorities.ts): proxy mode ORIGIN_URL's, route
  * mode the allow-listed or, without AUTHORITIES, the already stored; a parameter never makes
@@ -35,6 +36,7 @@
 
 import { bearerMatches } from "../admin-token.ts";
 import { activityView, replayDraft } from "./activity.ts";
+import { chargesView } from "./charges.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
 import { explain } from "./explain.ts";
 import { deleteOrigin, existingOrigin, refreshNow, robotsView } from "./origins.ts";
@@ -101,6 +103,10 @@ async function routed(admin: AdminContext, route: string): Promise<Response> {
       return activityRoute(admin, route);
     case "POST purposes/preview":
       return purposesPreview(admin);
+    case "GET charges": {
+      const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+      return origin.ok ? chargesView(admin, origin.value) : problemResponse(origin);
+    }
     default:
       return adminError(404, `no admin route ${JSON.stringify(route)}; see docs/operating.md, "Admin API"`);
   }
