@@ -103,7 +103,9 @@ describe("a charge rule at the edge", () => {
       expected: { status: 200, price: null, error: null, charged: null },
     },
   ])("$why", async ({ ua, path, headers, expected }) => {
-    expect(priceHeaders(await call(path, { ua, headers, env: ENV }))).toEqual(expected);
+    expect(priceHeaders(await call(path, { ua, headers: headers as Record<string, string>, env: ENV }))).toEqual(
+      expected,
+    );
     expect((await ledger()).charges).toEqual([]);
   });
 
