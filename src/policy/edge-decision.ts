@@ -79,6 +79,13 @@ import { judgeSpelling, type Verdict } from "./judge.ts";
 import { disputedReading } from "./readings.ts";
 import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
+import {
+  paceStatement,
+  passStatement,
+  quotaPolicies,
+  refusalStatement,
+  type RateStatement,
+} from "./rate-limit-headers.ts";
 import { isTermsFile, parsePrice, settlePrice, type ChargeEvidence } from "./terms-price.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
 
@@ -289,8 +296,11 @@ function judgedSpelling(
     case "unavailable":
       return { ...judgedBy(verdict, "unavailable", 503, robots.retryAfter), layer: "robots-unavailable" };
     case "rate-limited":
-      // A policy rule's `pace`: 429 with the rule's Retry-After.
-      return judgedBy(verdict, "rate-limited", 429, verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER);
+      // A policy rule's `pace`: 429 with the rule's Retry-After, stated as a RateLimit policy too.
+      return withRate(
+        judgedBy(verdict, "rate-limited", 429, verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER),
+        paceStatement(verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER),
+      );
     case "pass":
       return usage(facts, who, verdict);
   }
@@ -416,15 +426,28 @@ function paced(
   if (!bindsRateLines(facts.enforceRates, group.token, agent)) return pass;
   const window = group.extensions.visitTime;
   const visit = window ? visitWindow(window, facts.now) : undefined;
+  // Each answer states the rate it is held to (rate-limit-headers.ts), so a polite crawler slows down before a 429.
+  const limits = rateLimitsAt(group, facts.now);
   if (visit && !visit.open) {
-    return { ...judgedBy(verdict, "unavailable", 503, visit.retryAfter), layer: "visit-time" };
+    const closed = { ...judgedBy(verdict, "unavailable", 503, visit.retryAfter), layer: "visit-time" as const };
+    return withRate(closed, refusalStatement(limits, visit.retryAfter));
   }
   if (!declaresRateLimits(group)) return pass;
-  const limits = rateLimitsAt(group, facts.now);
   if (facts.rate === NOT_GATHERED) return { gather: "rate", limits, group: group.token };
-  if (facts.rate === "not-checked") return { ...pass, pacing: { group: group.token, limits } };
-  if (facts.rate.allowed) return pass;
-  return { ...judgedBy(verdict, "rate-limited", 429, facts.rate.retryAfter), layer: "rate" };
+  if (facts.rate === "not-checked") {
+    return withRate(
+      { ...pass, pacing: { group: group.token, limits } },
+      { policies: quotaPolicies(limits), exhausted: [] },
+    );
+  }
+  if (facts.rate.allowed) return withRate(pass, passStatement(limits));
+  const limited = { ...judgedBy(verdict, "rate-limited", 429, facts.rate.retryAfter), layer: "rate" as const };
+  return withRate(limited, refusalStatement(limits, facts.rate.retryAfter));
+}
+
+/** The outcome with the rate it states, when there is one to state. */
+function withRate(answer: EdgeOutcome, rateLimit: RateStatement): EdgeOutcome {
+  return rateLimit.policies.length > 0 ? { ...answer, rateLimit } : answer;
 }
 
 /** `/robots.txt` in any spelling that means it (`/%72obots.txt`: RFC 9309 §2.2.2 equivalence). */

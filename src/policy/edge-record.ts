@@ -14,6 +14,7 @@ import type { GatherRequest } from "./edge-facts.ts";
 import type { Verdict } from "./judge.ts";
 import type { UsageRefusalReason } from "./usage-signals.ts";
 import type { ChargeCommitment, CrawlerError } from "./terms-price.ts";
+import type { RateStatement } from "./rate-limit-headers.ts";
 
 /**
  * The line that decided, wherever it is written: a robots.txt rule or usage line (its line
@@ -88,6 +89,8 @@ export interface EdgeOutcome {
   readonly reading: DisputedReading | null;
   /** A `charge` rule's price applied (terms-price.ts): charged, or refused with its crawler-error. Absent: no price. */
   readonly charge?: ChargeOutcome;
+  /** The rate the crawler's group or rule binds, stated as RateLimit-Policy / RateLimit (rate-limit-headers.ts). Absent: none binds. */
+  readonly rateLimit?: RateStatement;
 }
 
 /** What a `charge` rule made of the request: the price, and the commitment charged or the error answered. */

@@ -46,6 +46,7 @@ import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
 import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
 import { chargeRowOf, recordCharge } from "../charges/recorder.ts";
 import { isChargeable, priceResponse, withCharged } from "../charges/responses.ts";
+import { withRateLimit } from "./rate-limit-fields.ts";
 
 /** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
@@ -105,7 +106,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     answer = decideEdge(facts);
   }
   logOutcome(edge, answer);
-  const response = await perform(edge, answer, robots);
+  const response = withRateLimit(await perform(edge, answer, robots), answer);
   // Recorded after the response: a crawler's bytes are the Content-Length the origin answered.
   const activity = activityOf(answer, edge.request.method, facts.now);
   if (activity) {
