@@ -81,15 +81,6 @@ async function ledger(): Promise<{ charges: Record<string, string>[] }> {
 }
 
 describe("a price, end to end", () => {
-  it("unsigned GPTBot on a charged route: 402 with crawler-price", async () => {
-    expect(terms(await rawRequest(edge.url, "/blog/hello-world", { ua: GPTBOT }))).toEqual({
-      status: 402,
-      price: "USD 0.01",
-      error: "MissingCrawlerPrice",
-      charged: null,
-    });
-  });
-
   it("signed, crawler-max-price at or above the price: 200 with crawler-charged, one ledger row", async () => {
     const response = await signedGet("/blog/hello-world", { "crawler-max-price": "USD 0.05" });
     expect(terms(response)).toEqual({ status: 200, price: null, error: null, charged: "USD 0.01" });
@@ -161,5 +152,65 @@ describe("a crawl rate, stated before it is enforced", () => {
     expect(second.headers["ratelimit-policy"]).toBe('"crawl-delay";q=1;w=30');
     expect(second.headers["ratelimit"]).toMatch(/^"crawl-delay";r=0;t=(29|30)$/);
     expect(second.headers["ratelimit"]).toBe(`"crawl-delay";r=0;t=${second.headers["retry-after"]}`);
+  });
+});
+
+// wrangler dev's stand-in request.cf says `verifiedBot: false`, a veto that refutes every
+// unsigned claim on loopback (an impostor is judged as an anonymous bot under `*`, and no rule
+// names it). A site that does not verify claims (VERIFY_CRAWLERS=off) judges GPTBot's claim as
+// made: so the unsigned GPTBot's 402 is shown on a second edge with that setting.
+describe("a price, for a claim judged as made (VERIFY_CRAWLERS=off)", () => {
+  let unverifying: EdgeProcess;
+  beforeAll(async () => {
+    unverifying = await startEdge({
+      vars: {
+        ORIGIN_URL: origin.url,
+        VERIFY_CRAWLERS: "off",
+        POLICY: JSON.stringify({
+          routes: [
+            { pattern: "/blog/", rules: [{ crawlers: ["category:ai-training"], action: "charge", price: "USD 0.01" }] },
+          ],
+        }),
+      },
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await unverifying?.stop();
+  });
+
+  it.each([
+    {
+      why: "unsigned GPTBot on a charged route: 402 with crawler-price",
+      ua: GPTBOT,
+      path: "/blog/hello-world",
+      expected: { status: 402, price: "USD 0.01", error: "MissingCrawlerPrice", charged: null },
+    },
+    {
+      why: "unsigned GPTBot naming a price: 400, a price needs a signature",
+      ua: GPTBOT,
+      path: "/blog/hello-world",
+      headers: { "crawler-max-price": "USD 1" },
+      expected: { status: 400, price: "USD 0.01", error: "StrongAuthRequired", charged: null },
+    },
+    {
+      why: "GPTBot's robots.txt: free",
+      ua: GPTBOT,
+      path: "/robots.txt",
+      expected: { status: 200, price: null, error: null, charged: null },
+    },
+    {
+      why: "Googlebot: free",
+      ua: GOOGLEBOT,
+      path: "/blog/hello-world",
+      expected: { status: 200, price: null, error: null, charged: null },
+    },
+    {
+      why: "a person: untouched",
+      ua: CHROME,
+      path: "/blog/hello-world",
+      expected: { status: 200, price: null, error: null, charged: null },
+    },
+  ])("$why", async ({ ua, path, headers, expected }) => {
+    expect(terms(await rawRequest(unverifying.url, path, { ua, ...(headers && { headers }) }))).toEqual(expected);
   });
 });
