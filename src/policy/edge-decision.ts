@@ -30,7 +30,9 @@
  *   7. crawl pause: -> 503 (robots.txt too)
  *   8. robots.txt: GET/HEAD /robots.txt in any spelling -> served by the edge
  *   9. policy layers (judge.ts; the live policy is gathered only here): the route's mode (`off`
- *      passes), its rule naming the crawler (`pace` -> 429; a rule `when` a condition holds,
+ *      passes), its rule naming the crawler (`pace` -> 429; `charge` -> 402 with its price unless a
+ *      verified signature covers a price header that meets it, then judged on as a pass and
+ *      charged, terms-price.ts; a rule `when` a condition holds,
  *      from the isolate's ledger, names it only then; a rule asking for a signature -> 403 with
  *      Accept-Signature when there is none), then robots.txt (unavailable -> 503 unless
  *      FAIL_OPEN; a crawler other than Google's is refused only what every mainstream reading

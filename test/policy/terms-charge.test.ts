@@ -229,6 +229,19 @@ describe("a price: terms × crawler kinds × requests", () => {
       expected: "400; crawler-price: USD 0.01; crawler-error: InvalidSignature",
     },
     {
+      why: "a signature base longer than 8 KiB is not kept as a commitment",
+      signature: {
+        ...signedBy(["@authority", "crawler-max-price"]),
+        commitment: {
+          keyid: "key-1",
+          covered: ["@authority", "crawler-max-price"],
+          base: "x".repeat(8_193),
+          signature: "c2ln",
+        },
+      },
+      expected: "400; crawler-price: USD 0.01; crawler-error: InvalidSignature",
+    },
+    {
       why: "a failed signature: a failed claim, an anonymous bot under `*` (no rule names it)",
       signature: { status: "failed", why: "bad-signature", signer: SIGNER } as const,
       expected: "forward",
