@@ -16,6 +16,7 @@ import type { Action, CrawlerCategory, JudgedAs, Layer } from "../vocabulary.ts"
 import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
 import { NOT_GATHERED, type EdgeFacts } from "./edge-facts.ts";
 import type { DecidingLine, EdgeRecord } from "./edge-record.ts";
+import { rateLimitFields } from "./rate-limit-headers.ts";
 import type { EntryState, Verdict } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
@@ -69,6 +70,10 @@ export interface Explanation {
   readonly verification: VerificationOutcome;
   /** The readings of robots.txt disagree on this path for this crawler: not refused, marked, and why (policy/readings.ts). */
   readonly reading: { readonly line: number | null; readonly text: string; readonly reason: string } | null;
+  /** A `charge` rule's price (terms-price.ts): charged, or refused with its crawler-error. Absent: no price. */
+  readonly charge?: { readonly price: string; readonly charged: boolean; readonly error: string | null };
+  /** The RateLimit fields the answer carries (rate-limit-headers.ts). Absent: no rate binds. */
+  readonly rateLimitFields?: readonly string[];
 }
 
 export interface ExplainInput {
@@ -217,6 +222,12 @@ function explained(record: EdgeRecord, state: EntryState | null): Explanation {
     reading: record.reading
       ? { line: record.reading.line.line, text: record.reading.line.text, reason: record.reading.reason }
       : null,
+    ...(record.charge && {
+      charge: { price: record.charge.price, charged: record.charge.charged !== null, error: record.charge.error },
+    }),
+    ...(record.rateLimit && {
+      rateLimitFields: rateLimitFields(record.rateLimit).map(({ name, value }) => `${name}: ${value}`),
+    }),
   };
 }
 

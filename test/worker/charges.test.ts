@@ -204,4 +204,30 @@ describe("a charge rule at the edge", () => {
       problems: ['from must be a date (2026-11-01) or a UTC date-time (2026-11-01T00:00:00Z), got "yesterday"'],
     });
   });
+
+  it("rendered from the one record: the decision log and explain say the price", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    await paying("/paid/a", { "crawler-max-price": "USD 0.02" }, "n3");
+    await call("/paid/b", { ua: GPTBOT, env: ENV });
+    const lines = log.mock.calls
+      .map(([line]) => JSON.parse(String(line)) as Record<string, unknown>)
+      .filter((line) => line["event"] === "robots-edge.decision")
+      .map(({ status, layer, path, charge }) => ({ status, layer, path, charge }));
+    expect(lines).toEqual([
+      { status: null, layer: "policy", path: "/paid/a", charge: { price: "USD 0.01", charged: true, error: null } },
+      {
+        status: 402,
+        layer: "charge",
+        path: "/paid/b",
+        charge: { price: "USD 0.01", charged: false, error: "MissingCrawlerPrice" },
+      },
+    ]);
+    const explained = (await (
+      await admin(`explain?ua=${encodeURIComponent(GPTBOT)}&url=/paid/a`, { env: ENV })
+    ).json()) as Record<string, unknown>;
+    expect([explained["layer"], explained["charge"]]).toEqual([
+      "charge",
+      { price: "USD 0.01", charged: false, error: "MissingCrawlerPrice" },
+    ]);
+  });
 });
