@@ -4,6 +4,9 @@
 // through GET charges; and a Crawl-delay group's answers stating their rate (RateLimit fields).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
 import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
@@ -24,6 +27,7 @@ let agentOrigin: string;
 let signer: TestSigner;
 
 beforeAll(async () => {
+  mkdirSync(resolve(import.meta.dirname, "../../test-results/screenshots"), { recursive: true });
   signer = await newSigner();
   directory = createServer((request, response) => {
     const found = request.url === "/.well-known/http-message-signatures-directory";
@@ -136,6 +140,44 @@ describe("a price, end to end", () => {
 
   it("still one row: nothing else was charged", async () => {
     expect((await ledger()).charges).toHaveLength(1);
+  });
+});
+
+describe("the operator page shows the terms and the charges ledger (Chromium)", () => {
+  let browser: Browser | undefined;
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("the price in force, the owed total and the charged request", async () => {
+    browser = await chromium.launch({
+      executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on("request", (request) => {
+      if (!request.url().startsWith(edge.url)) throw new Error(`the page reached outside: ${request.url()}`);
+    });
+    await fetch(`${edge.url}/__robots/refresh`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } });
+    await page.goto(`${edge.url}/__robots/`);
+    await page.fill("#token", TOKEN);
+    await page.press("#token", "Enter");
+    await page.waitForSelector("#app:not(.hidden)");
+    await page.waitForSelector("#charges-table tbody tr");
+    expect(await page.$$eval("#terms-prices li", (items) => items.map((item) => item.textContent))).toEqual([
+      "/blog/: category:ai-training pay USD 0.01 per page",
+    ]);
+    expect(await page.textContent("#charges-summary")).toBe(
+      "Owed over the period (not settled here): OpenAI: 1 charges, USD 0.010000.",
+    );
+    const rows = await page.$$eval("#charges-table tbody tr", (trs) =>
+      trs.map((tr) => [...tr.children].slice(1).map((td) => td.textContent)),
+    );
+    expect(rows).toEqual([["OpenAI", "GPTBot", "/blog/hello-world", "USD 0.01", "crawler-max-price: USD 0.05"]]);
+    await page.screenshot({
+      path: resolve(import.meta.dirname, "../../test-results/screenshots/terms-charges.png"),
+      fullPage: true,
+    });
   });
 });
 
