@@ -299,7 +299,7 @@ function judgedSpelling(
       return { ...judgedBy(verdict, "unavailable", 503, robots.retryAfter), layer: "robots-unavailable" };
     case "rate-limited":
       // A policy rule's `pace`: 429 with the rule's Retry-After, stated as a RateLimit policy too.
-      return withRate(
+      return statingRate(
         judgedBy(verdict, "rate-limited", 429, verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER),
         paceStatement(verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER),
       );
@@ -432,23 +432,23 @@ function paced(
   const limits = rateLimitsAt(group, facts.now);
   if (visit && !visit.open) {
     const closed = { ...judgedBy(verdict, "unavailable", 503, visit.retryAfter), layer: "visit-time" as const };
-    return withRate(closed, refusalStatement(limits, visit.retryAfter));
+    return statingRate(closed, refusalStatement(limits, visit.retryAfter));
   }
   if (!declaresRateLimits(group)) return pass;
   if (facts.rate === NOT_GATHERED) return { gather: "rate", limits, group: group.token };
   if (facts.rate === "not-checked") {
-    return withRate(
+    return statingRate(
       { ...pass, pacing: { group: group.token, limits } },
       { policies: quotaPolicies(limits), exhausted: [] },
     );
   }
-  if (facts.rate.allowed) return withRate(pass, passStatement(limits));
+  if (facts.rate.allowed) return statingRate(pass, passStatement(limits));
   const limited = { ...judgedBy(verdict, "rate-limited", 429, facts.rate.retryAfter), layer: "rate" as const };
-  return withRate(limited, refusalStatement(limits, facts.rate.retryAfter));
+  return statingRate(limited, refusalStatement(limits, facts.rate.retryAfter));
 }
 
 /** The outcome with the rate it states, when there is one to state. */
-function withRate(answer: EdgeOutcome, rateLimit: RateStatement): EdgeOutcome {
+function statingRate(answer: EdgeOutcome, rateLimit: RateStatement): EdgeOutcome {
   return rateLimit.policies.length > 0 ? { ...answer, rateLimit } : answer;
 }
 

@@ -58,10 +58,10 @@ function totalsOf(
     sum.micros += micros;
     sums.set(key, sum);
   }
-  return [...sums.values()].map(({ operator, currency, charges, micros }) => ({
+  return [...sums.values()].map(({ operator, currency, charges: count, micros }) => ({
     operator,
     currency,
-    charges,
+    charges: count,
     total: `${currency} ${Math.floor(micros / 1_000_000)}.${String(micros % 1_000_000).padStart(6, "0")}`,
   }));
 }
