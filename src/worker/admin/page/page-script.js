@@ -348,7 +348,13 @@ function describe(result) {
   const action =
     result.action.action +
     (result.action.status ? " " + result.action.status : "") +
-    (result.action.rateLimit ? " (" + result.action.rateLimit + ")" : "");
+    (result.action.rateLimit ? " (" + result.action.rateLimit + ")" : "") +
+    // A `charge` rule's price (the record's charge): charged, or the crawler-error it answered.
+    (result.charge
+      ? result.charge.charged
+        ? "; charged " + result.charge.price
+        : "; crawler-price " + result.charge.price + (result.charge.error ? ", " + result.charge.error : "")
+      : "");
   const answer = verdictOf(result);
   return {
     decision: answer.text,
