@@ -7,13 +7,14 @@ const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
 const JSON_BLOCKS = [...README.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
 
 describe("the README's policies", () => {
-  it("are the two the README shows (purposes, and a paced operator)", () => {
-    expect(JSON_BLOCKS).toHaveLength(2);
+  it("are the three the README shows (purposes, a price, and a paced operator)", () => {
+    expect(JSON_BLOCKS).toHaveLength(3);
   });
 
   it.each([
     { index: 0, holds: '"purposes"' },
-    { index: 1, holds: '"crawlsPerReferral"' },
+    { index: 1, holds: '"charge"' },
+    { index: 2, holds: '"crawlsPerReferral"' },
   ])("block $index ($holds) parses without a problem", ({ index, holds }) => {
     const text = JSON_BLOCKS[index] ?? "";
     expect(text).toContain(holds);
