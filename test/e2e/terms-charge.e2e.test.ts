@@ -174,6 +174,15 @@ describe("the operator page shows the terms and the charges ledger (Chromium)", 
       trs.map((tr) => [...tr.children].slice(1).map((td) => td.textContent)),
     );
     expect(rows).toEqual([["OpenAI", "GPTBot", "/blog/hello-world", "USD 0.01", "crawler-max-price: USD 0.05"]]);
+    // The tester renders the same record: the price the rule states to an unsigned GPTBot.
+    await page.selectOption("#crawler", { index: 0 });
+    await page.fill("#ua", GPTBOT);
+    await page.fill("#urls", "/blog/hello-world");
+    await page.click("#run");
+    await page.waitForSelector("#results tbody tr td:has-text('crawler-price')");
+    expect(await page.$$eval("#results tbody tr", (trs) => trs.map((tr) => tr.children[2]?.textContent))).toEqual([
+      "block 402; crawler-price USD 0.01, MissingCrawlerPrice",
+    ]);
     await page.screenshot({
       path: resolve(import.meta.dirname, "../../test-results/screenshots/terms-charges.png"),
       fullPage: true,
