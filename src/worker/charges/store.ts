@@ -76,12 +76,20 @@ const COLUMNS = [
   "signature",
 ] as const;
 
+/** What the store keeps at most (tests shrink them to see them hold). */
+export interface ChargeBounds {
+  readonly keepDays: number;
+  readonly maxRows: number;
+}
+
 export class ChargeStore {
   private readonly sql: SqlRunner;
+  private readonly bounds: ChargeBounds;
   private readonly standing: string[] = [];
 
-  constructor(sql: SqlRunner) {
+  constructor(sql: SqlRunner, bounds: ChargeBounds = { keepDays: KEEP_DAYS, maxRows: MAX_ROWS }) {
     this.sql = sql;
+    this.bounds = bounds;
     for (const statement of CHARGES_SCHEMA) sql.exec(statement);
   }
 
@@ -94,15 +102,15 @@ export class ChargeStore {
           ...COLUMNS.map((column) => row[column]),
         );
       }
-      this.sql.exec("DELETE FROM charges WHERE time < ?", now - KEEP_DAYS * DAY_MS);
+      this.sql.exec("DELETE FROM charges WHERE time < ?", now - this.bounds.keepDays * DAY_MS);
       const [count] = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM charges");
-      const over = (count?.n ?? 0) - MAX_ROWS;
+      const over = (count?.n ?? 0) - this.bounds.maxRows;
       if (over > 0) {
         this.sql.exec("DELETE FROM charges WHERE id IN (SELECT id FROM charges ORDER BY time LIMIT ?)", over);
         this.standing.splice(
           0,
           this.standing.length,
-          `the charges ledger held more than ${MAX_ROWS} rows: the ${over} oldest were dropped`,
+          `the charges ledger held more than ${this.bounds.maxRows} rows: the ${over} oldest were dropped`,
         );
       }
     });
