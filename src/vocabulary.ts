@@ -86,6 +86,8 @@ export const LAYERS = [
   "usage-signal",
   /** Outside the group's Visit-time window: 503. */
   "visit-time",
+  /** A policy `charge` rule's price, unpaid: 402 (or 400 / 503) with crawler-price (policy/terms-price.ts). */
+  "charge",
   /** The group's Crawl-delay / Request-rate: 429. */
   "rate",
   /** A route requiring an RSL licence: 401 without a confirmed token, 503 when the licence server fails. */
@@ -112,6 +114,7 @@ export const LAYER_LABELS: Readonly<Record<Layer, string>> = {
   none: "no robots.txt",
   "usage-signal": "usage preference",
   "visit-time": "outside Visit-time",
+  charge: "price not paid",
   rate: "crawl rate",
   licence: "licence required",
 };

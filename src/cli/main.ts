@@ -97,6 +97,22 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     JSON_OPTION,
     async ({ values, positionals }, io) => (await import("./explain.ts")).explain(positionals, values, io),
   ),
+  charges: command(
+    `  robots-edge charges <edge URL> [--from DATE] [--to DATE] [--operator NAME] [--origin URL] [--prefix /__robots/] [--csv]
+      The edge's charges ledger (pay per crawl), for a period (default the last 31 days;
+      --to exclusive) and one operator or all, from its admin API (GET charges), as JSON or
+      CSV on stdout. The admin token from ROBOTS_EDGE_TOKEN. Settlement is not done here.
+`,
+    {
+      from: { type: "string" },
+      to: { type: "string" },
+      operator: { type: "string" },
+      origin: { type: "string" },
+      prefix: { type: "string" },
+      csv: { type: "boolean", default: false },
+    },
+    async ({ values, positionals }, io) => (await import("./charges.ts")).charges(positionals, values, io),
+  ),
   config: command(
     `  robots-edge config check [wrangler.toml|-] [--env NAME] [--json]
       Every var and binding validated as the Worker would, plus deploy traps: a var the

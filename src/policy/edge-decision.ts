@@ -30,7 +30,9 @@
  *   7. crawl pause: -> 503 (robots.txt too)
  *   8. robots.txt: GET/HEAD /robots.txt in any spelling -> served by the edge
  *   9. policy layers (judge.ts; the live policy is gathered only here): the route's mode (`off`
- *      passes), its rule naming the crawler (`pace` -> 429; a rule `when` a condition holds,
+ *      passes), its rule naming the crawler (`pace` -> 429; `charge` -> 402 with its price unless a
+ *      verified signature covers a price header that meets it, then judged on as a pass and
+ *      charged, terms-price.ts; a rule `when` a condition holds,
  *      from the isolate's ledger, names it only then; a rule asking for a signature -> 403 with
  *      Accept-Signature when there is none), then robots.txt (unavailable -> 503 unless
  *      FAIL_OPEN; a crawler other than Google's is refused only what every mainstream reading
@@ -87,6 +89,14 @@ import { judgeSpelling, type Verdict } from "./judge.ts";
 import { disputedReading } from "./readings.ts";
 import { PACE_RETRY_AFTER } from "./operator-policy.ts";
 import { judgeEverySpelling } from "./path-spellings.ts";
+import {
+  paceStatement,
+  passStatement,
+  quotaPolicies,
+  refusalStatement,
+  type RateStatement,
+} from "./rate-limit-headers.ts";
+import { isTermsFile, parsePrice, settlePrice, type ChargeEvidence } from "./terms-price.ts";
 import { usageGroup, usageVerdict } from "./usage-signals.ts";
 import { withTerms, type TermsSubject } from "./terms.ts";
 
@@ -258,6 +268,10 @@ function judgedSpelling(
   );
   const unsigned = signatureRequired(facts, verdict);
   if (unsigned) return unsigned;
+  // Step 9a: a `charge` rule naming the crawler (terms-price.ts): paid, it is judged on as a pass and charged.
+  if (verdict.policy?.rule?.action === "charge" && verdict.action === "block") {
+    return priced(facts, verdict, spelling, (passed) => usage(facts, who, passed));
+  }
   // Step 9b: refuse only what the crawler itself reads (policy/readings.ts).
   const disputed = verdict.decision && disputedReading(robots.matcher, verdict.decision, agent, spelling);
   if (disputed) return markedDisputed(usage(facts, who, { ...verdict, action: "pass" }), disputed);
@@ -269,10 +283,63 @@ function judgedSpelling(
     case "unavailable":
       return { ...judgedBy(verdict, "unavailable", 503, robots.retryAfter), layer: "robots-unavailable" };
     case "rate-limited":
-      // A policy rule's `pace`: 429 with the rule's Retry-After.
-      return judgedBy(verdict, "rate-limited", 429, verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER);
+      // A policy rule's `pace`: 429 with the rule's Retry-After, stated as a RateLimit policy too.
+      return statingRate(
+        judgedBy(verdict, "rate-limited", 429, verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER),
+        paceStatement(verdict.policy?.rule?.retryAfter ?? PACE_RETRY_AFTER),
+      );
     case "pass":
       return usage(facts, who, verdict);
+  }
+}
+
+/**
+ * A `charge` rule's price against the request's price headers and signature (terms-price.ts):
+ * 402 / 400 with Cloudflare's crawler-error, 503 when the signer's keys could not be had (our
+ * failure), or the layers after the policy on a pass, charged when they let it through.
+ * robots.txt and the terms files are never charged.
+ */
+function priced(
+  facts: EdgeFacts,
+  verdict: Verdict,
+  spelling: string,
+  judgeOn: (passed: Verdict) => EdgeOutcome | GatherRequest,
+): EdgeOutcome | GatherRequest {
+  const passed = { ...verdict, action: "pass" as const };
+  const text = verdict.policy?.rule?.price ?? "";
+  const price = parsePrice(text);
+  // A rule whose price cannot be read was refused by validation; never charge by a guess.
+  if (!price || isTermsFile(spelling)) return judgeOn(passed);
+  const settlement = settlePrice(price, facts.priceHeaders ?? NO_PRICE_HEADERS, chargeEvidence(facts));
+  if (!settlement.settled) {
+    const action = settlement.status === 503 ? "unavailable" : "block";
+    const refusedBy = judgedBy(verdict, action, settlement.status, settlement.retryAfter);
+    return { ...refusedBy, layer: "charge", charge: { price: text, charged: null, error: settlement.error } };
+  }
+  const answer = judgeOn(passed);
+  if ("gather" in answer || answer.action !== "pass") return answer;
+  return { ...answer, charge: { price: text, charged: settlement.commitment, error: null } };
+}
+
+const NO_PRICE_HEADERS = { exact: null, max: null } as const;
+
+/** What the request's signature proves, for a charge: a verified one's commitment, or why there is none. */
+function chargeEvidence(facts: EdgeFacts): ChargeEvidence {
+  const signature = facts.signature === NOT_GATHERED ? undefined : facts.signature;
+  switch (signature?.status) {
+    case "verified":
+      return {
+        status: "verified",
+        signer: signature.signer,
+        operator: signature.agent.known?.operator ?? signature.signer,
+        commitment: signature.commitment,
+      };
+    case "failed":
+      return { status: "failed" };
+    case "unverifiable":
+      return { status: "unverifiable" };
+    default:
+      return { status: "none" };
   }
 }
 
@@ -346,15 +413,28 @@ function paced(
   if (!bindsRateLines(facts.enforceRates, group.token, agent)) return pass;
   const window = group.extensions.visitTime;
   const visit = window ? visitWindow(window, facts.now) : undefined;
+  // Each answer states the rate it is held to (rate-limit-headers.ts), so a polite crawler slows down before a 429.
+  const limits = rateLimitsAt(group, facts.now);
   if (visit && !visit.open) {
-    return { ...judgedBy(verdict, "unavailable", 503, visit.retryAfter), layer: "visit-time" };
+    const closed = { ...judgedBy(verdict, "unavailable", 503, visit.retryAfter), layer: "visit-time" as const };
+    return statingRate(closed, refusalStatement(limits, visit.retryAfter));
   }
   if (!declaresRateLimits(group)) return pass;
-  const limits = rateLimitsAt(group, facts.now);
   if (facts.rate === NOT_GATHERED) return { gather: "rate", limits, group: group.token };
-  if (facts.rate === "not-checked") return { ...pass, pacing: { group: group.token, limits } };
-  if (facts.rate.allowed) return pass;
-  return { ...judgedBy(verdict, "rate-limited", 429, facts.rate.retryAfter), layer: "rate" };
+  if (facts.rate === "not-checked") {
+    return statingRate(
+      { ...pass, pacing: { group: group.token, limits } },
+      { policies: quotaPolicies(limits), exhausted: [] },
+    );
+  }
+  if (facts.rate.allowed) return statingRate(pass, passStatement(limits));
+  const limited = { ...judgedBy(verdict, "rate-limited", 429, facts.rate.retryAfter), layer: "rate" as const };
+  return statingRate(limited, refusalStatement(limits, facts.rate.retryAfter));
+}
+
+/** The outcome with the rate it states, when there is one to state. */
+function statingRate(answer: EdgeOutcome, rateLimit: RateStatement): EdgeOutcome {
+  return rateLimit.policies.length > 0 ? { ...answer, rateLimit } : answer;
 }
 
 /** `/robots.txt` in any spelling that means it (`/%72obots.txt`: RFC 9309 §2.2.2 equivalence). */

@@ -14,6 +14,8 @@ import type { VerificationOutcome } from "../agents/verification.ts";
 import type { RobotsMatcher } from "../core/index.ts";
 import type { CrawlerCategory } from "../vocabulary.ts";
 import type { RateLimits } from "./crawl-rate.ts";
+import type { SignedCommitment } from "../agents/web-bot-auth/verify.ts";
+import type { PriceHeaders } from "./terms-price.ts";
 import type { EntryState } from "./judge.ts";
 import type { Mode } from "./mode.ts";
 import type { CompiledPolicy } from "./operator-policy.ts";
@@ -35,7 +37,13 @@ export interface DisguiseFact {
  * from a signer we do not trust (then the User-Agent decides, as without a signature).
  */
 export type SignatureFact =
-  | { readonly status: "verified"; readonly signer: string; readonly agent: AgentInfo }
+  | {
+      readonly status: "verified";
+      readonly signer: string;
+      readonly agent: AgentInfo;
+      /** What the signature covered and its base: a price header's proof (terms-price.ts). */
+      readonly commitment?: SignedCommitment | undefined;
+    }
   /** Verified, but this isolate saw the same signature (or nonce) before, within its window. */
   | { readonly status: "reused"; readonly signer: string; readonly agent: AgentInfo }
   | { readonly status: "failed"; readonly why: string; readonly signer?: string | undefined }
@@ -105,6 +113,11 @@ export interface RequestFacts {
   readonly cloudflareCategory: CrawlerCategory | undefined;
   /** `Authorization: License <token>`, read bounded (terms.ts licenceTokenOf); absent: none. */
   readonly licenceToken?: LicenceToken;
+  /**
+   * `crawler-exact-price` / `crawler-max-price` as sent, for a `charge` rule (terms-price.ts).
+   * Absent where there is no request (explain, replay): none sent.
+   */
+  readonly priceHeaders?: PriceHeaders | undefined;
   readonly now: number;
 }
 

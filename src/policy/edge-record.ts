@@ -14,6 +14,8 @@ import type { GatherRequest } from "./edge-facts.ts";
 import type { Verdict } from "./judge.ts";
 import type { UsageRefusalReason } from "./usage-signals.ts";
 import type { RecordedTerms } from "./terms.ts";
+import type { ChargeCommitment, CrawlerError } from "./terms-price.ts";
+import type { RateStatement } from "./rate-limit-headers.ts";
 
 /**
  * The line that decided, wherever it is written: a robots.txt rule or usage line (its line
@@ -90,6 +92,20 @@ export interface EdgeOutcome {
   readonly reading: DisputedReading | null;
   /** What the site's terms added (terms.ts): the licence link, its check, the TDM reservation; absent where the policy states none. */
   readonly terms?: RecordedTerms;
+  /** A `charge` rule's price applied (terms-price.ts): charged, or refused with its crawler-error. Absent: no price. */
+  readonly charge?: ChargeOutcome;
+  /** The rate the crawler's group or rule binds, stated as RateLimit-Policy / RateLimit (rate-limit-headers.ts). Absent: none binds. */
+  readonly rateLimit?: RateStatement;
+}
+
+/** What a `charge` rule made of the request: the price, and the commitment charged or the error answered. */
+export interface ChargeOutcome {
+  /** The rule's price, as written (`USD 0.01`): `crawler-price`, or `crawler-charged` when charged. */
+  readonly price: string;
+  /** Charged: what the signer committed to (the ledger's row); else null. */
+  readonly charged: ChargeCommitment | null;
+  /** Refused: Cloudflare's `crawler-error` code (null for our own 503). */
+  readonly error: CrawlerError | null;
 }
 
 /** The one record: what happened, what decided it, on which path, and who asked. */
@@ -156,7 +172,8 @@ export function outcomeStrictness(answer: EdgeOutcome | GatherRequest): number {
     case "report":
       return 2;
     case "pass":
-      return answer.pacing ? 1 : 0;
+      // A charged pass over a free one: the spelling a price binds is never shed.
+      return answer.pacing || answer.charge ? 1 : 0;
     default:
       // Actions a path layer never answers; should one appear, it counts as a refusal, never a pass.
       return 6;

@@ -17,6 +17,7 @@ import type { Action, CrawlerCategory, JudgedAs, Layer } from "../vocabulary.ts"
 import { decideEdge, isRobotsTxtPath } from "./edge-decision.ts";
 import { NOT_GATHERED, type EdgeFacts, type EdgeSettings } from "./edge-facts.ts";
 import type { DecidingLine, EdgeRecord } from "./edge-record.ts";
+import { rateLimitFields } from "./rate-limit-headers.ts";
 import type { EntryState, Verdict } from "./judge.ts";
 import type { CompiledPolicy, PolicyRule } from "./operator-policy.ts";
 import { documentedUseOf } from "./usage-vocabulary.ts";
@@ -79,6 +80,10 @@ export interface Explanation {
   readonly reading: { readonly line: number | null; readonly text: string; readonly reason: string } | null;
   /** What the site's terms added: the licence link, the licence check, the TDM reservation (terms.ts). */
   readonly terms: RecordedTerms | null;
+  /** A `charge` rule's price (terms-price.ts): charged, or refused with its crawler-error. Absent: no price. */
+  readonly charge?: { readonly price: string; readonly charged: boolean; readonly error: string | null };
+  /** The RateLimit fields the answer carries (rate-limit-headers.ts). Absent: no rate binds. */
+  readonly rateLimitFields?: readonly string[];
 }
 
 export interface ExplainInput {
@@ -209,6 +214,12 @@ function explained(record: EdgeRecord, state: EntryState | null): Explanation {
       ? { line: record.reading.line.line, text: record.reading.line.text, reason: record.reading.reason }
       : null,
     terms: record.terms ?? null,
+    ...(record.charge && {
+      charge: { price: record.charge.price, charged: record.charge.charged !== null, error: record.charge.error },
+    }),
+    ...(record.rateLimit && {
+      rateLimitFields: rateLimitFields(record.rateLimit).map(({ name, value }) => `${name}: ${value}`),
+    }),
   };
 }
 

@@ -19,6 +19,8 @@
  *   - a rule with `"signature": "required"` applies only to a request with a verified Web Bot
  *     Auth signature; one without is refused 403 asking for one (edge-decision.ts);
  *   - `"action": "pace"` answers 429 with `Retry-After: retryAfter` (default PACE_RETRY_AFTER);
+ *   - `"action": "charge"` with `"price": "USD 0.01"` (terms-price.ts): 402 with the price,
+ *     or the page for a verified crawler whose signature commits to paying it, charged;
  *   - a rule with `"when"` names a crawler only while its condition holds, else the next rule
  *     (or robots.txt) decides. One condition so far, `crawlsPerReferral` (referral-ledger.ts):
  *     the crawler's operator's verified crawls (by its crawlers of the crawler's category, answered
@@ -33,6 +35,7 @@ import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import { readPurposes, type Purposes } from "./purposes.ts";
+import { MAX_PRICE_UNITS, parsePrice } from "./terms-price.ts";
 import {
   readRouteLicence,
   readSiteLicence,
@@ -47,7 +50,7 @@ import {
   type ReferralLedger,
 } from "./referral-ledger.ts";
 
-export type PolicyAction = "block" | "allow" | "pace";
+export type PolicyAction = "block" | "allow" | "pace" | "charge";
 
 /** A pace rule's Retry-After when it names none (seconds): an hour, then the crawler tries again. */
 export const PACE_RETRY_AFTER = 3_600;
@@ -69,6 +72,8 @@ export interface PolicyRule {
   readonly signature?: "required";
   /** For `pace`: the 429's Retry-After in seconds. */
   readonly retryAfter?: number;
+  /** For `charge`: the price, as written (`USD 0.01`; terms-price.ts). */
+  readonly price?: string;
   /** The rule names a crawler only while this holds. */
   readonly when?: RuleCondition;
 }
@@ -262,7 +267,7 @@ function readRoute(value: unknown, where: string, problems: string[]): PolicyRou
 
 function readRule(value: unknown, where: string, problems: string[]): PolicyRule {
   const fields = isObject(value) ? value : {};
-  const { crawlers, action, signature, retryAfter, when } = fields;
+  const { crawlers, action, signature, retryAfter, when, price } = fields;
   const list =
     Array.isArray(crawlers) && crawlers.length > 0 && crawlers.every((name) => typeof name === "string")
       ? (crawlers as string[])
@@ -277,8 +282,9 @@ function readRule(value: unknown, where: string, problems: string[]): PolicyRule
       problems.push(`${where}.crawlers: ${JSON.stringify(name)} has no product token (letters, digits, "-", "_", ".")`);
     }
   }
-  if (action !== "block" && action !== "allow" && action !== "pace")
-    problems.push(`${where}.action must be "block", "allow" or "pace", got ${JSON.stringify(action)}`);
+  if (action !== "block" && action !== "allow" && action !== "pace" && action !== "charge")
+    problems.push(`${where}.action must be "block", "allow", "pace" or "charge", got ${JSON.stringify(action)}`);
+  const chargePrice = readPrice(price, action, `${where}.price`, problems);
   const paceRetryAfter = readRetryAfter(retryAfter, action, `${where}.retryAfter`, problems);
   const condition = when === undefined ? undefined : readCondition(when, `${where}.when`, problems);
   if (when !== undefined && action === "allow") {
@@ -291,9 +297,10 @@ function readRule(value: unknown, where: string, problems: string[]): PolicyRule
   }
   return {
     crawlers: list ?? [],
-    action: action === "allow" || action === "pace" ? action : "block",
+    action: action === "allow" || action === "pace" || action === "charge" ? action : "block",
     ...(signature === "required" && { signature: "required" as const }),
     ...(paceRetryAfter !== undefined && { retryAfter: paceRetryAfter }),
+    ...(chargePrice !== undefined && { price: chargePrice }),
     ...(condition && { when: condition }),
   };
 }
@@ -312,6 +319,22 @@ function readRetryAfter(value: unknown, action: unknown, where: string, problems
     return PACE_RETRY_AFTER;
   }
   return Number(value);
+}
+
+/** A charge rule's price (`USD 0.01`: terms-price.ts), required there; a problem on any other rule. */
+function readPrice(value: unknown, action: unknown, where: string, problems: string[]): string | undefined {
+  if (action !== "charge") {
+    if (value !== undefined) problems.push(`${where} belongs to a "charge" rule only`);
+    return undefined;
+  }
+  const parsed = typeof value === "string" ? parsePrice(value) : undefined;
+  if (!parsed || parsed.micros <= 0 || parsed.micros > MAX_PRICE_UNITS * 1_000_000) {
+    problems.push(
+      `${where} must be a currency code and an amount above 0 and at most ${MAX_PRICE_UNITS}, such as "USD 0.01", got ${JSON.stringify(value)}`,
+    );
+    return "USD 0.01";
+  }
+  return (value as string).trim();
 }
 
 /** `{"crawlsPerReferral": {"above": N, "days": D}}`, every problem named on its member. */

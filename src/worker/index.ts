@@ -18,6 +18,7 @@ import { handleRequest } from "./edge/request-path.ts";
 import { jsonResponse } from "./responses.ts";
 
 export { ActivityLog } from "./activity/object.ts";
+export { ChargeLedger } from "./charges/object.ts";
 export { CrawlRate } from "./edge/crawl-rate-object.ts";
 
 export default {

@@ -8,6 +8,7 @@
 
 import type { VerificationOutcome } from "../agents/verification.ts";
 import type { EdgeRecord } from "../policy/edge-record.ts";
+import { rateLimitFields } from "../policy/rate-limit-headers.ts";
 import type { Mode } from "../policy/mode.ts";
 import type { LogFormat } from "../policy/settings.ts";
 import { LAYER_LABELS } from "../vocabulary.ts";
@@ -66,7 +67,15 @@ export function decisionLine(record: EdgeRecord, request: Pick<LoggedRequest, "l
   // Nothing to say when the claim stood as made, or nobody was judged (the admin token's 404).
   const judged =
     identity.judgedAs === "claimed" || identity.judgedAs === "unjudged" ? "" : ` [judged as ${identity.judgedAs}]`;
-  return `${answer} ${who} ${path}${spelled} ${why}${judged}`;
+  return `${answer} ${who} ${path}${spelled} ${why}${judged}${chargeWords(record)}`;
+}
+
+/** A price applied (policy/terms-price.ts), in words: ` [charged USD 0.01]`, ` [price USD 0.01: MissingCrawlerPrice]`. */
+function chargeWords({ charge }: EdgeRecord): string {
+  if (!charge) return "";
+  return charge.charged
+    ? ` [charged ${charge.price}]`
+    : ` [price ${charge.price}${charge.error ? `: ${charge.error}` : ""}]`;
 }
 
 /** The decision's record as one JSON line: its action, layer, line, path and identity, in the vocabulary's words. */
@@ -99,6 +108,13 @@ function decisionJson(record: EdgeRecord, request: LoggedRequest): string {
     member: line?.member ?? null,
     // The site's terms as the response said them (policy/terms.ts): the licence link and check, the TDM reservation.
     terms: record.terms ?? null,
+    // A price applied (terms-price.ts) and the rate stated (rate-limit-headers.ts): present only when there is one.
+    ...(record.charge && {
+      charge: { price: record.charge.price, charged: record.charge.charged !== null, error: record.charge.error },
+    }),
+    ...(record.rateLimit && {
+      rateLimit: rateLimitFields(record.rateLimit).map(({ name, value }) => `${name}: ${value}`),
+    }),
   });
 }
 

@@ -222,7 +222,7 @@ describe("robots-edge policy plan", () => {
       name: "a policy the edge would refuse",
       content: { default: { routes: [{ pattern: "/x", rules: [{ crawlers: ["GPTBot"], action: "deny" }] }] } },
       code: 1,
-      error: 'default: routes[0].rules[0].action must be "block", "allow" or "pace", got "deny"',
+      error: 'default: routes[0].rules[0].action must be "block", "allow", "pace" or "charge", got "deny"',
     },
     { name: "not JSON", content: "{", code: 1, error: "not JSON" },
   ])("$name: exit $code, nothing saved", async ({ content, code, error }) => {

@@ -157,7 +157,7 @@ describe("validation reports every problem at once", () => {
     },
     {
       json: '{"routes":[{"pattern":"/a","rules":[{"crawlers":["GPTBot"],"action":"deny"}]}]}',
-      problem: 'routes[0].rules[0].action must be "block", "allow" or "pace"',
+      problem: 'routes[0].rules[0].action must be "block", "allow", "pace" or "charge"',
     },
   ])("$problem", ({ json, problem }) => {
     const result = parsePolicy(json);

@@ -18,6 +18,7 @@ import { clearLedgerMemory } from "../../src/worker/activity/ledger-memory.ts";
 import { clearObjectProblems } from "../../src/worker/object-problems.ts";
 import { clearStoreMemory } from "../../src/worker/store.ts";
 import { clearOwnFaults } from "../../src/worker/own-faults.ts";
+import { clearChargeMemory } from "../../src/worker/charges/recorder.ts";
 
 export const ORIGIN = "https://origin.test";
 export const SITE = "https://www.example.com";
@@ -94,6 +95,7 @@ export async function freshState(): Promise<void> {
   clearObjectProblems();
   clearStoreMemory();
   clearOwnFaults();
+  clearChargeMemory();
   // Activity is flushed within each call's waitUntil work, so a test reads it right after.
   flushSettings.delayMs = 0;
 }

@@ -37,7 +37,14 @@ import type { Dictionary, InnerList, Item, Parameters } from "structured-headers
 import type { DirectoryKey } from "./directory.ts";
 import { signerUrlOf } from "./signer-url.ts";
 import { parseUrl, type UrlParts } from "./url.ts";
-import { base64url, importPublicKey, sha256, verifySignatureBytes, type CryptoKeyHandle } from "./web-crypto.ts";
+import {
+  base64,
+  base64url,
+  importPublicKey,
+  sha256,
+  verifySignatureBytes,
+  type CryptoKeyHandle,
+} from "./web-crypto.ts";
 
 /** Clock difference tolerated on `created` and `expires`, in seconds. */
 export const MAX_SKEW_SECONDS = 60;
@@ -67,10 +74,25 @@ export type SignatureOutcome =
       readonly reuseKey: string;
       /** Seconds since the epoch: the signature is worth remembering until then (plus the skew). */
       readonly expires: number;
+      /** What the signer committed to: the covered components and the signature over them (a charge's proof, policy/terms-price.ts). */
+      readonly commitment: SignedCommitment;
     }
   /** A trusted signer's key we do not hold (its set failed, or lacks `keyid`): nothing proven, nothing refuted. */
   | { readonly status: "unverifiable"; readonly signer: string; readonly keyid: string; readonly detail: string }
   | { readonly status: "failed"; readonly why: SignatureFailure; readonly detail: string; readonly signer?: string };
+
+/**
+ * A verified signature as evidence the signer can be held to: the component names it covered
+ * (lowercase, `"crawler-max-price"`), the RFC 9421 signature base we rebuilt and verified, and
+ * the signature (base64). Bounded: each field of the request was at most
+ * MAX_SIGNATURE_FIELD_CHARS, and the base is what those fields and the covered header values make.
+ */
+export interface SignedCommitment {
+  readonly keyid: string;
+  readonly covered: readonly string[];
+  readonly base: string;
+  readonly signature: string;
+}
 
 /** The parts of the request a signature can cover. */
 export interface SignedRequest {
@@ -169,6 +191,12 @@ async function verifyFields(
     keyid: params.keyid,
     reuseKey: await reuseKeyOf(signer, params, signature, request),
     expires: params.expires,
+    commitment: {
+      keyid: params.keyid,
+      covered: components.map(([name]) => String(name).toLowerCase()),
+      base,
+      signature: base64(new Uint8Array(signature)),
+    },
   };
 }
 

@@ -63,4 +63,11 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
+/** base64 with padding (RFC 4648 §4): how RFC 9421 carries a signature in its byte sequence. */
+export function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 declare function btoa(data: string): string;

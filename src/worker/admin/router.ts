@@ -28,6 +28,7 @@
  *   POST   policy/rollback {"version"}  an earlier version back in force, as a new version
  *   GET    activity[?origin=…&hours=…&recent=…]   what the edge did, per crawler (admin/activity.ts)
  *   POST   replay[?origin=…] {"draft"?, "policy"?}  recent crawler requests judged under a draft
+ *   GET    charges[?origin=…&from=…&to=…&operator=…&format=csv]  the charges ledger (admin/charges.ts)
  *   GET    policies[?cursor=…&limit=…]  the default and each host with a policy, newest version, who saved
  *   DELETE policy?host=…          a host's own policy removed (a new version with none)
  *
@@ -43,6 +44,7 @@
 
 import { bearerMatches } from "../admin-token.ts";
 import { activityView, replayDraft } from "./activity.ts";
+import { chargesView } from "./charges.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
 import { explain } from "./explain.ts";
 import { deleteOrigin, existingOrigin, refreshNow, robotsView } from "./origins.ts";
@@ -134,6 +136,10 @@ async function routed(given: AdminContext, route: string): Promise<Response> {
       return activityRoute(admin, route);
     case "POST purposes/preview":
       return purposesPreview(admin);
+    case "GET charges": {
+      const origin = await existingOrigin(admin, admin.url.searchParams.get("origin"));
+      return origin.ok ? chargesView(admin, origin.value) : problemResponse(origin);
+    }
     default:
       return adminError(404, `no admin route ${JSON.stringify(route)}; see docs/operating.md, "Admin API"`);
   }

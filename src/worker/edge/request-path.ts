@@ -50,6 +50,9 @@ import { licenceTokenOf } from "../../policy/terms.ts";
 import { checkLicence } from "../licence/introspect.ts";
 import { licenceRequiredResponse, withTermsHeaders } from "../licence/terms-headers.ts";
 import { isTdmrepRequest, tdmrepResponse } from "../licence/tdmrep-route.ts";
+import { chargeRowOf, recordCharge } from "../charges/recorder.ts";
+import { isChargeable, priceResponse, withCharged } from "../charges/responses.ts";
+import { withRateLimit } from "./rate-limit-fields.ts";
 
 /** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
@@ -135,12 +138,16 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     answer = decideEdge(facts);
   }
   logOutcome(edge, answer);
-  const response = withTermsHeaders(await perform(edge, answer, robots), answer.terms);
+  const response = withRateLimit(withTermsHeaders(await perform(edge, answer, robots), answer.terms), answer);
   // Recorded after the response: a crawler's bytes are the Content-Length the origin answered.
   const activity = activityOf(answer, edge.request.method, facts.now);
   if (activity) {
     const forwarded = answer.action === "pass" || answer.action === "report";
     recordActivity(edge, withLedgerMarks(activity, { request: edge.request, url: edge.url, forwarded, response }));
+  }
+  if (isChargeable(answer, response)) {
+    const row = await chargeRowOf(answer, facts.now);
+    if (row) recordCharge(edge, row);
   }
   return response;
 }
@@ -168,6 +175,10 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
     signed: carriesSignature(request, config.verifyCrawlers),
     needsVerification: needsVerification(edge, agent),
     // Only a crawler our table does not know takes Cloudflare's category; a browser costs no read.
+    priceHeaders: {
+      exact: request.headers.get("crawler-exact-price"),
+      max: request.headers.get("crawler-max-price"),
+    },
     cloudflareCategory:
       agent.crawler && !agent.known ? categoryOfCloudflare(cloudflareBotOf(request.cf).category) : undefined,
     // Read bounded, before any parsing (policy/terms.ts); asked of the licence server only on a route requiring one.
@@ -189,7 +200,7 @@ async function perform(edge: EdgeContext, record: EdgeRecord, robots: LoadedRobo
       if (record.layer === "admin-token") return adminTokenKept();
       return record.layer === "self-loop" ? selfLoopResponse() : errorResponse("the origin is not configured", 502);
     case "pass":
-      return withContentUsage(await forward(request, url, config.originUrl), record.contentUsage);
+      return withCharged(withContentUsage(await forward(request, url, config.originUrl), record.contentUsage), record);
     case "report": {
       const forwarded = await forward(request, url, config.originUrl);
       // A crawler in disguise is never told what the edge knows of it: a report-only
@@ -218,6 +229,7 @@ function blocked(record: EdgeRecord): Response {
   const status = record.status ?? 403;
   if (record.layer === "verification") return impostorResponse();
   if (record.layer === "licence") return licenceRequiredResponse(record);
+  if (record.layer === "charge") return priceResponse(record);
   if (record.usage) return usageBlockedResponse(record.usage, status);
   if (!record.verdict) throw new TypeError(`a block by ${record.layer} has no verdict to show`);
   if (record.layer === "signature") return signatureRequiredResponse(record.verdict);

@@ -88,5 +88,5 @@ async function factOf(
   if (reuse.used(outcome.reuseKey, (outcome.expires + MAX_SKEW_SECONDS) * 1000, now)) {
     return { status: "reused", signer: outcome.signer, agent };
   }
-  return { status: "verified", signer: outcome.signer, agent };
+  return { status: "verified", signer: outcome.signer, agent, commitment: outcome.commitment };
 }

@@ -60,6 +60,8 @@ export interface SignOptions {
   /** Derived components to cover; Signature-Agent is added as its form requires unless `coverAgent` is false. */
   components?: string[];
   coverAgent?: boolean;
+  /** Header fields to send and cover, in order, after the derived components (`crawler-max-price`). */
+  fields?: Record<string, string>;
 }
 
 /** Sign a request; returns the headers to send (Signature, Signature-Input, Signature-Agent). */
@@ -72,6 +74,11 @@ export async function signRequest(signer: TestSigner, options: SignOptions): Pro
   for (const name of options.components ?? ["@authority"]) {
     identifiers.push(`"${name}"`);
     lines.push(`"${name}": ${derived(name, url, options.method ?? "GET")}`);
+  }
+  for (const [name, value] of Object.entries(options.fields ?? {})) {
+    headers[name] = value;
+    identifiers.push(`"${name}"`);
+    lines.push(`"${name}": ${value.trim()}`);
   }
   const agent = options.agent;
   const member = agent.form === "dictionary" ? `"${agent.origin}"${agent.params ?? ""}` : "";

@@ -298,6 +298,47 @@ async function showOrigin() {
   // A draft is the origin's file; the tester applies the purposes to it as to the live one.
   if (!$("draft").value) $("draft").value = view.originText === undefined ? liveText : view.originText || "";
   await showActivity();
+  await showCharges();
+}
+
+/** The prices the policy in force states (its `charge` rules), one line each. */
+function showTerms(policy) {
+  const list = $("terms-prices");
+  list.replaceChildren();
+  for (const route of (policy && policy.routes) || []) {
+    for (const rule of route.rules || []) {
+      if (rule.action !== "charge") continue;
+      list.append(el("li", route.pattern + ": " + rule.crawlers.join(", ") + " pay " + rule.price + " per page"));
+    }
+  }
+  if (!list.firstChild) list.append(el("li", "No prices: no charge rule in the policy in force.", "muted"));
+}
+
+/** The charges ledger of the origin shown (GET charges): totals per operator, and the rows. */
+async function showCharges() {
+  const origin = $("origin").value;
+  if (!origin) return;
+  const data = await api("GET", "charges?origin=" + encodeURIComponent(origin));
+  const totals = (data.totals || []).map((t) => t.operator + ": " + t.charges + " charges, " + t.total);
+  $("charges-summary").textContent =
+    (data.warning ? data.warning + ". " : "") +
+    (totals.length
+      ? "Owed over the period (not settled here): " + totals.join("; ") + "."
+      : "No charges in the period.");
+  const body = /** @type {HTMLTableElement} */ (document.getElementById("charges-table")).tBodies[0];
+  body.replaceChildren();
+  for (const row of data.charges || []) {
+    const tr = el("tr");
+    tr.append(
+      el("td", row.time.slice(0, 19).replace("T", " ")),
+      el("td", row.operator),
+      el("td", row.crawler),
+      el("td", row.path),
+      el("td", row.price),
+      el("td", row.header + ": " + row.offered),
+    );
+    body.append(tr);
+  }
 }
 
 /**
@@ -359,7 +400,13 @@ function describe(result) {
   const action =
     result.action.action +
     (result.action.status ? " " + result.action.status : "") +
-    (result.action.rateLimit ? " (" + result.action.rateLimit + ")" : "");
+    (result.action.rateLimit ? " (" + result.action.rateLimit + ")" : "") +
+    // A `charge` rule's price (the record's charge): charged, or the crawler-error it answered.
+    (result.charge
+      ? result.charge.charged
+        ? "; charged " + result.charge.price
+        : "; crawler-price " + result.charge.price + (result.charge.error ? ", " + result.charge.error : "")
+      : "");
   const answer = verdictOf(result);
   return {
     decision: answer.text,
@@ -914,6 +961,7 @@ async function loadPolicy() {
     ". Other isolates apply a new version within about 10 s, other locations when KV's cache there renews (docs/operating.md, Live policy).";
   showPolicyProblems([]);
   showPolicyHistory(data.history, data.version);
+  showTerms(data.policy);
   await showLivePurposes();
 }
 
