@@ -8,6 +8,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
+// wrangler's own entry under this Node, not through npx: npx loads npm to find it, about a
+// second of CPU per start on a 2-core machine, and the end-to-end tests start wrangler ~25 times.
+const WRANGLER = resolve(ROOT, "node_modules/wrangler/bin/wrangler.js");
+/** A Node wrangler runs under (it needs 22): this one, else the project's own (the `node` devDependency). */
+const NODE =
+  Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : resolve(ROOT, "node_modules/.bin/node");
 
 export interface EdgeProcess {
   readonly url: string;
@@ -47,7 +53,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const persist = options.persistTo ?? mkdtempSync(join(tmpdir(), "robots-edge-state-"));
   const args = [
-    "wrangler",
+    WRANGLER,
     "dev",
     "--ip",
     "127.0.0.1",
@@ -64,7 +70,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
   if (options.config) args.push("--config", options.config);
   for (const [name, value] of Object.entries(options.vars)) args.push("--var", `${name}:${value}`);
   for (const [key, value] of Object.entries(options.kv ?? {})) await seedKv(persist, key, value, options.config);
-  const child = spawn("npx", args, {
+  const child = spawn(NODE, args, {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -178,7 +184,7 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
   throw new Error(`no answer within ${timeoutMs} ms`);
 }
 
-/** SIGTERM to the whole process group (npx, wrangler, workerd), SIGKILL if it lingers. */
+/** SIGTERM to the whole process group (wrangler and workerd; npm for the dev script), SIGKILL if it lingers. */
 function stopGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
   const pid = child.pid;
@@ -206,10 +212,10 @@ function stopGroup(child: ChildProcess): Promise<void> {
 
 /** One key into the ROBOTS namespace's local state, where `wrangler dev --persist-to` will read it. */
 function seedKv(persist: string, key: string, value: string, config: string | undefined): Promise<void> {
-  const args = ["wrangler", "kv", "key", "put", key, value, "--binding", "ROBOTS", "--local", "--persist-to", persist];
+  const args = [WRANGLER, "kv", "key", "put", key, value, "--binding", "ROBOTS", "--local", "--persist-to", persist];
   if (config) args.push("--config", config);
   return new Promise((done, fail) => {
-    const child = spawn("npx", args, {
+    const child = spawn(NODE, args, {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "pipe"],
       env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },

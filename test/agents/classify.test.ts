@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { CLASSIFIED_LENGTH, classifyUserAgent, type AgentInfo } from "../../src/agents/classify.ts";
 import { KNOWN_CRAWLERS } from "../../src/agents/operators/tables.ts";
 import { productToken } from "../../src/core/product-token.ts";
+import { propertyRuns } from "../property-runs.ts";
 
 const AGENTS_CORPUS = path.resolve(import.meta.dirname, "../fixtures/corpus/agents");
 
@@ -993,7 +994,7 @@ describe("a person is never refused for a word in a device or platform name", ()
           expect(classifyUserAgent(ua).crawler, ua).toBe(false);
         },
       ),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 });

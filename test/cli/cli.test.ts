@@ -1,11 +1,11 @@
-// The CLI as users run it: the real bin under Node (no build step), streams and exit codes.
-import { execFile, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
+// The CLI as users run it: its commands, streams and exit statuses. Most cases call `main` in
+// this process (runCli); the rows marked "the real process" start bin/robots-edge.js under Node
+// (runBin), where the exit code the shell sees, a pipe or a file on stdin is what is tested.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const BIN = resolve(import.meta.dirname, "../../bin/robots-edge.js");
+import { runBin, runBinWithStdinFile, runCli as run } from "./run-cli.ts";
 // Fixtures named while the tests are collected are written when they run (beforeAll), so a
 // collection that never runs them leaves nothing behind; the folder goes with the run.
 const dir = join(tmpdir(), `robots-edge-cli-${process.pid}-${Date.now()}`);
@@ -23,48 +23,6 @@ function fixture(name: string, text: string | Uint8Array): string {
   if (ready) writeFileSync(path, text);
   else pending.set(path, text);
   return path;
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], stdin = ""): Promise<Run> {
-  return new Promise((done) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
-    child.stdin?.end(stdin);
-  });
-}
-
-/** `run` with stdin a file descriptor, opened on `path` and moved past `skipBytes` by this process first. */
-function runWithStdinFile(args: string[], path: string, skipBytes: number): Promise<Run> {
-  const fd = openSync(path, "r");
-  if (skipBytes > 0) readSync(fd, Buffer.alloc(skipBytes), 0, skipBytes, null);
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: [fd, "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", fail);
-    child.on("close", (code) => {
-      closeSync(fd);
-      done({
-        code: code ?? 1,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-      });
-    });
-  });
 }
 
 const ROBOTS_TEXT =
@@ -89,8 +47,8 @@ describe("robots-edge check <file> <token> [url…]", () => {
     expect(result.code).toBe(line.startsWith("disallowed") ? 1 : 0);
   });
 
-  it("reads URLs from stdin when none are given, one output line each, in order", async () => {
-    const result = await run(["check", ROBOTS, "bingbot"], "/a\n/private\n\n/private/ok\n");
+  it("the real process: reads URLs from a pipe on stdin when none are given, one output line each, in order, exit 1", async () => {
+    const result = await runBin(["check", ROBOTS, "bingbot"], "/a\n/private\n\n/private/ok\n");
     expect(result.stdout.split("\n")).toEqual([
       'allowed\t/a\tno matching rule in group "*"',
       "disallowed\t/private\tdisallow: /private (line 2)",
@@ -140,7 +98,7 @@ describe("robots-edge check <file> <token> [url…]", () => {
       { name: "from its start", skipBytes: 0, from: 0 },
       { name: "from where an earlier reader left it (after 10 lines)", skipBytes: 10 * 50, from: 10 },
     ])("$name", async ({ skipBytes, from }) => {
-      const result = await runWithStdinFile(["check", ROBOTS, "bingbot"], URLS, skipBytes);
+      const result = await runBinWithStdinFile(["check", ROBOTS, "bingbot"], URLS, skipBytes);
       expect(result.stderr).toBe("");
       expect(result.stdout.split("\n")).toEqual(expected(from));
       expect(result.code).toBe(1);
@@ -149,7 +107,7 @@ describe("robots-edge check <file> <token> [url…]", () => {
     it("a line longer than several blocks (300 KiB), between two short ones, read whole", async () => {
       const long = `/private/${"y".repeat(300 * 1024)}`;
       const file = fixture("long-line.txt", `/a\n${long}\n/b\n`);
-      const result = await runWithStdinFile(["check", ROBOTS, "bingbot"], file, 0);
+      const result = await runBinWithStdinFile(["check", ROBOTS, "bingbot"], file, 0);
       expect(result.stdout.split("\n")).toEqual([
         'allowed\t/a\tno matching rule in group "*"',
         `disallowed\t${long}\tdisallow: /private (line 2)`,
@@ -179,8 +137,8 @@ describe("robots-edge check <file> <token> [url…]", () => {
     { args: ["check", join(dir, "missing.txt"), "bot", "/"], message: "cannot read robots.txt file" },
     { args: ["frobnicate"], message: 'unknown command "frobnicate"' },
     { args: [], message: "usage:" },
-  ])("usage and I/O errors exit 2: $args", async ({ args, message }) => {
-    const result = await run(args);
+  ])("the real process: usage and I/O errors exit 2: $args", async ({ args, message }) => {
+    const result = await runBin(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
   });
@@ -234,7 +192,7 @@ describe("robots-edge check --jsonl", () => {
     expect(out).toHaveLength(20_000);
     expect(JSON.parse(out[3] ?? "")).toMatchObject({ allowed: false });
     expect(JSON.parse(out[8] ?? "")).toMatchObject({ allowed: true });
-  });
+  }, 30_000); // CPU-bound seconds: 20,000 decisions, most on a robots.txt parsed afresh
 });
 
 describe("robots-edge lint", () => {
@@ -472,8 +430,8 @@ describe("the CLI answers only what it was asked", () => {
     else expect(result.stdout).toContain(stdout);
   });
 
-  it("--version prints the package version", async () => {
-    const result = await run(["--version"]);
+  it("the real process: --version prints the package version, exit 0", async () => {
+    const result = await runBin(["--version"]);
     expect(result).toEqual({ code: 0, stdout: "robots-edge 0.1.0\n", stderr: "" });
   });
 

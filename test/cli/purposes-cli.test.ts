@@ -1,12 +1,11 @@
-// `robots-edge purposes` and `robots-edge lint --purposes`: the real bin under Node, as an
-// owner runs it to paste the served file into a site that has no edge.
-import { execFile } from "node:child_process";
+// `robots-edge purposes` and `robots-edge lint --purposes`, as an owner runs them to paste the
+// served file into a site that has no edge: the CLI's main in this process (test/cli/run-cli.ts;
+// the process itself is tested in cli.test.ts).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-
-const BIN = resolve(import.meta.dirname, "../../bin/robots-edge.js");
+import { runCli as run } from "./run-cli.ts";
 const dir = mkdtempSync(join(tmpdir(), "robots-edge-purposes-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -14,15 +13,6 @@ function file(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
-}
-
-function run(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = execFile(process.execPath, [BIN, ...args], (error, stdout, stderr) => {
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(stdin);
-  });
 }
 
 const ORIGIN = "User-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nDisallow: /x\n";

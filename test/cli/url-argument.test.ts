@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isUrlOrPath, urlOrPathTest } from "../../src/cli/url-argument.ts";
+import { propertyRuns } from "../property-runs.ts";
 
 describe("isUrlOrPath: what a URL operand may be", () => {
   it.each([
@@ -84,7 +85,7 @@ describe("urlOrPathTest: the same answers as isUrlOrPath, line after line", () =
           expect(test(url), url).toBe(isUrlOrPath(url));
         }
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 });

@@ -12,8 +12,9 @@ import { canonicalizePath, compileRobots, parseRobotsTxt, pathAndQuery } from ".
 import { canonicalPathEnd, pathStartInPlace } from "../../src/core/path.ts";
 import { compilePattern, matchablePath, type CompiledPattern } from "../../src/core/pattern.ts";
 import { RuleTree } from "../../src/core/rule-tree.ts";
+import { propertyRuns } from "../property-runs.ts";
 
-const RUNS = { seed: 20261124, numRuns: 3000 } as const;
+const RUNS = { seed: 20261124, numRuns: propertyRuns(3000) } as const;
 
 function treeOf(patterns: readonly string[]): RuleTree {
   return new RuleTree(patterns.map((pattern, i) => compilePattern({ kind: "disallow", pattern, line: i }, i)));

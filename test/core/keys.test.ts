@@ -8,8 +8,9 @@ import { describe, expect, it } from "vitest";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { readField } from "../../src/core/fields.ts";
 import { referenceGoogleAllowed, referenceKey, type ReferenceKey } from "./reference-matcher.ts";
+import { propertyRuns } from "../property-runs.ts";
 
-const RUNS = { seed: 20261123, numRuns: 3000 } as const;
+const RUNS = { seed: 20261123, numRuns: propertyRuns(3000) } as const;
 
 /** Our reading of a key, as one of Google's key types (our extension records are "unknown" to Google). */
 function ourKey(key: string): ReferenceKey {

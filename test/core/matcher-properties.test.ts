@@ -12,8 +12,9 @@ import {
   type Decision,
 } from "../../src/core/index.ts";
 import { referenceDecide, referenceMatches, type ReferenceRule } from "./reference-matcher.ts";
+import { propertyRuns } from "../property-runs.ts";
 
-const RUNS = { seed: 20261122, numRuns: 2000 } as const;
+const RUNS = { seed: 20261122, numRuns: propertyRuns(2000) } as const;
 
 // Patterns from a small alphabet, so that `*`, `**`, a trailing `*`, a final `$` and a `$`
 // in the middle (a literal there) all come up often. Most start with "/" or "*" as real
@@ -115,7 +116,7 @@ describe("compiled matcher = reference matcher (random groups)", () => {
         const decision = compileRobots(parseRobotsTxt(robotsText([]) + text)).decide(["testbot"], path);
         expect(summary(decision)).toEqual(referenceDecide(rules, path));
       }),
-      { ...RUNS, numRuns: 1000 },
+      { ...RUNS, numRuns: propertyRuns(1000) },
     );
   });
 
@@ -192,7 +193,7 @@ describe("compiled matcher = reference matcher (random groups)", () => {
           expect(shared.decide(tokens, path)).toEqual(compileRobots(parseRobotsTxt(text)).decide(tokens, path));
         }
       }),
-      { ...RUNS, numRuns: 500 },
+      { ...RUNS, numRuns: propertyRuns(500) },
     );
   });
 
@@ -216,7 +217,7 @@ describe("compiled matcher = reference matcher (random groups)", () => {
           }
         }
       }),
-      { ...RUNS, numRuns: 500 },
+      { ...RUNS, numRuns: propertyRuns(500) },
     );
   });
 });

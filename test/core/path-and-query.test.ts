@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pathAndQuery } from "../../src/core/path.ts";
+import { propertyRuns } from "../property-runs.ts";
 
 const rows: readonly { url: string; path: string }[] = [
   { url: "https://example.com/a/b?q=1#f", path: "/a/b?q=1" },
@@ -53,7 +54,7 @@ describe("property: pathAndQuery agrees with the reference", () => {
       fc.property(url, (value) => {
         expect(pathAndQuery(value)).toBe(reference(value));
       }),
-      { seed: 20261123, numRuns: 3000 },
+      { seed: 20261123, numRuns: propertyRuns(3000) },
     );
   });
 });

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compilePathPattern, indexPathPatterns } from "../../src/core/index.ts";
+import { propertyRuns } from "../property-runs.ts";
 
 describe("indexPathPatterns finds the most specific match", () => {
   const patterns = ["/", "/articles/", "/articles/*.pdf$", "*/drafts/", "/art", "/%61rticles/", "/beta/*$"];
@@ -44,7 +45,7 @@ describe("indexPathPatterns finds the most specific match", () => {
         });
         expect(indexPathPatterns(list).find(target)).toBe(expected);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -65,7 +66,7 @@ describe("indexPathPatterns finds the most specific match", () => {
         });
         expect(indexPathPatterns(list).find(target)).toBe(expected);
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     );
   });
 });

@@ -7,8 +7,9 @@ import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { compilePattern } from "../../src/core/pattern.ts";
 import { SegmentAutomaton } from "../../src/core/segment-automaton.ts";
 import { referenceDecide, referenceMatches } from "./reference-matcher.ts";
+import { propertyRuns } from "../property-runs.ts";
 
-const RUNS = { seed: 20261123, numRuns: 1500 } as const;
+const RUNS = { seed: 20261123, numRuns: propertyRuns(1500) } as const;
 
 // A tiny alphabet, so that segments overlap, repeat and are suffixes of one another.
 const patternArb = fc
@@ -75,7 +76,7 @@ describe("decide() on inputs that take the one-pass route", () => {
         const winner = decision.reason === "rule" ? decision.rule : undefined;
         expect(winner && { kind: winner.kind, length: winner.pattern.length }).toEqual(expected.winner);
       }),
-      { seed: 20261123, numRuns: 200 },
+      { seed: 20261123, numRuns: propertyRuns(200) },
     );
     // 200 files of 1,200 rules through the reference: seconds alone, more on a shared machine.
   }, 60_000);

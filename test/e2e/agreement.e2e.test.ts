@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ROBOTS, startDemoOrigin, type DemoOrigin } from "../../scripts/demo-origin.ts";
 import { startEdge, type EdgeProcess } from "../../scripts/edge-process.ts";
 import { rawRequest } from "./clients.ts";
+import { sharedEdges } from "./shared-edges.ts";
 
 const TOKEN = "e2e-agreement-token";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -299,10 +300,14 @@ const configurations: Configuration[] = [
 ];
 
 let origin: DemoOrigin;
+// Configurations with the same vars share one wrangler dev (shared-edges.ts): four use the
+// defaults. Each sets its origin file and refreshes before its rows, and undoes its pause.
+const edges = sharedEdges();
 beforeAll(async () => {
   origin = await startDemoOrigin();
 });
 afterAll(async () => {
+  await edges.stop();
   await origin?.close();
 });
 
@@ -316,18 +321,23 @@ describe.each(configurations)("admin explain and the edge agree: $name", (config
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   };
 
+  // Explain from nothing stored needs an edge no other configuration has refreshed.
+  const own = configuration.refresh === false;
+
   beforeAll(async () => {
-    if (robots) origin.setRobots(robots);
-    edge = await startEdge({
+    origin.setRobots(robots ?? DEMO_ROBOTS);
+    const options = {
       vars: { ORIGIN_URL: origin.url, ADMIN_TOKEN: TOKEN, VERIFY_CRAWLERS: "off", ...vars },
       ...(configuration.kv && { kv: configuration.kv }),
-    });
+    };
+    edge = await (own ? startEdge(options) : edges.edge(options));
     if (configuration.refresh !== false) expect((await admin("POST", "refresh")).status).toBe(200);
     if (paused) expect((await admin("POST", "pause", { minutes: 5, retryAfter: 120 })).status).toBe(200);
   }, 90_000);
   afterAll(async () => {
-    await edge?.stop();
-    if (robots) origin.setRobots(DEMO_ROBOTS);
+    if (own) await edge?.stop();
+    else if (paused) expect((await admin("DELETE", "pause")).status).toBe(200);
+    origin.setRobots(DEMO_ROBOTS);
   });
 
   it.each(rows)("$path for $ua: explain $action $status, edge $edge", async (row) => {
