@@ -17,6 +17,14 @@ const route = (rule: Record<string, unknown>, extra: Record<string, unknown> = {
   routes: [{ pattern: "/x/", ...extra, rules: [rule] }],
 });
 const BLOCK = { crawlers: ["GPTBot"], action: "block" };
+const charge = (price: unknown) => ({
+  default: route({ crawlers: ["category:ai-training"], action: "charge", price }),
+});
+const LICENCE = { url: "https://www.example.com/license.xml", server: "https://olp.example.com" };
+/** A policy with the site's licence (or none) and one route with the licence given. */
+const licensed = (site: Record<string, unknown> | undefined, licence: unknown) => ({
+  default: { ...(site && { licence: site }), routes: [{ pattern: "/premium/", licence }] },
+});
 
 const GOOD: { name: string; file: unknown }[] = [
   { name: "empty", file: {} },
@@ -48,6 +56,57 @@ const GOOD: { name: string; file: unknown }[] = [
     name: "a crawler named by a whole User-Agent token",
     file: { default: route({ crawlers: ["Googlebot/2.1"], action: "block" }) },
   },
+  { name: "a charge rule", file: charge("USD 0.01") },
+  {
+    name: "a charge rule for signed crawlers, with a condition",
+    file: {
+      default: route({
+        crawlers: ["PartnerBot"],
+        action: "charge",
+        price: "EUR 2.5",
+        signature: "required",
+        when: { crawlsPerReferral: { above: 10 } },
+      }),
+    },
+  },
+  { name: "the smallest price", file: charge("USD 0.000001") },
+  { name: "the largest price, with leading zeros", file: charge("USD 0001000.000000") },
+  { name: "a price with spaces around it (the edge trims them)", file: charge(" USD 0.5 ") },
+  { name: "the site's licence alone", file: { default: { licence: { url: LICENCE.url } } } },
+  { name: "a tdmPolicy alone", file: { default: { tdmPolicy: "https://www.example.com/tdm-policy.json" } } },
+  {
+    name: "a licence with its server, in robots.txt, beside routes and a tdmPolicy",
+    file: {
+      hosts: {
+        "shop.example": {
+          licence: { ...LICENCE, robotsTxt: true },
+          tdmPolicy: "http://www.example.com/tdm-policy.json?v=2#terms",
+          routes: [{ pattern: "/" }],
+        },
+      },
+    },
+  },
+  {
+    name: "a licence server on loopback over http",
+    file: { default: { licence: { url: LICENCE.url, server: "http://127.0.0.1:8787/rsl/" } } },
+  },
+  {
+    name: "a licence URL with its scheme in capitals",
+    file: { default: { licence: { url: "HTTPS://www.example.com/l.xml" } } },
+  },
+  {
+    name: "a route whose licence is required of some crawlers, for a resource",
+    file: licensed(LICENCE, {
+      required: true,
+      crawlers: ["category:ai-training", "GPTBot"],
+      resource: "https://www.example.com/premium/",
+    }),
+  },
+  {
+    name: "a route licence of its own, with no site licence",
+    file: licensed(undefined, { url: "https://www.example.com/premium.xml" }),
+  },
+  { name: "a route licence that uses the site's file", file: licensed({ url: LICENCE.url }, { required: false }) },
 ];
 
 const BAD: { name: string; file: unknown }[] = [
@@ -97,6 +156,76 @@ const BAD: { name: string; file: unknown }[] = [
     name: "33 purposes entries",
     file: { default: { purposes: Array.from({ length: 33 }, (_, i) => ({ path: `/p${i}/` })) } },
   },
+  { name: "a charge without a price", file: { default: route({ crawlers: ["GPTBot"], action: "charge" }) } },
+  { name: "a price on a block", file: { default: route({ ...BLOCK, price: "USD 0.01" }) } },
+  { name: "a price on a pace", file: { default: route({ crawlers: ["GPTBot"], action: "pace", price: "USD 0.01" }) } },
+  {
+    name: "retryAfter on a charge",
+    file: { default: route({ crawlers: ["GPTBot"], action: "charge", price: "USD 0.01", retryAfter: 60 }) },
+  },
+  { name: "a price as a number", file: charge(0.01) },
+  { name: "a price in dollars", file: charge("$0.01") },
+  { name: "a price's currency in lower case", file: charge("usd 0.01") },
+  { name: "a price with two spaces", file: charge("USD  0.01") },
+  { name: "a price with a decimal comma", file: charge("USD 0,01") },
+  { name: "a price with seven decimals", file: charge("USD 0.0000001") },
+  { name: "a price with eight digits of units", file: charge("USD 00000001") },
+  { name: "a price of 0", file: charge("USD 0.000") },
+  { name: "a price over 1000", file: charge("USD 1000.000001") },
+  { name: "a price of 1001", file: charge("USD 1001") },
+  { name: "a price over 32 characters, spaces and all", file: charge(`${" ".repeat(28)}USD 1`) },
+  { name: "a licence without a url", file: { default: { licence: { server: LICENCE.server } } } },
+  { name: "a licence null", file: { default: { licence: null, routes: [] } } },
+  { name: "an unknown licence member", file: { default: { licence: { ...LICENCE, servers: [] } } } },
+  { name: "a licence url that is a path", file: { default: { licence: { url: "/license.xml" } } } },
+  { name: "a licence url over ftp", file: { default: { licence: { url: "ftp://www.example.com/license.xml" } } } },
+  { name: "a licence url with a space", file: { default: { licence: { url: "https://www.example.com/a b.xml" } } } },
+  { name: "a licence url with a comma", file: { default: { licence: { url: "https://www.example.com/a,b.xml" } } } },
+  { name: "a licence url with a user", file: { default: { licence: { url: "https://me@www.example.com/l.xml" } } } },
+  {
+    name: "a licence url over 2048 characters",
+    file: { default: { licence: { url: `https://www.example.com/${"a".repeat(2030)}` } } },
+  },
+  {
+    name: "a licence server not https",
+    file: { default: { licence: { ...LICENCE, server: "http://olp.example.com" } } },
+  },
+  {
+    name: "a licence server over http to a name that starts as loopback",
+    file: { default: { licence: { ...LICENCE, server: "http://localhost.example.com" } } },
+  },
+  {
+    name: "a licence server with a query",
+    file: { default: { licence: { ...LICENCE, server: "https://olp.example.com/?key=1" } } },
+  },
+  {
+    name: "a licence server with a fragment",
+    file: { default: { licence: { ...LICENCE, server: "https://olp.example.com/#x" } } },
+  },
+  {
+    name: "a licence server with credentials",
+    file: { default: { licence: { ...LICENCE, server: "https://me:pw@olp.example.com" } } },
+  },
+  { name: "robotsTxt as a word", file: { default: { licence: { ...LICENCE, robotsTxt: "yes" } } } },
+  { name: "a tdmPolicy that is no URL", file: { default: { tdmPolicy: "reserved" } } },
+  { name: "a tdmPolicy not a string", file: { default: { tdmPolicy: true } } },
+  { name: "an unknown route licence member", file: licensed(LICENCE, { required: true, price: "USD 1" }) },
+  { name: "a route licence required as a word", file: licensed(LICENCE, { required: "yes" }) },
+  { name: "a route licence naming no crawlers", file: licensed(LICENCE, { crawlers: [] }) },
+  {
+    name: "a route licence naming an unknown category",
+    file: licensed(LICENCE, { crawlers: ["category:scrapers"] }),
+  },
+  { name: "a route licence resource that is a path", file: licensed(LICENCE, { resource: "/premium/" }) },
+  {
+    name: "a required route licence with no licence server",
+    file: licensed({ url: LICENCE.url }, { required: true }),
+  },
+  {
+    name: "a required route licence with no site licence",
+    file: licensed(undefined, { url: "https://www.example.com/premium.xml", required: true }),
+  },
+  { name: "a route licence with no file to name", file: licensed(undefined, { required: false }) },
 ];
 
 /** What the schema cannot say and the edge's validator refuses: written down, held to it. */
