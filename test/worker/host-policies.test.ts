@@ -383,23 +383,23 @@ describe("a host's record or the index that cannot be read (our fault, never the
   });
 });
 
-describe("scale: the request path's KV reads", () => {
-  /** The Worker's KV, counting the policy keys it reads. */
-  function countingKv(reads: string[]): KVNamespace {
-    return new Proxy(env.ROBOTS, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (property !== "get" || typeof value !== "function") {
-          return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-        }
-        return (key: string, ...rest: unknown[]) => {
-          if (key.startsWith("policy")) reads.push(key);
-          return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
-        };
-      },
-    });
-  }
+/** The Worker's KV, counting the policy keys it reads. */
+function countingKv(reads: string[]): KVNamespace {
+  return new Proxy(env.ROBOTS, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== "get" || typeof value !== "function") {
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      }
+      return (key: string, ...rest: unknown[]) => {
+        if (key.startsWith("policy")) reads.push(key);
+        return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
+      };
+    },
+  });
+}
 
+describe("scale: the request path's KV reads", () => {
   it("steady state: no policy read per request; the index once per RECHECK_MS, a record only when its version changed", async () => {
     await saveThree();
     clearPolicyMemory();

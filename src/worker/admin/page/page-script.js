@@ -109,7 +109,7 @@ async function fillPolicyHosts(status) {
     const name = new URL(origin.authority).host;
     if (!hosts.has(name)) hosts.set(name, name + " (none of its own)");
   }
-  for (const [name, label] of [...hosts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [name, label] of [...hosts].toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const option = el("option", label);
     option.value = name;
     select.append(option);
