@@ -355,7 +355,7 @@ describe("operator page: the policy editor", () => {
       'routes[0].mode must be one of enforce, report, off, got "loud"',
     );
     expect(await page.textContent("#P5 .diag")).toContain(
-      'routes[0].rules[0].action must be "block", "allow" or "pace"',
+      'routes[0].rules[0].action must be "block", "allow", "pace" or "charge"',
     );
     expect((await rawRequest(edge.url, "/blog/", { ua: GOOGLEBOT })).status).toBe(200);
     await shot("10-policy-problems");
