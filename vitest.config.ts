@@ -51,8 +51,12 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.e2e.test.ts"],
           environment: "node",
-          // One wrangler dev and one origin for the whole file; tests run in order.
-          fileParallelism: false,
+          // One wrangler dev and one origin per file (or per describe), tests in order within a
+          // file; two files at a time. Much of a file's time is waiting (wrangler dev starting, a
+          // fetch back-off, a journal's quiet spell), so two overlap on 2 cores. Each file picks
+          // its own free ports and state folder (scripts/edge-process.ts).
+          fileParallelism: true,
+          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 90_000,
         },
