@@ -17,6 +17,10 @@ const CHARGES_ENV = {
   }),
 };
 const now = () => Math.floor(Date.now() / 1000);
+const charges = async () => {
+  const response = await admin("charges", { env: CHARGES_ENV });
+  return ((await response.json()) as { charges: { path: string }[] }).charges.map((row) => row.path);
+};
 
 describe("HOLE: a price paid by a signature that names no page", () => {
   let signer: TestSigner;
@@ -39,11 +43,6 @@ describe("HOLE: a price paid by a signature that names no page", () => {
     });
   });
   afterEach(freshState);
-
-  const charges = async () => {
-    const response = await admin("charges", { env: CHARGES_ENV });
-    return ((await response.json()) as { charges: { path: string }[] }).charges.map((row) => row.path);
-  };
 
   it("one signed request for /paid/a (covering @authority and the price), replayed to /paid/b, /paid/a?x=2, /paid/c: none of them charged", async () => {
     // What a third party who saw the headers once (an origin's access log, a proxy) can do

@@ -110,16 +110,17 @@ describe("a licence per host: a token one host's server confirmed is not another
   });
   afterEach(freshState);
 
+  const ask = async (site: string) =>
+    (
+      await call("/premium/a", {
+        ua: GPTBOT,
+        headers: { authorization: "License tok-1" },
+        env: { ...ROUTE_MODE, POLICY } as Partial<Env>,
+        site,
+      })
+    ).status;
+
   it("confirmed on shop.example, then the same token on blog.example: asked anew, 401", async () => {
-    const ask = async (site: string) =>
-      (
-        await call("/premium/a", {
-          ua: GPTBOT,
-          headers: { authorization: "License tok-1" },
-          env: { ...ROUTE_MODE, POLICY } as Partial<Env>,
-          site,
-        })
-      ).status;
     expect(await ask("https://shop.example")).toBe(200);
     expect(await ask("https://blog.example")).toBe(401);
     expect(await ask("https://shop.example")).toBe(200);
