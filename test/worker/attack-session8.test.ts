@@ -127,3 +127,38 @@ describe("a licence per host: a token one host's server confirmed is not another
     expect(asked).toEqual(["https://shop.example/premium/", "https://blog.example/premium/"]);
   });
 });
+
+describe("explain: host= and url= naming two hosts", () => {
+  const ROUTE_MODE = { ORIGIN_URL: "", AUTHORITIES: "shop.example, blog.example", VERIFY_CRAWLERS: "off" };
+  beforeEach(freshState);
+  afterEach(freshState);
+  it.each([
+    ["https://shop.example/x/a", 400],
+    ["HTTPS://SHOP.EXAMPLE.:443/x/a", 400],
+  ])("GET explain?host=blog.example&url=%s -> %i", async (target, status) => {
+    const response = await call(`/__robots/explain?host=blog.example&ua=GPTBot&url=${encodeURIComponent(target)}`, {
+      ua: CHROME,
+      headers: { authorization: "Bearer test-admin-token" },
+      env: ROUTE_MODE,
+      site: "https://shop.example",
+    });
+    expect(response.status).toBe(status);
+  });
+
+  it("a protocol-relative url= is a path on host=, never resolved to the host it names", async () => {
+    const response = await call(
+      `/__robots/explain?host=blog.example&ua=GPTBot&url=${encodeURIComponent("//shop.example/x/a")}`,
+      {
+        ua: CHROME,
+        headers: { authorization: "Bearer test-admin-token" },
+        env: ROUTE_MODE,
+        site: "https://shop.example",
+      },
+    );
+    // Nothing is stored for blog.example yet: the answer names it, the host= one, not shop.example.
+    expect([response.status, ((await response.json()) as { error: string }).error]).toEqual([
+      404,
+      "no robots.txt stored for https://blog.example yet; POST refresh?origin=https://blog.example first",
+    ]);
+  });
+});
