@@ -162,3 +162,28 @@ describe("explain: host= and url= naming two hosts", () => {
     ]);
   });
 });
+
+describe("the License: line the policy adds to the served robots.txt", () => {
+  beforeEach(async () => {
+    await freshState();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      // An origin file that starts with a byte order mark: once it is no longer the file's
+      // first line (the License line goes before it), a parser could read its first group's
+      // User-agent as an unknown line and set GPTBot free.
+      if (url.pathname === "/robots.txt") return new Response("\uFEFFUser-agent: GPTBot\nDisallow: /\n");
+      return new Response(`origin page ${url.pathname}`);
+    });
+  });
+  afterEach(freshState);
+
+  it("before an origin file with a byte order mark: GPTBot is still refused, and told so", async () => {
+    const env = {
+      POLICY: JSON.stringify({ licence: { url: "https://origin.test/license.xml", robotsTxt: true }, routes: [] }),
+      VERIFY_CRAWLERS: "off",
+    } as Partial<Env>;
+    const served = await (await call("/robots.txt", { env })).text();
+    expect(served).toBe("License: https://origin.test/license.xml\nUser-agent: GPTBot\nDisallow: /\n");
+    expect((await call("/a", { ua: GPTBOT, env })).status).toBe(403);
+  });
+});
