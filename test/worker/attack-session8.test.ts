@@ -1,0 +1,189 @@
+// Session 8 attack review (outside reviewer), in the runtime: attacks on today's features that
+// HOLD, each row saying what was tried. The holes are in attack-session8-holes.test.ts.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { clearLicenceMemory } from "../../src/worker/licence/introspect.ts";
+import { newSigner, signRequest, type TestSigner } from "../agents/web-bot-auth/signer.ts";
+import { admin, call, CHROME, freshState, GPTBOT, SITE } from "./helpers.ts";
+
+const AGENT = "https://agent.test";
+const DIRECTORY = "/.well-known/http-message-signatures-directory";
+const now = () => Math.floor(Date.now() / 1000);
+
+describe("a price: what a client can send holds", () => {
+  const ENV = {
+    SIGNATURE_AGENTS: JSON.stringify({ [AGENT]: { token: "GPTBot", category: "ai-training" } }),
+    POLICY: JSON.stringify({
+      routes: [
+        { pattern: "/paid/", rules: [{ crawlers: ["category:ai-training"], action: "charge", price: "USD 0.01" }] },
+      ],
+    }),
+  };
+  let signer: TestSigner;
+  const fetched: string[] = [];
+  beforeEach(async () => {
+    await freshState();
+    fetched.length = 0;
+    signer = await newSigner();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      fetched.push(url.href);
+      if (url.pathname === DIRECTORY) {
+        return new Response(JSON.stringify({ keys: [signer.publicJwk] }), {
+          headers: { "content-type": "application/http-message-signatures-directory+json" },
+        });
+      }
+      if (url.pathname === "/robots.txt") return new Response("User-agent: *\nAllow: /\n");
+      return new Response(`origin page ${url.pathname}`);
+    });
+  });
+  afterEach(freshState);
+  const charges = async () => {
+    const response = await admin("charges", { env: ENV });
+    return ((await response.json()) as { charges: { path: string }[] }).charges.map((row) => row.path);
+  };
+
+  // The signature no longer verifies on /paid/b: the claim is judged as an unproven GPTBot under
+  // `*` (which allows everything here), as any anonymous client is: served, and never charged
+  // to the signer. Only the page signed for is on its account.
+  it("a signature covering @target-uri, replayed to another page: not charged, one row", async () => {
+    const headers = await signRequest(signer, {
+      url: `${SITE}/paid/a`,
+      agent: { form: "dictionary", key: "sig1", origin: AGENT },
+      components: ["@target-uri"],
+      created: now() - 5,
+      expires: now() + 60,
+      fields: { "crawler-max-price": "USD 1" },
+    });
+    expect((await call("/paid/a", { ua: GPTBOT, headers, env: ENV })).status).toBe(200);
+    const replay = await call("/paid/b", { ua: GPTBOT, headers, env: ENV });
+    expect([replay.status, replay.headers.get("crawler-charged")]).toEqual([200, null]);
+    expect(await charges()).toEqual(["/paid/a"]);
+  });
+
+  it("a person sending a price header with a signature agent it names (no signature): the page, never charged", async () => {
+    const response = await call("/paid/a", {
+      ua: CHROME,
+      headers: { "crawler-max-price": "USD 1", "signature-agent": `sig1="${AGENT}"` },
+      env: ENV,
+    });
+    expect([response.status, response.headers.get("crawler-charged")]).toEqual([200, null]);
+    expect(await charges()).toEqual([]);
+  });
+
+  it("a Signature-Agent naming a host of the client's choosing is never fetched", async () => {
+    const headers = await signRequest(signer, {
+      url: `${SITE}/paid/a`,
+      agent: { form: "dictionary", key: "sig1", origin: "https://attacker.test" },
+      created: now() - 5,
+      expires: now() + 60,
+      fields: { "crawler-max-price": "USD 1" },
+    });
+    const response = await call("/paid/a", { ua: GPTBOT, headers, env: ENV });
+    expect(response.headers.get("crawler-charged")).toBeNull();
+    expect(fetched.filter((href) => href.includes("attacker.test"))).toEqual([]);
+  });
+});
+
+describe("a licence per host: a token one host's server confirmed is not another host's", () => {
+  const SERVER = "https://olp.test";
+  const ROUTE_MODE = { ORIGIN_URL: "", AUTHORITIES: "shop.example, blog.example", VERIFY_CRAWLERS: "off" };
+  const POLICY = JSON.stringify({
+    licence: { url: "https://shop.example/license.xml", server: SERVER },
+    routes: [{ pattern: "/premium/", licence: { required: true } }],
+  });
+  const asked: string[] = [];
+  beforeEach(async () => {
+    await freshState();
+    clearLicenceMemory();
+    asked.length = 0;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.origin === SERVER) {
+        asked.push(new URLSearchParams(await request.text()).get("resource") ?? "");
+        // The server issued tok-1 for shop.example only, and says so.
+        return Response.json({ active: true, aud: "https://shop.example" });
+      }
+      if (url.pathname === "/robots.txt") return new Response("User-agent: *\nAllow: /\n");
+      return new Response(`origin page ${url.host}${url.pathname}`);
+    });
+  });
+  afterEach(freshState);
+
+  const ask = async (site: string) =>
+    (
+      await call("/premium/a", {
+        ua: GPTBOT,
+        headers: { authorization: "License tok-1" },
+        env: { ...ROUTE_MODE, POLICY } as Partial<Env>,
+        site,
+      })
+    ).status;
+
+  it("confirmed on shop.example, then the same token on blog.example: asked anew, 401", async () => {
+    expect(await ask("https://shop.example")).toBe(200);
+    expect(await ask("https://blog.example")).toBe(401);
+    expect(await ask("https://shop.example")).toBe(200);
+    expect(asked).toEqual(["https://shop.example/premium/", "https://blog.example/premium/"]);
+  });
+});
+
+describe("explain: host= and url= naming two hosts", () => {
+  const ROUTE_MODE = { ORIGIN_URL: "", AUTHORITIES: "shop.example, blog.example", VERIFY_CRAWLERS: "off" };
+  beforeEach(freshState);
+  afterEach(freshState);
+  it.each([
+    ["https://shop.example/x/a", 400],
+    ["HTTPS://SHOP.EXAMPLE.:443/x/a", 400],
+  ])("GET explain?host=blog.example&url=%s -> %i", async (target, status) => {
+    const response = await call(`/__robots/explain?host=blog.example&ua=GPTBot&url=${encodeURIComponent(target)}`, {
+      ua: CHROME,
+      headers: { authorization: "Bearer test-admin-token" },
+      env: ROUTE_MODE,
+      site: "https://shop.example",
+    });
+    expect(response.status).toBe(status);
+  });
+
+  it("a protocol-relative url= is a path on host=, never resolved to the host it names", async () => {
+    const response = await call(
+      `/__robots/explain?host=blog.example&ua=GPTBot&url=${encodeURIComponent("//shop.example/x/a")}`,
+      {
+        ua: CHROME,
+        headers: { authorization: "Bearer test-admin-token" },
+        env: ROUTE_MODE,
+        site: "https://shop.example",
+      },
+    );
+    // Nothing is stored for blog.example yet: the answer names it, the host= one, not shop.example.
+    expect([response.status, ((await response.json()) as { error: string }).error]).toEqual([
+      404,
+      "no robots.txt stored for https://blog.example yet; POST refresh?origin=https://blog.example first",
+    ]);
+  });
+});
+
+describe("the License: line the policy adds to the served robots.txt", () => {
+  beforeEach(async () => {
+    await freshState();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      // An origin file that starts with a byte order mark: once it is no longer the file's
+      // first line (the License line goes before it), a parser could read its first group's
+      // User-agent as an unknown line and set GPTBot free.
+      if (url.pathname === "/robots.txt") return new Response("\uFEFFUser-agent: GPTBot\nDisallow: /\n");
+      return new Response(`origin page ${url.pathname}`);
+    });
+  });
+  afterEach(freshState);
+
+  it("before an origin file with a byte order mark: GPTBot is still refused, and told so", async () => {
+    const env = {
+      POLICY: JSON.stringify({ licence: { url: "https://origin.test/license.xml", robotsTxt: true }, routes: [] }),
+      VERIFY_CRAWLERS: "off",
+    } as Partial<Env>;
+    const served = await (await call("/robots.txt", { env })).text();
+    expect(served).toBe("License: https://origin.test/license.xml\nUser-agent: GPTBot\nDisallow: /\n");
+    expect((await call("/a", { ua: GPTBOT, env })).status).toBe(403);
+  });
+});
