@@ -15,7 +15,8 @@
  *   - no verified signature (none, an untrusted signer, verified by address only)
  *                                              -> 400 StrongAuthRequired
  *   - a signature that failed, or a verified one that does not COVER the price header (it
- *     commits to nothing), or whose base is longer than MAX_COMMITMENT_CHARS
+ *     commits to nothing) or the page (`@target-uri`, or `@path` and `@query`: else it pays for
+ *     any page), or whose base is longer than MAX_COMMITMENT_CHARS
  *                                              -> 400 InvalidSignature
  *   - a trusted signer's key we could not get  -> 503 + Retry-After: our failure, never the crawler's
  *   - exact price not ours (another currency, another amount) -> 402 InvalidCrawlerExactPrice
@@ -124,7 +125,15 @@ export function settlePrice(price: Price, headers: PriceHeaders, evidence: Charg
     return refused(evidence.status === "none" ? "StrongAuthRequired" : "InvalidSignature");
   const { commitment } = evidence;
   // A price header the signature does not cover is anyone's word: it commits the signer to nothing.
-  if (!commitment || !commitment.covered.includes(header) || commitment.base.length > MAX_COMMITMENT_CHARS) {
+  // A signature that does not name the page is a payment for any page: whoever saw it once (an
+  // origin log, a proxy) could send it to every priced path within its window, billed to the
+  // signer (the reuse memory keys it by target, so each new path would be a new use).
+  if (
+    !commitment ||
+    !commitment.covered.includes(header) ||
+    !namesTarget(commitment.covered) ||
+    commitment.base.length > MAX_COMMITMENT_CHARS
+  ) {
     return refused("InvalidSignature");
   }
   const enough =
@@ -143,6 +152,17 @@ export function settlePrice(price: Price, headers: PriceHeaders, evidence: Charg
       signature: commitment.signature,
     },
   };
+}
+
+/**
+ * Whether the covered components name the page paid for: `@target-uri`, or `@path` AND `@query`.
+ * `@query` is asked for always, not only when the request has a query: a request without one
+ * signs it as `?` (RFC 9421 §2.2.7), which costs the signer nothing, and a path-only signature
+ * could otherwise be resent with any query appended (`/paid/a?x=2`), a new target each time.
+ * One rule that needs nothing of the request keeps the check here, pure.
+ */
+function namesTarget(covered: readonly string[]): boolean {
+  return covered.includes("@target-uri") || (covered.includes("@path") && covered.includes("@query"));
 }
 
 /**

@@ -64,6 +64,8 @@ async function signedGet(path: string, fields: Record<string, string>) {
   const headers = await signRequest(signer, {
     url: `${edge.url}${path}`,
     agent: { form: "dictionary", key: "sig1", origin: agentOrigin },
+    // A charge's signature must name the page (policy/terms-price.ts): @path and @query.
+    components: ["@authority", "@path", "@query"],
     created,
     expires: created + 60,
     fields,

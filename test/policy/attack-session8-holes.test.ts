@@ -6,7 +6,6 @@ import { classifyUserAgent } from "../../src/agents/classify.ts";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
-import { settlePrice } from "../../src/policy/terms-price.ts";
 import { gatheredFacts } from "./gathered-facts.ts";
 
 const NAGET = "NagetBot/1.0 (+https://naget.example/bot)";
@@ -73,31 +72,5 @@ describe("HOLE: a search crawler no check can ever prove gets a licence route's 
     );
     if ("gather" in record) throw new Error(`gather ${record.gather}`);
     expect([record.action, record.status, record.terms?.licenceCheck]).toEqual(["pass", null, "exempt"]);
-  });
-});
-
-describe("HOLE: a charge accepts a signature that does not name the request it pays for", () => {
-  // The commitment covers @authority and the price only: it names no path or query. The reuse
-  // memory keys an unnonced signature by its bytes AND the target, so the same headers sent to
-  // /paid/b, /paid/a?x=2, … are new uses: each is served and charged (a ledger row whose proof
-  // says nothing of the page). Anyone who sees one signed request (an origin log, a proxy) gets
-  // every priced page for the signature's window, billed to the signer.
-  it.each([
-    [["@authority", "crawler-max-price", "signature-agent"], 400],
-    [["@authority", "@path", "crawler-max-price", "signature-agent"], 400],
-    [["@authority", "@path", "@query", "crawler-max-price", "signature-agent"], "settled"],
-    [["@target-uri", "crawler-max-price", "signature-agent"], "settled"],
-  ])("covered %j -> %s", (covered, expected) => {
-    const settlement = settlePrice(
-      { currency: "USD", micros: 10_000 },
-      { exact: null, max: "USD 1" },
-      {
-        status: "verified",
-        signer: "https://agent.test",
-        operator: "https://agent.test",
-        commitment: { keyid: "k", covered, base: "…", signature: "c2ln" },
-      },
-    );
-    expect(settlement.settled ? "settled" : settlement.status).toBe(expected);
   });
 });

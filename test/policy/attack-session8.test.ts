@@ -11,6 +11,7 @@ import { decideEdge } from "../../src/policy/edge-decision.ts";
 import type { EdgeFacts, SignatureFact } from "../../src/policy/edge-facts.ts";
 import { canonicalHostName, policyKeysFor, unservedHostProblem } from "../../src/policy/host-names.ts";
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
+import { settlePrice } from "../../src/policy/terms-price.ts";
 import { licenceTokenOf } from "../../src/policy/terms.ts";
 import { gatheredFacts } from "./gathered-facts.ts";
 
@@ -143,7 +144,7 @@ describe("a price: spellings of the terms files and the charged route", () => {
       answer("/paid/a", {
         agent: classifyUserAgent(CHROME),
         signed: true,
-        signature: signed(["@authority", "@path", "crawler-exact-price", "crawler-max-price"]),
+        signature: signed(["@authority", "@path", "@query", "crawler-exact-price", "crawler-max-price"]),
         priceHeaders,
       }),
     ).toBe(expected);
@@ -198,5 +199,31 @@ describe("Authorization: License, tricks", () => {
     ["Bearer rsl_abc", { kind: "none" }],
   ])("%j -> %j", (header, expected) => {
     expect(licenceTokenOf(header)).toEqual(expected);
+  });
+});
+
+describe("a price: the signature must name the page it pays for (was a hole, session 8)", () => {
+  // The commitment covers @authority and the price only: it names no path or query. The reuse
+  // memory keys an unnonced signature by its bytes AND the target, so the same headers sent to
+  // /paid/b, /paid/a?x=2, … are new uses: each is served and charged (a ledger row whose proof
+  // says nothing of the page). Anyone who sees one signed request (an origin log, a proxy) gets
+  // every priced page for the signature's window, billed to the signer.
+  it.each([
+    [["@authority", "crawler-max-price", "signature-agent"], 400],
+    [["@authority", "@path", "crawler-max-price", "signature-agent"], 400],
+    [["@authority", "@path", "@query", "crawler-max-price", "signature-agent"], "settled"],
+    [["@target-uri", "crawler-max-price", "signature-agent"], "settled"],
+  ])("covered %j -> %s", (covered, expected) => {
+    const settlement = settlePrice(
+      { currency: "USD", micros: 10_000 },
+      { exact: null, max: "USD 1" },
+      {
+        status: "verified",
+        signer: "https://agent.test",
+        operator: "https://agent.test",
+        commitment: { keyid: "k", covered, base: "…", signature: "c2ln" },
+      },
+    );
+    expect(settlement.settled ? "settled" : settlement.status).toBe(expected);
   });
 });

@@ -51,7 +51,7 @@ const KINDS = {
   "signed AI crawler": {
     agent: classifyUserAgent(CHROME),
     signed: true,
-    signature: signedBy(["@authority", "crawler-max-price", "crawler-exact-price"]),
+    signature: signedBy(["@authority", "@path", "@query", "crawler-max-price", "crawler-exact-price"]),
   },
   "unsigned AI crawler": { agent: classifyUserAgent(GPTBOT), needsVerification: true, verification: VERIFIED },
   "search crawler": { agent: classifyUserAgent(GOOGLEBOT), needsVerification: true, verification: VERIFIED },
@@ -224,17 +224,22 @@ describe("a price: terms × crawler kinds × requests", () => {
       expected: "400; crawler-price: USD 0.01; crawler-error: InvalidSignature",
     },
     {
+      why: "it covers the price but not the page (no @target-uri, no @path and @query): a payment for any page",
+      signature: signedBy(["@authority", "@path", "crawler-max-price"]),
+      expected: "400; crawler-price: USD 0.01; crawler-error: InvalidSignature",
+    },
+    {
       why: "it covers the exact price, the request sends the maximum",
-      signature: signedBy(["@authority", "crawler-exact-price"]),
+      signature: signedBy(["@target-uri", "crawler-exact-price"]),
       expected: "400; crawler-price: USD 0.01; crawler-error: InvalidSignature",
     },
     {
       why: "a signature base longer than 8 KiB is not kept as a commitment",
       signature: {
-        ...signedBy(["@authority", "crawler-max-price"]),
+        ...signedBy(["@target-uri", "crawler-max-price"]),
         commitment: {
           keyid: "key-1",
-          covered: ["@authority", "crawler-max-price"],
+          covered: ["@target-uri", "crawler-max-price"],
           base: "x".repeat(8_193),
           signature: "c2ln",
         },
@@ -321,7 +326,7 @@ describe("prices: parsed to whole millionths", () => {
   it("0.1 + 0.2 is 0.3 here: an offer of 0.30 meets a price of 0.30 exactly", () => {
     const price = parsePrice("USD 0.30");
     if (!price) throw new Error("price");
-    const commitment = { keyid: "k", covered: ["crawler-exact-price"], base: "b", signature: "s" };
+    const commitment = { keyid: "k", covered: ["@target-uri", "crawler-exact-price"], base: "b", signature: "s" };
     const settled = settlePrice(
       price,
       { exact: "USD 0.3", max: null },

@@ -42,6 +42,7 @@ async function paying(path: string, fields: Record<string, string>, nonce?: stri
   const headers = await signRequest(signer, {
     url: `${SITE}${path}`,
     agent: { form: "dictionary", key: "sig1", origin: AGENT },
+    components: ["@authority", "@path", "@query"],
     created: now() - 5,
     expires: now() + 60,
     fields,
@@ -130,7 +131,7 @@ describe("a charge rule at the edge", () => {
       signature: "s",
     });
     expect(row?.["base"]).toContain('"crawler-max-price": USD 0.02\n');
-    expect(row?.["base"]).toContain('"@signature-params": ("@authority" "crawler-max-price"');
+    expect(row?.["base"]).toContain('"@signature-params": ("@authority" "@path" "@query" "crawler-max-price"');
     expect(totals).toEqual([{ operator: "OpenAI", currency: "USD", charges: 1, total: "USD 0.010000" }]);
   });
 
@@ -138,6 +139,7 @@ describe("a charge rule at the edge", () => {
     const headers = await signRequest(signer, {
       url: `${SITE}/paid/a`,
       agent: { form: "dictionary", key: "sig1", origin: AGENT },
+      components: ["@authority", "@path", "@query"],
       created: now() - 5,
       expires: now() + 60,
       fields: { "crawler-exact-price": "USD 0.01" },
@@ -162,6 +164,7 @@ describe("a charge rule at the edge", () => {
     const headers = await signRequest(signer, {
       url: `${SITE}/paid/a`,
       agent: { form: "dictionary", key: "sig1", origin: AGENT },
+      components: ["@authority", "@path", "@query"],
       created: now() - 5,
       expires: now() + 60,
     });

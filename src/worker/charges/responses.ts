@@ -25,11 +25,12 @@ export function priceResponse(record: EdgeRecord): Response {
 }
 
 /**
- * Whether a forwarded answer is one the crawler pays for: the origin served it (a status below
- * 400). An error page is not charged, and says nothing of a charge.
+ * Whether a forwarded answer is one the crawler pays for: only a page the origin answers 2xx.
+ * A redirect (3xx) or a not-modified (304) carries no content, and an error page is not the
+ * page; none is charged, and none says anything of a charge.
  */
 export function isChargeable(record: EdgeRecord, response: Response): boolean {
-  return Boolean(record.charge?.charged) && response.status < 400;
+  return Boolean(record.charge?.charged) && response.status >= 200 && response.status < 300;
 }
 
 /** `crawler-charged: USD 0.01` on a page the crawler paid for. */

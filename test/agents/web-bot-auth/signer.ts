@@ -111,6 +111,7 @@ function derived(name: string, url: URL, method: string): string {
   if (name === "@method") return method;
   if (name === "@path") return url.pathname;
   if (name === "@target-uri") return url.href;
+  if (name === "@query") return url.search || "?";
   throw new Error(`test signer: ${name} not supported`);
 }
 
