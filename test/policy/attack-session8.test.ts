@@ -201,6 +201,9 @@ describe("Authorization: License, tricks", () => {
   });
 });
 
+const catalogued = (category: "search-engine" | "ai-training") =>
+  ({ catalogue: "lists", fetchedAt: 0, token: "NagetBot", category }) as const;
+
 describe("a licence route: who must hold a licence, by how the claim stands (terms.ts appliesTo)", () => {
   // Was a hole: the default exemption needed standing "proven", so a search crawler no retry can
   // ever prove (VERIFY_CRAWLERS=off, a search engine only Cloudflare verified) got 503 for ever,
@@ -214,8 +217,6 @@ describe("a licence route: who must hold a licence, by how the claim stands (ter
   if (!policy.ok) throw new Error(policy.problems.join("; "));
   const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
   const MOJEEK = "Mozilla/5.0 (compatible; MojeekBot/0.11; +https://www.mojeek.com/bot.html)";
-  const catalogued = (category: "search-engine" | "ai-training") =>
-    ({ catalogue: "lists", fetchedAt: 0, token: "NagetBot", category }) as const;
   it.each([
     ["Googlebot, VERIFY_CRAWLERS=off", { agent: classifyUserAgent(GOOGLEBOT), verifyCrawlers: "off" }, "pass - exempt"],
     [
