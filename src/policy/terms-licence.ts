@@ -17,7 +17,8 @@
  *     only from this setting (the operator's), never from a request;
  *   - who must hold a licence: the crawlers `crawlers` names (tokens or `category:NAME`, as a
  *     rule names them); by default every crawler but a proven search-engine crawler or a
- *     fetcher acting for a person (terms.ts), so nothing here can drop a site from an index.
+ *     fetcher acting for a person, or a search-engine claim no retry can prove (terms.ts
+ *     appliesTo), so nothing here can drop a site from an index.
  */
 
 import { productToken } from "../core/index.ts";

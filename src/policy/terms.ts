@@ -20,7 +20,9 @@
  * proven fetcher documented to ignore `*` (user-triggered fetchers, AdsBot): nothing here can
  * drop a site from a search index. Such a claim we could not prove is answered 503 with
  * Retry-After (as `*` refusing an unproven claim is): a real one retries, an impostor gains
- * nothing. Every spelling of the path is judged (rule 2): a licence is required if any
+ * nothing. A search-engine claim no retry can prove — taken as made (VERIFY_CRAWLERS=off, no
+ * way to verify it published) or a search engine Cloudflare verified — is exempt, as robots.txt
+ * gives it its group; a catalogue's category never exempts (appliesTo). Every spelling of the path is judged (rule 2): a licence is required if any
  * spelling's route requires one, training reserved if any spelling's path is.
  */
 
@@ -204,13 +206,37 @@ function refused(
   };
 }
 
-/** Whether the licence applies to who asked: yes, exempt, or an exemption claimed but not proven. */
+/**
+ * Whether the licence applies to who asked: yes, exempt, or an exemption claimed but not proven
+ * (503: a retry may prove it). By standing (claim.ts):
+ *   proven      exempt when a search-engine crawler or a fetcher documented to ignore `*`
+ *   unproven    the same kinds get 503 + Retry-After: the check failed on our side, a retry proves it
+ *   as-made     exempt when its category is search-engine, as robots.txt selects its group:
+ *               VERIFY_CRAWLERS=off (the operator takes claims as made), a table crawler whose
+ *               operator publishes no way to verify it, or a crawler Cloudflare itself verified
+ *               as a search engine (cf.verifiedBotCategory names exactly that category). No
+ *               retry proves these, so a 503 would be for ever, and a route answering 503 for
+ *               ever is dropped from a search index. The exemption from `*` (a fetcher) still
+ *               needs proof, as robots.txt holds such a claim to `*`: the licence applies.
+ *   catalogued  applies: a catalogue can only restrict, and nothing ever proves its claim
+ *   refuted, disguised  applies
+ */
 function appliesTo(crawlers: readonly string[] | undefined, who: TermsSubject): "applies" | "exempt" | "unproven" {
   if (crawlers) return names(crawlers, who) ? "applies" : "exempt";
   const known = who.agent.known;
   const exemptKind = who.category === "search-engine" || (known !== undefined && !who.agent.obeysGlobalGroup);
-  if (!exemptKind || who.standing === "refuted" || who.standing === "disguised") return "applies";
-  return who.standing === "proven" ? "exempt" : "unproven";
+  switch (who.standing) {
+    case "proven":
+      return exemptKind ? "exempt" : "applies";
+    case "unproven":
+      return exemptKind ? "unproven" : "applies";
+    case "as-made":
+      return who.category === "search-engine" ? "exempt" : "applies";
+    case "catalogued":
+    case "refuted":
+    case "disguised":
+      return "applies";
+  }
 }
 
 function names(crawlers: readonly string[], who: TermsSubject): boolean {

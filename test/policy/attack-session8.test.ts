@@ -13,7 +13,7 @@ import { canonicalHostName, policyKeysFor, unservedHostProblem } from "../../src
 import { parsePolicy } from "../../src/policy/operator-policy.ts";
 import { settlePrice } from "../../src/policy/terms-price.ts";
 import { licenceTokenOf } from "../../src/policy/terms.ts";
-import { gatheredFacts } from "./gathered-facts.ts";
+import { gatheredFacts, REFUTED, UNVERIFIABLE } from "./gathered-facts.ts";
 
 const CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";
@@ -225,5 +225,74 @@ describe("a price: the signature must name the page it pays for (was a hole, ses
       },
     );
     expect(settlement.settled ? "settled" : settlement.status).toBe(expected);
+  });
+});
+
+const catalogued = (category: "search-engine" | "ai-training") =>
+  ({ catalogue: "lists", fetchedAt: 0, token: "NagetBot", category }) as const;
+
+describe("a licence route: who must hold a licence, by how the claim stands (terms.ts appliesTo)", () => {
+  // Was a hole: the default exemption needed standing "proven", so a search crawler no retry can
+  // ever prove (VERIFY_CRAWLERS=off, a search engine only Cloudflare verified) got 503 for ever,
+  // and a catalogue listing NagetBot as search-engine turned its 401 into a permanent 503.
+  const policy = parsePolicy(
+    JSON.stringify({
+      licence: { url: "https://www.example.com/license.xml", server: "https://olp.example.com" },
+      routes: [{ pattern: "/premium/", licence: { required: true } }],
+    }),
+  );
+  if (!policy.ok) throw new Error(policy.problems.join("; "));
+  const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+  const MOJEEK = "Mozilla/5.0 (compatible; MojeekBot/0.11; +https://www.mojeek.com/bot.html)";
+  it.each([
+    ["Googlebot, VERIFY_CRAWLERS=off", { agent: classifyUserAgent(GOOGLEBOT), verifyCrawlers: "off" }, "pass - exempt"],
+    [
+      "MojeekBot (our table: a search engine with no published way to verify it)",
+      { agent: classifyUserAgent(MOJEEK), cloudflareCategory: "search-engine" },
+      "pass - exempt",
+    ],
+    [
+      "NagetBot (not in our table), Cloudflare-verified search engine",
+      { agent: classifyUserAgent(NAGET), cloudflareCategory: "search-engine" },
+      "pass - exempt",
+    ],
+    [
+      "NagetBot, Cloudflare-verified ai-training",
+      { agent: classifyUserAgent(NAGET), cloudflareCategory: "ai-training" },
+      "block 401 missing",
+    ],
+    ["NagetBot, nothing verified it", { agent: classifyUserAgent(NAGET) }, "block 401 missing"],
+    [
+      "NagetBot catalogued search-engine",
+      { agent: classifyUserAgent(NAGET), catalogued: catalogued("search-engine") },
+      "block 401 missing",
+    ],
+    [
+      "NagetBot catalogued ai-training",
+      { agent: classifyUserAgent(NAGET), catalogued: catalogued("ai-training") },
+      "block 401 missing",
+    ],
+    [
+      "Googlebot impostor (refuted)",
+      { agent: classifyUserAgent(GOOGLEBOT), needsVerification: true, verification: REFUTED },
+      "block 401 missing",
+    ],
+    [
+      "real Googlebot we could not check (unverifiable)",
+      { agent: classifyUserAgent(GOOGLEBOT), needsVerification: true, verification: UNVERIFIABLE },
+      "unavailable 503 unproven-exemption",
+    ],
+  ] satisfies [string, Partial<EdgeFacts>, string][])("%s on /premium/a", (_who, facts, expected) => {
+    const record = decideEdge(
+      gatheredFacts({
+        pathAndQuery: "/premium/a",
+        robots: { state: "ok", matcher: ALLOW_ALL, retryAfter: 0 },
+        now: 0,
+        policy: policy.value,
+        ...facts,
+      }),
+    );
+    if ("gather" in record) throw new Error(`gather ${record.gather}`);
+    expect(`${record.action} ${record.status ?? "-"} ${record.terms?.licenceCheck}`).toBe(expected);
   });
 });

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { clearLicenceMemory } from "../../src/worker/licence/introspect.ts";
 import { newSigner, signRequest, type TestSigner } from "../agents/web-bot-auth/signer.ts";
-import { admin, call, CHROME, freshState, GPTBOT, SITE } from "./helpers.ts";
+import { admin, call, CHROME, freshState, fromCrawler, GPTBOT, SITE, storeCrawlerLists } from "./helpers.ts";
 
 const AGENT = "https://agent.test";
 const DIRECTORY = "/.well-known/http-message-signatures-directory";
@@ -261,5 +261,92 @@ describe("a price: a payment names its page, and only a 2xx page is charged (was
     const response = await call(path, { ua: GPTBOT, headers, env: CHARGES_ENV });
     expect([response.status, response.headers.get("crawler-charged")]).toEqual([status, null]);
     expect(await charges()).toEqual([]);
+  });
+});
+
+describe("a licence's aud or resource covers a route only cut at a path segment (introspect.ts covers)", () => {
+  // Was a hole: a licence for /prem covered /premium/ (a bare string prefix).
+  const SERVER = "https://olp.test";
+  const POLICY = JSON.stringify({
+    licence: { url: "https://origin.test/license.xml", server: SERVER },
+    routes: [{ pattern: "/premium/", licence: { required: true } }],
+  });
+  let answer: unknown;
+  beforeEach(async () => {
+    await freshState();
+    clearLicenceMemory();
+    await storeCrawlerLists();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      if (url.origin === SERVER) return Response.json(answer);
+      if (url.pathname === "/robots.txt") return new Response("User-agent: *\nAllow: /\n");
+      return new Response(`origin page ${url.pathname}`);
+    });
+  });
+  afterEach(freshState);
+
+  it.each([
+    [{ active: true, aud: "https://origin.test/prem" }, 401],
+    [{ active: true, resource: "https://origin.test/premium-lite/" }, 401],
+    [{ active: true, aud: "https://origin.test/premium/a" }, 401],
+    [{ active: true, aud: "https://origin.test/premium" }, 200],
+    [{ active: true, aud: "https://origin.test/premium/" }, 200],
+    [{ active: true, resource: "https://origin.test/" }, 200],
+    [{ active: true, aud: "https://origin.test" }, 200],
+  ])("the server says %j of the token: %i", async (body, expected) => {
+    answer = body;
+    const response = await call("/premium/a", {
+      ua: GPTBOT,
+      headers: { ...fromCrawler("gptbot"), authorization: "License tok-1" },
+      env: { POLICY } as Partial<Env>,
+    });
+    expect(response.status).toBe(expected);
+  });
+});
+
+describe("POST test: an absolute URL of another site than the one tested", () => {
+  // Was a hole: POST test?host=blog.example judged https://shop.example/… by blog.example's
+  // policy and robots.txt. Refused as explain's url= is (tester.ts foreignUrlProblem).
+  const ROUTE_MODE = { ORIGIN_URL: "", AUTHORITIES: "shop.example, blog.example", VERIFY_CRAWLERS: "off" };
+  const send = (method: string, path: string, body: string) =>
+    call(`/__robots/${path}`, {
+      method,
+      ua: CHROME,
+      headers: { authorization: `Bearer test-admin-token`, "content-type": "application/json" },
+      body,
+      env: ROUTE_MODE,
+      site: "https://shop.example",
+    });
+  beforeEach(async () => {
+    await freshState();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      if (url.pathname === "/robots.txt") return new Response("User-agent: *\nAllow: /\n");
+      return new Response(`origin page ${url.pathname}`);
+    });
+  });
+  afterEach(freshState);
+
+  it.each([
+    ["test?host=blog.example", ["https://shop.example/x/a"], 400],
+    ["test?host=blog.example", ["/x/a", "https://SHOP.example.:443/x/a"], 400],
+    ["test", ["https://blog.example/x/a"], 400],
+    ["test?origin=https://blog.example", ["https://shop.example/x/a"], 400],
+    ["test?host=blog.example", ["https://BLOG.EXAMPLE.:443/x/a", "/x/b", "//shop.example/x/c"], 200],
+    ["test", ["https://shop.example/x/a", "/x/b"], 200],
+  ])("POST %s with urls %j -> %i", async (path, urls, status) => {
+    const response = await send("POST", path, JSON.stringify({ ua: GPTBOT, urls }));
+    expect(response.status).toBe(status);
+  });
+
+  it("the refusal says which URL names which site", async () => {
+    const response = await send(
+      "POST",
+      "test?host=blog.example",
+      JSON.stringify({ ua: GPTBOT, urls: ["https://shop.example/x/a"] }),
+    );
+    expect((await response.json()) as { error: string }).toMatchObject({
+      error: '"https://shop.example/x/a" names shop.example, host= names blog.example: give one site',
+    });
   });
 });

@@ -14,6 +14,7 @@
 
 import ipaddr from "ipaddr.js";
 import type { Explanation } from "../../policy/explain.ts";
+import { canonicalHostName } from "../../policy/host-names.ts";
 import { explainRequest } from "../../policy/explain.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
 import { jsonResponse } from "../responses.ts";
@@ -49,6 +50,8 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   const param = await existingOrigin(admin, admin.url.searchParams.get("origin"));
   if (!param.ok) return problemResponse(param);
   const origin = param.value;
+  const foreign = foreignUrlProblem(admin, origin, body.value.urls);
+  if (foreign) return adminError(400, foreign);
   const situation = await situationOf(admin, origin);
   const stored = await robotsFor(origin, admin.kv, admin.config, admin.ctx);
   const robots = servedRobots(stored, situation.policy);
@@ -79,6 +82,34 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
     };
   });
   return jsonResponse({ origin, paused: situation.pause !== null, results });
+}
+
+/**
+ * An absolute URL naming another site than the one tested is refused, as explain refuses a
+ * `url=` of another host than `host=` (policy-host.ts withHostOrigin): judged by this site's
+ * policy and robots.txt, it would show a verdict its own site never gives. The site is `host=`
+ * when given, else the origin tested; in proxy mode without `host=` any absolute URL is the
+ * Worker's public host, whatever it is called, as explain takes it. Hosts are compared in
+ * their one canonical spelling (policy/host-names.ts).
+ */
+function foreignUrlProblem(admin: AdminContext, origin: string, urls: readonly string[]): string | undefined {
+  const given = admin.url.searchParams.get("host");
+  if (given === null && admin.config.originUrl) return undefined;
+  const site = canonicalHost(given ?? new URL(origin).host);
+  for (const url of urls) {
+    if (url.startsWith("/") || !URL.canParse(url)) continue;
+    const named = canonicalHost(new URL(url).host);
+    if (named !== site) {
+      const tested = given === null ? `the origin tested is ${origin}` : `host= names ${site}`;
+      return `${JSON.stringify(url.slice(0, 200))} names ${named}, ${tested}: give one site`;
+    }
+  }
+  return undefined;
+}
+
+function canonicalHost(host: string): string {
+  const canonical = canonicalHostName(host);
+  return canonical.ok ? canonical.value : host.toLowerCase();
 }
 
 /** Whether two answers differ in what the edge does (or would allow); two absent answers do not. */

@@ -140,10 +140,15 @@ function judged(body: Record<string, unknown>, resource: string, site: string, n
   return { status: "confirmed" };
 }
 
-/** A named resource covers ours when it is this site, or ours or a prefix of ours on it. */
+/**
+ * A named resource covers ours when it is this site, or ours, or a prefix of ours cut at a path
+ * segment: it ends in `/`, or ours goes on with `/` after it. A licence for `/prem` is not one
+ * for `/premium/`, nor `/premium-lite/` one for `/premium/`.
+ */
 function covers(named: string, resource: string, site: string): boolean {
   if (named === site || named === `${site}/`) return true;
-  return named.startsWith(site) && resource.startsWith(named);
+  if (!named.startsWith(site) || !resource.startsWith(named)) return false;
+  return resource.length === named.length || named.endsWith("/") || resource[named.length] === "/";
 }
 
 function remember(key: string, fact: LicenceFact, now: number, body: Record<string, unknown>): void {
