@@ -57,6 +57,8 @@ export default defineConfig({
           // its own free ports and state folder (scripts/edge-process.ts).
           fileParallelism: true,
           maxWorkers: 2,
+          // Its own worker count needs its own group: it runs after core and worker.
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 90_000,
         },

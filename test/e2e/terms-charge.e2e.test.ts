@@ -166,6 +166,8 @@ describe("the operator page shows the terms and the charges ledger (Chromium)", 
     await page.press("#token", "Enter");
     await page.waitForSelector("#app:not(.hidden)");
     await page.waitForSelector("#charges-table tbody tr");
+    // The policy and the ledger load side by side: wait for the policy's list too.
+    await page.waitForSelector("#terms-prices li");
     expect(await page.$$eval("#terms-prices li", (items) => items.map((item) => item.textContent))).toEqual([
       "/blog/: category:ai-training pay USD 0.01 per page",
     ]);
