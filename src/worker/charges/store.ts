@@ -16,6 +16,7 @@
  */
 
 import type { SqlRunner } from "../activity/store.ts";
+import { CHARGE_COLUMNS } from "../../policy/charges-export.ts";
 
 export const KEEP_DAYS = 400;
 export const MAX_ROWS = 200_000;
@@ -61,20 +62,8 @@ export const CHARGES_SCHEMA = [
   `CREATE INDEX IF NOT EXISTS charges_by_time ON charges (time)`,
 ];
 
-const COLUMNS = [
-  "id",
-  "time",
-  "operator",
-  "crawler",
-  "signer",
-  "keyid",
-  "path",
-  "price",
-  "header",
-  "offered",
-  "base",
-  "signature",
-] as const;
+/** The table's columns: the row's id, then what an export shows (policy/charges-export.ts). */
+const COLUMNS = ["id", ...CHARGE_COLUMNS] as const;
 
 /** What the store keeps at most (tests shrink them to see them hold). */
 export interface ChargeBounds {

@@ -24,7 +24,7 @@ import {
 import type { AgentInfo } from "../../agents/classify.ts";
 import type { Config } from "../../config/read-config.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
-import { readLimited, ROBOTS_FETCH_USER_AGENT } from "../robots/origin-fetch.ts";
+import { fetchBoundedJson } from "../robots/origin-fetch.ts";
 import { readCatalogues, writeCatalogues, type StoredCatalogues } from "../store.ts";
 import type { StoredCatalogue } from "../stored-records.ts";
 
@@ -105,22 +105,7 @@ export async function refreshCatalogues(
 
 /** One catalogue's entries; throws with what status shows as the last error. */
 async function fetchCatalogue(url: string, timeoutMs: number): Promise<ReturnType<typeof parsed>> {
-  const response = await fetch(url, {
-    headers: { accept: "application/json", "user-agent": ROBOTS_FETCH_USER_AGENT },
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`HTTP ${response.status}`);
-  }
-  const body = await readLimited(response, MAX_CATALOGUE_BYTES + 1);
-  if (body.byteLength > MAX_CATALOGUE_BYTES) throw new Error(`refused: larger than ${MAX_CATALOGUE_BYTES} bytes`);
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    throw new Error("the answer is not JSON");
-  }
+  const json = await fetchBoundedJson(url, timeoutMs, MAX_CATALOGUE_BYTES);
   return parsed(json);
 }
 

@@ -23,7 +23,7 @@ import { rangeUseOf } from "../../agents/operators/tables.ts";
 import { parseRangeList, RangeSet } from "../../agents/verification.ts";
 import { RANGE_SOURCES, type RangeSource } from "../../agents/operators/tables.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
-import { readLimited, ROBOTS_FETCH_USER_AGENT } from "../robots/origin-fetch.ts";
+import { fetchBoundedJson } from "../robots/origin-fetch.ts";
 import { readRanges, writeRanges, type StoredRanges } from "../store.ts";
 
 /** A published list's largest body: Google's biggest lists are tens of KiB. */
@@ -157,22 +157,7 @@ export async function refreshCrawlerRanges(
 
 /** One list's valid CIDRs; throws with what status shows as the last error. */
 async function fetchRangeList(url: string, timeoutMs: number): Promise<string[]> {
-  const response = await fetch(url, {
-    headers: { accept: "application/json", "user-agent": ROBOTS_FETCH_USER_AGENT },
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`HTTP ${response.status}`);
-  }
-  const body = await readLimited(response, MAX_RANGE_LIST_BYTES + 1);
-  if (body.byteLength > MAX_RANGE_LIST_BYTES) throw new Error(`refused: larger than ${MAX_RANGE_LIST_BYTES} bytes`);
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    throw new Error("the answer is not JSON");
-  }
+  const json = await fetchBoundedJson(url, timeoutMs, MAX_RANGE_LIST_BYTES);
   const count = prefixCount(json);
   if (count > MAX_RANGE_PREFIXES) throw new Error(`refused: ${count} prefixes, more than ${MAX_RANGE_PREFIXES}`);
   const cidrs = parseRangeList(json);

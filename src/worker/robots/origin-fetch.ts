@@ -124,3 +124,26 @@ export function maxAgeOf(cacheControl: string | null): number | undefined {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A published list's JSON (crawler address lists, crawler catalogues), fetched as our crawler
+ * and read to at most `maxBytes`; throws with what status shows as the last error (an HTTP
+ * status, too large, not JSON).
+ */
+export async function fetchBoundedJson(url: string, timeoutMs: number, maxBytes: number): Promise<unknown> {
+  const response = await fetch(url, {
+    headers: { accept: "application/json", "user-agent": ROBOTS_FETCH_USER_AGENT },
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`HTTP ${response.status}`);
+  }
+  const body = await readLimited(response, maxBytes + 1);
+  if (body.byteLength > maxBytes) throw new Error(`refused: larger than ${maxBytes} bytes`);
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    throw new Error("the answer is not JSON");
+  }
+}
