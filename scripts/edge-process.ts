@@ -50,8 +50,41 @@ export interface EdgeOptions {
 
 /** Start `wrangler dev` with these vars and wait until it answers. */
 export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
-  const [port, inspectorPort] = [await freePort(), await freePort()];
   const persist = options.persistTo ?? mkdtempSync(join(tmpdir(), "robots-edge-state-"));
+  // Vars come from wrangler.toml and options.vars only: an empty env file stands in for the
+  // developer's .dev.vars (or .env), which wrangler would otherwise read into the Worker's env.
+  const noDevVars = join(persist, "no-dev-vars.env");
+  writeFileSync(noDevVars, "");
+  for (const [key, value] of Object.entries(options.kv ?? {})) await seedKv(persist, key, value, options.config);
+  const removeState = () => {
+    if (!options.persistTo) rmSync(persist, { recursive: true, force: true });
+  };
+  // A port free a moment ago can be taken before wrangler binds it (by another test file's
+  // server, or workerd's own internal ports): wrangler then exits with "Address already in use",
+  // and we start again on new ports rather than fail the file.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchEdge(options, persist, noDevVars, removeState);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === PORT_ATTEMPTS) {
+        removeState();
+        throw error;
+      }
+    }
+  }
+}
+
+const PORT_ATTEMPTS = 3;
+
+class PortTakenError extends Error {}
+
+async function launchEdge(
+  options: EdgeOptions,
+  persist: string,
+  noDevVars: string,
+  removeState: () => void,
+): Promise<EdgeProcess> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
   const args = [
     WRANGLER,
     "dev",
@@ -62,47 +95,46 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
     "--inspector-port",
     String(inspectorPort),
   ];
-  // Vars come from wrangler.toml and options.vars only: an empty env file stands in for the
-  // developer's .dev.vars (or .env), which wrangler would otherwise read into the Worker's env.
-  const noDevVars = join(persist, "no-dev-vars.env");
-  writeFileSync(noDevVars, "");
-  args.push("--persist-to", persist, "--log-level", "warn", "--env-file", noDevVars);
+  // Log level info for wrangler's "Ready on <url>" line: it is how we know the answer on our port is
+  // this wrangler's and not another process's. Its per-request lines are left out of output().
+  args.push("--persist-to", persist, "--log-level", "info", "--env-file", noDevVars);
   if (options.config) args.push("--config", options.config);
   for (const [name, value] of Object.entries(options.vars)) args.push("--var", `${name}:${value}`);
-  for (const [key, value] of Object.entries(options.kv ?? {})) await seedKv(persist, key, value, options.config);
   const child = spawn(NODE, args, {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += String(chunk)));
-  child.stderr?.on("data", (chunk) => (output += String(chunk)));
-  // Local KV state lives in a fresh folder per run, removed with the process.
-  const stop = () =>
-    stopGroup(child).then(() => {
-      if (!options.persistTo) rmSync(persist, { recursive: true, force: true });
+  const output = collectOutput(child);
+  const stop = () => stopGroup(child);
+  const onSignal = () =>
+    void stop().then(() => {
+      removeState();
+      process.exit(1);
     });
-  const onSignal = () => void stop().then(() => process.exit(1));
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilAnswering(url, child, options.readyTimeoutMs ?? 60_000);
+    await waitUntilAnswering(url, child, options.readyTimeoutMs ?? 60_000, () => output().includes(`Ready on ${url}`));
   } catch (error) {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     await stop();
-    throw new Error(`wrangler dev did not start: ${error instanceof Error ? error.message : error}\n${output}`, {
+    if (output().includes("Address already in use")) throw new PortTakenError(`port ${port} was taken`);
+    throw new Error(`wrangler dev did not start: ${error instanceof Error ? error.message : error}\n${output()}`, {
       cause: error,
     });
   }
   return {
     url,
-    output: () => output,
+    output,
     async stop() {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       await stop();
+      removeState();
     },
     async kill() {
       process.off("SIGINT", onSignal);
@@ -118,6 +150,24 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeProcess> {
     },
   };
 }
+
+/** wrangler's output as one string, whole lines, without its per-request log lines. */
+function collectOutput(child: ChildProcess): () => string {
+  let kept = "";
+  let partial = "";
+  const take = (chunk: unknown) => {
+    const lines = (partial + String(chunk)).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) if (!REQUEST_LINE.test(line)) kept += `${line}\n`;
+  };
+  child.stdout?.on("data", take);
+  child.stderr?.on("data", take);
+  return () => kept + partial;
+}
+
+// "[wrangler:info] GET /path 200 OK (3ms)", once per request at log level info.
+// eslint-disable-next-line no-control-regex
+const REQUEST_LINE = /^(\x1b\[[0-9;]*m)*\[wrangler:info\] [A-Z]+ \S+ \d{3} /;
 
 /**
  * `npm run dev -- <args>` as a site owner runs it, on a free port, isolated from the developer's
@@ -147,7 +197,12 @@ export async function startDevScript(args: readonly string[], readyTimeoutMs = 9
   process.once("SIGTERM", onSignal);
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilAnswering(url, child, readyTimeoutMs);
+    await waitUntilAnswering(
+      url,
+      child,
+      readyTimeoutMs,
+      () => /Ready on http:\/\/\S+:(\d+)/.exec(output)?.[1] === String(port),
+    );
   } catch (error) {
     await stop();
     throw new Error(`npm run dev did not start: ${error instanceof Error ? error.message : error}\n${output}`, {
@@ -170,10 +225,23 @@ export async function startDevScript(args: readonly string[], readyTimeoutMs = 9
   };
 }
 
-async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/**
+ * Until wrangler has said it is ready (the answer on a port a moment ago free could be another
+ * process's until then), and the url answers.
+ */
+async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  saidReady: () => boolean,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+    if (!saidReady()) {
+      await new Promise((done) => setTimeout(done, 100));
+      continue;
+    }
     try {
       await fetch(`${url}/__ready`, { signal: AbortSignal.timeout(2_000) });
       return;
