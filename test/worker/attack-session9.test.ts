@@ -9,7 +9,7 @@ import { planPolicies } from "../../src/cli/policy-plan.ts";
 import { readPolicyFile } from "../../src/cli/policy-file.ts";
 import { clearPolicyMemory } from "../../src/worker/live-policy.ts";
 import worker from "../../src/worker/index.ts";
-import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN } from "./helpers.ts";
+import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN } from "./helpers.ts";
 
 const ROUTE_MODE = {
   ORIGIN_URL: "",
@@ -237,6 +237,31 @@ function writeCountingKv(writes: string[]): KVNamespace {
     },
   });
 }
+
+describe("POST test: what one admin call may cost", () => {
+  // POST replay judges within REPLAY_WORK_BUDGET (about 50 ms) and says `partial`; POST test
+  // judges every URL it is given, each under live and draft (twice more in a pause), with no
+  // budget: 200 URLs of 5,000 characters (inside its 1 MiB body) under a 64 KiB policy of
+  // wildcard routes. The same judgments through replay with no budget measured 160-270 ms of
+  // CPU on the 2-core machine (node, /tmp/attack9-replay-probe.ts), past Workers Free's 10 ms
+  // and five times what replay allows itself; nothing in `npm run bench` shows POST test.
+  // Safe (as replay): the call stops at a work budget and says so, or refuses the size.
+  it("HOLE: 200 URLs of 5,000 characters under a 64 KiB wildcard policy are not all judged unbounded", async () => {
+    const routes: object[] = [];
+    for (let n = 0; ; n++) {
+      const route = { pattern: `*/s${n}*.pdf$`, mode: "report" };
+      if (JSON.stringify({ routes: [...routes, route] }).length > 60 * 1024) break;
+      routes.push(route);
+    }
+    expect((await admin("policy", { method: "PUT", body: { routes } })).status).toBe(200);
+    const urls = Array.from({ length: 200 }, (_, k) => `/s${k}/${"a%2F..%2Fb;".repeat(500)}`.slice(0, 5000));
+    const draft = "User-agent: *\nDisallow: /private/\n";
+    const response = await admin("test", { method: "POST", body: { ua: GOOGLEBOT, urls, draft } });
+    const body = (await response.json()) as { results?: unknown[]; partial?: boolean };
+    const bounded = response.status !== 200 || body.partial === true;
+    expect({ status: response.status, judged: body.results?.length, bounded }).toMatchObject({ bounded: true });
+  }, 60_000);
+});
 
 function countingKv(reads: string[]): KVNamespace {
   return new Proxy(env.ROBOTS, {
