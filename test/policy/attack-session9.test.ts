@@ -107,7 +107,7 @@ describe("the limiter's state a crawler's requests grow", () => {
 describe("POST replay's asked requests (a plan's --urls) stay within the work budget", () => {
   // 2,000 asked requests with 2,048-character re-spelled paths (4x the recorded 512) under a
   // 64 KiB draft of wildcard routes: replay stops at REPLAY_WORK_BUDGET (24-42 ms of CPU
-  // measured on the 2-core machine, /tmp/attack9-replay-probe.ts) and says how many it judged.
+  // measured on the 2-core machine with replay() directly; session 9 report) and says how many it judged.
   it("holds: the long asked paths are judged newest first, partially", () => {
     const routes: object[] = [];
     for (let n = 0; ; n++) {

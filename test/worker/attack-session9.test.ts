@@ -243,7 +243,7 @@ describe("POST test: what one admin call may cost", () => {
   // judges every URL it is given, each under live and draft (twice more in a pause), with no
   // budget: 200 URLs of 5,000 characters (inside its 1 MiB body) under a 64 KiB policy of
   // wildcard routes. The same judgments through replay with no budget measured 160-270 ms of
-  // CPU on the 2-core machine (node, /tmp/attack9-replay-probe.ts), past Workers Free's 10 ms
+  // CPU on the 2-core machine (node, replay() with no budget; session 9 report), past Workers Free's 10 ms
   // and five times what replay allows itself; nothing in `npm run bench` shows POST test.
   // Safe (as replay): the call stops at a work budget and says so, or refuses the size.
   it("HOLE: 200 URLs of 5,000 characters under a 64 KiB wildcard policy are not all judged unbounded", async () => {
