@@ -87,6 +87,37 @@ describe("policy plan: a change to the default is checked where the default judg
     expect({ searchRefusalNamedOrUnchecked: named }).toEqual({ searchRefusalNamedOrUnchecked: true });
   });
 
+  it.each([
+    {
+      name: "a charge rule on search engines (402 to Googlebot)",
+      policy: {
+        routes: [
+          { pattern: "/docs/", rules: [{ crawlers: ["category:search-engine"], action: "charge", price: "USD 0.01" }] },
+        ],
+      },
+    },
+    {
+      name: "a purposes entry blocking search engines",
+      policy: { purposes: [{ path: "/docs/", "search-engine": "block" }] },
+    },
+    {
+      name: "a pace rule on Googlebot",
+      policy: { routes: [{ pattern: "/docs/", rules: [{ crawlers: ["Googlebot"], action: "pace", retryAfter: 60 }] }] },
+    },
+  ])("holds: a host's change that refuses Googlebot by $name is named by the plan", async ({ policy }) => {
+    await call("/docs/intro", { ua: GOOGLEBOT, env: ROUTE_MODE, site: "https://docs.example" });
+    const file = readPolicyFile(JSON.stringify({ hosts: { "docs.example": policy } }));
+    if (!file.ok) throw new Error(file.problems.join("; "));
+    const plan = await planPolicies({
+      edge: { base: new URL("https://shop.example/__robots/"), token: TOKEN },
+      fetch: (request) => edgeFetch(request),
+      file: file.value,
+      paths: ["/docs/intro"],
+    });
+    const refusals = plan.targets.flatMap((t) => t.searchRefusals.map((flip) => `${flip.token} ${flip.source}`));
+    expect(refusals).toContain("Googlebot urls");
+  });
+
   it("holds: a host in the file the edge does not serve stops the run before anything is saved", async () => {
     const file = readPolicyFile(
       JSON.stringify({
