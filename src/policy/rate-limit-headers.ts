@@ -20,9 +20,25 @@
  * count is not known without the limiter's state, so a pass states its policy only. Visit-time
  * is a window, not a quota the draft can express: its 503 carries the group's rate policies
  * and Retry-After, nothing more.
+ *
+ * Bounded: the robots.txt behind these fields is the origin's, not ours to trust. The limits
+ * stated are the ones enforced, already bounded where they are made (crawl-rate.ts
+ * rateLimitsAt: at most MAX_ENFORCED_RATES Request-rate lines, the ones that bind, every
+ * number at most 15 digits as RFC 9651 Integers must be). The draft lets a server list the
+ * policies it chooses, so the fields are capped again here, whoever built the statement: at
+ * most MAX_STATED_POLICIES items and MAX_FIELD_BYTES a field, the rest left unstated (a field
+ * past a few KB is what proxies and clients drop or refuse: 8 KiB is a common limit for a
+ * field, and Cloudflare caps a response's headers in total). A rate counted by a token bucket
+ * (more than MAX_STORED_TIMES requests) is stated as its line says: the edge never refuses a
+ * crawler that keeps to it.
  */
 
-import type { RateLimits } from "./crawl-rate.ts";
+import { MAX_ENFORCED_RATES, type RateLimits } from "./crawl-rate.ts";
+
+/** Items a field states at most: a Crawl-delay and the enforced Request-rate lines (or a pace). */
+export const MAX_STATED_POLICIES = 1 + MAX_ENFORCED_RATES;
+/** Bytes a field's value holds at most (an item is at most ~50 bytes: this never cuts a bounded statement). */
+export const MAX_FIELD_BYTES = 1024;
 
 /** One quota policy: a name, a quota of requests, its window in whole seconds. */
 export interface QuotaPolicy {
@@ -72,16 +88,28 @@ export function paceStatement(retryAfter: number): RateStatement {
   };
 }
 
-/** The two fields, serialized, lowercase names (an empty statement states nothing). */
+/** The two fields, serialized, lowercase names (an empty statement states nothing); bounded. */
 export function rateLimitFields(statement: RateStatement): { readonly name: string; readonly value: string }[] {
-  if (statement.policies.length === 0) return [];
-  const policy = statement.policies.map((p) => `"${p.name}";q=${p.quota};w=${p.windowSeconds}`).join(", ");
-  const fields = [{ name: "ratelimit-policy", value: policy }];
-  if (statement.exhausted.length > 0) {
-    fields.push({
-      name: "ratelimit",
-      value: statement.exhausted.map((e) => `"${e.name}";r=0;t=${e.reset}`).join(", "),
-    });
-  }
+  const policy = boundedList(statement.policies.map((p) => [p.name, `"${p.name}";q=${p.quota};w=${p.windowSeconds}`]));
+  if (policy.items.length === 0) return [];
+  const fields = [{ name: "ratelimit-policy", value: policy.items.join(", ") }];
+  const exhausted = statement.exhausted.filter(({ name }) => policy.names.has(name));
+  const state = boundedList(exhausted.map((e) => [e.name, `"${e.name}";r=0;t=${e.reset}`]));
+  if (state.items.length > 0) fields.push({ name: "ratelimit", value: state.items.join(", ") });
   return fields;
+}
+
+/** Items in order while they fit: at most MAX_STATED_POLICIES, at most MAX_FIELD_BYTES joined. */
+function boundedList(items: readonly (readonly [string, string])[]): { items: string[]; names: Set<string> } {
+  const kept: string[] = [];
+  const names = new Set<string>();
+  let bytes = 0;
+  for (const [name, item] of items) {
+    const added = item.length + (kept.length > 0 ? 2 : 0);
+    if (kept.length === MAX_STATED_POLICIES || bytes + added > MAX_FIELD_BYTES) break;
+    kept.push(item);
+    names.add(name);
+    bytes += added;
+  }
+  return { items: kept, names };
 }

@@ -18,14 +18,23 @@
 import { DurableObject } from "cloudflare:workers";
 import ipaddr from "ipaddr.js";
 import { isUserTriggered } from "../../agents/user-triggered.ts";
-import { checkRate, type RateCheck, type RateLimits, type RateState } from "../../policy/crawl-rate.ts";
+import {
+  checkRate,
+  MAX_ENFORCED_RATES,
+  MAX_STORED_TIMES,
+  type RateBucket,
+  type RateCheck,
+  type RateLimits,
+  type RateState,
+} from "../../policy/crawl-rate.ts";
 import { logError } from "../log.ts";
 
 const STATE_KEY = "state";
 /** Slack after the longest window before the state is dropped (clocks of Worker and object differ a little). */
 const CLEANUP_SLACK_MS = 60_000;
-/** Request times a stored state may hold: more than any rate a robots.txt line can ask (crawl-rate.ts bounds them). */
-const MAX_STORED_TIMES = 100_000;
+// A stored state holds at most MAX_STORED_TIMES request times and MAX_ENFORCED_RATES buckets:
+// checkRate never keeps more, whatever a robots.txt line asks (crawl-rate.ts bounds them), so
+// a longer one is not a state this version writes.
 
 interface StoredRate extends RateState {
   /** After this time (object clock) nothing in `recent` can matter: the state may go. */
@@ -100,11 +109,29 @@ export class CrawlRate extends DurableObject {
 /** A stored rate state as this version writes it (request times and keepUntil), or undefined. */
 export function storedRate(value: unknown): StoredRate | undefined {
   if (value === null || typeof value !== "object") return undefined;
-  const { recent, keepUntil } = value as Record<string, unknown>;
+  const { recent, buckets, keepUntil } = value as Record<string, unknown>;
   if (typeof keepUntil !== "number" || !Number.isFinite(keepUntil)) return undefined;
   if (!Array.isArray(recent) || recent.length > MAX_STORED_TIMES) return undefined;
   if (!recent.every((time) => typeof time === "number" && Number.isFinite(time))) return undefined;
-  return { recent: recent as number[], keepUntil };
+  if (buckets === undefined) return { recent: recent as number[], keepUntil };
+  const read = storedBuckets(buckets);
+  return read && { recent: recent as number[], buckets: read, keepUntil };
+}
+
+/** The counted rates' buckets as checkRate writes them (at most MAX_ENFORCED_RATES), or undefined. */
+function storedBuckets(value: unknown): Record<string, RateBucket> | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_ENFORCED_RATES) return undefined;
+  const buckets: Record<string, RateBucket> = {};
+  for (const [key, bucket] of entries) {
+    if (bucket === null || typeof bucket !== "object") return undefined;
+    const { tokens, at } = bucket as Record<string, unknown>;
+    if (typeof tokens !== "number" || !Number.isFinite(tokens)) return undefined;
+    if (typeof at !== "number" || !Number.isFinite(at)) return undefined;
+    buckets[key] = { tokens, at };
+  }
+  return buckets;
 }
 
 function longestWindowMs(limits: RateLimits): number {
