@@ -100,7 +100,7 @@ export function rateLimitsAt(group: AppliedGroup, now: number): RateLimits {
     if (impliedByDelay(rate, minIntervalMs) || rates.some((kept) => implies(kept.rate, rate))) continue;
     rates.push({ rate, order });
   }
-  return { minIntervalMs, rates: rates.sort((a, b) => a.order - b.order).map(({ rate }) => rate) };
+  return { minIntervalMs, rates: rates.toSorted((a, b) => a.order - b.order).map(({ rate }) => rate) };
 }
 
 interface RateLine {
@@ -122,7 +122,7 @@ function strictestFirst(requestRates: readonly RequestRate[]): readonly RateLine
       order: index,
       window: rate.window,
     }))
-    .sort((a, b) => a.rate.requests / a.rate.ms - b.rate.requests / b.rate.ms || a.rate.ms - b.rate.ms);
+    .toSorted((a, b) => a.rate.requests / a.rate.ms - b.rate.requests / b.rate.ms || a.rate.ms - b.rate.ms);
   strictestOf.set(requestRates, sorted);
   return sorted;
 }
@@ -164,7 +164,11 @@ export function checkRate(state: RateState, limits: RateLimits, now: number): Ra
     return { allowed: false, retryAfter: Math.ceil(waitMs / 1000), state: withBuckets({ recent }, counted, buckets) };
   }
   const spent = buckets.map((bucket) => ({ tokens: Math.max(0, bucket.tokens - 1), at: now }));
-  return { allowed: true, retryAfter: 0, state: withBuckets({ recent: [...recent, now].slice(-keep) }, counted, spent) };
+  return {
+    allowed: true,
+    retryAfter: 0,
+    state: withBuckets({ recent: [...recent, now].slice(-keep) }, counted, spent),
+  };
 }
 
 function bucketKey(rate: Rate): string {

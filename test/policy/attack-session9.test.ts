@@ -1,6 +1,7 @@
 // Session 9 attack review (outside reviewer), pure layers: the RateLimit fields a robots.txt's
 // rate lines become (policy/rate-limit-headers.ts) and the limiter state a crawler's requests
-// grow (policy/crawl-rate.ts). Each test asserts the SAFE behaviour; those named HOLE fail today.
+// grow (policy/crawl-rate.ts). Each test asserts the SAFE behaviour; those once named HOLE failed
+// before the bounds in crawl-rate.ts rateLimitsAt / checkRate and rate-limit-headers.ts.
 import { parseList } from "structured-headers";
 import { describe, expect, it } from "vitest";
 import { compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
@@ -62,7 +63,7 @@ describe("RateLimit fields stay RFC 9651 fields whatever the robots.txt says", (
     "User-agent: *\nCrawl-delay: 10000000000000000\n",
     "User-agent: *\nRequest-rate: 99999999999999999999/1\n",
     "User-agent: *\nRequest-rate: 1/99999999999999999999h\n",
-  ])("HOLE: %j states only fields a parser reads", (robots) => {
+  ])("%j states only fields a parser reads", (robots) => {
     for (const value of Object.values(fieldsFor(robots, 30))) {
       const params = parameters(value);
       expect(typeof params === "string" ? params : params.every((n) => n <= MAX_SF_INTEGER)).toBe(true);
@@ -79,7 +80,7 @@ describe("the limiter's state a crawler's requests grow", () => {
   // copies and writes the whole list to the object's storage (8 bytes a time; past 2 MiB the
   // write fails), and once the object is evicted the state it wrote is refused and forgotten,
   // so the rate is no longer held. Safe: what a request keeps stays within the stored bound.
-  it("HOLE: Request-rate: 1000000/24h keeps no more than 100,000 request times", () => {
+  it("Request-rate: 1000000/24h keeps no more than 100,000 request times", () => {
     const group = compileRobots(parseRobotsTxt("User-agent: somebot\nRequest-rate: 1000000/24h\n")).groupFor([
       "somebot",
     ]);

@@ -182,3 +182,107 @@ describe("en examples: Request-rate: 1/30", () => {
     ]);
   });
 });
+
+// An origin's robots.txt is not ours to trust: what rateLimitsAt hands the limiter and the
+// RateLimit fields is bounded, and every bound is more lenient than the line, never stricter.
+describe("rateLimitsAt: bounded whatever the robots.txt says", () => {
+  const fiveThousand = Array.from({ length: 5000 }, (_, i) => `Request-rate: ${i + 1}/${i + 60}\n`).join("");
+  it.each([
+    {
+      why: "5,000 lines, each implied by the first (1/60): the first alone",
+      lines: fiveThousand,
+      limits: { minIntervalMs: 0, rates: [{ requests: 1, ms: 60_000 }] },
+    },
+    {
+      why: "six lines none implies: the four strictest, in file order",
+      lines:
+        "Request-rate: 10/10\nRequest-rate: 19/20\nRequest-rate: 27/30\nRequest-rate: 34/40\nRequest-rate: 40/50\nRequest-rate: 45/60\n",
+      limits: {
+        minIntervalMs: 0,
+        rates: [
+          { requests: 27, ms: 30_000 },
+          { requests: 34, ms: 40_000 },
+          { requests: 40, ms: 50_000 },
+          { requests: 45, ms: 60_000 },
+        ],
+      },
+    },
+    {
+      why: "a rate the Crawl-delay implies (6 a minute at one per 10 s) goes; 5 a minute stays",
+      lines: "Crawl-delay: 10\nRequest-rate: 6/1m\nRequest-rate: 5/1m\n",
+      limits: { minIntervalMs: 10_000, rates: [{ requests: 5, ms: 60_000 }] },
+    },
+    {
+      why: "the same line twice: once",
+      lines: "Request-rate: 3/1m\nRequest-rate: 3/1m\n",
+      limits: { minIntervalMs: 0, rates: [{ requests: 3, ms: 60_000 }] },
+    },
+    {
+      why: "a 20-digit Crawl-delay: a year",
+      lines: "Crawl-delay: 99999999999999999999\n",
+      limits: { minIntervalMs: 31_536_000_000, rates: [] },
+    },
+    {
+      why: "a 20-digit window: a year",
+      lines: "Request-rate: 1/99999999999999999999h\n",
+      limits: { minIntervalMs: 0, rates: [{ requests: 1, ms: 31_536_000_000 }] },
+    },
+    {
+      why: "20 and 16 digits of requests: not enforced",
+      lines: "Request-rate: 99999999999999999999/1\nRequest-rate: 1000000000000000/1\n",
+      limits: { minIntervalMs: 0, rates: [] },
+    },
+    {
+      why: "15 digits of requests: enforced as written",
+      lines: "Request-rate: 999999999999999/1\n",
+      limits: { minIntervalMs: 0, rates: [{ requests: 999_999_999_999_999, ms: 1000 }] },
+    },
+  ])("$why", ({ lines, limits }) => {
+    expect(rateLimitsAt(groupOf(`User-agent: *\n${lines}`), T0)).toEqual(limits);
+  });
+});
+
+// A rate of more requests than the limiter keeps times (MAX_STORED_TIMES, 10,000) is counted
+// by a token bucket: n tokens, refilled at n per window. It allows all the sliding window
+// allows; the state stays one time and one bucket.
+describe("checkRate: a rate past MAX_STORED_TIMES is counted, not timed", () => {
+  const limits: RateLimits = { minIntervalMs: 0, rates: [{ requests: 20_000, ms: 20_000 }] };
+  /** `count` requests at `second`; how many were allowed, the last Retry-After, the state after. */
+  function burst(state: RateState, second: number, count: number) {
+    let allowed = 0;
+    let retryAfter = 0;
+    for (let n = 0; n < count; n++) {
+      const result = checkRate(state, limits, T0 + second * 1000);
+      state = result.state;
+      if (result.allowed) allowed++;
+      retryAfter = result.retryAfter;
+    }
+    return { allowed, retryAfter, state };
+  }
+  it("20,000 at once, then 10,000 after half the window, then 20,000 a window later", () => {
+    const first = burst({ recent: [] }, 0, 20_001);
+    expect([first.allowed, first.retryAfter]).toEqual([20_000, 1]);
+    expect(first.state).toEqual({ recent: [T0], buckets: { "20000/20000": { tokens: 0, at: T0 } } });
+    const half = burst(first.state, 10, 10_001);
+    expect([half.allowed, half.retryAfter]).toEqual([10_000, 1]);
+    const later = burst(half.state, 30, 20_001);
+    expect([later.allowed, later.retryAfter, later.state.recent.length]).toEqual([20_000, 1, 1]);
+  });
+  it("a timed rate beside it keeps its own times, at most its n", () => {
+    const both: RateLimits = {
+      minIntervalMs: 0,
+      rates: [
+        { requests: 3, ms: 60_000 },
+        { requests: 1_000_000, ms: 86_400_000 },
+      ],
+    };
+    const recent = [T0 - 4000, T0 - 3000, T0 - 2000, T0 - 1000];
+    const result = checkRate({ recent: recent.slice(0, 1) }, both, T0);
+    expect(result).toEqual({
+      allowed: true,
+      retryAfter: 0,
+      state: { recent: [T0 - 4000, T0], buckets: { "1000000/86400000": { tokens: 999_999, at: T0 } } },
+    });
+    expect(checkRate({ recent }, both, T0)).toMatchObject({ allowed: false, retryAfter: 57 });
+  });
+});

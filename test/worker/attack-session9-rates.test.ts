@@ -1,6 +1,7 @@
 // Session 9 attack review (outside reviewer): RateLimit-Policy / RateLimit on crawler answers
 // (worker/edge/rate-limit-fields.ts, policy/rate-limit-headers.ts) under a robots.txt the edge
-// does not control. Tests assert the SAFE behaviour; those named HOLE fail today.
+// does not control. Tests assert the SAFE behaviour; the one once named HOLE failed before the
+// bounds in crawl-rate.ts rateLimitsAt and rate-limit-headers.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, fakeOrigin, freshState } from "./helpers.ts";
 
@@ -20,7 +21,7 @@ describe("RateLimit fields a robots.txt can grow", () => {
   // of ~150 KB — past what proxies and clients take for a field (8-16 KiB is common; Cloudflare
   // documents a total response-header limit) — and the limiter loops over every rate per
   // request. Safe: the fields stay small (the strictest rates, or none, stated).
-  it("HOLE: 5,000 Request-rate lines do not make a RateLimit-Policy field past 8 KiB", async () => {
+  it("5,000 Request-rate lines do not make a RateLimit-Policy field past 8 KiB", async () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `Request-rate: ${i + 1}/${i + 60}\n`).join("");
     fakeOrigin({ body: `User-agent: FooBot\n${lines}` });
     const response = await call("/a", { ua: "FooBot/1.0" });

@@ -254,6 +254,20 @@ describe("the crawl-rate object's stored state and faults", () => {
     { name: "times as text", state: { recent: ["soon"], keepUntil: 0 } },
     { name: "an older shape (no keepUntil)", state: { recent: [Date.now() + 86_400_000] } },
     { name: "a newer shape (times under another name)", state: { version: 2, times: [] } },
+    // checkRate never keeps more than MAX_STORED_TIMES (10,000) times or MAX_ENFORCED_RATES (4) buckets.
+    {
+      name: "10,001 times",
+      state: { recent: Array.from({ length: 10_001 }, () => Date.now() - 1000), keepUntil: Date.now() + 86_400_000 },
+    },
+    {
+      name: "five buckets",
+      state: {
+        recent: [],
+        buckets: Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`${n}0001/1000`, { tokens: 0, at: Date.now() }])),
+        keepUntil: Date.now() + 86_400_000,
+      },
+    },
+    { name: "a bucket without tokens", state: { recent: [], buckets: { "20000/1000": { at: 0 } }, keepUntil: 0 } },
   ];
   it.each(states)("a stored state of $name is read as absent: served, paced afresh, named", async ({ state }) => {
     fakeOrigin({ body: PACED });

@@ -1,8 +1,11 @@
 // Issue 32 part 4: a crawl rate, stated before it is enforced. Crawler answers whose group or
 // rule binds a rate carry RateLimit-Policy / RateLimit (draft-ietf-httpapi-ratelimit-headers-10),
 // the 429s and Visit-time's 503 included; answers nothing binds carry neither. The clock is the test's.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT } from "./helpers.ts";
+import { crawlRateKey, type CrawlRate } from "../../src/worker/edge/crawl-rate-object.ts";
+import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, ORIGIN } from "./helpers.ts";
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -102,6 +105,55 @@ describe("RateLimit-Policy / RateLimit on crawler answers", () => {
       policy: '"api";q=100;w=60',
       state: null,
       retryAfter: null,
+    });
+  });
+});
+
+// What a robots.txt the edge does not control can make of these fields and of the limiter
+// (crawl-rate.ts rateLimitsAt bounds both; attack session 9).
+describe("RateLimit fields and the limiter, bounded", () => {
+  it("5,000 Request-rate lines, each implied by the first: one item of 23 bytes", async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `Request-rate: ${i + 1}/${i + 60}\n`).join("");
+    fakeOrigin({ body: `User-agent: FooBot\n${lines}` });
+    expect(stated(await call("/a", { ua: "FooBot/1.0" }))).toEqual({
+      status: 200,
+      policy: '"request-rate";q=1;w=60',
+      state: null,
+      retryAfter: null,
+    });
+  });
+
+  it("a 20-digit Crawl-delay is enforced and stated as a year", async () => {
+    fakeOrigin({ body: "User-agent: FooBot\nCrawl-delay: 99999999999999999999\n" });
+    expect(stated(await call("/a", { ua: "FooBot/1.0" })).policy).toBe('"crawl-delay";q=1;w=31536000');
+    expect(stated(await call("/b", { ua: "FooBot/1.0" }))).toEqual({
+      status: 429,
+      policy: '"crawl-delay";q=1;w=31536000',
+      state: '"crawl-delay";r=0;t=31536000',
+      retryAfter: "31536000",
+    });
+  });
+
+  it("Request-rate: 20000/1h is counted by a bucket the object keeps and reads back", async () => {
+    fakeOrigin({ body: "User-agent: FooBot\nRequest-rate: 20000/1h\n" });
+    expect((await call("/a", { ua: "FooBot/1.0" })).status).toBe(200);
+    const key = crawlRateKey(ORIGIN, "foobot", { knownToken: undefined, proven: false, address: undefined });
+    const limiter = env.CRAWL_RATE.get(env.CRAWL_RATE.idFromName(key));
+    const stored = await runInDurableObject(limiter, async (_object: CrawlRate, state) => state.storage.get("state"));
+    expect(stored).toMatchObject({ recent: [T0], buckets: { "20000/3600000": { tokens: 19_999, at: T0 } } });
+    await runInDurableObject(limiter, async (object: CrawlRate, state) => {
+      await state.storage.put("state", {
+        recent: [T0],
+        buckets: { "20000/3600000": { tokens: 0, at: T0 } },
+        keepUntil: T0 + 7_200_000,
+      });
+      Object.assign(object, { state: undefined });
+    });
+    expect(stated(await call("/b", { ua: "FooBot/1.0" }))).toEqual({
+      status: 429,
+      policy: '"request-rate";q=20000;w=3600',
+      state: '"request-rate";r=0;t=1',
+      retryAfter: "1",
     });
   });
 });
