@@ -12,7 +12,7 @@
  * MAX_ANSWER_BYTES within ANSWER_TIMEOUT_MS.
  */
 
-import { CliError } from "./io.ts";
+import { CliError } from "./cli-error.ts";
 
 /** The admin API's default prefix (ADMIN_PREFIX). */
 const DEFAULT_PREFIX = "/__robots/";

@@ -3,6 +3,7 @@
 import { fstatSync, readSync, ReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { MAX_ROBOTS_BYTES } from "../core/index.ts";
+import { CliError } from "./cli-error.ts";
 
 export interface Io {
   readonly stdin: NodeJS.ReadableStream;
@@ -19,8 +20,8 @@ export const EXIT_OK = 0;
 export const EXIT_NO = 1;
 export const EXIT_USAGE = 2;
 
-/** A usage or I/O problem, with a message that says what to fix. */
-export class CliError extends Error {}
+/** A usage or I/O problem (its own file, so the edge-facing commands need none of Node's modules). */
+export { CliError };
 
 /** The file operand that means standard input, as in most Unix tools. */
 export const STDIN = "-";

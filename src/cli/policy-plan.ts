@@ -22,7 +22,7 @@ import { productToken } from "../core/index.ts";
 import { isCrawlerCategory, type Action } from "../vocabulary.ts";
 import { diffDocuments, type DocumentChange } from "./document-diff.ts";
 import { answerError, callEdge, isObject, type EdgeAddress, type Fetcher } from "./edge-client.ts";
-import { CliError } from "./io.ts";
+import { CliError } from "./cli-error.ts";
 import type { FilePolicy, PolicyFile } from "./policy-file.ts";
 
 /** Crawlers a URL list is asked of at most: every search crawler of the table and those the documents name. */
