@@ -87,7 +87,10 @@ export class FakeEdge {
         return this.list(url);
       case "GET status":
         return json(200, {
-          origins: (this.options.origins ?? ["https://default.example"]).map((authority) => ({ authority, served: true })),
+          origins: (this.options.origins ?? ["https://default.example"]).map((authority) => ({
+            authority,
+            served: true,
+          })),
           next: null,
         });
       case "PUT policy":

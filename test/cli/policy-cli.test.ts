@@ -104,7 +104,9 @@ describe("robots-edge policy plan", () => {
     {
       name: "a report-mode pass that a pace would refuse, for bingbot",
       file: { default: BLOCK_BLOG },
-      options: { recordedFlips: { "default.example": [{ token: "bingbot", path: "/p", live: "report", draft: "rate-limited" }] } },
+      options: {
+        recordedFlips: { "default.example": [{ token: "bingbot", path: "/p", live: "report", draft: "rate-limited" }] },
+      },
       args: [],
       code: 1,
       lines: ["  ! refuses search crawler bingbot GET /p: report -> rate-limited, policy /p: rate-limited (traffic)"],
@@ -112,7 +114,9 @@ describe("robots-edge policy plan", () => {
     {
       name: "opening to Googlebot what it is refused today",
       file: { default: BLOCK_BLOG },
-      options: { recordedFlips: { "default.example": [{ token: "Googlebot", path: "/p", live: "block", draft: "pass" }] } },
+      options: {
+        recordedFlips: { "default.example": [{ token: "Googlebot", path: "/p", live: "block", draft: "pass" }] },
+      },
       args: [],
       code: 0,
       lines: ["    Googlebot: 1 (GET /p block -> pass)"],
@@ -120,7 +124,9 @@ describe("robots-edge policy plan", () => {
     {
       name: "a search crawler marked, not refused (report)",
       file: { default: BLOCK_BLOG },
-      options: { recordedFlips: { "default.example": [{ token: "Googlebot", path: "/p", live: "pass", draft: "report" }] } },
+      options: {
+        recordedFlips: { "default.example": [{ token: "Googlebot", path: "/p", live: "pass", draft: "report" }] },
+      },
       args: [],
       code: 0,
       lines: ["    Googlebot: 1 (GET /p pass -> report)"],

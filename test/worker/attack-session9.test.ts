@@ -57,7 +57,7 @@ describe("policy plan: a change to the default is checked where the default judg
   // the default. Both sides block Googlebot on /docs/ there, so nothing flips and the plan passes
   // (exit 0); apply then saves the default and Googlebot is refused /docs/ on docs.example,
   // where it is let through today. Safe: the plan names that refusal (or says it could not check).
-  it("HOLE: a default that newly refuses Googlebot on another host is named by the plan", async () => {
+  it("a default that newly refuses Googlebot on another host is named by the plan (replayed where the default judges)", async () => {
     await putPolicy("shop.example", BLOCK_SEARCH_DOCS);
     // Recorded traffic on both hosts: Googlebot reads /docs/ on each.
     for (const site of ["https://shop.example", "https://docs.example"]) {
@@ -305,7 +305,7 @@ describe("POST test: what one admin call may cost", () => {
   // CPU on the 2-core machine (node, replay() with no budget; session 9 report), past Workers Free's 10 ms
   // and five times what replay allows itself; nothing in `npm run bench` shows POST test.
   // Safe (as replay): the call stops at a work budget and says so, or refuses the size.
-  it("HOLE: 200 URLs of 5,000 characters under a 64 KiB wildcard policy are not all judged unbounded", async () => {
+  it("200 URLs of 5,000 characters under a 64 KiB wildcard policy are judged within replay's work budget (partial)", async () => {
     const routes: object[] = [];
     for (let n = 0; ; n++) {
       const route = { pattern: `*/s${n}*.pdf$`, mode: "report" };
