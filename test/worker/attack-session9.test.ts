@@ -180,7 +180,7 @@ describe("many hosts: the compiled-policy cache under a client that rotates Host
   // client can buy our quota". 80 served hosts (one *. AUTHORITIES entry) with policies of
   // 60,000 bytes, past the 4 MiB text bound: a client that asks them in turn, all within one
   // RECHECK_MS, evicts each before it comes round again.
-  it("HOLE: a client rotating 80 hosts under *.tenants.example makes no host's record read twice within RECHECK_MS", async () => {
+  it("a client rotating 80 hosts under *.tenants.example makes no host's record read twice within RECHECK_MS", async () => {
     const base = JSON.stringify(BLOCK_SEARCH_DOCS);
     const text = base + " ".repeat(60_000 - base.length);
     const hosts = Array.from({ length: 80 }, (_, i) => `h${i}.tenants.example`);
@@ -212,7 +212,7 @@ describe("many hosts: the compiled-policy cache under a client that rotates Host
   // The same by count: MAX_POLICY_HOSTS (5,000) hosts may have a policy, MAX_REMEMBERED_POLICIES
   // (2,048) stay compiled. A platform team's 2,100 small tenant policies, asked in turn (a
   // crawler walking its tenants, or any client naming them): every lookup is a KV read.
-  it("HOLE: 2,100 hosts with small policies, looked up twice in turn within RECHECK_MS: the second round reads nothing", async () => {
+  it("2,100 hosts with small policies, looked up twice in turn within RECHECK_MS: the second round reads nothing", async () => {
     const hosts = Array.from({ length: 2100 }, (_, i) => `t${i}.tenants.example`);
     const line = { version: 1, savedAt: 1, via: "put", own: true };
     await env.ROBOTS.put(
