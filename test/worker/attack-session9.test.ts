@@ -267,7 +267,7 @@ describe("many hosts: invented subdomains under a *. AUTHORITIES entry", () => {
   // per request: one origin fetch and one KV write each (Workers Free: 1,000 writes a day),
   // and a KV entry that stays and that the cron pages through. docs/operating.md names this
   // cost only for an empty AUTHORITIES. Safe: a client cannot buy one KV write per request.
-  it("HOLE: 60 crawler requests to 60 invented subdomains do not cost 60 KV writes", async () => {
+  it("60 crawler requests to 60 invented subdomains do not cost 60 KV writes", async () => {
     const origin = fakeOrigin({ body: "User-agent: *\nAllow: /\n" });
     const writes: string[] = [];
     const counted = { ...ROUTE_MODE, ROBOTS: writeCountingKv(writes) };
@@ -280,6 +280,28 @@ describe("many hosts: invented subdomains under a *. AUTHORITIES entry", () => {
       `attack9: 60 invented subdomains: ${robotsFetched} robots.txt fetches, ${writes.length} KV writes, ${stored} entries`,
     );
     expect({ kvWritesBelowOnePerRequest: writes.length < 60 }).toEqual({ kvWritesBelowOnePerRequest: true });
+  }, 60_000);
+
+  it("past the budget of new pattern entries, a subdomain's robots.txt still judges crawlers (kept in memory) and a person passes", async () => {
+    // The origin's file (beforeEach) disallows /private/ to every crawler.
+    for (let i = 0; i < 10; i++)
+      await call("/a", { ua: GPTBOT, env: ROUTE_MODE, site: `https://n${i}.tenants.example` });
+    const rows = [
+      { site: "https://late.tenants.example", ua: GPTBOT, path: "/private/a", status: 403 },
+      { site: "https://late.tenants.example", ua: GPTBOT, path: "/public/a", status: 200 },
+      { site: "https://late.tenants.example", ua: CHROME, path: "/private/a", status: 200 },
+      { site: "https://docs.example", ua: GPTBOT, path: "/private/a", status: 403 },
+    ];
+    const answers = [];
+    for (const { site, ua, path } of rows) answers.push((await call(path, { ua, env: ROUTE_MODE, site })).status);
+    expect(answers).toEqual(rows.map((row) => row.status));
+    const stored = (await env.ROBOTS.list({ prefix: "" })).keys
+      .map((key) => key.name)
+      .filter((n) => n.includes("example"));
+    // Six new pattern hosts stored (NEW_PATTERN_ENTRIES), the late one in memory only; an exact host always.
+    expect(stored.filter((name) => name.includes("tenants")).length).toBe(6);
+    expect(stored.some((name) => name.includes("late.tenants"))).toBe(false);
+    expect(stored.some((name) => name.includes("docs.example"))).toBe(true);
   }, 60_000);
 });
 
