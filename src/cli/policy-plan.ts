@@ -187,14 +187,18 @@ async function replayOnSites(
     if (typeof replayed === "string") return replayed;
     sums.push(replayed);
   }
-  const total = (summaries: readonly ReplaySummary[]): ReplaySummary => ({
+  const askedSums = sums.flatMap((one) => (one.asked ? [one.asked] : []));
+  return { replay: total(sums.map((one) => one.replay)), asked: askedSums.length > 0 ? total(askedSums) : null };
+}
+
+/** Replay summaries of several sites as one. */
+function total(summaries: readonly ReplaySummary[]): ReplaySummary {
+  return {
     requests: summaries.reduce((sum, one) => sum + one.requests, 0),
     recorded: summaries.reduce((sum, one) => sum + one.recorded, 0),
     changedCount: summaries.reduce((sum, one) => sum + one.changedCount, 0),
     changed: summaries.flatMap((one) => one.changed),
-  });
-  const askedSums = sums.flatMap((one) => (one.asked ? [one.asked] : []));
-  return { replay: total(sums.map((one) => one.replay)), asked: askedSums.length > 0 ? total(askedSums) : null };
+  };
 }
 
 /** The key of the policy that judges a site: its most specific exact or `*.` key among `keys`, else null (the default). */
