@@ -14,11 +14,20 @@
  *
  * A host the edge does not serve is refused before anything is asked or saved: a file names
  * only what this edge serves (docs/security.md, "The policy file").
+ *
+ * Where each change is replayed: an exact host on its own traffic (`?host=`). The default and a
+ * `*.` pattern judge many sites, so each is replayed on the traffic of every site it will judge
+ * once the file is applied (the edge's known origins, GET status, whose most specific policy key
+ * among the edge's and the file's host policies is that one), `?origin=` each, live being what
+ * judges that site now. Never on the traffic of the site --edge names: that site may be judged by
+ * a policy of its own, where a default change flips nothing while it refuses Googlebot elsewhere.
+ * No such site, or more than MAX_REPLAYED_SITES: the change stays unchecked (do no harm).
  */
 
 import { agentForTokens } from "../agents/classify.ts";
 import { KNOWN_CRAWLERS } from "../agents/operators/tables.ts";
 import { productToken } from "../core/index.ts";
+import { policyKeysFor } from "../policy/host-names.ts";
 import { isCrawlerCategory, type Action } from "../vocabulary.ts";
 import { diffDocuments, type DocumentChange } from "./document-diff.ts";
 import { answerError, callEdge, isObject, type EdgeAddress, type Fetcher } from "./edge-client.ts";
@@ -31,6 +40,10 @@ export const MAX_ASKED_CRAWLERS = 64;
 const ASKED_PER_CALL = 2_000;
 /** Pages of `GET policies` read at most (1,000 hosts each: the edge keeps at most 5,000 host policies). */
 const MAX_LIST_PAGES = 10;
+/** Sites one default or pattern change is replayed on at most (a call each); past it the change stays unchecked. */
+export const MAX_REPLAYED_SITES = 1_000;
+/** Pages of `GET status` read at most for the known origins (1,000 each). */
+const MAX_STATUS_PAGES = 10;
 
 const LET_THROUGH: ReadonlySet<string> = new Set<Action>(["pass", "report", "serve-robots-txt"]);
 const REFUSED: ReadonlySet<string> = new Set<Action>(["block", "unavailable", "rate-limited"]);
@@ -96,6 +109,13 @@ export interface PlanInput extends EdgeLink {
 export async function planPolicies(input: PlanInput): Promise<Plan> {
   const { file } = input;
   const listed = await listHostPolicies(input);
+  // The policy keys that will judge once the file is applied: the edge's, and the file's hosts.
+  const keys = new Set([...(listed ?? []).map((entry) => entry.host), ...file.hosts.keys()]);
+  let sites: readonly string[] | undefined;
+  const sitesJudgedBy = async (key: string | null) => {
+    sites ??= await knownSites(input);
+    return sites.filter((site) => judgingKey(site, keys) === key);
+  };
   const named: [string | null, FilePolicy][] = [
     ...(file.default ? [[null, file.default] as [null, FilePolicy]] : []),
     ...file.hosts,
@@ -105,7 +125,7 @@ export async function planPolicies(input: PlanInput): Promise<Plan> {
   for (const [host, policy] of named) current.push({ host, policy, ...(await readInForce(input, host)) });
   const targets: TargetPlan[] = [];
   for (const { host, policy, version, document } of current) {
-    targets.push(await planTarget(input, host, policy, version, document));
+    targets.push(await planTarget(input, host, policy, version, document, sitesJudgedBy));
   }
   const notInFile = (listed ?? []).filter((entry) => !file.hosts.has(entry.host));
   return { targets, notInFile, hostsListed: listed !== undefined };
@@ -117,25 +137,96 @@ async function planTarget(
   policy: FilePolicy,
   version: number,
   document: unknown,
+  sitesJudgedBy: (key: string | null) => Promise<string[]>,
 ): Promise<TargetPlan> {
   const changes = diffDocuments(document, policy.document);
   const base = { host, version, changes, policy };
   const unreplayed = { replay: null, asked: null, searchRefusals: [] };
   if (changes.length === 0) return { ...base, ...unreplayed, replayNote: null, unchecked: null };
-  if (host?.startsWith("*.")) {
-    const replayNote = "a pattern has no traffic of its own: plan a host it covers to replay it";
-    return { ...base, ...unreplayed, replayNote, unchecked: replayNote };
-  }
   const crawlers = askedCrawlers(document, policy.document);
   const asked = input.paths.flatMap((path) => crawlers.map((token) => ({ token, path })));
-  const replayed = await replayDraft(input, host, policy.document, asked);
+  let replayed: Replayed | string;
+  let replayNote: string | null = null;
+  if (host !== null && !host.startsWith("*.")) {
+    replayed = await replayDraft(input, { host }, policy.document, asked);
+  } else {
+    const what = host === null ? "the default" : host;
+    const sites = await sitesJudgedBy(host);
+    if (sites.length === 0) {
+      const note = `${what} judges no site the edge knows (GET status): no traffic to replay it on`;
+      return { ...base, ...unreplayed, replayNote: note, unchecked: note };
+    }
+    if (sites.length > MAX_REPLAYED_SITES) {
+      const note = `${what} judges ${sites.length} sites; a plan replays at most ${MAX_REPLAYED_SITES}`;
+      return { ...base, ...unreplayed, replayNote: note, unchecked: note };
+    }
+    replayed = await replayOnSites(input, sites, policy.document, asked);
+    replayNote = `replayed on the traffic of the ${sites.length} site(s) ${what} judges: ${sites.slice(0, 10).join(", ")}${sites.length > 10 ? ", …" : ""}`;
+  }
   if (typeof replayed === "string") return { ...base, ...unreplayed, replayNote: replayed, unchecked: replayed };
   const { replay, asked: askedSummary } = replayed;
   const searchRefusals = [
     ...replay.changed.filter(refusesSearch).map((flip) => ({ ...flip, source: "traffic" as const })),
     ...(askedSummary?.changed ?? []).filter(refusesSearch).map((flip) => ({ ...flip, source: "urls" as const })),
   ];
-  return { ...base, replay, replayNote: null, asked: askedSummary, searchRefusals, unchecked: null };
+  return { ...base, replay, replayNote, asked: askedSummary, searchRefusals, unchecked: null };
+}
+
+type Replayed = { replay: ReplaySummary; asked: ReplaySummary | null };
+
+/** One draft replayed on each site (`?origin=`), the answers summed; a site that cannot be replayed leaves it unchecked. */
+async function replayOnSites(
+  input: PlanInput,
+  sites: readonly string[],
+  policy: unknown,
+  asked: readonly { token: string; path: string }[],
+): Promise<Replayed | string> {
+  const sums: Replayed[] = [];
+  for (const origin of sites) {
+    const replayed = await replayDraft(input, { origin }, policy, asked);
+    if (typeof replayed === "string") return replayed;
+    sums.push(replayed);
+  }
+  const askedSums = sums.flatMap((one) => (one.asked ? [one.asked] : []));
+  return { replay: total(sums.map((one) => one.replay)), asked: askedSums.length > 0 ? total(askedSums) : null };
+}
+
+/** Replay summaries of several sites as one. */
+function total(summaries: readonly ReplaySummary[]): ReplaySummary {
+  return {
+    requests: summaries.reduce((sum, one) => sum + one.requests, 0),
+    recorded: summaries.reduce((sum, one) => sum + one.recorded, 0),
+    changedCount: summaries.reduce((sum, one) => sum + one.changedCount, 0),
+    changed: summaries.flatMap((one) => one.changed),
+  };
+}
+
+/** The key of the policy that judges a site: its most specific exact or `*.` key among `keys`, else null (the default). */
+function judgingKey(origin: string, keys: ReadonlySet<string>): string | null {
+  const host = URL.canParse(origin) ? new URL(origin).host : origin;
+  return policyKeysFor(host).find((key) => keys.has(key)) ?? null;
+}
+
+/** The origins the edge knows and serves (GET status, every page), as it writes them (`https://docs.example`). */
+async function knownSites(input: EdgeLink): Promise<string[]> {
+  const sites: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_STATUS_PAGES; page++) {
+    const query = { limit: "1000", cursor };
+    const answer = await callEdge(input.edge, { method: "GET", route: "status", query }, input.fetch);
+    if (answer.status !== 200 || !isObject(answer.body) || !Array.isArray(answer.body["origins"])) {
+      throw new CliError(`GET status: ${answerError(answer)}`);
+    }
+    for (const entry of answer.body["origins"]) {
+      if (isObject(entry) && typeof entry["authority"] === "string" && entry["served"] !== false) {
+        sites.push(entry["authority"]);
+      }
+    }
+    const next = answer.body["next"];
+    if (typeof next !== "string" || next === "") break;
+    cursor = next;
+  }
+  return sites;
 }
 
 /** A flip that refuses a search-engine crawler what it is let through today. */
@@ -225,17 +316,15 @@ export async function listHostPolicies(input: EdgeLink): Promise<{ host: string;
 /**
  * The recorded traffic and the asked requests judged under the file's policy. The asked go in
  * calls of ASKED_PER_CALL; an answer that judged only the last N of them (the edge's work
- * budget) is followed by a call for the rest, so every asked request is judged. The default,
- * replayed without `host=`, is judged on the traffic of the host the admin API was called on:
- * when that is no site the edge serves (a workers.dev or loopback address in route mode), the
- * answer is why, and the change stays unchecked.
+ * budget) is followed by a call for the rest, so every asked request is judged. `where` is an
+ * exact host's policy (`host=`) or one site the default or a pattern judges (`origin=`).
  */
 async function replayDraft(
   input: PlanInput,
-  host: string | null,
+  where: { readonly host: string } | { readonly origin: string },
   policy: unknown,
   asked: readonly { token: string; path: string }[],
-): Promise<{ replay: ReplaySummary; asked: ReplaySummary | null } | string> {
+): Promise<Replayed | string> {
   let replay: ReplaySummary | undefined;
   const askedFlips: Flip[] = [];
   let askedChanged = 0;
@@ -245,14 +334,15 @@ async function replayDraft(
     const body = { policy, ...(asked.length > 0 && { requests: batch }) };
     const answer = await callEdge(
       input.edge,
-      { method: "POST", route: "replay", query: { host: host ?? undefined }, body: JSON.stringify(body) },
+      { method: "POST", route: "replay", query: { ...where }, body: JSON.stringify(body) },
       input.fetch,
     );
-    if (host === null && (answer.status === 404 || answer.status === 400)) {
-      return `the default is replayed on the traffic of the host --edge names, and the edge serves no site there (${answerError(answer)}): give --edge one of its sites`;
+    const named = "host" in where ? `host=${where.host}` : `origin=${where.origin}`;
+    if ("origin" in where && (answer.status === 404 || answer.status === 400)) {
+      return `the edge would not replay ${where.origin} (${answerError(answer)})`;
     }
     if (answer.status !== 200 || !isObject(answer.body)) {
-      throw new CliError(`POST replay${host === null ? "" : `?host=${host}`}: ${answerError(answer)}`);
+      throw new CliError(`POST replay?${named}: ${answerError(answer)}`);
     }
     replay ??= summaryOf(answer.body);
     if (asked.length === 0) break;

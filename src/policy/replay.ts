@@ -22,7 +22,9 @@
  * rule lookups are indexed, so that is their worst case), plus 100 for the two decisions
  * themselves; a request judged before (same tokens, claim, method, path) is answered again
  * for one unit. bench/request.bench.ts shows
- * a full budget's time for a 64 KiB draft of wildcard routes.
+ * a full budget's time for a 64 KiB draft of wildcard routes: of the recorded requests, of a
+ * plan's URL list (`requests`), and of POST test's URLs, which spends the same budget by the same
+ * measure (judgmentWork, pathsWithinBudget).
  */
 
 import { agentForTokens } from "../agents/classify.ts";
@@ -102,7 +104,7 @@ export function replay(
   const changed: ReplayChange[] = [];
   const perCrawler = new Map<string, { requests: number; changed: number }>();
   const judgedBefore = new Map<string, { live: RecordedOutcome; draft: RecordedOutcome }>();
-  const routes = wildcardRoutes(sides.live.policy) + wildcardRoutes(sides.draft.policy);
+  const both = [sides.live, sides.draft];
   let changedCount = 0;
   let work = 0;
   let judged = 0;
@@ -111,7 +113,7 @@ export function replay(
     if (!request) continue;
     const key = `${request.tokens.join(" ")}\n${request.verified}\n${request.method}\n${request.path}`;
     let outcomes = judgedBefore.get(key);
-    const cost = outcomes ? 1 : workOf(request, sides, routes);
+    const cost = outcomes ? 1 : judgmentWork(request.path, request.tokens, both);
     if (work + cost > budget) break;
     work += cost;
     judged++;
@@ -150,17 +152,41 @@ export function replay(
 const PER_REQUEST = 100;
 
 /**
- * The work units judging one request on both sides costs: PER_REQUEST, and per spelling of its path (computed
- * here once; the decision asks path-spellings.ts for the same path and gets them again), its
- * length on each side, plus every candidate that is tried one by one: wildcard routes and
- * wildcard rules (plain ones are found by walking the path, already counted) and usage lines.
+ * The work units judging one path costs on the given sides (replay: live and draft; POST test:
+ * live, and the draft when given): PER_REQUEST, and per spelling of its path (computed here once;
+ * the decision asks path-spellings.ts for the same path and gets them again), its length on each
+ * side, plus every candidate that is tried one by one: wildcard routes and wildcard rules (plain
+ * ones are found by walking the path, already counted) and usage lines. The one measure of work
+ * both admin calls that judge in bulk spend within REPLAY_WORK_BUDGET.
  */
-function workOf(request: RecordedRequest, sides: { live: ReplaySide; draft: ReplaySide }, routes: number): number {
-  const candidates =
-    routes + triedLines(sides.live.matcher, request.tokens) + triedLines(sides.draft.matcher, request.tokens);
+export function judgmentWork(
+  path: string,
+  tokens: readonly string[],
+  sides: readonly Pick<ReplaySide, "matcher" | "policy">[],
+): number {
+  let candidates = 0;
+  for (const side of sides) candidates += wildcardRoutes(side.policy) + triedLines(side.matcher, tokens);
   let work = PER_REQUEST;
-  for (const spelling of enforcementSpellings(request.path)) work += 2 * spelling.length + candidates;
+  for (const spelling of enforcementSpellings(path)) work += sides.length * spelling.length + candidates;
   return work;
+}
+
+/**
+ * How many of the paths, taken in order, fit the work budget when each is judged on `sides`
+ * (POST test's URLs; replay counts as it judges, newest first, with its repeats at one unit).
+ */
+export function pathsWithinBudget(
+  paths: readonly string[],
+  tokens: readonly string[],
+  sides: readonly Pick<ReplaySide, "matcher" | "policy">[],
+  budget = REPLAY_WORK_BUDGET,
+): number {
+  let work = 0;
+  for (const [at, path] of paths.entries()) {
+    work += judgmentWork(path, tokens, sides);
+    if (work > budget) return at;
+  }
+  return paths.length;
 }
 
 /** Wildcard rules and usage lines of the group the tokens name, or of `*` if more (an unproven claim is judged under both). */
@@ -169,8 +195,16 @@ function triedLines(matcher: RobotsMatcher | undefined, tokens: readonly string[
   return Math.max(linesOf(matcher.groupFor(tokens)), linesOf(matcher.groupFor([])));
 }
 
+const WILDCARD_ROUTES = new WeakMap<CompiledPolicy, number>();
+
 function wildcardRoutes(policy: CompiledPolicy | undefined): number {
-  return policy?.policy.routes.filter((route) => route.pattern.includes("*")).length ?? 0;
+  if (!policy) return 0;
+  let routes = WILDCARD_ROUTES.get(policy);
+  if (routes === undefined) {
+    routes = policy.policy.routes.filter((route) => route.pattern.includes("*")).length;
+    WILDCARD_ROUTES.set(policy, routes);
+  }
+  return routes;
 }
 
 const LINES = new WeakMap<AppliedGroup, number>();

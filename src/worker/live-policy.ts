@@ -31,10 +31,14 @@
  * when the index names a version it has not compiled, so the request path reads at most one
  * KV value per RECHECK_MS per isolate however many hosts there are. Compiled policies are kept
  * per isolate under two bounds, MAX_REMEMBERED_POLICIES keys and MAX_REMEMBERED_TEXT_BYTES of
- * policy text, least recently used out first.
+ * policy text, least recently used out first. Both cover what a save may store (every host
+ * MAX_POLICY_HOSTS may name, and MAX_HOST_POLICY_TEXT of their text together, refused past it), so
+ * a client rotating Host headers cannot evict and buy a KV read per request; what passes them
+ * anyway (records written around the admin API, lines saved before the text bound) is named in
+ * GET status (policyCacheProblems) and costs one record read per evicted host when next asked.
  */
 
-import { parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
+import { MAX_POLICY_BYTES, parsePolicy, type CompiledPolicy } from "../policy/operator-policy.ts";
 import { policyKeysFor } from "../policy/host-names.ts";
 import type { Config } from "../config/read-config.ts";
 import { logError } from "./log.ts";
@@ -59,10 +63,16 @@ export const KV_CACHE_TTL_SECONDS = 30;
 export const MAX_KEPT_VERSIONS = 20;
 /** Hosts that may have a policy of their own (the index stays under ~0.5 MB). */
 export const MAX_POLICY_HOSTS = 5_000;
-/** Compiled policies an isolate keeps (the default and hosts), least recently used out first. */
-export const MAX_REMEMBERED_POLICIES = 2_048;
-/** ...and the policy text they may hold together (a compiled policy is a few times its text). */
-export const MAX_REMEMBERED_TEXT_BYTES = 4 * 1024 * 1024;
+/**
+ * The policy text of every host's own policy in force, together (characters): a save past it is
+ * refused (400), so all of it stays compiled on an isolate (a compiled policy is a few times its
+ * text: a few tens of MB of the isolate's 128 MB at most).
+ */
+export const MAX_HOST_POLICY_TEXT = 6 * 1024 * 1024;
+/** Compiled policies an isolate keeps (the default and every host that may have one): rotating hosts cannot evict. */
+export const MAX_REMEMBERED_POLICIES = MAX_POLICY_HOSTS + 1;
+/** ...and the policy text they may hold together: every host's and the default's, least recently used out past it. */
+export const MAX_REMEMBERED_TEXT_BYTES = MAX_HOST_POLICY_TEXT + MAX_POLICY_BYTES;
 
 /** A host key (canonical exact name or `*.` pattern), or null for the default policy. */
 export type PolicyHost = string | null;
@@ -107,6 +117,8 @@ const memoryKey = (host: PolicyHost) => host ?? DEFAULT_KEY;
 const memories = new Map<string, { memory: Memory; used: number }>();
 let useClock = 0;
 let rememberedBytes = 0;
+/** When this isolate last evicted a compiled policy to stay within a bound (GET status names it). */
+let evicted: { readonly at: number; readonly count: number; readonly bytes: number } | undefined;
 
 const textBytes = (memory: Memory | undefined) => memory?.current?.entry.text?.length ?? 0;
 
@@ -131,7 +143,23 @@ function remember(host: PolicyHost, value: Memory): void {
     if (oldest === undefined) break;
     rememberedBytes -= textBytes(memories.get(oldest)?.memory);
     memories.delete(oldest);
+    evicted = { at: Date.now(), count: memories.size, bytes: rememberedBytes };
   }
+}
+
+/** How long an eviction stays named in GET status. */
+const EVICTION_NAMED_MS = 3_600_000;
+
+/**
+ * The cache's bound passed on this isolate within the hour: hosts are then read from KV again
+ * when next asked (records stored around the admin API or before the text bound). Named, so the
+ * cost is seen where it is paid; repaired by smaller or fewer host policies.
+ */
+export function policyCacheProblems(now = Date.now()): string[] {
+  if (!evicted || now - evicted.at > EVICTION_NAMED_MS) return [];
+  return [
+    `host policies exceed what an isolate keeps compiled (${MAX_REMEMBERED_POLICIES} policies, ${MAX_REMEMBERED_TEXT_BYTES} characters of text; ${evicted.count} kept, ${evicted.bytes} characters): an evicted host's policy is read from KV again when next asked, up to one read per request; shrink or remove host policies (GET policies lists them)`,
+  ];
 }
 
 function forget(host: PolicyHost): void {
@@ -147,6 +175,7 @@ export function clearPolicyMemory(): void {
   memories.clear();
   rememberedBytes = 0;
   indexMemory = undefined;
+  evicted = undefined;
 }
 
 /** How many policies this isolate holds compiled, and their text (bench, tests). */
@@ -385,7 +414,9 @@ export type SaveOutcome =
   /** Another save, at the same moment, replaced this one (the read-back shows its version). */
   | { readonly kind: "overwritten"; readonly entry: StoredPolicyVersion; readonly by: number }
   /** A new host would pass MAX_POLICY_HOSTS. */
-  | { readonly kind: "too-many-hosts"; readonly limit: number };
+  | { readonly kind: "too-many-hosts"; readonly limit: number }
+  /** Every host's policy text together would pass MAX_HOST_POLICY_TEXT. */
+  | { readonly kind: "too-much-text"; readonly limit: number; readonly total: number };
 
 export interface SaveRequest {
   /** The policy JSON, already validated by parsePolicy; null for none. */
@@ -420,6 +451,8 @@ export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise
     const owning = [...(index?.hosts.values() ?? [])].filter((line) => line.own).length;
     if (owning >= MAX_POLICY_HOSTS) return { kind: "too-many-hosts", limit: MAX_POLICY_HOSTS };
   }
+  const total = host === null ? 0 : hostPolicyText(index, host, request.text);
+  if (total > MAX_HOST_POLICY_TEXT) return { kind: "too-much-text", limit: MAX_HOST_POLICY_TEXT, total };
   const entry: StoredPolicyVersion = {
     version: newest + 1,
     savedAt: Date.now(),
@@ -455,6 +488,13 @@ export async function savePolicy(kv: KVNamespace, request: SaveRequest): Promise
   return { kind: "saved", entry };
 }
 
+/** Every host's own policy text with `host`'s replaced by `text` (lines saved before textLength count 0). */
+function hostPolicyText(index: StoredPolicyIndex | undefined, host: string, text: string | null): number {
+  let total = text?.length ?? 0;
+  for (const [other, line] of index?.hosts ?? []) if (other !== host && line.own) total += line.textLength ?? 0;
+  return total;
+}
+
 function indexLine(entry: StoredPolicyVersion): PolicyIndexEntry {
   return {
     version: entry.version,
@@ -462,6 +502,7 @@ function indexLine(entry: StoredPolicyVersion): PolicyIndexEntry {
     via: entry.via,
     ...(entry.by !== undefined && { by: entry.by }),
     own: entry.text !== null,
+    textLength: entry.text?.length ?? 0,
   };
 }
 

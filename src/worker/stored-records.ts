@@ -354,6 +354,8 @@ export interface PolicyIndexEntry {
   readonly by?: string;
   /** Whether that version holds a policy of the host's own (false: removed, judged by the next pattern or the default). */
   readonly own: boolean;
+  /** That version's policy text, in characters (absent: saved by a release before the bound on all hosts' text). */
+  readonly textLength?: number;
 }
 
 export interface CheckedPolicyIndex {
@@ -383,12 +385,20 @@ export function checkPolicyIndex(json: unknown): Checked<CheckedPolicyIndex> {
 /** One line of the index (also a host record's KV metadata), or undefined when it is not one. */
 export function checkPolicyIndexEntry(json: unknown): PolicyIndexEntry | undefined {
   if (!isObject(json)) return undefined;
-  const { version, savedAt, via, by, own } = json;
+  const { version, savedAt, via, by, own, textLength } = json;
   // Version 0 only for the default: "KV holds no default record".
   if (!Number.isSafeInteger(version) || (version as number) < 0 || !isTime(savedAt)) return undefined;
   if (via !== "put" && via !== "rollback" && via !== "delete") return undefined;
   if (!isOptionalString(by) || typeof own !== "boolean") return undefined;
-  return { version: version as number, savedAt, via, ...(by !== undefined && { by }), own };
+  if (textLength !== undefined && (!Number.isSafeInteger(textLength) || (textLength as number) < 0)) return undefined;
+  return {
+    version: version as number,
+    savedAt,
+    via,
+    ...(by !== undefined && { by }),
+    own,
+    ...(textLength !== undefined && { textLength: textLength as number }),
+  };
 }
 
 // ---- robots: key metadata ----

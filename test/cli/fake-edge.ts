@@ -1,6 +1,6 @@
 // An in-process stand-in for the edge's admin API, as far as `robots-edge policy` uses it
 // (docs/operating.md, "Policies per host"): GET policy, GET policies (paged), PUT policy with
-// If-Match, POST replay. Its replay answers are the test's: each test says which decisions flip
+// If-Match, GET status (the known origins), POST replay (`host=` or `origin=`). Its replay answers are the test's: each test says which decisions flip
 // (recorded per host, and per asked token and path), so the CLI's reading of them is what is tested.
 
 export interface FakeFlip {
@@ -16,7 +16,9 @@ export interface FakeEdgeOptions {
   readonly default?: { readonly version: number; readonly policy: unknown };
   /** Hosts the edge serves, with their own policy (null: none yet). */
   readonly hosts?: Readonly<Record<string, { readonly version: number; readonly policy: unknown }>>;
-  /** Recorded requests that flip under any draft, per host ("" for the default). */
+  /** The origins GET status lists (the sites with traffic); default: https://default.example alone. */
+  readonly origins?: readonly string[];
+  /** Recorded requests that flip under any draft, per host (replayed by `host=` or `origin=`). */
   readonly recordedFlips?: Readonly<Record<string, readonly FakeFlip[]>>;
   /** How an asked (token, path) is decided live and under the draft; undefined: pass on both. */
   readonly asked?: (token: string, path: string) => { live: string; draft: string } | undefined;
@@ -24,8 +26,6 @@ export interface FakeEdgeOptions {
   readonly askedBudget?: number;
   /** GET policies page size the fake uses whatever the limit asked. */
   readonly pageSize?: number;
-  /** The admin API was called on no site the edge serves: replay without host= answers 404. */
-  readonly defaultUnserved?: boolean;
   /** Runs after the plan's reads and before a PUT: another operator's save, say. */
   readonly beforePut?: (host: string | null, fake: FakeEdge) => void;
 }
@@ -85,10 +85,18 @@ export class FakeEdge {
         return this.getPolicy(host);
       case "GET policies":
         return this.list(url);
+      case "GET status":
+        return json(200, {
+          origins: (this.options.origins ?? ["https://default.example"]).map((authority) => ({
+            authority,
+            served: true,
+          })),
+          next: null,
+        });
       case "PUT policy":
         return this.put(host, request.headers.get("if-match"), body);
       case "POST replay":
-        return this.replay(host, body);
+        return this.replay(host ?? hostOf(url.searchParams.get("origin")), body);
       default:
         return json(404, { error: `no admin route "${request.method} ${route}"` });
     }
@@ -135,10 +143,8 @@ export class FakeEdge {
   }
 
   private replay(host: string | null, body: unknown): Response {
-    if (host === null && this.options.defaultUnserved) {
-      return json(404, { error: "http://127.0.0.1:9 is not an origin this edge serves" });
-    }
-    const flips = this.options.recordedFlips?.[host ?? ""] ?? [];
+    if (host === null) return json(400, { error: "the fake replays a host= or an origin= only" });
+    const flips = this.options.recordedFlips?.[host] ?? [];
     const changed = flips.map((flip) => change(flip.token, flip.path, flip.live, flip.draft));
     const asked = (body as { requests?: { token: string; path: string }[] }).requests;
     const budget = this.options.askedBudget ?? Infinity;
@@ -169,6 +175,10 @@ export class FakeEdge {
       ...(askedAnswer && { asked: askedAnswer }),
     });
   }
+}
+
+function hostOf(origin: string | null): string | null {
+  return origin === null ? null : new URL(origin).host;
 }
 
 function change(token: string, path: string, live: string, draft: string) {

@@ -104,7 +104,9 @@ describe("robots-edge policy plan", () => {
     {
       name: "a report-mode pass that a pace would refuse, for bingbot",
       file: { default: BLOCK_BLOG },
-      options: { recordedFlips: { "": [{ token: "bingbot", path: "/p", live: "report", draft: "rate-limited" }] } },
+      options: {
+        recordedFlips: { "default.example": [{ token: "bingbot", path: "/p", live: "report", draft: "rate-limited" }] },
+      },
       args: [],
       code: 1,
       lines: ["  ! refuses search crawler bingbot GET /p: report -> rate-limited, policy /p: rate-limited (traffic)"],
@@ -112,7 +114,9 @@ describe("robots-edge policy plan", () => {
     {
       name: "opening to Googlebot what it is refused today",
       file: { default: BLOCK_BLOG },
-      options: { recordedFlips: { "": [{ token: "Googlebot", path: "/p", live: "block", draft: "pass" }] } },
+      options: {
+        recordedFlips: { "default.example": [{ token: "Googlebot", path: "/p", live: "block", draft: "pass" }] },
+      },
       args: [],
       code: 0,
       lines: ["    Googlebot: 1 (GET /p block -> pass)"],
@@ -120,31 +124,65 @@ describe("robots-edge policy plan", () => {
     {
       name: "a search crawler marked, not refused (report)",
       file: { default: BLOCK_BLOG },
-      options: { recordedFlips: { "": [{ token: "Googlebot", path: "/p", live: "pass", draft: "report" }] } },
+      options: {
+        recordedFlips: { "default.example": [{ token: "Googlebot", path: "/p", live: "pass", draft: "report" }] },
+      },
       args: [],
       code: 0,
       lines: ["    Googlebot: 1 (GET /p pass -> report)"],
     },
     {
-      name: "the default, where --edge names no site the edge serves: not checked",
+      name: "the default, where it judges no site the edge knows: not checked",
       file: { default: BLOCK_GPTBOT_X },
-      options: { defaultUnserved: true },
+      options: { origins: [] },
       args: [],
       code: 1,
       lines: [
-        "  replay: the default is replayed on the traffic of the host --edge names, and the edge serves no site there (http://127.0.0.1:9 is not an origin this edge serves): give --edge one of its sites",
+        "  replay: the default judges no site the edge knows (GET status): no traffic to replay it on",
         "  ! not checked for search crawlers (see replay above)",
       ],
     },
     {
-      name: "a *. pattern's change: no traffic of its own, not checked",
+      name: "the default, replayed on the sites it judges, never on a host with a policy of its own",
+      file: { default: BLOCK_BLOG },
+      options: {
+        origins: ["https://a.example", "https://c.example"],
+        recordedFlips: {
+          "a.example": [{ token: "GPTBot", path: "/a", live: "pass", draft: "block" }],
+          "c.example": [{ token: "Googlebot", path: "/blog/c", live: "pass", draft: "block" }],
+        },
+      },
+      args: [],
+      code: 1,
+      lines: [
+        "  replay: replayed on the traffic of the 1 site(s) the default judges: https://c.example",
+        "  ! refuses search crawler Googlebot GET /blog/c: pass -> block, policy /blog/c: block (traffic)",
+      ],
+    },
+    {
+      name: "a *. pattern's change where it judges no site the edge knows: not checked",
       file: { hosts: { "*.blog.example": BLOCK_GPTBOT_X } },
       options: { hosts: { "*.blog.example": { version: 1, policy: ALLOW_ALL } } },
       args: [],
       code: 1,
       lines: [
-        "  replay: a pattern has no traffic of its own: plan a host it covers to replay it",
+        "  replay: *.blog.example judges no site the edge knows (GET status): no traffic to replay it on",
         "  ! not checked for search crawlers (see replay above)",
+      ],
+    },
+    {
+      name: "a *. pattern's change, replayed on the sites it judges",
+      file: { hosts: { "*.blog.example": BLOCK_BLOG } },
+      options: {
+        hosts: { "*.blog.example": { version: 1, policy: ALLOW_ALL } },
+        origins: ["https://default.example", "https://x.blog.example"],
+        recordedFlips: { "x.blog.example": [{ token: "bingbot", path: "/blog/x", live: "pass", draft: "block" }] },
+      },
+      args: [],
+      code: 1,
+      lines: [
+        "  replay: replayed on the traffic of the 1 site(s) *.blog.example judges: https://x.blog.example",
+        "  ! refuses search crawler bingbot GET /blog/x: pass -> block, policy /blog/x: block (traffic)",
       ],
     },
     {

@@ -433,10 +433,11 @@ describe("scale: the request path's KV reads", () => {
 });
 
 describe("scale: compiled policies kept per isolate within bounds", () => {
-  it("keeps at most MAX_REMEMBERED_TEXT_BYTES of policy text however many hosts are judged", async () => {
-    // 80 hosts with a policy of 60,000 bytes each: 4.8 MB, past the 4 MiB bound.
+  it("keeps at most MAX_REMEMBERED_TEXT_BYTES of policy text however many hosts are judged, and status names the eviction", async () => {
+    // 120 hosts with a policy of 60,000 bytes each, written around the admin API (which refuses
+    // past 6 MiB together): 7.2 MB, past the 6 MiB + 64 KiB bound.
     const text = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
-    const hosts = Array.from({ length: 80 }, (_, i) => `h${i}.tenants.example`);
+    const hosts = Array.from({ length: 120 }, (_, i) => `h${i}.tenants.example`);
     const line = { version: 1, savedAt: 1, via: "put", own: true };
     await env.ROBOTS.put(
       "policy-hosts",
@@ -450,8 +451,32 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     for (const host of hosts) {
       expect(await policyInForce(env.ROBOTS, config, host)).toMatchObject({ host, version: 1 });
     }
-    // 4 MiB / 60,000 bytes: the 69 most recently judged are kept.
-    expect(MAX_REMEMBERED_TEXT_BYTES).toBe(4 * 1024 * 1024);
-    expect(rememberedPolicies()).toEqual({ count: 69, textBytes: 69 * 60_000 });
+    // (6 MiB + 64 KiB) / 60,000 bytes: the 105 most recently judged are kept.
+    expect(MAX_REMEMBERED_TEXT_BYTES).toBe(6 * 1024 * 1024 + 64 * 1024);
+    expect(rememberedPolicies()).toEqual({ count: 105, textBytes: 105 * 60_000 });
+    const status = await json<{ edge: { problems: string[] } }>(send("GET", "status"));
+    expect(status.edge.problems.filter((problem) => problem.startsWith("host policies exceed"))).toEqual([
+      "host policies exceed what an isolate keeps compiled (5001 policies, 6356992 characters of text; 105 kept, 6300000 characters): an evicted host's policy is read from KV again when next asked, up to one read per request; shrink or remove host policies (GET policies lists them)",
+    ]);
+  }, 60_000);
+
+  it("a save that would put all hosts' policy text past MAX_HOST_POLICY_TEXT is refused; under it, saved", async () => {
+    // 100 hosts saved with 62,500 characters each (6,250,000), as the index names them.
+    const line = { version: 1, savedAt: 1, via: "put", own: true, textLength: 62_500 };
+    const hosts = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`h${i}.tenants.example`, line]));
+    await env.ROBOTS.put("policy-hosts", JSON.stringify({ schema: 1, hosts }));
+    const big = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
+    const refused = await putPolicy("?host=shop.example", big);
+    expect(refused.status).toBe(400);
+    expect(await json(refused)).toEqual({
+      error:
+        "the host policies would hold 6310000 characters of policy text together, past 6291456 (what an isolate keeps compiled): nothing was saved; shrink this or another host's policy, or use a *. pattern",
+      total: 6_310_000,
+      limit: 6_291_456,
+    });
+    expect((await env.ROBOTS.list({ prefix: "policy:host:shop" })).keys).toEqual([]);
+    // A host already counted replaces its own text: 99 × 62,500 + 60,000 fits.
+    expect((await putPolicy("?host=h7.tenants.example", big)).status).toBe(200);
+    expect((await putPolicy("?host=shop.example", blockGpt("/x/", 451))).status).toBe(200);
   }, 60_000);
 });

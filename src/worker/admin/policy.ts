@@ -245,6 +245,12 @@ function saved(outcome: SaveOutcome, host: PolicyHost, notes: readonly string[] 
         400,
         `at most ${outcome.limit} hosts may have a policy of their own: remove one (DELETE policy?host=…) or use a *. pattern`,
       );
+    case "too-much-text":
+      return policyError(
+        400,
+        `the host policies would hold ${outcome.total} characters of policy text together, past ${outcome.limit} (what an isolate keeps compiled): nothing was saved; shrink this or another host's policy, or use a *. pattern`,
+        { total: outcome.total, limit: outcome.limit },
+      );
     case "overwritten":
       return policyError(
         409,

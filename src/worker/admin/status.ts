@@ -4,7 +4,7 @@ import { edgeNow } from "../../config/edge-now.ts";
 import { VOCABULARY } from "../../vocabulary.ts";
 import { cataloguesStatus } from "../identity/catalogues.ts";
 import { identitySources } from "../identity/sources.ts";
-import { policyInForce } from "../live-policy.ts";
+import { policyCacheProblems, policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
 import { jsonResponse } from "../responses.ts";
 import { hostOfAuthority, isServedAuthority } from "../robots/authorities.ts";
@@ -60,6 +60,8 @@ export async function status(admin: AdminContext): Promise<Response> {
   const identity = await identitySources(admin.kv, admin.config, now);
   const catalogues = await cataloguesStatus(admin.kv, admin.config, now);
   configResult.problems.push(...catalogues.problems);
+  // Host policies past what an isolate keeps compiled: each costs KV reads again (live-policy.ts).
+  configResult.problems.push(...policyCacheProblems(now));
   // Each trusted signer's stored key set is read too (a few keys), so one that cannot be used is named.
   await Promise.all([...admin.config.signatureAgents.keys()].map((url) => readSignatureDirectory(admin.kv, url)));
   // Read after every record above: each read names a record it cannot use (own-faults.ts).

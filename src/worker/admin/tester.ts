@@ -10,12 +10,21 @@
  * During a crawl pause each side carries `afterPause` (explain.ts withAfterPause, as GET
  * explain does): the verdict with the pause lifted, `allowed` being that verdict's. `differs`
  * compares the drafts on that verdict too.
+ *
+ * Bounded as replay is (no client can buy our CPU, admin or not): the URLs are judged in order
+ * within REPLAY_WORK_BUDGET, each costing policy/replay.ts judgmentWork on the sides it is
+ * judged on (twice during a pause: the verdict after the pause too). When the budget runs out
+ * the answer says `partial`, how many of the URLs it judged (the first N) and a `note`; ask
+ * again with the rest.
  */
 
 import ipaddr from "ipaddr.js";
+import { classifyUserAgent } from "../../agents/classify.ts";
+import type { RobotsMatcher } from "../../core/index.ts";
 import type { Explanation } from "../../policy/explain.ts";
 import { canonicalHostName } from "../../policy/host-names.ts";
 import { explainRequest } from "../../policy/explain.ts";
+import { pathsWithinBudget } from "../../policy/replay.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
 import { jsonResponse } from "../responses.ts";
 import { robotsFor } from "../robots/cache.ts";
@@ -65,10 +74,11 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   const judged = (url: string, side: typeof live, during: Situation) =>
     explainRequest({ ...explainInput(admin, during, ua, url, claimCheck, disguise), ...side });
   const unpaused = situation.pause !== null;
+  const judgedUrls = withinBudget(urls, ua, [live, ...(draft ? [draft] : [])], situation, unpaused ? 2 : 1);
   /** The edge's answer now and, when a pause answered it, the rules' verdict beside it. */
   const sideOf = (url: string, side: typeof live): Explained =>
     withAfterPause(judged(url, side, situation), situation, (lifted) => judged(url, side, lifted));
-  const results = urls.map((url) => {
+  const results = judgedUrls.map((url) => {
     const now = sideOf(url, live);
     if (!draft) return { url, live: now };
     const drafted = sideOf(url, draft);
@@ -81,7 +91,39 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
       ...(unpaused && { differsAfterPause: differ(now.afterPause ?? now, drafted.afterPause ?? drafted) }),
     };
   });
-  return jsonResponse({ origin, paused: situation.pause !== null, results });
+  const partial = judgedUrls.length < urls.length;
+  return jsonResponse({
+    origin,
+    paused: situation.pause !== null,
+    partial,
+    judged: judgedUrls.length,
+    asked: urls.length,
+    ...(partial && {
+      note: `judged the first ${judgedUrls.length} of ${urls.length} URLs: the tester stops at replay's work budget (docs/operating.md, "Limits"); ask again with the rest`,
+    }),
+    results,
+  });
+}
+
+/** The first URLs whose judgments fit replay's work budget (policy/replay.ts, one measure). */
+function withinBudget(
+  urls: readonly string[],
+  ua: string,
+  sides: readonly { matcher: RobotsMatcher | undefined }[],
+  situation: Situation,
+  judgmentsPerSide: number,
+): readonly string[] {
+  const judged = sides.flatMap((side) =>
+    Array.from({ length: judgmentsPerSide }, () => ({ matcher: side.matcher, policy: situation.policy })),
+  );
+  return urls.slice(0, pathsWithinBudget(urls.map(pathOf), classifyUserAgent(ua).tokens, judged));
+}
+
+/** The path (and query) a URL or path asks for: what the decision spells. */
+function pathOf(url: string): string {
+  if (url.startsWith("/") || !URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
 }
 
 /**

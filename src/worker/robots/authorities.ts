@@ -53,6 +53,16 @@ export function isServedAuthority(config: Config, authority: string): boolean {
   });
 }
 
+/**
+ * Served only through a `*.` AUTHORITIES entry (no exact entry names it): its host name is the
+ * client's to invent, so what storing it costs is bounded (robots/cache.ts NEW_PATTERN_ENTRIES).
+ */
+export function isServedByPatternOnly(config: Config, authority: string): boolean {
+  if (config.originUrl || !config.authorities || !isServedAuthority(config, authority)) return false;
+  const host = new URL(authorityOf(new URL(authority))).host;
+  return !config.authorities.some((listed) => withoutTrailingDots(listed) === host);
+}
+
 /** May the admin API act on this authority (refresh, test, explain)? */
 export async function isExistingAuthority(config: Config, kv: KVNamespace, authority: string): Promise<boolean> {
   if (!isServedAuthority(config, authority)) return false;

@@ -16,11 +16,19 @@
  * (`unsaved`) and answers, in preference to an older stored one, until its own expiresAt, as a
  * stored entry would. So a failing write costs one origin fetch per entry lifetime and isolate,
  * never one per request.
+ *
+ * A host served only through a `*.` AUTHORITIES entry is named by the client (any subdomain
+ * reaches the zone under a DNS wildcard): its first entry is stored in KV only within
+ * NEW_PATTERN_ENTRIES per NEW_PATTERN_WINDOW_MS and isolate. Past it the fetched copy judges from
+ * the same bounded isolate memory as an unsaved one, until its expiry, and the next isolate or
+ * window with budget stores it: a real crawler on a real subdomain is still judged by that
+ * subdomain's robots.txt, while a client inventing subdomains buys at most NEW_PATTERN_ENTRIES KV
+ * writes (and entries the cron refreshes) per window and isolate, not one per request.
  */
 
 import type { RobotsMatcher } from "../../core/index.ts";
 import { enforcementMatcher } from "../../policy/path-spellings.ts";
-import { isServedAuthority } from "./authorities.ts";
+import { isServedAuthority, isServedByPatternOnly } from "./authorities.ts";
 import type { Config } from "../../config/read-config.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
 import { fetchRobotsTxt } from "./origin-fetch.ts";
@@ -31,6 +39,20 @@ export const MEMORY_RECHECK_MS = 60_000;
 export const MEMORY_MAX_ORIGINS = 500;
 /** An unchanged outcome is still written this often, so the stored times do not grow old. */
 export const REWRITE_AFTER_MS = 3_600_000;
+/** New KV entries for hosts served only through a `*.` pattern, per isolate and window. */
+export const NEW_PATTERN_ENTRIES = 6;
+export const NEW_PATTERN_WINDOW_MS = 3_600_000;
+
+/** This isolate's window of new pattern entries stored: when it began, how many, whether its end was logged. */
+let patternWindow = { start: 0, stored: 0, warned: false };
+
+/** May a first entry of a pattern-only host be stored now? Spends one of the window's budget when it may. */
+function patternEntryAllowed(now: number): boolean {
+  if (now - patternWindow.start >= NEW_PATTERN_WINDOW_MS) patternWindow = { start: now, stored: 0, warned: false };
+  if (patternWindow.stored >= NEW_PATTERN_ENTRIES) return false;
+  patternWindow.stored++;
+  return true;
+}
 
 /** An entry with its compiled matcher (built on first use). */
 export interface LoadedRobots {
@@ -54,6 +76,7 @@ export function clearRobotsMemory(): void {
   memory.clear();
   refreshing.clear();
   unsaved.clear();
+  patternWindow = { start: 0, stored: 0, warned: false };
 }
 
 /** The robots.txt in force for `authority`, loading or refreshing as needed. */
@@ -153,18 +176,28 @@ export function refresh(
       maxAgeSeconds: config.robotsMaxAgeSeconds,
     });
     const unchanged = sameOutcome(stored, entry) && stored !== undefined && now - stored.lastFetchAt < REWRITE_AFTER_MS;
+    // A host a client may have invented: its first entry within the isolate's budget, else memory only.
+    const overBudget = stored === undefined && isServedByPatternOnly(config, authority) && !patternEntryAllowed(now);
+    if (overBudget && !patternWindow.warned) {
+      patternWindow.warned = true;
+      logRobotsWarning(
+        authority,
+        `more than ${NEW_PATTERN_ENTRIES} new hosts under a *. AUTHORITIES entry this hour on this isolate: their robots.txt is kept in isolate memory, not stored, until the next hour`,
+      );
+    }
     const saved =
       unchanged ||
-      (await writeEntry(kv, entry).then(
-        () => true,
-        (error: unknown) => {
-          logRobotsWarning(
-            authority,
-            `the fetched robots.txt could not be stored (${String(error)}); this isolate keeps it until it expires`,
-          );
-          return false;
-        },
-      ));
+      (!overBudget &&
+        (await writeEntry(kv, entry).then(
+          () => true,
+          (error: unknown) => {
+            logRobotsWarning(
+              authority,
+              `the fetched robots.txt could not be stored (${String(error)}); this isolate keeps it until it expires`,
+            );
+            return false;
+          },
+        )));
     const warning = fetchWarning(entry);
     if (warning && !(stored && fetchWarning(stored))) logRobotsWarning(authority, warning);
     const robots = remember(entry, now);
