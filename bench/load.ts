@@ -20,8 +20,9 @@
 // wrangler's InspectorProxyWorker (in the proxy workerd) holds the runtime's inspector open, so
 // each line is also a Runtime.consoleAPICalled event it parses, forwards to wrangler's Node as
 // an HTTP "debug-log" request, and keeps in a buffer no one drains unless DevTools attach. Per
-// request that is ~1.5-2 ms of wrangler's Node CPU and ~0.6-1 ms in each workerd, against the
-// Worker's own ~4 µs to render and console.log the line (bench/log-line.bench.ts). So the run
+// request that was 1.2-3.5 ms of wrangler's Node CPU and 0.2-1.4 ms in each workerd (five runs at
+// load 5-10), against the Worker's own ~4 µs to render and console.log the line
+// (bench/log-line.bench.ts). So the run
 // prints the CPU per request of each process; the line's cost under wrangler dev, (a) - (e),
 // beside the same line's in a bare Worker, (d) - (c); and an ESTIMATE of (a) as deployed, (e)
 // with the line's own CPU added. The measured "(a) >= 0.85 x (c)" is still printed and judged
