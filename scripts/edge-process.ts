@@ -2,7 +2,7 @@
 // load benchmark. It is started in its own process group so that stop() ends workerd too,
 // and stop() runs on exit signals as well, so nothing outlives the run.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -46,6 +46,13 @@ export interface EdgeOptions {
   readonly kv?: Readonly<Record<string, string>>;
   /** Keep local state in this folder, and keep it after stop (a restart reads it); else a fresh folder, removed. */
   readonly persistTo?: string;
+  /**
+   * wrangler's stdout and stderr go to this file (the kernel writes it) rather than through a pipe
+   * this process reads: for the load benchmark, whose own process runs the load and the origin.
+   * On Linux a pipe write blocks until the reader reads, so a busy reader stalls wrangler, and
+   * wrangler in turn stops draining workerd's stdout, where every console.log of the Worker goes.
+   */
+  readonly outputFile?: string;
 }
 
 /** Start `wrangler dev` with these vars and wait until it answers. */
@@ -100,13 +107,16 @@ async function launchEdge(
   args.push("--persist-to", persist, "--log-level", "info", "--env-file", noDevVars);
   if (options.config) args.push("--config", options.config);
   for (const [name, value] of Object.entries(options.vars)) args.push("--var", `${name}:${value}`);
+  const outputFd = options.outputFile === undefined ? undefined : openSync(options.outputFile, "w");
   const child = spawn(NODE, args, {
     cwd: ROOT,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", outputFd ?? "pipe", outputFd ?? "pipe"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
-  const output = collectOutput(child);
+  // The child holds its own copy of the descriptor.
+  if (outputFd !== undefined) closeSync(outputFd);
+  const output = options.outputFile === undefined ? collectOutput(child) : readOutput(options.outputFile);
   const stop = () => stopGroup(child);
   const onSignal = () =>
     void stop().then(() => {
@@ -163,6 +173,18 @@ function collectOutput(child: ChildProcess): () => string {
   child.stdout?.on("data", take);
   child.stderr?.on("data", take);
   return () => kept + partial;
+}
+
+/** As collectOutput, from the file wrangler writes (EdgeOptions.outputFile). */
+function readOutput(file: string): () => string {
+  return () => withoutRequestLines(readFileSync(file, "utf8"));
+}
+
+function withoutRequestLines(text: string): string {
+  return text
+    .split("\n")
+    .filter((line) => !REQUEST_LINE.test(line))
+    .join("\n");
 }
 
 // "[wrangler:info] GET /path 200 OK (3ms)", once per request at log level info.
