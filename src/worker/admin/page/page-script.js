@@ -513,13 +513,16 @@ async function run() {
   const differing = data.results.filter((r) => r.differs).length + " URL(s) decided differently by the draft.";
   const afterPause = data.results.filter((r) => r.differsAfterPause).length;
   // Beside the tester, not in the page's message line at the top: it is about these results.
-  $("test-note").textContent = !draftMode
-    ? verificationText(data.results[0] && data.results[0].live.verification)
-    : data.paused
-      ? "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, " +
-        afterPause +
-        " URL(s) would be decided differently by the draft."
-      : differing;
+  // A long list stops at the work budget: the edge's own note says which URLs were judged.
+  const budgetNote = data.partial && data.note ? " Only part was judged: " + data.note + "." : "";
+  $("test-note").textContent =
+    (!draftMode
+      ? verificationText(data.results[0] && data.results[0].live.verification)
+      : data.paused
+        ? "Crawling is paused: every crawler gets 503 now, live and draft alike. Once the pause ends, " +
+          afterPause +
+          " URL(s) would be decided differently by the draft."
+        : differing) + budgetNote;
   if (draftMode) await replayDraft();
 }
 
