@@ -8,6 +8,14 @@ import { compilePathPattern, indexPathPatterns } from "../../src/core/index.ts";
 import { FEW_PATTERNS } from "../../src/core/pattern-index.ts";
 import { propertyRuns } from "../property-runs.ts";
 
+// Padding a list past FEW_PATTERNS with patterns no path here matches turns it into a tree.
+const padded = (list: readonly string[]) => [
+  ...list,
+  ...Array.from({ length: FEW_PATTERNS + 1 }, (_, i) => `/~never-${i}`),
+];
+/** Another spelling, as the edge's ruleSpelling gives one: `%27` read as `'`. */
+const quoteSpelled = (canonical: string) => (canonical.includes("%27") ? canonical.replaceAll("%27", "'") : undefined);
+
 describe("indexPathPatterns finds the most specific match", () => {
   const patterns = ["/", "/articles/", "/articles/*.pdf$", "*/drafts/", "/art", "/%61rticles/", "/beta/*$"];
   it.each([
@@ -72,15 +80,6 @@ describe("indexPathPatterns finds the most specific match", () => {
   });
 
   // A few patterns are tried in turn (FEW_PATTERNS), more are walked in a tree: the same answers.
-  // Padding a list past FEW_PATTERNS with patterns no path here matches turns it into a tree.
-  const padded = (list: readonly string[]) => [
-    ...list,
-    ...Array.from({ length: FEW_PATTERNS + 1 }, (_, i) => `/~never-${i}`),
-  ];
-  /** Another spelling, as the edge's ruleSpelling gives one: `%27` read as `'`. */
-  const quoteSpelled = (canonical: string) =>
-    canonical.includes("%27") ? canonical.replaceAll("%27", "'") : undefined;
-
   it.each([
     { list: ["/a'b", "/a%27"], path: "/a'b", every: 0, asWritten: 0, why: "an other spelling ranks by its own length" },
     { list: ["/a", "/a%27b"], path: "/a'b", every: 1, asWritten: 0, why: "longer, by its other spelling only" },
