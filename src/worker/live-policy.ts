@@ -104,9 +104,16 @@ const memoryKey = (host: PolicyHost) => host ?? DEFAULT_KEY;
  * more than the rest of the lookup); the oldest stamp is searched for only when a new policy
  * passes a bound, which a deployment within the bounds never does after warming up.
  */
-const memories = new Map<string, { memory: Memory; used: number }>();
+const memories = new Map<string, MemoryEntry>();
 let useClock = 0;
 let rememberedBytes = 0;
+/** Bumped whenever `memories` changes: a request host's answer kept in `answered` is good only within one. */
+let memoriesGeneration = 0;
+
+interface MemoryEntry {
+  readonly memory: Memory;
+  used: number;
+}
 
 const textBytes = (memory: Memory | undefined) => memory?.current?.entry.text?.length ?? 0;
 
@@ -114,11 +121,13 @@ function remembered(host: PolicyHost): Memory | undefined {
   const found = memories.get(memoryKey(host));
   if (!found) return undefined;
   found.used = ++useClock;
+  reading?.used.push(found);
   return found.memory;
 }
 
 function remember(host: PolicyHost, value: Memory): void {
   const key = memoryKey(host);
+  memoriesGeneration++;
   rememberedBytes -= textBytes(memories.get(key)?.memory);
   memories.set(key, { memory: value, used: ++useClock });
   rememberedBytes += textBytes(value);
@@ -135,6 +144,7 @@ function remember(host: PolicyHost, value: Memory): void {
 }
 
 function forget(host: PolicyHost): void {
+  memoriesGeneration++;
   rememberedBytes -= textBytes(memories.get(memoryKey(host))?.memory);
   memories.delete(memoryKey(host));
 }
@@ -145,6 +155,8 @@ let indexMemory: { readonly value: StoredPolicyIndex | undefined; readonly at: n
 /** Forget what this isolate remembers (tests). */
 export function clearPolicyMemory(): void {
   memories.clear();
+  answered.clear();
+  memoriesGeneration++;
   rememberedBytes = 0;
   indexMemory = undefined;
 }
@@ -174,11 +186,66 @@ export function policyInForce(
   return rememberedPolicy(config, host, now) ?? resolvedPolicy(kv, config, host, now);
 }
 
+/**
+ * A request host's last answer from memory, kept while nothing it was read from has changed: the
+ * same index read, the same config, no policy remembered or forgotten since (memoriesGeneration),
+ * and no time limit it depended on passed (`until`). The lookup of a host, in steady state, is
+ * then one Map read: with 1,000 hosts, walking each request's keys through the index and the
+ * memory (a few Maps of 1,000 entries and a fresh object per request) cost more than the
+ * decision it prepares (docs/operating.md "What it costs (per host)"). The same answer as
+ * reading it again, the entries it used stamped again for least-recently-used. Bounded:
+ * hosts under a `*.` pattern are as many as clients care to name, so past MAX_ANSWERED hosts
+ * the table starts again empty.
+ */
+const answered = new Map<string, Answered>();
+const MAX_ANSWERED = 4_096;
+
+interface Answered {
+  readonly index: typeof indexMemory;
+  readonly config: Config;
+  readonly generation: number;
+  /** The answer is good before this time (ms): the RECHECK_MS limits the reading met. */
+  readonly until: number;
+  readonly used: readonly MemoryEntry[];
+  readonly live: LivePolicy;
+}
+
+/** What rememberedPolicy is reading now: the remembered entries it used and its time limit. */
+let reading: { until: number; readonly used: MemoryEntry[] } | undefined;
+
 /** policyInForce from this isolate's memory alone; undefined when any step needs KV. */
 function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePolicy | undefined {
+  const key = memoryKey(host);
+  const known = answered.get(key);
+  if (
+    known !== undefined &&
+    known.index === indexMemory &&
+    known.config === config &&
+    known.generation === memoriesGeneration &&
+    now < known.until
+  ) {
+    for (const entry of known.used) entry.used = ++useClock;
+    return known.live;
+  }
+  reading = { until: Infinity, used: [] };
+  try {
+    const live = readRememberedPolicy(config, host, now);
+    if (live) {
+      if (answered.size >= MAX_ANSWERED) answered.clear();
+      const { until, used } = reading;
+      answered.set(key, { index: indexMemory, config, generation: memoriesGeneration, until, used, live });
+    }
+    return live;
+  } finally {
+    reading = undefined;
+  }
+}
+
+function readRememberedPolicy(config: Config, host: PolicyHost, now: number): LivePolicy | undefined {
   const index = indexMemory?.value;
   if (host !== null && hostsPossible(config)) {
     if (!indexMemory || now - indexMemory.at >= RECHECK_MS) return undefined;
+    if (reading) reading.until = Math.min(reading.until, indexMemory.at + RECHECK_MS);
     for (const key of policyKeysFor(host)) {
       if (!hasOwnPolicy(key, index, config)) continue;
       const live = keyFromMemory(config, key, index?.hosts.get(key), now);
@@ -261,6 +328,7 @@ function keyFromMemory(
   if (!memory) return undefined;
   const current = indexed !== undefined && (memory.newest ?? 0) === indexed.version;
   if (!current && now - memory.at >= RECHECK_MS) return undefined;
+  if (!current && reading) reading.until = Math.min(reading.until, memory.at + RECHECK_MS);
   return livePolicy(memory, config, host);
 }
 

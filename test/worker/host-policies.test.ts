@@ -432,6 +432,39 @@ describe("scale: the request path's KV reads", () => {
   }, 60_000);
 });
 
+describe("scale: a host's answer kept in memory is the answer read again (live-policy.ts answered)", () => {
+  it("another config (its POLICY var) answers by its own, not the last config's", async () => {
+    const withVar = parseConfig({
+      ...env,
+      ...ROUTE_MODE,
+      POLICY: JSON.stringify({ default: { routes: [] }, hosts: { "docs.example": JSON.parse(blockGpt("/x/", 451)) } }),
+    }).config;
+    const plain = parseConfig({ ...env, ...ROUTE_MODE }).config;
+    const docs = async (config: typeof plain) => {
+      const live = await policyInForce(env.ROBOTS, config, "docs.example");
+      return { host: live.host, version: live.version, source: live.source };
+    };
+    expect(await docs(withVar)).toEqual({ host: "docs.example", version: 0, source: "var" });
+    expect(await docs(withVar)).toEqual({ host: "docs.example", version: 0, source: "var" }); // kept
+    expect(await docs(plain)).toEqual({ host: null, version: 0, source: "var" });
+  });
+
+  it("the default saved on another isolate: in force here once a host's request re-reads the index", async () => {
+    await saveThree(); // the default's version 1, saved on this isolate
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const defaultVersion = async () => (await policyInForce(env.ROBOTS, config)).version;
+    expect([await defaultVersion(), await defaultVersion()]).toEqual([1, 1]); // the second kept
+    const index = JSON.parse((await env.ROBOTS.get("policy-hosts")) ?? "{}") as { default: object };
+    index.default = { version: 2, savedAt: 2, via: "put", own: true };
+    await env.ROBOTS.put("policy-hosts", JSON.stringify(index));
+    const version2 = { version: 2, savedAt: 2, via: "put", saveId: "b", text: blockGpt("/d/", 460) };
+    await env.ROBOTS.put("policy", JSON.stringify({ schema: 1, versions: [version2] }));
+    vi.useFakeTimers({ now: Date.now() + RECHECK_MS + 1, toFake: ["Date"] });
+    await policyInForce(env.ROBOTS, config, "shop.example"); // re-reads the index
+    expect(await defaultVersion()).toBe(2);
+  });
+});
+
 describe("scale: compiled policies kept per isolate within bounds", () => {
   it("keeps at most MAX_REMEMBERED_TEXT_BYTES of policy text however many hosts are judged", async () => {
     // 80 hosts with a policy of 60,000 bytes each: 4.8 MB, past the 4 MiB bound.
@@ -453,5 +486,30 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     // 4 MiB / 60,000 bytes: the 69 most recently judged are kept.
     expect(MAX_REMEMBERED_TEXT_BYTES).toBe(4 * 1024 * 1024);
     expect(rememberedPolicies()).toEqual({ count: 69, textBytes: 69 * 60_000 });
+  }, 60_000);
+
+  it("a host whose kept answer is used stays: the least recently judged goes first", async () => {
+    const text = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
+    const hosts = Array.from({ length: 70 }, (_, i) => `h${i}.tenants.example`);
+    const line = { version: 1, savedAt: 1, via: "put", own: true };
+    await env.ROBOTS.put(
+      "policy-hosts",
+      JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
+    );
+    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
+    await Promise.all(
+      hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
+    );
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const judge = async (host: string, kv = env.ROBOTS) => (await policyInForce(kv, config, host)).version;
+    const first69 = hosts.slice(0, 69);
+    for (const host of first69) await judge(host); // read from KV: 69 fill the 4 MiB
+    for (const host of first69) await judge(host); // from memory: each answer kept
+    await judge("h0.tenants.example"); // the kept answer: h0 is now the most recently judged
+    await judge("h69.tenants.example"); // one more: the least recently judged, h1, goes
+    const reads: string[] = [];
+    expect(await judge("h0.tenants.example", countingKv(reads))).toBe(1);
+    expect(await judge("h1.tenants.example", countingKv(reads))).toBe(1);
+    expect(reads).toEqual(["policy:host:h1.tenants.example"]);
   }, 60_000);
 });
