@@ -223,8 +223,9 @@ function namedRoute(route: PolicyRoute): NamedRoute {
   return named;
 }
 
+const byCategory = (name: string) => name.startsWith("category:");
+
 function namedRule(rule: PolicyRule): NamedRule {
-  const byCategory = (name: string) => name.startsWith("category:");
   return {
     rule,
     tokens: rule.crawlers.filter((name) => !byCategory(name)).map(productToken),
