@@ -35,6 +35,7 @@ import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import { readPurposes, type Purposes } from "./purposes.ts";
+import { policyStatesTerms } from "./terms.ts";
 import { MAX_PRICE_UNITS, parsePrice } from "./terms-price.ts";
 import {
   readRouteLicence,
@@ -134,6 +135,8 @@ export class CompiledPolicy {
   readonly policy: OperatorPolicy;
   /** A rule has a `when`: the Worker hands the decision its ledger (found once here, not per request). */
   readonly hasConditions: boolean;
+  /** The policy states terms (terms.ts policyStatesTerms), found once here, not per request. */
+  readonly statesTerms: boolean;
   private readonly routes: PathPatternIndex;
   /** Each route's rules as a request asks them (NamedRoute), in the order of `policy.routes`. */
   private readonly named: readonly NamedRoute[];
@@ -143,6 +146,7 @@ export class CompiledPolicy {
     // The routes as interned (namedRoute): the same objects for every policy that writes them alike.
     this.policy = { ...policy, routes: this.named.map((named) => named.route) };
     this.hasConditions = anyCondition(policy);
+    this.statesTerms = policyStatesTerms(policy);
     this.routes = enforcementRoutes(policy.routes.map((route) => route.pattern));
   }
 
