@@ -80,12 +80,16 @@ interface OtherSpelling {
 
 /**
  * A few patterns tried in turn: the written ones first, then the other spellings, each with the
- * place of its pattern in the list given (`orders`). The winner is the one outranks prefers
- * (the tree's): the longest canonical pattern, then the first written.
+ * place of its pattern in the list given. The winner is the one outranks prefers (the tree's):
+ * the longest canonical pattern, then the first written.
  */
 class FewPatterns implements PathPatternIndex {
-  private readonly patterns: readonly CompiledPattern[];
-  private readonly orders: readonly number[];
+  /**
+   * Each pattern followed by its place: one array, so that a request reads one object of its
+   * policy's own here besides the patterns (most of them shared, internedPattern).
+   */
+  private readonly entries: readonly (CompiledPattern | number)[];
+  private readonly count: number;
   private readonly writtenCount: number;
   /** Patterns with a `*`: what trying each in turn can cost per path character. */
   private readonly wildCount: number;
@@ -93,10 +97,12 @@ class FewPatterns implements PathPatternIndex {
   private readonly source: { readonly patterns: readonly string[]; readonly others: readonly OtherSpelling[] };
 
   constructor(patterns: readonly string[], others: readonly OtherSpelling[]) {
-    this.patterns = [...patterns, ...others.map((other) => other.pattern)].map(internedPattern);
-    this.orders = [...patterns.map((_, order) => order), ...others.map((other) => other.order)];
+    const placed = [...patterns.map((pattern, order) => ({ pattern, order })), ...others];
+    const compiled = placed.map(({ pattern }) => internedPattern(pattern));
+    this.entries = placed.flatMap(({ order }, i) => [compiled[i] as CompiledPattern, order]);
+    this.count = placed.length;
     this.writtenCount = patterns.length;
-    this.wildCount = this.patterns.filter((pattern) => pattern.segments.length > 0).length;
+    this.wildCount = compiled.filter((pattern) => pattern.segments.length > 0).length;
     this.source = { patterns, others };
   }
 
@@ -105,7 +111,7 @@ class FewPatterns implements PathPatternIndex {
   }
 
   findCanonical(canonical: string): number {
-    return this.best(canonical, this.patterns.length) ?? this.treeIndex().findCanonical(canonical);
+    return this.best(canonical, this.count) ?? this.treeIndex().findCanonical(canonical);
   }
 
   findCanonicalAsWritten(canonical: string): number {
@@ -121,9 +127,10 @@ class FewPatterns implements PathPatternIndex {
     const path = matchablePath(canonical);
     let bestOrder = -1;
     let bestPriority = -1;
-    for (let i = 0; i < count; i++) {
-      const pattern = this.patterns[i] as CompiledPattern;
-      const order = this.orders[i] as number;
+    const entries = this.entries;
+    for (let i = 0; i < 2 * count; i += 2) {
+      const pattern = entries[i] as CompiledPattern;
+      const order = entries[i + 1] as number;
       // outranks (pattern.ts), every pattern here being of one kind: longer, then first written.
       if (pattern.priority < bestPriority || (pattern.priority === bestPriority && order >= bestOrder)) continue;
       if (path.startsWith(pattern.head) && matchesAfterHead(pattern, path, pattern.head.length)) {

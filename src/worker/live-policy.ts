@@ -206,9 +206,13 @@ interface Answered {
   readonly generation: number;
   /** The answer is good before this time (ms): the RECHECK_MS limits the reading met. */
   readonly until: number;
-  readonly used: readonly MemoryEntry[];
+  /** The remembered entries the reading used, in order: the first, then any more (usually none). */
+  readonly first: MemoryEntry | undefined;
+  readonly more: readonly MemoryEntry[];
   readonly live: LivePolicy;
 }
+
+const NO_MORE: readonly MemoryEntry[] = [];
 
 /** What rememberedPolicy is reading now: the remembered entries it used and its time limit. */
 let reading: { until: number; readonly used: MemoryEntry[] } | undefined;
@@ -224,7 +228,8 @@ function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePo
     known.generation === memoriesGeneration &&
     now < known.until
   ) {
-    for (const entry of known.used) entry.used = ++useClock;
+    if (known.first) known.first.used = ++useClock;
+    for (const entry of known.more) entry.used = ++useClock;
     return known.live;
   }
   reading = { until: Infinity, used: [] };
@@ -233,7 +238,16 @@ function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePo
     if (live) {
       if (answered.size >= MAX_ANSWERED) answered.clear();
       const { until, used } = reading;
-      answered.set(key, { index: indexMemory, config, generation: memoriesGeneration, until, used, live });
+      const [first, ...more] = used;
+      answered.set(key, {
+        index: indexMemory,
+        config,
+        generation: memoriesGeneration,
+        until,
+        first,
+        more: more.length > 0 ? more : NO_MORE,
+        live,
+      });
     }
     return live;
   } finally {
