@@ -125,10 +125,13 @@ function remembered(host: PolicyHost): Memory | undefined {
   return found.memory;
 }
 
-function remember(host: PolicyHost, value: Memory): void {
+function remember(host: PolicyHost, remembering: Memory): void {
   const key = memoryKey(host);
   memoriesGeneration++;
-  rememberedBytes -= textBytes(memories.get(key)?.memory);
+  const before = memories.get(key)?.memory;
+  rememberedBytes -= textBytes(before);
+  release(before);
+  const value = held(remembering);
   memories.set(key, { memory: value, used: ++useClock });
   rememberedBytes += textBytes(value);
   while (memories.size > MAX_REMEMBERED_POLICIES || rememberedBytes > MAX_REMEMBERED_TEXT_BYTES) {
@@ -139,6 +142,7 @@ function remember(host: PolicyHost, value: Memory): void {
     }
     if (oldest === undefined) break;
     rememberedBytes -= textBytes(memories.get(oldest)?.memory);
+    release(memories.get(oldest)?.memory);
     memories.delete(oldest);
   }
 }
@@ -146,7 +150,42 @@ function remember(host: PolicyHost, value: Memory): void {
 function forget(host: PolicyHost): void {
   memoriesGeneration++;
   rememberedBytes -= textBytes(memories.get(memoryKey(host))?.memory);
+  release(memories.get(memoryKey(host))?.memory);
   memories.delete(memoryKey(host));
+}
+
+/**
+ * One compiled policy per policy text among those remembered: hosts whose policies are written
+ * alike (an agency's template) share one, so a request reads the same compiled routes whichever
+ * of them it is for, objects the CPU's caches keep, not a copy of its host's own (with 1,000
+ * hosts the copies were most of what a request cost more than with one: docs/operating.md "What
+ * it costs (per host)"). A compiled policy is a function of its text alone, and is never
+ * changed once compiled. Counted by the memories holding it and dropped with the last, so it
+ * keeps nothing the bounds above do not count.
+ */
+const compiledByText = new Map<string, { readonly compiled: CompiledPolicy; holders: number }>();
+
+/** The memory as remembered: its compiled policy the one shared for its text, counted. */
+function held(memory: Memory): Memory {
+  const current = memory.current;
+  const text = current?.entry.text;
+  if (!current?.compiled || text === null || text === undefined) return memory;
+  const shared = compiledByText.get(text);
+  if (!shared) {
+    compiledByText.set(text, { compiled: current.compiled, holders: 1 });
+    return memory;
+  }
+  shared.holders++;
+  return shared.compiled === current.compiled
+    ? memory
+    : { ...memory, current: { ...current, compiled: shared.compiled } };
+}
+
+function release(memory: Memory | undefined): void {
+  const text = memory?.current?.compiled ? memory.current.entry.text : null;
+  if (text === null || text === undefined) return;
+  const shared = compiledByText.get(text);
+  if (shared && --shared.holders <= 0) compiledByText.delete(text);
 }
 
 /** The index as this isolate last read it (undefined value: KV holds none, or it cannot be read). */
@@ -156,14 +195,19 @@ let indexMemory: { readonly value: StoredPolicyIndex | undefined; readonly at: n
 export function clearPolicyMemory(): void {
   memories.clear();
   answered.clear();
+  compiledByText.clear();
   memoriesGeneration++;
   rememberedBytes = 0;
   indexMemory = undefined;
 }
 
-/** How many policies this isolate holds compiled, and their text (bench, tests). */
-export function rememberedPolicies(): { readonly count: number; readonly textBytes: number } {
-  return { count: memories.size, textBytes: rememberedBytes };
+/** How many policies this isolate holds compiled, and their text; how many different compiled policies (bench, tests). */
+export function rememberedPolicies(): {
+  readonly count: number;
+  readonly textBytes: number;
+  readonly compiled: number;
+} {
+  return { count: memories.size, textBytes: rememberedBytes, compiled: compiledByText.size };
 }
 
 /** Can this deployment have policies per host at all (route mode with AUTHORITIES)? */
@@ -432,7 +476,8 @@ function compiledOf(entry: StoredPolicyVersion, known: Memory | undefined): Retu
   if (current?.compiled && current.entry.version === entry.version && current.entry.text === entry.text) {
     return { ok: true, value: current.compiled };
   }
-  return parsePolicy(entry.text);
+  const shared = compiledByText.get(entry.text)?.compiled;
+  return shared ? { ok: true, value: shared } : parsePolicy(entry.text);
 }
 
 function livePolicy(memory: Memory, config: Config, host: PolicyHost): LivePolicy {

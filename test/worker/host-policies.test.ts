@@ -449,6 +449,34 @@ describe("scale: a host's answer kept in memory is the answer read again (live-p
     expect(await docs(plain)).toEqual({ host: null, version: 0, source: "var" });
   });
 
+  it("hosts whose policies are written alike share one compiled policy; a save to one leaves the others'", async () => {
+    await saveThree();
+    const template = blockGpt("/t/", 470);
+    for (const host of ["shop.example", "blog.example", "docs.example"]) {
+      expect((await putPolicy(`?host=${host}`, template)).status).toBe(200);
+    }
+    clearPolicyMemory(); // as on another isolate: each host's record read and compiled
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const compiled = async (host: string) => (await policyInForce(env.ROBOTS, config, host)).compiled;
+    const [shop, blog, docs] = [
+      await compiled("shop.example"),
+      await compiled("blog.example"),
+      await compiled("docs.example"),
+    ];
+    expect([blog === shop, docs === shop]).toEqual([true, true]);
+    expect(rememberedPolicies()).toMatchObject({ count: 3, compiled: 1 });
+    expect((await putPolicy("?host=shop.example", blockGpt("/t/", 471))).status).toBe(200);
+    expect([await statusOf("https://shop.example", "/t/a"), await statusOf("https://blog.example", "/t/a")]).toEqual([
+      471, 470,
+    ]);
+    expect(rememberedPolicies()).toMatchObject({ count: 3, compiled: 2 });
+    // The template's last holders move on: it is dropped, nothing kept beyond what is remembered.
+    for (const host of ["blog.example", "docs.example"]) {
+      expect((await putPolicy(`?host=${host}`, blockGpt("/t/", 471))).status).toBe(200);
+    }
+    expect(rememberedPolicies()).toMatchObject({ count: 3, compiled: 1 });
+  });
+
   it("the default saved on another isolate: in force here once a host's request re-reads the index", async () => {
     await saveThree(); // the default's version 1, saved on this isolate
     const { config } = parseConfig({ ...env, ...ROUTE_MODE });
@@ -485,7 +513,8 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     }
     // 4 MiB / 60,000 bytes: the 69 most recently judged are kept.
     expect(MAX_REMEMBERED_TEXT_BYTES).toBe(4 * 1024 * 1024);
-    expect(rememberedPolicies()).toEqual({ count: 69, textBytes: 69 * 60_000 });
+    // ...all written alike: one compiled policy for the 69.
+    expect(rememberedPolicies()).toEqual({ count: 69, textBytes: 69 * 60_000, compiled: 1 });
   }, 60_000);
 
   it("a host whose kept answer is used stays: the least recently judged goes first", async () => {
