@@ -201,13 +201,17 @@ export function clearPolicyMemory(): void {
   indexMemory = undefined;
 }
 
-/** How many policies this isolate holds compiled, and their text; how many different compiled policies (bench, tests). */
+/**
+ * How many policies this isolate holds, their text, how many different compiled policies, and
+ * how many hosts' lookups it keeps answered (bench, tests).
+ */
 export function rememberedPolicies(): {
   readonly count: number;
   readonly textBytes: number;
   readonly compiled: number;
+  readonly answered: number;
 } {
-  return { count: memories.size, textBytes: rememberedBytes, compiled: compiledByText.size };
+  return { count: memories.size, textBytes: rememberedBytes, compiled: compiledByText.size, answered: answered.size };
 }
 
 /** Can this deployment have policies per host at all (route mode with AUTHORITIES)? */
@@ -242,7 +246,7 @@ export function policyInForce(
  * the table starts again empty.
  */
 const answered = new Map<string, Answered>();
-const MAX_ANSWERED = 4_096;
+export const MAX_ANSWERED = 4_096;
 
 interface Answered {
   readonly index: typeof indexMemory;

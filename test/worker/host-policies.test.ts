@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config/read-config.ts";
 import {
   clearPolicyMemory,
+  MAX_ANSWERED,
   MAX_POLICY_HOSTS,
   MAX_REMEMBERED_TEXT_BYTES,
   policyInForce,
@@ -514,7 +515,19 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     // 4 MiB / 60,000 bytes: the 69 most recently judged are kept.
     expect(MAX_REMEMBERED_TEXT_BYTES).toBe(4 * 1024 * 1024);
     // ...all written alike: one compiled policy for the 69.
-    expect(rememberedPolicies()).toEqual({ count: 69, textBytes: 69 * 60_000, compiled: 1 });
+    expect(rememberedPolicies()).toMatchObject({ count: 69, textBytes: 69 * 60_000, compiled: 1 });
+  }, 60_000);
+
+  it("hosts a client names under a pattern: at most MAX_ANSWERED lookups kept answered, each still right", async () => {
+    await saveThree(); // *.tenants.example blocks /t/ with 454
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const judgedBy = async (host: string) => (await policyInForce(env.ROBOTS, config, host)).host;
+    const named = Array.from({ length: MAX_ANSWERED + 100 }, (_, i) => `c${i}.tenants.example`);
+    for (const host of named) await judgedBy(host);
+    for (const host of named) expect(await judgedBy(host)).toBe("*.tenants.example");
+    expect(MAX_ANSWERED).toBe(4_096);
+    expect(rememberedPolicies().answered).toBeLessThanOrEqual(4_096);
+    expect(await judgedBy("vip.tenants.example")).toBe("vip.tenants.example");
   }, 60_000);
 
   it("a host whose kept answer is used stays: the least recently judged goes first", async () => {
