@@ -333,6 +333,25 @@ describe("explain, replay, status and activity take host=", () => {
     expect(await statusOf("https://blog.example", "/d/a")).toBe(453);
   });
 
+  it("status names each host policy's purposes problems, by whose policy they are", async () => {
+    const passing = JSON.stringify({
+      purposes: [{ path: "/members/", "ai-training": "block" }],
+      routes: [{ pattern: "/members/", rules: [{ crawlers: ["GPTBot"], action: "allow" }] }],
+    });
+    expect((await putPolicy("?host=shop.example", passing)).status).toBe(200);
+    expect((await putPolicy("?host=*.tenants.example", passing)).status).toBe(200);
+    for (const site of ["https://shop.example", "https://blog.example", "https://a.tenants.example"]) {
+      await statusOf(site, "/"); // each origin known to the edge, on the status page
+    }
+    const { edge } = await json<{ edge: { problems: string[] } }>(send("GET", "status"));
+    const conflict =
+      'routes[0].rules[0] lets GPTBot pass on "/members/", where purposes[0] blocks them ("/members/"): the served robots.txt tells them "Disallow: /members/" while the edge passes them; block them in the route too, or change the purposes';
+    expect(edge.problems.filter((problem) => problem.includes("purposes")).toSorted()).toEqual([
+      `purposes of *.tenants.example's policy: ${conflict}`,
+      `purposes of shop.example's policy: ${conflict}`,
+    ]);
+  });
+
   it("activity?host= is that host's origin", async () => {
     await call("/x/a", { ua: GPTBOT, env: ROUTE_MODE, site: "https://shop.example" });
     const answer = await json<{ origin: string }>(send("GET", "activity?host=shop.example"));
