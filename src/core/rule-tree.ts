@@ -20,7 +20,7 @@ import { SegmentAutomaton, type Candidate } from "./segment-automaton.ts";
  * practice (a few rules to try, short paths); one pass bounds the worst case (thousands of
  * wildcard rules against a long path).
  */
-const ONE_BY_ONE_LIMIT = 50_000;
+export const ONE_BY_ONE_LIMIT = 50_000;
 
 interface TreeNode<P extends CompiledPattern> {
   label: string;

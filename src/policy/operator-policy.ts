@@ -35,6 +35,7 @@ import { MODES, type Mode } from "./mode.ts";
 import { invalid, valid, type Validated } from "./validated.ts";
 import { CRAWLER_CATEGORIES, isCrawlerCategory, type CrawlerCategory } from "../vocabulary.ts";
 import { readPurposes, type Purposes } from "./purposes.ts";
+import { policyStatesTerms } from "./terms.ts";
 import { MAX_PRICE_UNITS, parsePrice } from "./terms-price.ts";
 import {
   readRouteLicence,
@@ -134,11 +135,18 @@ export class CompiledPolicy {
   readonly policy: OperatorPolicy;
   /** A rule has a `when`: the Worker hands the decision its ledger (found once here, not per request). */
   readonly hasConditions: boolean;
+  /** The policy states terms (terms.ts policyStatesTerms), found once here, not per request. */
+  readonly statesTerms: boolean;
   private readonly routes: PathPatternIndex;
+  /** Each route's rules as a request asks them (NamedRoute), in the order of `policy.routes`. */
+  private readonly named: readonly NamedRoute[];
 
   constructor(policy: OperatorPolicy) {
-    this.policy = policy;
+    this.named = policy.routes.map(namedRoute);
+    // The routes as interned (namedRoute): the same objects for every policy that writes them alike.
+    this.policy = { ...policy, routes: this.named.map((named) => named.route) };
     this.hasConditions = anyCondition(policy);
+    this.statesTerms = policyStatesTerms(policy);
     this.routes = enforcementRoutes(policy.routes.map((route) => route.pattern));
   }
 
@@ -165,22 +173,94 @@ export class CompiledPolicy {
   }
 
   private matchRoute(routeIndex: number, subject: PolicySubject): PolicyMatch | undefined {
-    const route = this.policy.routes[routeIndex];
-    if (!route) return undefined;
-    const ruleIndex = route.rules.findIndex((rule) => names(rule, subject));
+    const named = this.named[routeIndex];
+    if (!named) return undefined;
+    const { route } = named;
+    const ruleIndex = named.rules.findIndex((rule) => names(rule, subject));
     return { route, routeIndex, rule: route.rules[ruleIndex], ruleIndex };
   }
 }
 
-function names(rule: PolicyRule, subject: PolicySubject): boolean {
-  const tokens = subject.tokens.map(productToken);
-  const named = rule.crawlers.some((name) =>
-    name.startsWith("category:")
-      ? name.slice("category:".length) === subject.category
-      : tokens.includes(productToken(name)),
-  );
-  return named && holds(rule.when, subject);
+/**
+ * A route with the names each rule gives found once: the product tokens (as robots.txt compares
+ * them) and the categories it names. Interned (internedRoutes): the deployments this serves
+ * write many hosts' policies from one template, and a request then reads the route, its rules
+ * and their names from objects every such host shares, objects the CPU's caches keep, rather
+ * than from its host's own copies (docs/operating.md "What it costs (per host)").
+ */
+interface NamedRoute {
+  readonly route: PolicyRoute;
+  readonly rules: readonly NamedRule[];
 }
+
+interface NamedRule {
+  readonly rule: PolicyRule;
+  /** productToken of each crawler named by token, in order. */
+  readonly tokens: readonly string[];
+  /** Each `category:NAME` named, NAME alone. */
+  readonly categories: readonly string[];
+}
+
+/**
+ * The routes every policy of this isolate shares, by their content (JSON of the validated route).
+ * Bounded: past MAX_INTERNED_ROUTES routes or MAX_INTERNED_ROUTE_TEXT characters of that content
+ * the table starts again empty (policies keep the routes they hold; only sharing with later
+ * ones is lost), so policies that come and go cannot grow it. Routes are never changed once
+ * validated (readonly), so sharing one between policies changes no answer.
+ */
+const internedRoutes = new Map<string, NamedRoute>();
+let internedRouteText = 0;
+const MAX_INTERNED_ROUTES = 4_096;
+const MAX_INTERNED_ROUTE_TEXT = 1024 * 1024;
+
+function namedRoute(route: PolicyRoute): NamedRoute {
+  const key = JSON.stringify(route);
+  const known = internedRoutes.get(key);
+  if (known) return known;
+  const named: NamedRoute = { route, rules: route.rules.map(namedRule) };
+  if (internedRoutes.size >= MAX_INTERNED_ROUTES || internedRouteText + key.length > MAX_INTERNED_ROUTE_TEXT) {
+    internedRoutes.clear();
+    internedRouteText = 0;
+  }
+  internedRoutes.set(key, named);
+  internedRouteText += key.length;
+  return named;
+}
+
+const byCategory = (name: string) => name.startsWith("category:");
+
+function namedRule(rule: PolicyRule): NamedRule {
+  return {
+    rule,
+    tokens: rule.crawlers.filter((name) => !byCategory(name)).map(productToken),
+    categories: rule.crawlers.filter(byCategory).map((name) => name.slice("category:".length)),
+  };
+}
+
+/** Does the rule name the crawler (by a product token, or by its category), its condition holding? */
+function names(named: NamedRule, subject: PolicySubject): boolean {
+  const category = subject.category;
+  const tokens = productTokensOf(subject.tokens);
+  const byName =
+    (category !== undefined && named.categories.includes(category)) ||
+    named.tokens.some((token) => tokens.includes(token));
+  return byName && holds(named.rule.when, subject);
+}
+
+/**
+ * The product tokens of a request's User-Agent tokens; the last list's answer is kept, as one
+ * decision asks for the same crawler's tokens on every route, rule and spelling it judges.
+ */
+function productTokensOf(tokens: readonly string[]): readonly string[] {
+  if (tokens !== lastTokens) {
+    lastTokens = tokens;
+    lastProductTokens = tokens.map(productToken);
+  }
+  return lastProductTokens;
+}
+
+let lastTokens: readonly string[] | undefined;
+let lastProductTokens: readonly string[] = [];
 
 function holds(condition: RuleCondition | undefined, subject: PolicySubject): boolean {
   if (!condition) return true;

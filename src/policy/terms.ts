@@ -33,7 +33,7 @@ import type { ClaimStanding } from "./claim.ts";
 import { UNPROVEN_RETRY_AFTER_SECONDS } from "./claim.ts";
 import { NOT_GATHERED, type NotGathered } from "./edge-facts.ts";
 import type { DecidingLine, EdgeOutcome } from "./edge-record.ts";
-import type { CompiledPolicy, PolicyRoute } from "./operator-policy.ts";
+import type { CompiledPolicy, OperatorPolicy, PolicyRoute } from "./operator-policy.ts";
 import { enforcementSpellings } from "./path-spellings.ts";
 import { categoryBlockedAt } from "./purposes.ts";
 import type { Mode } from "./mode.ts";
@@ -248,19 +248,20 @@ function names(crawlers: readonly string[], who: TermsSubject): boolean {
   );
 }
 
-/** Whether a policy states any terms: found once per policy version, not per request (a 64 KiB policy has 1,000+ routes). */
+/**
+ * Whether a policy states any terms: found once per policy version, not per request (a 64 KiB
+ * policy has 1,000+ routes), and kept on the compiled policy (policyStatesTerms): with 1,000
+ * hosts, a table of every policy's answer was one more thing a request read that the CPU's
+ * caches no longer held (docs/operating.md "What it costs (per host)").
+ */
 function statesTerms(policy: CompiledPolicy): boolean {
-  let states = stating.get(policy);
-  if (states === undefined) {
-    const { licence, purposes, routes } = policy.policy;
-    states =
-      licence !== undefined || (purposes?.length ?? 0) > 0 || routes.some((route) => route.licence !== undefined);
-    stating.set(policy, states);
-  }
-  return states;
+  return policy.statesTerms;
 }
 
-const stating = new WeakMap<CompiledPolicy, boolean>();
+/** Whether the policy states any terms (CompiledPolicy finds it once, when compiled). */
+export function policyStatesTerms({ licence, purposes, routes }: OperatorPolicy): boolean {
+  return licence !== undefined || (purposes?.length ?? 0) > 0 || routes.some((route) => route.licence !== undefined);
+}
 
 function routeOf(policy: CompiledPolicy, spelling: string): LicenceRoute | undefined {
   const match = policy.matchCanonical(spelling, NOBODY);

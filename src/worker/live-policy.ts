@@ -114,11 +114,18 @@ const memoryKey = (host: PolicyHost) => host ?? DEFAULT_KEY;
  * more than the rest of the lookup); the oldest stamp is searched for only when a new policy
  * passes a bound, which a deployment within the bounds never does after warming up.
  */
-const memories = new Map<string, { memory: Memory; used: number }>();
+const memories = new Map<string, MemoryEntry>();
 let useClock = 0;
 let rememberedBytes = 0;
 /** When this isolate last evicted a compiled policy to stay within a bound (GET status names it). */
 let evicted: { readonly at: number; readonly count: number; readonly bytes: number } | undefined;
+/** Bumped whenever `memories` changes: a request host's answer kept in `answered` is good only within one. */
+let memoriesGeneration = 0;
+
+interface MemoryEntry {
+  readonly memory: Memory;
+  used: number;
+}
 
 const textBytes = (memory: Memory | undefined) => memory?.current?.entry.text?.length ?? 0;
 
@@ -126,12 +133,17 @@ function remembered(host: PolicyHost): Memory | undefined {
   const found = memories.get(memoryKey(host));
   if (!found) return undefined;
   found.used = ++useClock;
+  reading?.used.push(found);
   return found.memory;
 }
 
-function remember(host: PolicyHost, value: Memory): void {
+function remember(host: PolicyHost, remembering: Memory): void {
   const key = memoryKey(host);
-  rememberedBytes -= textBytes(memories.get(key)?.memory);
+  memoriesGeneration++;
+  const before = memories.get(key)?.memory;
+  rememberedBytes -= textBytes(before);
+  release(before);
+  const value = held(remembering);
   memories.set(key, { memory: value, used: ++useClock });
   rememberedBytes += textBytes(value);
   while (memories.size > MAX_REMEMBERED_POLICIES || rememberedBytes > MAX_REMEMBERED_TEXT_BYTES) {
@@ -142,6 +154,7 @@ function remember(host: PolicyHost, value: Memory): void {
     }
     if (oldest === undefined) break;
     rememberedBytes -= textBytes(memories.get(oldest)?.memory);
+    release(memories.get(oldest)?.memory);
     memories.delete(oldest);
     evicted = { at: Date.now(), count: memories.size, bytes: rememberedBytes };
   }
@@ -163,8 +176,44 @@ export function policyCacheProblems(now = Date.now()): string[] {
 }
 
 function forget(host: PolicyHost): void {
+  memoriesGeneration++;
   rememberedBytes -= textBytes(memories.get(memoryKey(host))?.memory);
+  release(memories.get(memoryKey(host))?.memory);
   memories.delete(memoryKey(host));
+}
+
+/**
+ * One compiled policy per policy text among those remembered: hosts whose policies are written
+ * alike (an agency's template) share one, so a request reads the same compiled routes whichever
+ * of them it is for, objects the CPU's caches keep, not a copy of its host's own (with 1,000
+ * hosts the copies were most of what a request cost more than with one: docs/operating.md "What
+ * it costs (per host)"). A compiled policy is a function of its text alone, and is never
+ * changed once compiled. Counted by the memories holding it and dropped with the last, so it
+ * keeps nothing the bounds above do not count.
+ */
+const compiledByText = new Map<string, { readonly compiled: CompiledPolicy; holders: number }>();
+
+/** The memory as remembered: its compiled policy the one shared for its text, counted. */
+function held(memory: Memory): Memory {
+  const current = memory.current;
+  const text = current?.entry.text;
+  if (!current?.compiled || text === null || text === undefined) return memory;
+  const shared = compiledByText.get(text);
+  if (!shared) {
+    compiledByText.set(text, { compiled: current.compiled, holders: 1 });
+    return memory;
+  }
+  shared.holders++;
+  return shared.compiled === current.compiled
+    ? memory
+    : { ...memory, current: { ...current, compiled: shared.compiled } };
+}
+
+function release(memory: Memory | undefined): void {
+  const text = memory?.current?.compiled ? memory.current.entry.text : null;
+  if (text === null || text === undefined) return;
+  const shared = compiledByText.get(text);
+  if (shared && --shared.holders <= 0) compiledByText.delete(text);
 }
 
 /** The index as this isolate last read it (undefined value: KV holds none, or it cannot be read). */
@@ -173,14 +222,25 @@ let indexMemory: { readonly value: StoredPolicyIndex | undefined; readonly at: n
 /** Forget what this isolate remembers (tests). */
 export function clearPolicyMemory(): void {
   memories.clear();
+  answered.clear();
+  compiledByText.clear();
+  memoriesGeneration++;
   rememberedBytes = 0;
   indexMemory = undefined;
   evicted = undefined;
 }
 
-/** How many policies this isolate holds compiled, and their text (bench, tests). */
-export function rememberedPolicies(): { readonly count: number; readonly textBytes: number } {
-  return { count: memories.size, textBytes: rememberedBytes };
+/**
+ * How many policies this isolate holds, their text, how many different compiled policies, and
+ * how many hosts' lookups it keeps answered (bench, tests).
+ */
+export function rememberedPolicies(): {
+  readonly count: number;
+  readonly textBytes: number;
+  readonly compiled: number;
+  readonly answered: number;
+} {
+  return { count: memories.size, textBytes: rememberedBytes, compiled: compiledByText.size, answered: answered.size };
 }
 
 /** Can this deployment have policies per host at all (route mode with AUTHORITIES)? */
@@ -203,11 +263,80 @@ export function policyInForce(
   return rememberedPolicy(config, host, now) ?? resolvedPolicy(kv, config, host, now);
 }
 
+/**
+ * A request host's last answer from memory, kept while nothing it was read from has changed: the
+ * same index read, the same config, no policy remembered or forgotten since (memoriesGeneration),
+ * and no time limit it depended on passed (`until`). The lookup of a host, in steady state, is
+ * then one Map read: with 1,000 hosts, walking each request's keys through the index and the
+ * memory (a few Maps of 1,000 entries and a fresh object per request) cost more than the
+ * decision it prepares (docs/operating.md "What it costs (per host)"). The same answer as
+ * reading it again, the entries it used stamped again for least-recently-used. Bounded:
+ * hosts under a `*.` pattern are as many as clients care to name, so past MAX_ANSWERED hosts
+ * the table starts again empty.
+ */
+const answered = new Map<string, Answered>();
+export const MAX_ANSWERED = 4_096;
+
+interface Answered {
+  readonly index: typeof indexMemory;
+  readonly config: Config;
+  readonly generation: number;
+  /** The answer is good before this time (ms): the RECHECK_MS limits the reading met. */
+  readonly until: number;
+  /** The remembered entries the reading used, in order: the first, then any more (usually none). */
+  readonly first: MemoryEntry | undefined;
+  readonly more: readonly MemoryEntry[];
+  readonly live: LivePolicy;
+}
+
+const NO_MORE: readonly MemoryEntry[] = [];
+
+/** What rememberedPolicy is reading now: the remembered entries it used and its time limit. */
+let reading: { until: number; readonly used: MemoryEntry[] } | undefined;
+
 /** policyInForce from this isolate's memory alone; undefined when any step needs KV. */
 function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePolicy | undefined {
+  const key = memoryKey(host);
+  const known = answered.get(key);
+  if (
+    known !== undefined &&
+    known.index === indexMemory &&
+    known.config === config &&
+    known.generation === memoriesGeneration &&
+    now < known.until
+  ) {
+    if (known.first) known.first.used = ++useClock;
+    for (const entry of known.more) entry.used = ++useClock;
+    return known.live;
+  }
+  reading = { until: Infinity, used: [] };
+  try {
+    const live = readRememberedPolicy(config, host, now);
+    if (live) {
+      if (answered.size >= MAX_ANSWERED) answered.clear();
+      const { until, used } = reading;
+      const [first, ...more] = used;
+      answered.set(key, {
+        index: indexMemory,
+        config,
+        generation: memoriesGeneration,
+        until,
+        first,
+        more: more.length > 0 ? more : NO_MORE,
+        live,
+      });
+    }
+    return live;
+  } finally {
+    reading = undefined;
+  }
+}
+
+function readRememberedPolicy(config: Config, host: PolicyHost, now: number): LivePolicy | undefined {
   const index = indexMemory?.value;
   if (host !== null && hostsPossible(config)) {
     if (!indexMemory || now - indexMemory.at >= RECHECK_MS) return undefined;
+    if (reading) reading.until = Math.min(reading.until, indexMemory.at + RECHECK_MS);
     for (const key of policyKeysFor(host)) {
       if (!hasOwnPolicy(key, index, config)) continue;
       const live = keyFromMemory(config, key, index?.hosts.get(key), now);
@@ -290,6 +419,7 @@ function keyFromMemory(
   if (!memory) return undefined;
   const current = indexed !== undefined && (memory.newest ?? 0) === indexed.version;
   if (!current && now - memory.at >= RECHECK_MS) return undefined;
+  if (!current && reading) reading.until = Math.min(reading.until, memory.at + RECHECK_MS);
   return livePolicy(memory, config, host);
 }
 
@@ -379,7 +509,8 @@ function compiledOf(entry: StoredPolicyVersion, known: Memory | undefined): Retu
   if (current?.compiled && current.entry.version === entry.version && current.entry.text === entry.text) {
     return { ok: true, value: current.compiled };
   }
-  return parsePolicy(entry.text);
+  const shared = compiledByText.get(entry.text)?.compiled;
+  return shared ? { ok: true, value: shared } : parsePolicy(entry.text);
 }
 
 function livePolicy(memory: Memory, config: Config, host: PolicyHost): LivePolicy {

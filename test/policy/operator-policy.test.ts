@@ -190,3 +190,46 @@ describe('a rule\'s "signature"', () => {
     if (withSignature.ok) expect(withSignature.value.policy.routes[0]?.rules[0]?.signature).toBe("required");
   });
 });
+
+// Routes written alike are one object for every policy of the isolate (operator-policy.ts
+// namedRoute): the same answers, each policy's own rules; the table bounded, started again.
+const sharedRoutesPolicy = (own: string, action: "block" | "allow") =>
+  JSON.stringify({
+    routes: [
+      { pattern: "/x/", blockStatus: 451, rules: [{ crawlers: ["GPTBot"], action: "block" }] },
+      { pattern: own, rules: [{ crawlers: ["GPTBot", "category:ai-training"], action }] },
+    ],
+  });
+const compiledPolicy = (json: string) => {
+  const result = parsePolicy(json);
+  if (!result.ok) throw new Error(result.problems.join("; "));
+  return result.value;
+};
+
+describe("routes shared between policies", () => {
+  const gptbot = { tokens: ["GPTBot"], category: "ai-training" as const };
+  const ccbot = { tokens: ["CCBot"], category: "ai-training" as const };
+
+  it.each([
+    { path: "/x/1", subject: gptbot, route: 0, rule: 0, action: "block" },
+    { path: "/own/1", subject: gptbot, route: 1, rule: 0, action: "allow" },
+    { path: "/own/1", subject: ccbot, route: 1, rule: 0, action: "allow" },
+    { path: "/x/1", subject: ccbot, route: 0, rule: -1, action: undefined },
+  ])("$path, $subject.tokens: route $route, rule $rule ($action)", ({ path, subject, route, rule, action }) => {
+    const a = compiledPolicy(sharedRoutesPolicy("/own/", "allow"));
+    const b = compiledPolicy(sharedRoutesPolicy("/other/", "block"));
+    expect(a.policy.routes[0]).toBe(b.policy.routes[0]); // one object for both
+    const match = a.match(path, subject);
+    expect([match?.routeIndex, match?.ruleIndex, match?.rule?.action]).toEqual([route, rule, action]);
+    expect(b.match("/own/1", gptbot)).toBeUndefined();
+  });
+
+  it("past the table's bound (it starts again) every policy answers by its own routes", () => {
+    const policies = Array.from({ length: 5_000 }, (_, i) =>
+      compiledPolicy(sharedRoutesPolicy(`/own-${i}/`, i % 2 === 0 ? "allow" : "block")),
+    );
+    const actions = policies.map((each, i) => each.match(`/own-${i}/page`, gptbot)?.rule?.action);
+    expect(actions.filter((action, i) => action !== (i % 2 === 0 ? "allow" : "block"))).toEqual([]);
+    expect(policies.map((each) => each.match("/x/page", gptbot)?.route.blockStatus)).toEqual(policies.map(() => 451));
+  });
+});

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config/read-config.ts";
 import {
   clearPolicyMemory,
+  MAX_ANSWERED,
   MAX_POLICY_HOSTS,
   MAX_REMEMBERED_TEXT_BYTES,
   policyInForce,
@@ -332,6 +333,25 @@ describe("explain, replay, status and activity take host=", () => {
     expect(await statusOf("https://blog.example", "/d/a")).toBe(453);
   });
 
+  it("status names each host policy's purposes problems, by whose policy they are", async () => {
+    const passing = JSON.stringify({
+      purposes: [{ path: "/members/", "ai-training": "block" }],
+      routes: [{ pattern: "/members/", rules: [{ crawlers: ["GPTBot"], action: "allow" }] }],
+    });
+    expect((await putPolicy("?host=shop.example", passing)).status).toBe(200);
+    expect((await putPolicy("?host=*.tenants.example", passing)).status).toBe(200);
+    for (const site of ["https://shop.example", "https://blog.example", "https://a.tenants.example"]) {
+      await statusOf(site, "/"); // each origin known to the edge, on the status page
+    }
+    const { edge } = await json<{ edge: { problems: string[] } }>(send("GET", "status"));
+    const conflict =
+      'routes[0].rules[0] lets GPTBot pass on "/members/", where purposes[0] blocks them ("/members/"): the served robots.txt tells them "Disallow: /members/" while the edge passes them; block them in the route too, or change the purposes';
+    expect(edge.problems.filter((problem) => problem.includes("purposes")).toSorted()).toEqual([
+      `purposes of *.tenants.example's policy: ${conflict}`,
+      `purposes of shop.example's policy: ${conflict}`,
+    ]);
+  });
+
   it("activity?host= is that host's origin", async () => {
     await call("/x/a", { ua: GPTBOT, env: ROUTE_MODE, site: "https://shop.example" });
     const answer = await json<{ origin: string }>(send("GET", "activity?host=shop.example"));
@@ -432,6 +452,67 @@ describe("scale: the request path's KV reads", () => {
   }, 60_000);
 });
 
+describe("scale: a host's answer kept in memory is the answer read again (live-policy.ts answered)", () => {
+  it("another config (its POLICY var) answers by its own, not the last config's", async () => {
+    const withVar = parseConfig({
+      ...env,
+      ...ROUTE_MODE,
+      POLICY: JSON.stringify({ default: { routes: [] }, hosts: { "docs.example": JSON.parse(blockGpt("/x/", 451)) } }),
+    }).config;
+    const plain = parseConfig({ ...env, ...ROUTE_MODE }).config;
+    const docs = async (config: typeof plain) => {
+      const live = await policyInForce(env.ROBOTS, config, "docs.example");
+      return { host: live.host, version: live.version, source: live.source };
+    };
+    expect(await docs(withVar)).toEqual({ host: "docs.example", version: 0, source: "var" });
+    expect(await docs(withVar)).toEqual({ host: "docs.example", version: 0, source: "var" }); // kept
+    expect(await docs(plain)).toEqual({ host: null, version: 0, source: "var" });
+  });
+
+  it("hosts whose policies are written alike share one compiled policy; a save to one leaves the others'", async () => {
+    await saveThree();
+    const template = blockGpt("/t/", 470);
+    for (const host of ["shop.example", "blog.example", "docs.example"]) {
+      expect((await putPolicy(`?host=${host}`, template)).status).toBe(200);
+    }
+    clearPolicyMemory(); // as on another isolate: each host's record read and compiled
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const compiled = async (host: string) => (await policyInForce(env.ROBOTS, config, host)).compiled;
+    const [shop, blog, docs] = [
+      await compiled("shop.example"),
+      await compiled("blog.example"),
+      await compiled("docs.example"),
+    ];
+    expect([blog === shop, docs === shop]).toEqual([true, true]);
+    expect(rememberedPolicies()).toMatchObject({ count: 3, compiled: 1 });
+    expect((await putPolicy("?host=shop.example", blockGpt("/t/", 471))).status).toBe(200);
+    expect([await statusOf("https://shop.example", "/t/a"), await statusOf("https://blog.example", "/t/a")]).toEqual([
+      471, 470,
+    ]);
+    expect(rememberedPolicies()).toMatchObject({ count: 3, compiled: 2 });
+    // The template's last holders move on: it is dropped, nothing kept beyond what is remembered.
+    for (const host of ["blog.example", "docs.example"]) {
+      expect((await putPolicy(`?host=${host}`, blockGpt("/t/", 471))).status).toBe(200);
+    }
+    expect(rememberedPolicies()).toMatchObject({ count: 3, compiled: 1 });
+  });
+
+  it("the default saved on another isolate: in force here once a host's request re-reads the index", async () => {
+    await saveThree(); // the default's version 1, saved on this isolate
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const defaultVersion = async () => (await policyInForce(env.ROBOTS, config)).version;
+    expect([await defaultVersion(), await defaultVersion()]).toEqual([1, 1]); // the second kept
+    const index = JSON.parse((await env.ROBOTS.get("policy-hosts")) ?? "{}") as { default: object };
+    index.default = { version: 2, savedAt: 2, via: "put", own: true };
+    await env.ROBOTS.put("policy-hosts", JSON.stringify(index));
+    const version2 = { version: 2, savedAt: 2, via: "put", saveId: "b", text: blockGpt("/d/", 460) };
+    await env.ROBOTS.put("policy", JSON.stringify({ schema: 1, versions: [version2] }));
+    vi.useFakeTimers({ now: Date.now() + RECHECK_MS + 1, toFake: ["Date"] });
+    await policyInForce(env.ROBOTS, config, "shop.example"); // re-reads the index
+    expect(await defaultVersion()).toBe(2);
+  });
+});
+
 describe("scale: compiled policies kept per isolate within bounds", () => {
   it("keeps at most MAX_REMEMBERED_TEXT_BYTES of policy text however many hosts are judged, and status names the eviction", async () => {
     // 120 hosts with a policy of 60,000 bytes each, written around the admin API (which refuses
@@ -453,7 +534,8 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     }
     // (6 MiB + 64 KiB) / 60,000 bytes: the 105 most recently judged are kept.
     expect(MAX_REMEMBERED_TEXT_BYTES).toBe(6 * 1024 * 1024 + 64 * 1024);
-    expect(rememberedPolicies()).toEqual({ count: 105, textBytes: 105 * 60_000 });
+    // ...all written alike: one compiled policy for the 105.
+    expect(rememberedPolicies()).toMatchObject({ count: 105, textBytes: 105 * 60_000, compiled: 1 });
     const status = await json<{ edge: { problems: string[] } }>(send("GET", "status"));
     expect(status.edge.problems.filter((problem) => problem.startsWith("host policies exceed"))).toEqual([
       "host policies exceed what an isolate keeps compiled (5001 policies, 6356992 characters of text; 105 kept, 6300000 characters): an evicted host's policy is read from KV again when next asked, up to one read per request; shrink or remove host policies (GET policies lists them)",
@@ -478,5 +560,42 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     // A host already counted replaces its own text: 99 × 62,500 + 60,000 fits.
     expect((await putPolicy("?host=h7.tenants.example", big)).status).toBe(200);
     expect((await putPolicy("?host=shop.example", blockGpt("/x/", 451))).status).toBe(200);
+  }, 60_000);
+
+  it("hosts a client names under a pattern: at most MAX_ANSWERED lookups kept answered, each still right", async () => {
+    await saveThree(); // *.tenants.example blocks /t/ with 454
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const judgedBy = async (host: string) => (await policyInForce(env.ROBOTS, config, host)).host;
+    const named = Array.from({ length: MAX_ANSWERED + 100 }, (_, i) => `c${i}.tenants.example`);
+    for (const host of named) await judgedBy(host);
+    for (const host of named) expect(await judgedBy(host)).toBe("*.tenants.example");
+    expect(MAX_ANSWERED).toBe(4_096);
+    expect(rememberedPolicies().answered).toBeLessThanOrEqual(4_096);
+    expect(await judgedBy("vip.tenants.example")).toBe("vip.tenants.example");
+  }, 60_000);
+
+  it("a host whose kept answer is used stays: the least recently judged goes first", async () => {
+    const text = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
+    const hosts = Array.from({ length: 106 }, (_, i) => `h${i}.tenants.example`);
+    const line = { version: 1, savedAt: 1, via: "put", own: true };
+    await env.ROBOTS.put(
+      "policy-hosts",
+      JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
+    );
+    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
+    await Promise.all(
+      hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
+    );
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const judge = async (host: string, kv = env.ROBOTS) => (await policyInForce(kv, config, host)).version;
+    const first105 = hosts.slice(0, 105);
+    for (const host of first105) await judge(host); // read from KV: 105 fill the 6 MiB + 64 KiB
+    for (const host of first105) await judge(host); // from memory: each answer kept
+    await judge("h0.tenants.example"); // the kept answer: h0 is now the most recently judged
+    await judge("h105.tenants.example"); // one more: the least recently judged, h1, goes
+    const reads: string[] = [];
+    expect(await judge("h0.tenants.example", countingKv(reads))).toBe(1);
+    expect(await judge("h1.tenants.example", countingKv(reads))).toBe(1);
+    expect(reads).toEqual(["policy:host:h1.tenants.example"]);
   }, 60_000);
 });

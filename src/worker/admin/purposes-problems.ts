@@ -18,23 +18,50 @@ import { tdmrepNotes } from "../licence/tdmrep-route.ts";
 
 export const MAX_CHECKED_ORIGINS = 20;
 
-export function purposesProblems(
+/**
+ * With policies per host, each policy judging origins of the status page, its problems named
+ * by whose it is (`purposes of shop.example's policy: …`; the default's as before) and checked
+ * against the origins it judges only. The MAX_CHECKED_ORIGINS bound is for all of them together.
+ */
+export function purposesProblemsByPolicy(
+  judging: readonly {
+    readonly host: string | null;
+    readonly policy: CompiledPolicy | undefined;
+    readonly origins: readonly { readonly authority: string; readonly entry: RobotsEntry }[];
+  }[],
+  defaultPolicy: CompiledPolicy | undefined,
+): string[] {
+  const budget = { left: MAX_CHECKED_ORIGINS };
+  return [
+    ...judging.flatMap(({ host, policy, origins }) => policyPurposesProblems(policy, origins, host, budget)),
+    ...tdmrepProblems(defaultPolicy),
+  ];
+}
+
+function policyPurposesProblems(
   policy: CompiledPolicy | undefined,
   origins: readonly { readonly authority: string; readonly entry: RobotsEntry }[],
+  host: string | null,
+  budget: { left: number },
 ): string[] {
   if (!policy?.policy.purposes || policy.policy.purposes.length === 0) return [];
-  const problems = routesPassingPurposes(policy).map((problem) => `purposes: ${problem}`);
-  for (const { authority, entry } of origins.slice(0, MAX_CHECKED_ORIGINS)) {
-    for (const warning of purposesWarnings(entry, policy)) problems.push(`purposes at ${authority}: ${warning}`);
+  const whose = host === null ? "purposes" : `purposes of ${host}'s policy`;
+  const problems = routesPassingPurposes(policy).map((problem) => `${whose}: ${problem}`);
+  const checked = origins.slice(0, Math.max(0, budget.left));
+  budget.left -= checked.length;
+  for (const { authority, entry } of checked) {
+    for (const warning of purposesWarnings(entry, policy)) problems.push(`${whose} at ${authority}: ${warning}`);
   }
-  // The origin's own tdmrep.json against the purposes (policy/tdmrep.ts), as this isolate last served it.
-  for (const [authority, found] of tdmrepNotes()) {
-    for (const note of found) problems.push(`tdmrep at ${authority}: ${note}`);
-  }
-  if (origins.length > MAX_CHECKED_ORIGINS) {
+  if (origins.length > checked.length) {
     problems.push(
-      `purposes: checked against the first ${MAX_CHECKED_ORIGINS} of ${origins.length} origins on this page; POST purposes/preview?origin= checks another`,
+      `${whose}: checked against ${checked.length} of the ${origins.length} origins it judges on this page (at most ${MAX_CHECKED_ORIGINS} in all); POST purposes/preview?origin= checks another`,
     );
   }
   return problems;
+}
+
+/** The origin's own tdmrep.json against the purposes (policy/tdmrep.ts), as this isolate last served it. */
+function tdmrepProblems(policy: CompiledPolicy | undefined): string[] {
+  if (!policy?.policy.purposes || policy.policy.purposes.length === 0) return [];
+  return [...tdmrepNotes()].flatMap(([authority, found]) => found.map((note) => `tdmrep at ${authority}: ${note}`));
 }

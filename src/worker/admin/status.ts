@@ -14,7 +14,9 @@ import { isUnsaved, storedRobots } from "../robots/cache.ts";
 import { ownFaultLines, ownFaults } from "../own-faults.ts";
 import { adminError, type AdminContext } from "./context.ts";
 import { originStatus } from "./origins.ts";
-import { purposesProblems } from "./purposes-problems.ts";
+import { purposesProblemsByPolicy } from "./purposes-problems.ts";
+import type { CompiledPolicy } from "../../policy/operator-policy.ts";
+import type { RobotsEntry } from "../robots/entry.ts";
 import { hostPolicyStatus } from "./policies.ts";
 
 const STATUS_PAGE_DEFAULT = 100;
@@ -53,7 +55,11 @@ export async function status(admin: AdminContext): Promise<Response> {
   const configResult = {
     config: admin.config,
     // The purposes' problems are the banner's too: a setting that stopped applying.
-    problems: [...admin.configProblems, ...unreachableOrigins(origins), ...purposesProblems(policy, entries)],
+    problems: [
+      ...admin.configProblems,
+      ...unreachableOrigins(origins),
+      ...purposesProblemsByPolicy(await policiesJudging(admin, entries, policy), policy),
+    ],
     warnings: [...admin.configWarnings],
   };
   const policySummary = await policyStatus(admin);
@@ -118,6 +124,36 @@ async function listFailure(kv: KVNamespace, cursor: string | undefined, error: E
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * The policies judging this page's origins, each with the origins it judges: the default (first,
+ * with every origin in proxy mode or without policies per host), then each host policy (its
+ * key: an exact host or the `*.` pattern judging it), so each one's purposes are checked
+ * against the files they are served with. `?host=h` adds h's policy when no origin of the page
+ * is h's. Memory answers in steady state (policyInForce), as on the request path.
+ */
+async function policiesJudging(
+  admin: AdminContext,
+  entries: readonly { readonly authority: string; readonly entry: RobotsEntry }[],
+  defaultPolicy: CompiledPolicy | undefined,
+) {
+  type Judging = { host: string | null; policy: CompiledPolicy | undefined; origins: (typeof entries)[number][] };
+  const byHost = new Map<string | null, Judging>([[null, { host: null, policy: defaultPolicy, origins: [] }]]);
+  const add = (host: string | null, policy: CompiledPolicy | undefined) => {
+    const known = byHost.get(host) ?? { host, policy, origins: [] };
+    byHost.set(host, known);
+    return known;
+  };
+  for (const origin of entries) {
+    const live = await policyInForce(admin.kv, admin.config, hostOfAuthority(origin.authority));
+    add(live.host, live.host === null ? defaultPolicy : live.compiled).origins.push(origin);
+  }
+  if (admin.url.searchParams.has("host")) {
+    const live = await policyInForce(admin.kv, admin.config, hostOfAuthority(admin.authority));
+    add(live.host, live.host === null ? defaultPolicy : live.compiled);
+  }
+  return [...byHost.values()];
 }
 
 /** The live policy's version in force on this isolate (GET policy has the text and history). */
