@@ -8,8 +8,9 @@ import { classifyUserAgent } from "../src/agents/classify.ts";
 import type { RobotsMatcher } from "../src/core/index.ts";
 import { decideEdge } from "../src/policy/edge-decision.ts";
 import type { EdgeRecord } from "../src/policy/edge-record.ts";
-import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";
+import { NOT_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";
 import { decisionJson, type LoggedRequest } from "../src/worker/log.ts";
+import { gatheredFacts } from "../test/policy/gathered-facts.ts";
 
 export interface LoggedDecision {
   readonly facts: EdgeFacts;
@@ -19,30 +20,18 @@ export interface LoggedDecision {
 
 /** The facts, the record and the request around it, for `userAgent` asking for `path` (it must pass). */
 export function loggedDecision(matcher: RobotsMatcher, userAgent: string, path: string): LoggedDecision {
-  const facts: EdgeFacts = {
-    originUnusable: false,
-    selfAddressed: false,
-    mode: "enforce",
-    served: true,
-    isRobotsTxt: false,
+  // No pause, no policy, no address check (VERIFY_CRAWLERS=off) and no rate limiter: the
+  // shortest decision that passes, so the line's cost is not mixed with the decision's.
+  const facts = gatheredFacts({
     pathAndQuery: path,
     agent: classifyUserAgent(userAgent),
-    signed: false,
-    verifyCrawlers: "off",
-    needsVerification: false,
-    cloudflareCategory: undefined,
-    ...NOTHING_GATHERED,
-    pause: "none",
     robots: { state: "ok", matcher, retryAfter: 0 },
-    failOpen: false,
-    blockStatus: 403,
-    policy: "none",
-    enforceRates: "off",
-    usageSignals: "enforce",
-    usageHeader: true,
-    rateLimiter: false,
     now: Date.now(),
-  };
+    verifyCrawlers: "off",
+    enforceRates: "off",
+    rateLimiter: false,
+    rate: NOT_GATHERED,
+  });
   const record = decideEdge(facts);
   if ("gather" in record) throw new Error("the decision still wants a fact gathered");
   if (record.action !== "pass") throw new Error(`${path} should pass for ${userAgent}, got ${record.action}`);
