@@ -151,7 +151,7 @@ describe.each(PLANTINGS)("$name of every key, planted before wrangler dev starts
       headers: { authorization: `Bearer ${TOKEN}` },
       ...(body !== undefined && { body }),
     });
-  const status = async () => {
+  const readStatus = async () => {
     const response = await adminCall("GET", "status");
     expect(response.status).toBe(200);
     return (await response.json()) as Status;
@@ -160,7 +160,7 @@ describe.each(PLANTINGS)("$name of every key, planted before wrangler dev starts
   it.each(rows)(
     "GET status names $key ($fault), its cause and its repair (or the first request repaired it)",
     async (row) => {
-      const { ownFaults, origins } = await status();
+      const { ownFaults, origins } = await readStatus();
       if (row.repairedByFirstRequest) {
         expect(ownFaults.map((fault) => fault.key)).not.toContain(keyOf(row));
         expect(origins).toEqual([expect.objectContaining({ authority: origin.url, state: "ok" })]);
@@ -195,8 +195,8 @@ describe.each(PLANTINGS)("$name of every key, planted before wrangler dev starts
     async (row) => {
       const { method, path, body, status: answer } = row.repair;
       expect((await adminCall(method, path, body)).status).toBe(answer);
-      const { ownFaults } = await status();
-      expect(ownFaults.map((fault) => fault.key).sort()).toEqual(row.later.map(keyOf).sort());
+      const { ownFaults } = await readStatus();
+      expect(ownFaults.map((fault) => fault.key).toSorted()).toEqual(row.later.map(keyOf).toSorted());
     },
   );
 });
