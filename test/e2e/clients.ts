@@ -101,3 +101,25 @@ export async function pythonCanFetch(
   if (result.code !== 0) throw new Error(`python3 robotparser failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as boolean[];
 }
+
+/**
+ * `task` over every item, at most `limit` at a time, results in the items' order: a table of
+ * independent requests answered concurrently instead of one after another (each request's
+ * round trip through wrangler dev is mostly waiting).
+ */
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
