@@ -101,6 +101,33 @@ describe("operator page", () => {
     await page.uncheck("#draft-mode");
   });
 
+  it("a URL list past the work budget: the judged ones shown, and the edge's note saying so", async () => {
+    // 100 paths of 4,000 characters: past POST test's work budget (replay's, policy/replay.ts).
+    const urls = Array.from({ length: 100 }, (_, n) => `/p${String(n).padStart(3, "0")}/${"a".repeat(3_994)}`);
+    await page.fill("#urls", urls.join("\n"));
+    await page.click("#run");
+    await expect.poll(() => page.textContent("#test-note")).toContain("Only part was judged");
+    const shown = await page.$$eval("#results tbody tr", (trs) => trs.length);
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(100);
+    expect(await page.textContent("#test-note")).toBe(
+      "Unverifiable: VERIFY_CRAWLERS=off: its group is used as claimed, never an exemption from *" +
+        ` Only part was judged: judged the first ${shown} of 100 URLs: the tester stops at replay's work budget` +
+        ' (docs/operating.md, "Limits"); ask again with the rest.',
+    );
+    // The short list again, so the tests after this one see the page as before.
+    await page.fill("#urls", "/private/report\n/private/press-kit/\n/blog/");
+    await page.click("#run");
+    await expect.poll(() => page.$$eval("#results tbody tr", (trs) => trs.length)).toBe(3);
+    // The tester's five columns scroll inside their box on a phone, never widening the page.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(
+      0,
+    );
+    expect(await page.$eval("#results", (table) => table.parentElement?.getAttribute("tabindex"))).toBe("0");
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it("starts and ends a crawl pause", async () => {
     await page.fill("#pause-minutes", "5");
     await page.click("#pause-start");
