@@ -173,6 +173,8 @@ export class CompiledPolicy {
   }
 
   private matchRoute(routeIndex: number, subject: PolicySubject): PolicyMatch | undefined {
+    // No route (most requests): the routes' list is not read, one object fewer per request.
+    if (routeIndex < 0) return undefined;
     const named = this.named[routeIndex];
     if (!named) return undefined;
     const { route } = named;

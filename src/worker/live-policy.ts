@@ -146,6 +146,7 @@ function remember(host: PolicyHost, remembering: Memory): void {
   const value = held(remembering);
   memories.set(key, { memory: value, used: ++useClock });
   rememberedBytes += textBytes(value);
+  if (memories.size > MAX_REMEMBERED_POLICIES || rememberedBytes > MAX_REMEMBERED_TEXT_BYTES) foldAnsweredUses();
   while (memories.size > MAX_REMEMBERED_POLICIES || rememberedBytes > MAX_REMEMBERED_TEXT_BYTES) {
     let oldest: string | undefined;
     let oldestUse = Infinity;
@@ -270,26 +271,81 @@ export function policyInForce(
  * then one Map read: with 1,000 hosts, walking each request's keys through the index and the
  * memory (a few Maps of 1,000 entries and a fresh object per request) cost more than the
  * decision it prepares (docs/operating.md "What it costs (per host)"). The same answer as
- * reading it again, the entries it used stamped again for least-recently-used. Bounded:
- * hosts under a `*.` pattern are as many as clients care to name, so past MAX_ANSWERED hosts
- * the table starts again empty.
+ * reading it again. Bounded: hosts under a `*.` pattern are as many as clients care to name, so
+ * past MAX_ANSWERED hosts the table starts again empty.
  */
-const answered = new Map<string, Answered>();
+const answered = new Map<string, AnsweredPolicy>();
 export const MAX_ANSWERED = 4_096;
 
-interface Answered {
+/**
+ * The answer itself (a LivePolicy) and what it was read from, in one object: with 1,000 hosts
+ * each object a request reads of its own host's is a cache miss the one-host deployment does not
+ * have, and the answer, its validity and its least-recently-used stamp were three. A hit reads
+ * the fields first declared here (one or two cache lines) and stamps only this record (`used`);
+ * the remembered entries it used take the stamp before anything is evicted or this table is
+ * emptied (foldAnsweredUses), so eviction sees every use.
+ */
+class AnsweredPolicy implements LivePolicy {
+  // What a hit reads, first (V8 lays fields out in the order assigned).
+  readonly compiled: CompiledPolicy | undefined;
   readonly index: typeof indexMemory;
   readonly config: Config;
   readonly generation: number;
-  /** The answer is good before this time (ms): the RECHECK_MS limits the reading met. */
-  readonly until: number;
-  /** The remembered entries the reading used, in order: the first, then any more (usually none). */
-  readonly first: MemoryEntry | undefined;
-  readonly more: readonly MemoryEntry[];
-  readonly live: LivePolicy;
+  /** Good while answeredSeconds(now) is below this (answeredSeconds: a small integer, held in the object). */
+  readonly untilSecond: number;
+  used: number;
+  readonly host: PolicyHost;
+  readonly version: number;
+  readonly savedAt: number | null;
+  readonly text: string | null;
+  readonly source: "kv" | "var";
+  readonly stale: boolean;
+  readonly fallback: string | null;
+  /** The remembered entries the reading used. */
+  readonly entries: readonly MemoryEntry[];
+
+  constructor(
+    live: LivePolicy,
+    index: typeof indexMemory,
+    config: Config,
+    generation: number,
+    /** The answer is good before this time (ms): the RECHECK_MS limits the reading met. */
+    until: number,
+    entries: readonly MemoryEntry[],
+  ) {
+    this.compiled = live.compiled;
+    this.index = index;
+    this.config = config;
+    this.generation = generation;
+    // Rounded down: the answer may be read again up to a second early, never kept too long.
+    this.untilSecond = Math.min(ANSWERED_FOREVER, Math.floor(answeredSeconds(until)));
+    this.used = useClock;
+    this.host = live.host;
+    this.version = live.version;
+    this.savedAt = live.savedAt;
+    this.text = live.text;
+    this.source = live.source;
+    this.stale = live.stale;
+    this.fallback = live.fallback;
+    this.entries = entries;
+  }
 }
 
-const NO_MORE: readonly MemoryEntry[] = [];
+/**
+ * Time for `answered`, in seconds since this module loaded: a small integer, which V8 keeps in
+ * the record itself, where a time in ms (past 2³¹) is a number object of its own, one more cache
+ * line per host and request. No time limit is ANSWERED_FOREVER (34 years).
+ */
+const ANSWERED_EPOCH = Date.now();
+const ANSWERED_FOREVER = 2 ** 30;
+const answeredSeconds = (ms: number) => (ms - ANSWERED_EPOCH) / 1000;
+
+/** Give the remembered entries the stamps of the answers that used them (before an eviction or a clear). */
+function foldAnsweredUses(): void {
+  for (const known of answered.values()) {
+    for (const entry of known.entries) if (entry.used < known.used) entry.used = known.used;
+  }
+}
 
 /** What rememberedPolicy is reading now: the remembered entries it used and its time limit. */
 let reading: { until: number; readonly used: MemoryEntry[] } | undefined;
@@ -303,30 +359,23 @@ function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePo
     known.index === indexMemory &&
     known.config === config &&
     known.generation === memoriesGeneration &&
-    now < known.until
+    answeredSeconds(now) < known.untilSecond
   ) {
-    if (known.first) known.first.used = ++useClock;
-    for (const entry of known.more) entry.used = ++useClock;
-    return known.live;
+    known.used = ++useClock;
+    return known;
   }
   reading = { until: Infinity, used: [] };
   try {
     const live = readRememberedPolicy(config, host, now);
-    if (live) {
-      if (answered.size >= MAX_ANSWERED) answered.clear();
-      const { until, used } = reading;
-      const [first, ...more] = used;
-      answered.set(key, {
-        index: indexMemory,
-        config,
-        generation: memoriesGeneration,
-        until,
-        first,
-        more: more.length > 0 ? more : NO_MORE,
-        live,
-      });
+    if (!live) return undefined;
+    if (answered.size >= MAX_ANSWERED) {
+      foldAnsweredUses();
+      answered.clear();
     }
-    return live;
+    const { until, used } = reading;
+    const answer = new AnsweredPolicy(live, indexMemory, config, memoriesGeneration, until, used);
+    answered.set(key, answer);
+    return answer;
   } finally {
     reading = undefined;
   }

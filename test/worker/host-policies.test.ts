@@ -598,4 +598,31 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     expect(await judge("h1.tenants.example", countingKv(reads))).toBe(1);
     expect(reads).toEqual(["policy:host:h1.tenants.example"]);
   }, 60_000);
+
+  it("a kept answer's use survives the answers' table starting again (past MAX_ANSWERED hosts)", async () => {
+    const text = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
+    const hosts = Array.from({ length: 106 }, (_, i) => `h${i}.tenants.example`);
+    const line = { version: 1, savedAt: 1, via: "put", own: true };
+    await env.ROBOTS.put(
+      "policy-hosts",
+      JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
+    );
+    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
+    await Promise.all(
+      hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
+    );
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const judge = async (host: string, kv = env.ROBOTS) => (await policyInForce(kv, config, host)).version;
+    const first105 = hosts.slice(0, 105);
+    for (const host of first105) await judge(host); // read from KV: 105 fill the 6 MiB + 64 KiB
+    for (const host of first105) await judge(host); // from memory: each answer kept
+    await judge("h0.tenants.example"); // the kept answer: h0 is now the most recently judged
+    // Hosts nobody gave a policy, past MAX_ANSWERED: the table of kept answers starts again.
+    for (let i = 0; i <= MAX_ANSWERED; i++) await judge(`c${i}.tenants.example`);
+    await judge("h105.tenants.example"); // one more: the least recently judged, h1, goes
+    const reads: string[] = [];
+    expect(await judge("h0.tenants.example", countingKv(reads))).toBe(1);
+    expect(await judge("h1.tenants.example", countingKv(reads))).toBe(1);
+    expect(reads).toEqual(["policy:host:h1.tenants.example"]);
+  }, 60_000);
 });
