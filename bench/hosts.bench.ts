@@ -15,62 +15,17 @@ import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
 import { decideEdge } from "../src/policy/edge-decision.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";
 import { clearPolicyMemory, policyInForce, rememberedPolicies, type LivePolicy } from "../src/worker/live-policy.ts";
+import { policyOf, ROBOTS, storedPolicies, zipfHosts } from "./host-deployment.ts";
 
-// The same robots.txt for every host (its cost is not what differs here): a few groups and rules.
-const ROBOTS = [
-  "User-agent: *",
-  "Disallow: /private/",
-  "Disallow: /*?sessionid=",
-  "Allow: /private/press/",
-  "",
-  "User-agent: GPTBot",
-  "Disallow: /members/",
-  "",
-  "User-agent: Googlebot",
-  "Allow: /",
-].join("\n");
 const matcher = compileRobots(parseRobotsTxt(new TextEncoder().encode(ROBOTS)));
 const GPTBOT = classifyUserAgent("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2)");
 const paths = ["/", "/search?q=shoes", "/x/a/b", "/a/../admin/", "/products/123?color=red", "/caf%C3%A9/menu"];
 
-/** A host's policy: a few routes, as an agency writes one per client site. */
-const policyOf = (n: number) =>
-  JSON.stringify({
-    routes: [
-      { pattern: `/x/`, blockStatus: 451, rules: [{ crawlers: ["GPTBot"], action: "block" }] },
-      { pattern: `/site-${n}/private/`, rules: [{ crawlers: ["category:ai-training"], action: "block" }] },
-      { pattern: "/*.pdf$", mode: "report" },
-    ],
-  });
-
-/** KV as a Map, counting reads. */
-function mapKv(): { kv: KVNamespace; reads: () => number } {
-  const values = new Map<string, string>();
-  let reads = 0;
-  const kv = {
-    get: async (key: string) => {
-      reads++;
-      return values.get(key) ?? null;
-    },
-    put: async (key: string, value: string) => void values.set(key, value),
-    delete: async (key: string) => void values.delete(key),
-    list: async () => ({ keys: [], list_complete: true, cacheStatus: null }),
-  };
-  return { kv: kv as unknown as KVNamespace, reads: () => reads };
-}
-
 /** A deployment of `count` hosts, each with its policy stored as the admin API stores it. */
 async function deployment(count: number, name = (n: number) => `site${n}.example`, policy = policyOf) {
-  const hosts = Array.from({ length: count }, (_, n) => name(n));
-  const { kv, reads } = mapKv();
-  const line = { version: 1, savedAt: 1, via: "put", own: true };
-  await kv.put("policy-hosts", JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }));
-  for (const [n, host] of hosts.entries()) {
-    const version = { version: 1, savedAt: 1, via: "put", saveId: String(n), text: policy(n) };
-    await kv.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }));
-  }
-  const { config } = parseConfig({ ORIGIN_URL: "", AUTHORITIES: hosts.join(", ") });
-  return { hosts, kv, reads, config };
+  const stored = await storedPolicies(count, name, policy);
+  const { config } = parseConfig({ ORIGIN_URL: "", AUTHORITIES: stored.hosts.join(", ") });
+  return { ...stored, kv: stored.kv as unknown as KVNamespace, config };
 }
 
 const baseFacts: EdgeFacts = {
@@ -121,17 +76,9 @@ await request(one, one.hosts[0] ?? "", 0, true);
 const readsBefore = { one: one.reads(), thousand: thousand.reads() };
 
 // Hosts in turn (the worst order for the CPU's caches), and as traffic spreads: a Zipf
-// distribution (s = 1), the few large sites getting most requests. Deterministic (an LCG).
+// distribution (bench/host-deployment.ts).
 const PER_ROUND = 5_000;
-let seed = 42;
-const zipfWeights = thousand.hosts.map((_, rank) => 1 / (rank + 1));
-const zipfTotal = zipfWeights.reduce((sum, weight) => sum + weight, 0);
-const zipfHosts = Array.from({ length: PER_ROUND }, () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-  let left = (seed / 2 ** 31) * zipfTotal;
-  const rank = zipfWeights.findIndex((weight) => (left -= weight) <= 0);
-  return thousand.hosts[rank === -1 ? 0 : rank] ?? "";
-});
+const zipfOrder = zipfHosts(thousand.hosts, PER_ROUND);
 
 interface Scenario {
   readonly name: string;
@@ -141,7 +88,7 @@ interface Scenario {
 }
 const oneHost = () => one.hosts[0] ?? "";
 const inTurn = (k: number) => thousand.hosts[k % thousand.hosts.length] ?? "";
-const zipf = (k: number) => zipfHosts[k % zipfHosts.length] ?? "";
+const zipf = (k: number) => zipfOrder[k % zipfOrder.length] ?? "";
 const scenarios: Scenario[] = [
   { name: "policy lookup only, 1 host", site: one, hostOf: oneHost, decide: false },
   { name: "policy lookup only, 1,000 hosts in turn", site: thousand, hostOf: inTurn, decide: false },

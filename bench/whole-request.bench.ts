@@ -1,0 +1,276 @@
+// Issue 33, scale, for the WHOLE request: the CPU the Worker spends on one request on a warm
+// isolate, from its fetch handler (src/worker/index.ts: config, URL, the request path with its
+// facts, the decision, the response's headers, the log line, activity) to the Response, for a
+// deployment of 1,000 hosts each with a policy against a deployment of one host. bench/hosts.bench.ts
+// measures the part that differs by host (the policy lookup and the decision); this puts it
+// beside everything else a request costs. The Worker's own code runs; only the platform is a
+// fake: KV a Map (the policies stored as the admin API stores them, the robots.txt entries as
+// the Worker's own first fetch stores them, the crawler lists as the cron stores them), Durable
+// Object stubs that answer as the objects do, a ctx whose waitUntil keeps nothing, fetch
+// answering as the origin (its work is not ours), console.log writing to a stream that drops it.
+// Requests: GPTBot from its published range on a path it may fetch (forwarded) and on one it
+// may not (robots.txt or the host's policy: refused), and a person's (Chrome: forwarded).
+// KV reads during the measured rounds are counted and printed (steady state: none expected).
+import { Console } from "node:console";
+import { register } from "node:module";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse } from "smol-toml";
+import { discardingConsole } from "./decision-log-line.ts";
+import { policyOf, ROBOTS, storedPolicies, zipfHosts } from "./host-deployment.ts";
+
+// Node runs the Worker's modules as they are, but for what only the Workers runtime and wrangler
+// provide: `cloudflare:workers` (the Durable Object classes index.ts exports extend its
+// DurableObject; a stand-in base class, never called here), and the operator page's files,
+// which wrangler's Text rule imports as strings. And each deployment is an isolate of its own, as
+// on Cloudflare: the Worker's modules imported once per deployment (`?isolate=` carried to every
+// module of the project it imports), so each has its own memories (policies, robots.txt, config).
+// Only for this bench, registered before the Worker is imported.
+const hooks = `
+import { readFileSync } from "node:fs";
+const TEXT = /\\/admin\\/page\\/[^/]+\\.(html|css|js)$/;
+export async function resolve(specifier, context, next) {
+  if (specifier === "cloudflare:workers") {
+    return { url: "data:text/javascript,export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }", shortCircuit: true };
+  }
+  const resolved = await next(specifier, context);
+  const parent = context.parentURL ? new URL(context.parentURL) : undefined;
+  const isolate = parent?.searchParams.get("isolate");
+  const url = new URL(resolved.url);
+  if (!isolate || url.protocol !== "file:" || url.pathname.includes("/node_modules/")) return resolved;
+  url.searchParams.set("isolate", isolate);
+  if (parent.pathname.endsWith("/admin/page.ts") && TEXT.test(url.pathname)) url.searchParams.set("text", "");
+  return { ...resolved, url: url.href };
+}
+export async function load(url, context, next) {
+  const parsed = new URL(url);
+  if (parsed.searchParams.has("text")) {
+    const text = readFileSync(new URL(parsed.pathname, "file:"), "utf8");
+    return { format: "module", source: "export default " + JSON.stringify(text), shortCircuit: true };
+  }
+  return next(url, context);
+}`;
+register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+/** The Worker's fetch handler (index.ts's default export), typed here without the Workers types. */
+type FetchHandler = (request: Request, env: object, ctx: object) => Promise<Response>;
+/** The Worker's fetch handler on an isolate of its own. */
+async function isolate(name: string): Promise<FetchHandler> {
+  const entry = `../src/worker/index.ts?isolate=${name}`;
+  const { default: worker } = (await import(entry)) as { default: { fetch: FetchHandler } };
+  return worker.fetch;
+}
+
+/** Where this bench prints (console.log itself is the Worker's, and discards). */
+const out = new Console(process.stdout, process.stderr);
+const GPTBOT_UA =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+const CHROME_UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+/** An address in the GPTBot list stored below, so the claim is verified as it would be for the real crawler. */
+const GPTBOT_ADDRESS = "20.171.206.7";
+const PERSON_ADDRESS = "198.51.100.23";
+// GPTBot may fetch these (robots.txt's GPTBot group, no route of the host's policy refusing them)…
+const ALLOWED = ["/", "/search?q=shoes", "/products/123?color=red", "/caf%C3%A9/menu", "/private/a/b"];
+// …and not these: robots.txt's `Disallow: /members/` (403), the policy's `/x/` route (451).
+const DISALLOWED = ["/members/", "/x/a/b", "/members/list?page=2", "/x/"];
+
+/** The Worker's vars as wrangler.toml sets them, in route mode for `hosts`, with an admin token set (policies are saved through it). */
+const WRANGLER_VARS = (
+  parse(readFileSync(resolve(import.meta.dirname, "../wrangler.toml"), "utf8")) as {
+    vars: Record<string, string>;
+  }
+).vars;
+
+/** A Durable Object namespace whose every stub answers `answer` (what the object's method returns). */
+function objects(method: string, answer: unknown): object {
+  const stub = { [method]: async () => answer };
+  return { idFromName: (name: string) => name, get: () => stub };
+}
+
+// The origin: robots.txt for /robots.txt (the Worker's first request for a host fetches and
+// stores it), otherwise one 200 answer without a body, the same object each time (building it is
+// the origin's work, and the Worker copies it before changing a header).
+const ORIGIN_ANSWER = new Response(null, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } });
+let robotsFetches = 0;
+let originFetches = 0;
+globalThis.fetch = async (input: string | URL | Request) => {
+  const url = input instanceof Request ? input.url : String(input);
+  if (new URL(url).pathname === "/robots.txt") {
+    robotsFetches++;
+    return new Response(ROBOTS, { status: 200, headers: { "content-type": "text/plain" } });
+  }
+  originFetches++;
+  return ORIGIN_ANSWER;
+};
+// The decision log lines (LOG_DECISIONS=all, LOG_FORMAT=json): rendered and written, then dropped.
+for (const method of ["log", "info", "warn", "error"] as const)
+  console[method] = discardingConsole[method].bind(discardingConsole);
+
+let waited = 0;
+const ctx = {
+  waitUntil: (promise: Promise<unknown>) => {
+    waited++;
+    promise.catch(() => undefined);
+  },
+  passThroughOnException: () => undefined,
+  props: {},
+};
+
+/** A deployment: its isolate, its env, its KV with reads counted. */
+async function deployment(name: string, count: number, policy = policyOf) {
+  const stored = await storedPolicies(count, undefined, policy);
+  const sources = { gptbot: { fetchedAt: Date.now(), cidrs: ["20.171.206.0/24"] } };
+  await stored.kv.put("crawler-ranges", JSON.stringify({ schema: 1, sources }));
+  const env = {
+    ...WRANGLER_VARS,
+    AUTHORITIES: stored.hosts.join(", "),
+    ADMIN_TOKEN: "b1e2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718",
+    ROBOTS: stored.kv,
+    ACTIVITY: objects("record", { problems: [] }),
+    CRAWL_RATE: objects("check", { allowed: true }),
+    CHARGES: objects("record", { problems: [] }),
+  };
+  return { ...stored, env, fetch: await isolate(name) };
+}
+type Deployment = Awaited<ReturnType<typeof deployment>>;
+
+type Kind = "GPTBot, allowed path" | "GPTBot, disallowed path" | "person (Chrome)";
+const KINDS: readonly Kind[] = ["GPTBot, allowed path", "GPTBot, disallowed path", "person (Chrome)"];
+const PER_ROUND = 2_000;
+
+/**
+ * A round's incoming requests, built before the clock starts (the runtime builds them, not the
+ * Worker); a GET has no body, so each is handed to the Worker once a round.
+ */
+function requests(hostOf: (k: number) => string, kind: Kind): Request[] {
+  return Array.from({ length: PER_ROUND }, (_, k) => {
+    const crawler = kind !== "person (Chrome)";
+    const paths =
+      kind === "GPTBot, disallowed path"
+        ? DISALLOWED
+        : kind === "person (Chrome)"
+          ? [...ALLOWED, ...DISALLOWED]
+          : ALLOWED;
+    return new Request(`https://${hostOf(k)}${paths[k % paths.length]}`, {
+      headers: {
+        "user-agent": crawler ? GPTBOT_UA : CHROME_UA,
+        "cf-connecting-ip": crawler ? GPTBOT_ADDRESS : PERSON_ADDRESS,
+        accept: "text/html",
+      },
+    });
+  });
+}
+
+const EXPECTED: Record<Kind, readonly number[]> = {
+  "GPTBot, allowed path": [200],
+  "GPTBot, disallowed path": [403, 451],
+  "person (Chrome)": [200],
+};
+
+/** Every request of a round through the Worker's fetch handler; checks the answers are what the edge should give. */
+async function run(site: Deployment, batch: readonly Request[], kind: Kind): Promise<void> {
+  for (const request of batch) {
+    const response = await site.fetch(request, site.env, ctx);
+    if (!EXPECTED[kind].includes(response.status)) {
+      throw new Error(`${kind} ${request.url}: ${response.status}, expected ${EXPECTED[kind].join(" or ")}`);
+    }
+  }
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly site: Deployment;
+  readonly kind: Kind;
+  readonly batch: readonly Request[];
+  readonly twin: number;
+}
+
+/** This process's CPU time in µs (not wall time: on a shared machine the wait for a core is not ours). */
+const cpu = () => {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+};
+async function timed({ site, batch, kind }: Scenario): Promise<number> {
+  const start = cpu();
+  await run(site, batch, kind);
+  return (cpu() - start) / batch.length; // µs per request
+}
+
+// Rounds of every scenario, in a rotating order, the medians taken (as hosts.bench.ts).
+const ROUNDS = 15;
+const median = (values: readonly number[]) => values.toSorted((x, y) => x - y)[Math.floor(values.length / 2)] ?? NaN;
+async function measured(list: readonly Scenario[]) {
+  const times = list.map((): number[] => []);
+  const ratios = list.map((): number[] => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    const took: number[] = [];
+    for (let step = 0; step < list.length; step++) {
+      const index = (round + step) % list.length;
+      const scenario = list[index];
+      if (scenario) took[index] = await timed(scenario);
+    }
+    took.forEach((time, index) => {
+      times[index]?.push(time);
+      ratios[index]?.push(time / (took[list[index]?.twin ?? 0] ?? NaN));
+    });
+  }
+  return list.map((scenario, index) => ({
+    scenario: `${scenario.kind}, ${scenario.name}`,
+    "median CPU µs": median(times[index] ?? []).toFixed(2),
+    "÷ its 1-host twin (median of rounds)": median(ratios[index] ?? []).toFixed(3),
+  }));
+}
+
+/** Warm the isolate as traffic would: every host asked by each kind of request, twice (robots.txt fetched and stored, policies compiled). */
+async function warm(sites: readonly Deployment[]) {
+  for (let pass = 0; pass < 2; pass++) {
+    for (const site of sites) {
+      for (const kind of KINDS)
+        await run(
+          site,
+          requests((k) => site.hosts[k % site.hosts.length] ?? "", kind),
+          kind,
+        );
+    }
+  }
+}
+
+/** Scenarios for a 1-host deployment and 1,000-host orders of it, each kind beside its 1-host twin. */
+function scenarios(
+  one: Deployment,
+  orders: readonly { name: string; site: Deployment; hostOf: (k: number) => string }[],
+) {
+  const list: Scenario[] = [];
+  for (const kind of KINDS) {
+    const twin = list.length;
+    list.push({ name: "1 host", site: one, kind, batch: requests(() => one.hosts[0] ?? "", kind), twin });
+    for (const order of orders)
+      list.push({ name: order.name, site: order.site, kind, batch: requests(order.hostOf, kind), twin });
+  }
+  return list;
+}
+
+const one = await deployment("one", 1);
+const thousand = await deployment("thousand", 1000);
+// The same 1,000 host names given one template's policy word for word (an agency's sites), which
+// the isolate compiles once for all of them (live-policy.ts).
+const template = await deployment("template", 1000, () => policyOf(0));
+const sites = [one, thousand, template];
+const zipfOrder = zipfHosts(thousand.hosts, PER_ROUND);
+await warm(sites);
+const readsBefore = sites.map((site) => site.reads());
+const fetchesBefore = robotsFetches;
+const list = scenarios(one, [
+  { name: "1,000 hosts, Zipf traffic", site: thousand, hostOf: (k) => zipfOrder[k] ?? "" },
+  { name: "1,000 hosts in turn", site: thousand, hostOf: (k) => thousand.hosts[k % 1000] ?? "" },
+  { name: "1,000 hosts of one template, in turn", site: template, hostOf: (k) => template.hosts[k % 1000] ?? "" },
+]);
+const rows = await measured(list);
+const reads = sites.map((site, index) => site.reads() - (readsBefore[index] ?? 0));
+
+out.log("the whole request's CPU on a warm isolate, through the Worker's fetch handler (index.ts), in Node");
+out.table(rows);
+out.log("target: 1,000 hosts within 1.10 of one host (whole request)");
+out.log(
+  `KV reads during the ${ROUNDS * PER_ROUND * list.length} measured requests (1 host, 1,000 hosts, the template's): ${reads.join(", ")}; robots.txt fetched again: ${robotsFetches - fetchesBefore}; origin fetches ${originFetches}; waitUntil calls ${waited}`,
+);
