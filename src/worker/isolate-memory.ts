@@ -2,22 +2,28 @@
  * What one isolate remembers between requests, bounded in size and in age: the stored
  * robots.txt per origin, the crawl pause, the crawler IP ranges. Least recently used entries
  * go first once `maxEntries` is reached (a Map keeps insertion order; a hit re-inserts), so a
- * stream of new Host headers cannot grow memory without limit. An entry older than
- * `maxAgeMs` is not returned: the caller re-reads KV to see what other isolates stored.
+ * stream of new Host headers cannot grow memory without limit. With `weigh`, the values'
+ * weights together stay within `maxWeight` too (the newest value is kept whatever it weighs): a
+ * count alone bounds memory only when every value is small. An entry older than `maxAgeMs` is
+ * not returned: the caller re-reads KV to see what other isolates stored.
  */
 
-export interface IsolateMemoryOptions {
+export interface IsolateMemoryOptions<V = unknown> {
   readonly maxEntries: number;
   /** How long a remembered value answers without a re-read. */
   readonly maxAgeMs: number;
+  /** What a value weighs (e.g. the bytes it holds), for `maxWeight`. */
+  readonly weigh?: (value: V) => number;
+  readonly maxWeight?: number;
 }
 
 /** A bounded LRU of values with the time each was remembered. */
 export class IsolateMemory<K, V> {
-  private readonly entries = new Map<K, { readonly value: V; readonly at: number }>();
-  private readonly options: IsolateMemoryOptions;
+  private readonly entries = new Map<K, { readonly value: V; readonly at: number; readonly weight: number }>();
+  private readonly options: IsolateMemoryOptions<V>;
+  private weight = 0;
 
-  constructor(options: IsolateMemoryOptions) {
+  constructor(options: IsolateMemoryOptions<V>) {
     if (!(options.maxEntries >= 1)) throw new RangeError(`maxEntries must be at least 1, got ${options.maxEntries}`);
     this.options = options;
   }
@@ -38,21 +44,31 @@ export class IsolateMemory<K, V> {
 
   /** Remember `value` for `key` as of `now`, dropping the least recently used beyond the bound. */
   set(key: K, value: V, now: number): void {
-    this.entries.delete(key);
-    this.entries.set(key, { value, at: now });
-    while (this.entries.size > this.options.maxEntries) {
+    this.delete(key);
+    const weight = this.options.weigh?.(value) ?? 0;
+    this.entries.set(key, { value, at: now, weight });
+    this.weight += weight;
+    const maxWeight = this.options.maxWeight ?? Infinity;
+    while (this.entries.size > this.options.maxEntries || (this.weight > maxWeight && this.entries.size > 1)) {
       const oldest = this.entries.keys().next();
       if (oldest.done) break;
-      this.entries.delete(oldest.value);
+      this.delete(oldest.value);
     }
   }
 
   delete(key: K): void {
+    this.weight -= this.entries.get(key)?.weight ?? 0;
     this.entries.delete(key);
   }
 
   clear(): void {
     this.entries.clear();
+    this.weight = 0;
+  }
+
+  /** What the values weigh together (`weigh`; 0 without one). */
+  get totalWeight(): number {
+    return this.weight;
   }
 
   get size(): number {

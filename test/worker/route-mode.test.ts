@@ -6,6 +6,14 @@ import { parseConfig } from "../../src/config/read-config.ts";
 import { authorityOf } from "../../src/worker/robots/authorities.ts";
 import { refreshDueOrigins } from "../../src/worker/robots/cron-refresh.ts";
 import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
+import {
+  clearRobotsMemory,
+  MEMORY_MAX_BYTES,
+  MEMORY_MAX_ORIGINS,
+  storedRobots,
+} from "../../src/worker/robots/cache.ts";
+import { applyFetch } from "../../src/worker/robots/entry.ts";
+import { writeEntry } from "../../src/worker/store.ts";
 import { call, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\n";
@@ -192,4 +200,84 @@ describe("IsolateMemory: bounded LRU with an age limit", () => {
   it("refuses a bound below 1", () => {
     expect(() => new IsolateMemory({ maxEntries: 0, maxAgeMs: 1 })).toThrow(RangeError);
   });
+
+  it("with weigh, keeps the values within maxWeight together, least recently used out first", () => {
+    const memory = new IsolateMemory<string, string>({
+      maxEntries: 100,
+      maxAgeMs: 60_000,
+      weigh: (text) => text.length,
+      maxWeight: 10,
+    });
+    memory.set("a", "aaaa", 0);
+    memory.set("b", "bbbb", 0);
+    expect(memory.get("a", 1)).toBe("aaaa"); // a is now the most recent
+    memory.set("c", "cccc", 1); // 12 > 10: b goes
+    expect([memory.peek("a"), memory.peek("b"), memory.peek("c")]).toEqual(["aaaa", undefined, "cccc"]);
+    expect(memory.totalWeight).toBe(8);
+    memory.set("a", "a", 2); // replaced: its old weight is no longer counted
+    expect(memory.totalWeight).toBe(5);
+    memory.delete("c");
+    expect(memory.totalWeight).toBe(1);
+    memory.set("huge", "x".repeat(50), 3); // heavier than the bound alone: kept, everything else out
+    expect([memory.size, memory.peek("huge")?.length, memory.totalWeight]).toEqual([1, 50, 50]);
+    memory.clear();
+    expect(memory.totalWeight).toBe(0);
+  });
+});
+
+describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill the isolate", () => {
+  /** KV reads of robots: entries made through `kv`. */
+  const countingRobotsReads = (reads: string[]): KVNamespace =>
+    new Proxy(env.ROBOTS, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== "function") return value;
+        if (property !== "get") return (value as (...args: unknown[]) => unknown).bind(target);
+        return (key: string, ...rest: unknown[]) => {
+          if (key.startsWith("robots:")) reads.push(key);
+          return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
+        };
+      },
+    });
+  const seed = async (authorities: readonly string[], body: string) => {
+    const fetched = { kind: "ok", status: 200, body: new TextEncoder().encode(body) } as const;
+    const now = Date.now();
+    for (const authority of authorities) {
+      const entry = applyFetch(
+        undefined,
+        authority,
+        { ...fetched, etag: undefined, lastModified: undefined, maxAge: undefined },
+        { now, maxAgeSeconds: 86_400 },
+      );
+      await writeEntry(env.ROBOTS, entry);
+    }
+    clearRobotsMemory();
+  };
+
+  it("1,000 hosts asked twice: the second round reads no robots: entry (500 were kept before)", async () => {
+    const authorities = Array.from({ length: 1_000 }, (_, n) => `https://site${n}.example`);
+    await seed(authorities, ROBOTS);
+    const reads: string[] = [];
+    for (const authority of authorities)
+      expect(await storedRobots(authority, countingRobotsReads(reads))).toBeDefined();
+    expect(reads.length).toBe(1_000);
+    reads.length = 0;
+    for (const authority of authorities) await storedRobots(authority, countingRobotsReads(reads));
+    expect(reads).toEqual([]);
+    expect([MEMORY_MAX_ORIGINS, MEMORY_MAX_BYTES]).toEqual([5_000, 16 * 1024 * 1024]);
+  }, 60_000);
+
+  it("60 files of 400 KiB (32 MiB as stored): the oldest leave, so the newest are kept and the first re-read", async () => {
+    const authorities = Array.from({ length: 60 }, (_, n) => `https://big${n}.example`);
+    await seed(authorities, `User-agent: *\nDisallow: /private/\n# ${"x".repeat(400 * 1024)}\n`);
+    const reads: string[] = [];
+    for (const authority of authorities) await storedRobots(authority, countingRobotsReads(reads));
+    reads.length = 0;
+    // 16 MiB / ~546 KB of base64 each: the newest 30 are still held, the first ones were dropped.
+    await storedRobots("https://big59.example", countingRobotsReads(reads));
+    await storedRobots("https://big30.example", countingRobotsReads(reads));
+    expect(reads).toEqual([]);
+    await storedRobots("https://big0.example", countingRobotsReads(reads));
+    expect(reads).toEqual(["robots:https://big0.example"]);
+  }, 60_000);
 });
