@@ -225,35 +225,35 @@ describe("IsolateMemory: bounded LRU with an age limit", () => {
   });
 });
 
-describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill the isolate", () => {
-  /** KV reads of robots: entries made through `kv`. */
-  const countingRobotsReads = (reads: string[]): KVNamespace =>
-    new Proxy(env.ROBOTS, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== "function") return value;
-        if (property !== "get") return (value as (...args: unknown[]) => unknown).bind(target);
-        return (key: string, ...rest: unknown[]) => {
-          if (key.startsWith("robots:")) reads.push(key);
-          return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
-        };
-      },
-    });
-  const seed = async (authorities: readonly string[], body: string) => {
-    const fetched = { kind: "ok", status: 200, body: new TextEncoder().encode(body) } as const;
-    const now = Date.now();
-    for (const authority of authorities) {
-      const entry = applyFetch(
-        undefined,
-        authority,
-        { ...fetched, etag: undefined, lastModified: undefined, maxAge: undefined },
-        { now, maxAgeSeconds: 86_400 },
-      );
-      await writeEntry(env.ROBOTS, entry);
-    }
-    clearRobotsMemory();
-  };
+/** KV reads of robots: entries made through `kv`. */
+const countingRobotsReads = (reads: string[]): KVNamespace =>
+  new Proxy(env.ROBOTS, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property !== "get") return (value as (...args: unknown[]) => unknown).bind(target);
+      return (key: string, ...rest: unknown[]) => {
+        if (key.startsWith("robots:")) reads.push(key);
+        return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
+      };
+    },
+  });
+const seed = async (authorities: readonly string[], body: string) => {
+  const fetched = { kind: "ok", status: 200, body: new TextEncoder().encode(body) } as const;
+  const now = Date.now();
+  for (const authority of authorities) {
+    const entry = applyFetch(
+      undefined,
+      authority,
+      { ...fetched, etag: undefined, lastModified: undefined, maxAge: undefined },
+      { now, maxAgeSeconds: 86_400 },
+    );
+    await writeEntry(env.ROBOTS, entry);
+  }
+  clearRobotsMemory();
+};
 
+describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill the isolate", () => {
   it("1,000 hosts asked twice: the second round reads no robots: entry (500 were kept before)", async () => {
     const authorities = Array.from({ length: 1_000 }, (_, n) => `https://site${n}.example`);
     await seed(authorities, ROBOTS);
