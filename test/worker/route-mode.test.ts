@@ -264,18 +264,18 @@ describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill
     reads.length = 0;
     for (const authority of authorities) await storedRobots(authority, countingRobotsReads(reads));
     expect(reads).toEqual([]);
-    expect([MEMORY_MAX_ORIGINS, MEMORY_MAX_BYTES]).toEqual([5_000, 16 * 1024 * 1024]);
+    expect([MEMORY_MAX_ORIGINS, MEMORY_MAX_BYTES]).toEqual([5_000, 32 * 1024 * 1024]);
   }, 60_000);
 
-  it("60 files of 400 KiB (32 MiB as stored): the oldest leave, so the newest are kept and the first re-read", async () => {
-    const authorities = Array.from({ length: 60 }, (_, n) => `https://big${n}.example`);
+  it("100 files of 400 KiB (55 MB as stored): the oldest leave, so the newest are kept and the first re-read", async () => {
+    const authorities = Array.from({ length: 100 }, (_, n) => `https://big${n}.example`);
     await seed(authorities, `User-agent: *\nDisallow: /private/\n# ${"x".repeat(400 * 1024)}\n`);
     const reads: string[] = [];
     for (const authority of authorities) await storedRobots(authority, countingRobotsReads(reads));
     reads.length = 0;
-    // 16 MiB / ~546 KB of base64 each: the newest 30 are still held, the first ones were dropped.
-    await storedRobots("https://big59.example", countingRobotsReads(reads));
-    await storedRobots("https://big30.example", countingRobotsReads(reads));
+    // 32 MiB / ~546 KB each: the newest 61 are still held, the first ones were dropped.
+    await storedRobots("https://big99.example", countingRobotsReads(reads));
+    await storedRobots("https://big40.example", countingRobotsReads(reads));
     expect(reads).toEqual([]);
     await storedRobots("https://big0.example", countingRobotsReads(reads));
     expect(reads).toEqual(["robots:https://big0.example"]);

@@ -26,7 +26,7 @@ const WEB_PORTS: ReadonlySet<string> = new Set(["", "80", "443"]);
  * without trailing dots, and the port unless it is a web port.
  */
 export function authorityOf(url: URL): string {
-  const hostname = withoutTrailingDots(url.hostname);
+  const hostname = canonicalHostname(url);
   const port = WEB_PORTS.has(url.port) ? "" : `:${url.port}`;
   return `${url.protocol}//${hostname}${port}`;
 }
@@ -34,6 +34,18 @@ export function authorityOf(url: URL): string {
 /** The host (and port) of an authority as authorityOf writes it: the key of its policy per host. */
 export function hostOfAuthority(authority: string): string {
   return authority.slice(authority.indexOf("//") + 2);
+}
+
+/**
+ * The host name without trailing dots, read again by the URL parser when dots were dropped: with
+ * them, `0x7f.0.0.1..` is a domain name to the parser; without, the IPv4 address `127.0.0.1`.
+ * A name the parser refuses once its dots are gone (`shop.example.7`) keeps the trimmed spelling.
+ */
+function canonicalHostname(url: URL): string {
+  const trimmed = withoutTrailingDots(url.hostname);
+  if (trimmed === url.hostname) return trimmed;
+  const again = `${url.protocol}//${trimmed}/`;
+  return URL.canParse(again) ? new URL(again).hostname : trimmed;
 }
 
 function withoutTrailingDots(host: string): string {

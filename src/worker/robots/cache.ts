@@ -5,10 +5,10 @@
  * entry keeps serving while one refresh per isolate and origin runs in ctx.waitUntil; only
  * an origin never seen before is fetched while the request waits.
  *
- * Bounded: memory holds at most MEMORY_MAX_ORIGINS origins and MEMORY_MAX_BYTES of their
- * stored copies (least recently used go first): enough for every host of a large route-mode
- * deployment to stay warm (500 made each request past 500 hosts a KV read), while a few files
- * near RFC 9309's 500 KiB cannot fill the isolate's 128 MB;
+ * Bounded: memory holds at most MEMORY_MAX_ORIGINS origins and MEMORY_MAX_BYTES of their text
+ * (least recently used go first): enough for every host of a large route-mode deployment to
+ * stay warm (500 made each request past 500 hosts a KV read), while files near RFC 9309's
+ * 500 KiB cannot pile up without end;
  * only served authorities (robots/authorities.ts) are ever fetched; a refresh whose outcome equals
  * the stored one (same state, bytes, status) skips the KV write unless the stored record is
  * older than REWRITE_AFTER_MS, and it re-reads KV before writing so a copy another isolate
@@ -40,9 +40,15 @@ import { deleteEntry, readEntry, writeEntry } from "../store.ts";
 
 export const MEMORY_RECHECK_MS = 60_000;
 export const MEMORY_MAX_ORIGINS = 5_000;
-/** The stored copies' base64 text together (a compiled matcher is a small multiple of it). */
-export const MEMORY_MAX_BYTES = 16 * 1024 * 1024;
-const copyBytes = (robots: LoadedRobots) => robots.entry.copy?.bodyBase64.length ?? 0;
+/** What the kept entries' text weighs together (robotsWeight). */
+export const MEMORY_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * An entry's weight: the text it holds, the copy's base64 and its parsed model. Not its compiled
+ * matcher, built on first use, whose size follows the file's shape rather than its length (a
+ * 500 KiB file of one-line groups compiles to ~30 MB in Node): docs/operating.md says so.
+ */
+export const robotsWeight = (robots: Pick<LoadedRobots, "entry">): number =>
+  (robots.entry.copy?.bodyBase64.length ?? 0) + (robots.entry.copy?.model.length ?? 0);
 /** An unchanged outcome is still written this often, so the stored times do not grow old. */
 export const REWRITE_AFTER_MS = 3_600_000;
 /** New KV entries for hosts served only through a `*.` pattern, per isolate and window. */
@@ -69,7 +75,7 @@ export interface LoadedRobots {
 const memory = new IsolateMemory<string, LoadedRobots>({
   maxEntries: MEMORY_MAX_ORIGINS,
   maxAgeMs: MEMORY_RECHECK_MS,
-  weigh: copyBytes,
+  weigh: robotsWeight,
   maxWeight: MEMORY_MAX_BYTES,
 });
 const refreshing = new Map<string, Promise<LoadedRobots>>();
@@ -77,7 +83,7 @@ const refreshing = new Map<string, Promise<LoadedRobots>>();
 const unsaved = new IsolateMemory<string, LoadedRobots>({
   maxEntries: MEMORY_MAX_ORIGINS,
   maxAgeMs: Number.MAX_SAFE_INTEGER,
-  weigh: copyBytes,
+  weigh: robotsWeight,
   maxWeight: MEMORY_MAX_BYTES,
 });
 
