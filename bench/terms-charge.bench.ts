@@ -29,6 +29,9 @@ const now = Math.floor(Date.now() / 1000);
 const headers = await signRequest(signer, {
   url: TARGET,
   agent: { form: "dictionary", key: "sig1", origin: AGENT },
+  // The page must be covered for a charge to be owed (@path and @query: a signature covering
+  // only @authority could be replayed onto other pages, attack session 8).
+  components: ["@authority", "@path", "@query"],
   created: now,
   expires: now + 290,
   fields: { "crawler-max-price": "USD 0.02" },
