@@ -10,7 +10,7 @@ import { readPolicyFile } from "../../src/cli/policy-file.ts";
 import { parseConfig } from "../../src/config/read-config.ts";
 import { clearPolicyMemory, policyInForce } from "../../src/worker/live-policy.ts";
 import worker from "../../src/worker/index.ts";
-import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN } from "./helpers.ts";
+import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN, countingKv } from "./helpers.ts";
 
 const ROUTE_MODE = {
   ORIGIN_URL: "",
@@ -343,18 +343,3 @@ describe("POST test: what one admin call may cost", () => {
     expect({ status: response.status, judged: body.results?.length, bounded }).toMatchObject({ bounded: true });
   }, 60_000);
 });
-
-function countingKv(reads: string[]): KVNamespace {
-  return new Proxy(env.ROBOTS, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== "get" || typeof value !== "function") {
-        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      }
-      return (key: string, ...rest: unknown[]) => {
-        if (key.startsWith("policy")) reads.push(key);
-        return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
-      };
-    },
-  });
-}

@@ -9,6 +9,7 @@ import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
 import { clearRobotsMemory, MEMORY_MAX_BYTES, robotsWeight, storedRobots } from "../../src/worker/robots/cache.ts";
 import { applyFetch } from "../../src/worker/robots/entry.ts";
 import { writeEntry } from "../../src/worker/store.ts";
+import { countingKv } from "./helpers.ts";
 
 // ---------------------------------------------------------------------------------------------
 // REFERENCE ONLY (not product code): isServedAuthority / isServedByPatternOnly as they were
@@ -195,18 +196,6 @@ describe("IsolateMemory weight (9c3a148): no drift", () => {
   });
 });
 
-const countingRobotsReads = (reads: string[]): KVNamespace =>
-  new Proxy(env.ROBOTS, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== "function") return value;
-      if (property !== "get") return (value as (...args: unknown[]) => unknown).bind(target);
-      return (key: string, ...rest: unknown[]) => {
-        if (key.startsWith("robots:")) reads.push(key);
-        return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
-      };
-    },
-  });
 const entryOf = (authority: string, body: string) =>
   applyFetch(
     undefined,
@@ -248,9 +237,9 @@ describe("robots.txt memory bound (9c3a148): what the 16 MiB holds, and who read
     for (const authority of authorities) await writeEntry(env.ROBOTS, entryOf(authority, body));
     clearRobotsMemory();
     const reads: string[] = [];
-    for (const authority of authorities) await storedRobots(authority, countingRobotsReads(reads));
+    for (const authority of authorities) await storedRobots(authority, countingKv(reads, "robots:"));
     reads.length = 0;
-    for (const authority of authorities) await storedRobots(authority, countingRobotsReads(reads));
+    for (const authority of authorities) await storedRobots(authority, countingKv(reads, "robots:"));
     console.log(`second round: ${reads.length} KV reads for ${authorities.length} hosts`);
     // An LRU one entry short: each request evicts the host asked next (and its compiled matcher).
     expect(reads.length).toBeLessThan(authorities.length);

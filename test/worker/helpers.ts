@@ -187,3 +187,18 @@ export async function storeCrawlerLists(): Promise<void> {
 export function fromCrawler(source: keyof typeof CRAWLER_ADDRESSES): Record<string, string> {
   return { "cf-connecting-ip": CRAWLER_ADDRESSES[source] };
 }
+
+/** The Worker's KV, noting in `reads` each key it reads that starts with `prefix` ("policy", "robots:"). */
+export function countingKv(reads: string[], prefix = "policy"): KVNamespace {
+  return new Proxy(env.ROBOTS, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property !== "get") return (value as (...args: unknown[]) => unknown).bind(target);
+      return (key: string, ...rest: unknown[]) => {
+        if (key.startsWith(prefix)) reads.push(key);
+        return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
+      };
+    },
+  });
+}

@@ -15,7 +15,7 @@ import {
   rememberedPolicies,
 } from "../../src/worker/live-policy.ts";
 import { clearStoreMemory } from "../../src/worker/store.ts";
-import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN } from "./helpers.ts";
+import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN, countingKv } from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\n";
 const ROUTE_MODE = {
@@ -402,22 +402,6 @@ describe("a host's record or the index that cannot be read (our fault, never the
     expect((await json<{ ownFaults: unknown[] }>(send("GET", "status", { env: vars }))).ownFaults).toEqual([]);
   });
 });
-
-/** The Worker's KV, counting the policy keys it reads. */
-function countingKv(reads: string[]): KVNamespace {
-  return new Proxy(env.ROBOTS, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== "get" || typeof value !== "function") {
-        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      }
-      return (key: string, ...rest: unknown[]) => {
-        if (key.startsWith("policy")) reads.push(key);
-        return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
-      };
-    },
-  });
-}
 
 describe("scale: the request path's KV reads", () => {
   it("steady state: no policy read per request; the index once per RECHECK_MS, a record only when its version changed", async () => {

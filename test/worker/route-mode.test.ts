@@ -14,7 +14,7 @@ import {
 } from "../../src/worker/robots/cache.ts";
 import { applyFetch } from "../../src/worker/robots/entry.ts";
 import { writeEntry } from "../../src/worker/store.ts";
-import { call, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
+import { call, countingKv, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\n";
 
@@ -225,19 +225,6 @@ describe("IsolateMemory: bounded LRU with an age limit", () => {
   });
 });
 
-/** KV reads of robots: entries made through `kv`. */
-const countingRobotsReads = (reads: string[]): KVNamespace =>
-  new Proxy(env.ROBOTS, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== "function") return value;
-      if (property !== "get") return (value as (...args: unknown[]) => unknown).bind(target);
-      return (key: string, ...rest: unknown[]) => {
-        if (key.startsWith("robots:")) reads.push(key);
-        return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
-      };
-    },
-  });
 const seed = async (authorities: readonly string[], body: string) => {
   const fetched = { kind: "ok", status: 200, body: new TextEncoder().encode(body) } as const;
   const now = Date.now();
@@ -259,10 +246,10 @@ describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill
     await seed(authorities, ROBOTS);
     const reads: string[] = [];
     for (const authority of authorities)
-      expect(await storedRobots(authority, countingRobotsReads(reads))).toBeDefined();
+      expect(await storedRobots(authority, countingKv(reads, "robots:"))).toBeDefined();
     expect(reads.length).toBe(1_000);
     reads.length = 0;
-    for (const authority of authorities) await storedRobots(authority, countingRobotsReads(reads));
+    for (const authority of authorities) await storedRobots(authority, countingKv(reads, "robots:"));
     expect(reads).toEqual([]);
     expect([MEMORY_MAX_ORIGINS, MEMORY_MAX_BYTES]).toEqual([5_000, 32 * 1024 * 1024]);
   }, 60_000);
@@ -271,13 +258,13 @@ describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill
     const authorities = Array.from({ length: 100 }, (_, n) => `https://big${n}.example`);
     await seed(authorities, `User-agent: *\nDisallow: /private/\n# ${"x".repeat(400 * 1024)}\n`);
     const reads: string[] = [];
-    for (const authority of authorities) await storedRobots(authority, countingRobotsReads(reads));
+    for (const authority of authorities) await storedRobots(authority, countingKv(reads, "robots:"));
     reads.length = 0;
     // 32 MiB / ~546 KB each: the newest 61 are still held, the first ones were dropped.
-    await storedRobots("https://big99.example", countingRobotsReads(reads));
-    await storedRobots("https://big40.example", countingRobotsReads(reads));
+    await storedRobots("https://big99.example", countingKv(reads, "robots:"));
+    await storedRobots("https://big40.example", countingKv(reads, "robots:"));
     expect(reads).toEqual([]);
-    await storedRobots("https://big0.example", countingRobotsReads(reads));
+    await storedRobots("https://big0.example", countingKv(reads, "robots:"));
     expect(reads).toEqual(["robots:https://big0.example"]);
   }, 60_000);
 });
