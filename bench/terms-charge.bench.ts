@@ -10,10 +10,11 @@ import { verifyWebBotAuth, type SignedRequest, type VerifyOptions } from "../src
 import { sha256 } from "../src/agents/web-bot-auth/web-crypto.ts";
 import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
 import { decideEdge } from "../src/policy/edge-decision.ts";
-import { NOTHING_GATHERED, type EdgeFacts } from "../src/policy/edge-facts.ts";
+import type { EdgeFacts } from "../src/policy/edge-facts.ts";
 import { parsePolicy } from "../src/policy/operator-policy.ts";
 import { parsePrice } from "../src/policy/terms-price.ts";
 import { newSigner, signRequest } from "../test/agents/web-bot-auth/signer.ts";
+import { gatheredFacts } from "../test/policy/gathered-facts.ts";
 
 const AGENT = "https://agent.example";
 const SIGNER = `${AGENT}/.well-known/http-message-signatures-directory`;
@@ -48,38 +49,24 @@ const policyOf = (action: string) => {
   if (!parsed.ok) throw new Error(parsed.problems.join("; "));
   return parsed.value;
 };
-const facts = (action: string): EdgeFacts => ({
-  originUnusable: false,
-  selfAddressed: false,
-  mode: "enforce",
-  served: true,
-  isRobotsTxt: false,
-  verifyCrawlers: "unknown",
-  needsVerification: false,
-  cloudflareCategory: undefined,
-  ...NOTHING_GATHERED,
-  pause: "none",
-  failOpen: false,
-  blockStatus: 403,
-  enforceRates: "honoured",
-  usageSignals: "enforce",
-  usageHeader: true,
-  signed: true,
-  rateLimiter: false,
-  rate: { allowed: true },
-  pathAndQuery: "/paid/today",
-  agent: classifyUserAgent("Mozilla/5.0 Chrome/124.0"),
-  robots: { state: "ok", matcher: compileRobots(parseRobotsTxt("User-agent: *\nAllow: /\n")), retryAfter: 0 },
-  now: Date.now(),
-  policy: policyOf(action),
-  priceHeaders: { exact: null, max: "USD 0.02" },
-  signature: {
-    status: "verified",
-    signer: SIGNER,
-    agent: agentOfSigner({ token: "GPTBot", category: "ai-training" }, SIGNER),
-    commitment: verified.commitment,
-  },
-});
+// A signed request the rate limiter does not see; everything else as the decision tables' facts.
+const facts = (action: string): EdgeFacts =>
+  gatheredFacts({
+    signed: true,
+    rateLimiter: false,
+    pathAndQuery: "/paid/today",
+    agent: classifyUserAgent("Mozilla/5.0 Chrome/124.0"),
+    robots: { state: "ok", matcher: compileRobots(parseRobotsTxt("User-agent: *\nAllow: /\n")), retryAfter: 0 },
+    now: Date.now(),
+    policy: policyOf(action),
+    priceHeaders: { exact: null, max: "USD 0.02" },
+    signature: {
+      status: "verified",
+      signer: SIGNER,
+      agent: agentOfSigner({ token: "GPTBot", category: "ai-training" }, SIGNER),
+      commitment: verified.commitment,
+    },
+  });
 const charged = facts("charge");
 const free = facts("allow");
 const paid = decideEdge(charged);

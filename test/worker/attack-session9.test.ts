@@ -10,7 +10,18 @@ import { readPolicyFile } from "../../src/cli/policy-file.ts";
 import { parseConfig } from "../../src/config/read-config.ts";
 import { clearPolicyMemory, policyInForce } from "../../src/worker/live-policy.ts";
 import worker from "../../src/worker/index.ts";
-import { admin, call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN, countingKv } from "./helpers.ts";
+import {
+  admin,
+  call,
+  CHROME,
+  fakeOrigin,
+  freshState,
+  GOOGLEBOT,
+  GPTBOT,
+  TOKEN,
+  countingKv,
+  storeHostPolicies,
+} from "./helpers.ts";
 
 const ROUTE_MODE = {
   ORIGIN_URL: "",
@@ -184,15 +195,7 @@ describe("many hosts: the compiled-policy cache under a client that rotates Host
     const base = JSON.stringify(BLOCK_SEARCH_DOCS);
     const text = base + " ".repeat(60_000 - base.length);
     const hosts = Array.from({ length: 80 }, (_, i) => `h${i}.tenants.example`);
-    const line = { version: 1, savedAt: 1, via: "put", own: true };
-    await env.ROBOTS.put(
-      "policy-hosts",
-      JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
-    );
-    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
-    await Promise.all(
-      hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
-    );
+    await storeHostPolicies(hosts, text);
     clearPolicyMemory();
     vi.useFakeTimers({ now: Date.now(), toFake: ["Date"] });
     const reads: string[] = [];

@@ -202,3 +202,20 @@ export function countingKv(reads: string[], prefix = "policy"): KVNamespace {
     },
   });
 }
+
+/**
+ * Host policies written straight into KV as the admin API stores them (each host's record with
+ * one version of `text`, and the index naming them), around the API's own bounds: for tests of
+ * what the isolate does with more than a save would allow.
+ */
+export async function storeHostPolicies(hosts: readonly string[], text: string): Promise<void> {
+  const line = { version: 1, savedAt: 1, via: "put", own: true };
+  await env.ROBOTS.put(
+    "policy-hosts",
+    JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
+  );
+  const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
+  await Promise.all(
+    hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
+  );
+}

@@ -15,7 +15,17 @@ import {
   rememberedPolicies,
 } from "../../src/worker/live-policy.ts";
 import { clearStoreMemory } from "../../src/worker/store.ts";
-import { call, CHROME, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, TOKEN, countingKv } from "./helpers.ts";
+import {
+  call,
+  CHROME,
+  fakeOrigin,
+  freshState,
+  GOOGLEBOT,
+  GPTBOT,
+  TOKEN,
+  countingKv,
+  storeHostPolicies,
+} from "./helpers.ts";
 
 const ROBOTS = "User-agent: *\nDisallow: /private/\n";
 const ROUTE_MODE = {
@@ -503,15 +513,7 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     // past 6 MiB together): 7.2 MB, past the 6 MiB + 64 KiB bound.
     const text = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
     const hosts = Array.from({ length: 120 }, (_, i) => `h${i}.tenants.example`);
-    const line = { version: 1, savedAt: 1, via: "put", own: true };
-    await env.ROBOTS.put(
-      "policy-hosts",
-      JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
-    );
-    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
-    await Promise.all(
-      hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
-    );
+    await storeHostPolicies(hosts, text);
     const { config } = parseConfig({ ...env, ...ROUTE_MODE });
     for (const host of hosts) {
       expect(await policyInForce(env.ROBOTS, config, host)).toMatchObject({ host, version: 1 });
@@ -561,15 +563,7 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
   it("a host whose kept answer is used stays: the least recently judged goes first", async () => {
     const text = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
     const hosts = Array.from({ length: 106 }, (_, i) => `h${i}.tenants.example`);
-    const line = { version: 1, savedAt: 1, via: "put", own: true };
-    await env.ROBOTS.put(
-      "policy-hosts",
-      JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
-    );
-    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
-    await Promise.all(
-      hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
-    );
+    await storeHostPolicies(hosts, text);
     const { config } = parseConfig({ ...env, ...ROUTE_MODE });
     const judge = async (host: string, kv = env.ROBOTS) => (await policyInForce(kv, config, host)).version;
     const first105 = hosts.slice(0, 105);
@@ -586,15 +580,7 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
   it("a kept answer's use survives the answers' table starting again (past MAX_ANSWERED hosts)", async () => {
     const text = blockGpt("/x/", 451) + " ".repeat(60_000 - blockGpt("/x/", 451).length);
     const hosts = Array.from({ length: 106 }, (_, i) => `h${i}.tenants.example`);
-    const line = { version: 1, savedAt: 1, via: "put", own: true };
-    await env.ROBOTS.put(
-      "policy-hosts",
-      JSON.stringify({ schema: 1, hosts: Object.fromEntries(hosts.map((h) => [h, line])) }),
-    );
-    const version = { version: 1, savedAt: 1, via: "put", saveId: "x", text };
-    await Promise.all(
-      hosts.map((host) => env.ROBOTS.put(`policy:host:${host}`, JSON.stringify({ schema: 1, versions: [version] }))),
-    );
+    await storeHostPolicies(hosts, text);
     const { config } = parseConfig({ ...env, ...ROUTE_MODE });
     const judge = async (host: string, kv = env.ROBOTS) => (await policyInForce(kv, config, host)).version;
     const first105 = hosts.slice(0, 105);
