@@ -13,8 +13,11 @@
  *
  * Google-only, kept: an `allow` of `…/index.htm` or `…/index.html` also allows the bare
  * directory (`…/$`), as Google's reference does (option `indexHtmlAllowsDirectory`).
- * Each group's rule index is built on first use, so a huge file costs nothing for the
- * groups no request asks about.
+ * Each token's merged group and its rule index are built on first use, so a huge file costs
+ * nothing for the groups no request asks about; and what the built groups hold is bounded by
+ * the file's own rule count (BUILT_RULES_FLOOR), so a file naming thousands of tokens in a group
+ * of thousands of rules (a copy of the rules per token: 110 MB in Node for 100 KiB, and
+ * quadratic) holds at most a few copies, however many tokens requests name.
  */
 
 import { productToken, userAgentNames } from "./product-token.ts";
@@ -71,6 +74,13 @@ export interface MatcherOptions {
 }
 
 const TOKEN_MEMO_SIZE = 256;
+/**
+ * The merged groups built for the tokens asked hold at most twice the file's rules plus this
+ * many (rule references, and the trees built from them); past it they are built again on the
+ * next ask. An ordinary file's groups all fit at once: only a file repeating large rule lists
+ * across many tokens is rebuilt, a group (at most the file's rules) per request.
+ */
+export const BUILT_RULES_FLOOR = 10_000;
 const NO_OPTIONS: DecideOptions = {};
 
 // Decisions carry no per-request data, so each possible one is built once and shared: the
@@ -102,12 +112,16 @@ interface GroupTrees {
 
 /** A parsed file compiled for many decisions. */
 export class RobotsMatcher {
-  private readonly groups = new Map<string, GroupIndex>();
+  /** Token -> the file's groups naming it, in file order (an index; a list for several). */
+  private readonly named: Map<string, number | number[]>;
+  /** Merged groups built so far, by token; holding `builtRules` rules, within `maxBuiltRules`. */
+  private readonly built = new Map<string, GroupIndex>();
+  private builtRules = 0;
+  private readonly maxBuiltRules: number;
   /** Crawler token -> its group (null: none), so the per-request path skips token extraction. */
   private readonly tokenGroups = new Map<string, GroupIndex | null>();
   private readonly indexHtml: boolean;
   private readonly alsoSpelled: MatcherOptions["alsoSpelled"];
-  private readonly globalIndex: GroupIndex | undefined;
   private readonly robots: RobotsTxt;
   private readonly options: MatcherOptions;
   /** The record reading's matcher (null: it reads the file as we do), built on first use. */
@@ -118,8 +132,10 @@ export class RobotsMatcher {
     this.options = options;
     this.indexHtml = options.indexHtmlAllowsDirectory ?? true;
     this.alsoSpelled = options.alsoSpelled;
-    for (const group of mergeGroups(robots)) this.groups.set(group.token, newGroupIndex(group));
-    this.globalIndex = this.groups.get("*");
+    this.named = groupsNaming(robots);
+    let rules = 0;
+    for (const group of robots.groups) rules += group.rules.length;
+    this.maxBuiltRules = 2 * rules + BUILT_RULES_FLOOR;
   }
 
   /**
@@ -188,18 +204,37 @@ export class RobotsMatcher {
       const group = this.groupOfToken(tokens[i] ?? "");
       if (group) return group;
     }
-    return options.obeysGlobalGroup === false ? undefined : this.globalIndex;
+    return options.obeysGlobalGroup === false ? undefined : (this.groupNamed("*") ?? undefined);
   }
 
   private groupOfToken(token: string): GroupIndex | null {
     const known = this.tokenGroups.get(token);
     if (known !== undefined) return known;
     const key = productToken(token);
-    const group = (key === "" ? undefined : this.groups.get(key)) ?? null;
+    const group = key === "" ? null : this.groupNamed(key);
     // Tokens come from request headers: bound the memo so odd User-Agents cannot grow it.
     if (this.tokenGroups.size >= TOKEN_MEMO_SIZE) this.tokenGroups.clear();
     this.tokenGroups.set(token, group);
     return group;
+  }
+
+  /** The merged group of every group naming `token` (null: none), built on first ask. */
+  private groupNamed(token: string): GroupIndex | null {
+    const known = this.built.get(token);
+    if (known) return known;
+    const indexes = this.named.get(token);
+    if (indexes === undefined) return null;
+    const group = mergedGroup(this.robots, token, typeof indexes === "number" ? [indexes] : indexes);
+    if (this.builtRules + group.rules.length > this.maxBuiltRules) {
+      // Start again empty; the memo of tokens points into what is dropped, so it goes too.
+      this.built.clear();
+      this.tokenGroups.clear();
+      this.builtRules = 0;
+    }
+    const index = newGroupIndex(group);
+    this.built.set(token, index);
+    this.builtRules += group.rules.length;
+    return index;
   }
 
   /**
@@ -285,24 +320,44 @@ function indexHtmlDirectory(rule: Rule): string | undefined {
   return `${rule.pattern.slice(0, slash + 1)}$`;
 }
 
-/** One entry per token, with the rules and extensions of every group naming it, in file order. */
-function mergeGroups(robots: RobotsTxt): AppliedGroup[] {
-  const byToken = new Map<string, { agentLines: number[]; rules: Rule[]; extensions: ExtensionsDraft }>();
-  for (const group of robots.groups) {
+/** For each token, the indexes of the groups naming it, in file order (once per naming). */
+function groupsNaming(robots: RobotsTxt): Map<string, number | number[]> {
+  const named = new Map<string, number | number[]>();
+  robots.groups.forEach((group, index) => {
     for (const token of group.agents) {
-      let merged = byToken.get(token);
-      if (!merged) {
-        merged = { agentLines: [], rules: [], extensions: { requestRates: [], comments: [], usage: [], others: [] } };
-        byToken.set(token, merged);
-      }
-      merged.agentLines.push(...agentLinesNaming(group.agentLines, token));
-      merged.rules.push(...group.rules);
-      mergeExtensions(merged.extensions, group.extensions);
+      const known = named.get(token);
+      if (known === undefined) named.set(token, index);
+      else if (typeof known === "number") named.set(token, [known, index]);
+      else known.push(index);
     }
-  }
-  return [...byToken].map(([token, merged]) => ({ token, ...merged }));
+  });
+  return named;
 }
 
+/**
+ * The group `token` obeys: the rules and extensions of every group naming it, in file order.
+ * Named by one group, it shares that group's rule list rather than copying it.
+ */
+function mergedGroup(robots: RobotsTxt, token: string, indexes: readonly number[]): AppliedGroup {
+  const agentLines: number[] = [];
+  const rules: Rule[] = [];
+  const extensions: ExtensionsDraft = { requestRates: [], comments: [], usage: [], others: [] };
+  for (const index of indexes) {
+    const group = robots.groups[index];
+    if (!group) continue;
+    agentLines.push(...agentLinesNaming(group.agentLines, token));
+    if (indexes.length > 1) rules.push(...group.rules);
+    mergeExtensions(extensions, group.extensions);
+  }
+  const only = indexes.length === 1 ? robots.groups[indexes[0] ?? 0] : undefined;
+  return { token, agentLines, rules: only ? only.rules : rules, extensions };
+}
+
+/**
+ * The lines of one group naming `token`. Read when the token is first asked, so a group of
+ * thousands of user-agent lines is read once per token asked (once per token of the file, in
+ * the constructor, was minutes of CPU for 500 KiB of one-line groups).
+ */
 function agentLinesNaming(lines: readonly { value: string; line: number }[], token: string): number[] {
   return lines.filter(({ value }) => sameToken(value, token)).map(({ line }) => line);
 }
