@@ -14,10 +14,11 @@
  * Google-only, kept: an `allow` of `…/index.htm` or `…/index.html` also allows the bare
  * directory (`…/$`), as Google's reference does (option `indexHtmlAllowsDirectory`).
  * Each token's merged group and its rule index are built on first use, so a huge file costs
- * nothing for the groups no request asks about; and what the built groups hold is bounded by
- * the file's own rule count (BUILT_RULES_FLOOR), so a file naming thousands of tokens in a group
- * of thousands of rules (a copy of the rules per token: 110 MB in Node for 100 KiB, and
- * quadratic) holds at most a few copies, however many tokens requests name.
+ * nothing for the groups no request asks about. The tokens of one group share its rule list and
+ * its rule trees (a copy per token was quadratic: 110 MB in Node for 100 KiB naming 3,000
+ * tokens over 3,000 rules; and an AI-crawler blocklist of 150 tokens built 150 identical trees);
+ * only a token several groups name has a list of its own, and what those hold is bounded by the
+ * file's own size (BUILT_COST_FLOOR), however many tokens requests name.
  */
 
 import { productToken, userAgentNames } from "./product-token.ts";
@@ -43,7 +44,8 @@ export interface AppliedGroup {
 /**
  * The answer to "may this crawler fetch this URL?", with its reason. A matcher builds each
  * possible decision once (per rule, per group's "no rule matched" and "/robots.txt") and
- * returns that same frozen object every time: callers may key what they derive on it.
+ * returns that same frozen object every time: callers may key what they derive on it. (Only
+ * a file past BUILT_COST_FLOOR's bound has its groups built again, with new decisions.)
  */
 export interface Decision {
   readonly allowed: boolean;
@@ -75,12 +77,13 @@ export interface MatcherOptions {
 
 const TOKEN_MEMO_SIZE = 256;
 /**
- * The merged groups built for the tokens asked hold at most twice the file's rules plus this
- * many (rule references, and the trees built from them); past it they are built again on the
- * next ask. An ordinary file's groups all fit at once: only a file repeating large rule lists
- * across many tokens is rebuilt, a group (at most the file's rules) per request.
+ * The groups built for the tokens asked cost at most twice the file's tokens and rules plus this
+ * many (a group counts 1, and its rules each when several groups name its token: they are its
+ * own list, with its own trees); past it they are built again on the next ask. An ordinary
+ * file's groups all fit at once: only a file naming many tokens in several large groups is
+ * rebuilt, a group (at most the file's rules) per request.
  */
-export const BUILT_RULES_FLOOR = 10_000;
+export const BUILT_COST_FLOOR = 10_000;
 const NO_OPTIONS: DecideOptions = {};
 
 // Decisions carry no per-request data, so each possible one is built once and shared: the
@@ -88,15 +91,19 @@ const NO_OPTIONS: DecideOptions = {};
 const NO_GROUP: Decision = Object.freeze({ allowed: true, reason: "no-group" });
 const ROBOTS_TXT_NO_GROUP: Decision = Object.freeze({ allowed: true, reason: "robots-txt" });
 
-/** A compiled pattern with the decision it makes when it wins. */
-interface DecidingPattern extends CompiledPattern {
-  readonly decision: Decision;
-}
+/**
+ * A compiled pattern; the decision it makes when it wins is its rule's in the group asked
+ * (decisionBy). Trees of one rule list are shared by every token obeying that list (the
+ * tokens of one group), so they hold no group.
+ */
+type DecidingPattern = CompiledPattern;
 
 interface GroupIndex {
   readonly group: AppliedGroup;
   readonly robotsTxt: Decision;
   readonly noMatch: Decision;
+  /** Each rule's decision in this group, made when it first wins (no map before). */
+  decisions: Map<Rule, Decision> | undefined;
   trees: GroupTrees | undefined;
 }
 
@@ -114,10 +121,13 @@ interface GroupTrees {
 export class RobotsMatcher {
   /** Token -> the file's groups naming it, in file order (an index; a list for several). */
   private readonly named: Map<string, number | number[]>;
-  /** Merged groups built so far, by token; holding `builtRules` rules, within `maxBuiltRules`. */
+  /** Merged groups built so far, by token; holding `builtCost` rules, within `maxBuiltCost`. */
   private readonly built = new Map<string, GroupIndex>();
-  private builtRules = 0;
-  private readonly maxBuiltRules: number;
+  private builtCost = 0;
+  private readonly agentLinesByGroup = new Map<number, Map<string, number[]>>();
+  /** Rule trees by the rule list they index: a group's list is shared by all its tokens. */
+  private readonly treesByRules = new Map<readonly Rule[], GroupTrees>();
+  private readonly maxBuiltCost: number;
   /** Crawler token -> its group (null: none), so the per-request path skips token extraction. */
   private readonly tokenGroups = new Map<string, GroupIndex | null>();
   private readonly indexHtml: boolean;
@@ -133,9 +143,9 @@ export class RobotsMatcher {
     this.indexHtml = options.indexHtmlAllowsDirectory ?? true;
     this.alsoSpelled = options.alsoSpelled;
     this.named = groupsNaming(robots);
-    let rules = 0;
-    for (const group of robots.groups) rules += group.rules.length;
-    this.maxBuiltRules = 2 * rules + BUILT_RULES_FLOOR;
+    let size = 0;
+    for (const group of robots.groups) size += group.agents.length + group.rules.length;
+    this.maxBuiltCost = 2 * size + BUILT_COST_FLOOR;
   }
 
   /**
@@ -177,26 +187,26 @@ export class RobotsMatcher {
     const robotsTxt = isRobotsTxtInPlace(url, start);
     if (robotsTxt !== false) return robotsTxt && (index ? index.robotsTxt : ROBOTS_TXT_NO_GROUP);
     if (!index) return NO_GROUP;
-    const trees = (index.trees ??= this.buildTrees(index.group));
+    const trees = (index.trees ??= this.treesFor(index.group.rules));
     const winner = trees.every.findInPlace(url, start);
     if (winner === null) return undefined;
-    const decision = winner ? winner.decision : index.noMatch;
+    const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
     if (!trees.asWritten || !decision.allowed) return decision;
     const written = trees.asWritten.findInPlace(url, start);
     if (written === null) return undefined;
-    return written && !written.decision.allowed ? written.decision : decision;
+    return written && !written.allow ? this.decisionBy(index, written.rule) : decision;
   }
 
   /** The decision for the canonical, matchable path `text[start, end)`. */
   private decideOn(index: GroupIndex | undefined, text: string, start: number, end: number): Decision {
     if (!index) return isRobotsTxt(text, start, end) ? ROBOTS_TXT_NO_GROUP : NO_GROUP;
     if (isRobotsTxt(text, start, end)) return index.robotsTxt;
-    const trees = (index.trees ??= this.buildTrees(index.group));
+    const trees = (index.trees ??= this.treesFor(index.group.rules));
     const winner = trees.every.findIn(text, start, end);
-    const decision = winner ? winner.decision : index.noMatch;
+    const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
     if (!trees.asWritten || !decision.allowed) return decision;
     const written = trees.asWritten.findIn(text, start, end);
-    return written && !written.decision.allowed ? written.decision : decision;
+    return written && !written.allow ? this.decisionBy(index, written.rule) : decision;
   }
 
   private indexFor(tokens: readonly string[], options: DecideOptions): GroupIndex | undefined {
@@ -218,23 +228,64 @@ export class RobotsMatcher {
     return group;
   }
 
+  /**
+   * The decision `rule` makes in the group of `index`: built once, the same object every time
+   * while the group is kept. Each counts 1 of the built cost: tokens × rules of them could
+   * otherwise pile up, one request at a time.
+   */
+  private decisionBy(index: GroupIndex, rule: Rule): Decision {
+    const decisions = (index.decisions ??= new Map());
+    let decision = decisions.get(rule);
+    if (!decision) {
+      decision = Object.freeze({ allowed: rule.kind === "allow", reason: "rule", rule, group: index.group });
+      this.spend(1);
+      decisions.set(rule, decision);
+    }
+    return decision;
+  }
+
+  /** Count `cost` built; past the bound, drop every group built so far first. */
+  private spend(cost: number): void {
+    if (this.builtCost + cost > this.maxBuiltCost) {
+      // Start again empty; the memo of tokens points into what is dropped, so it goes too.
+      this.built.clear();
+      this.tokenGroups.clear();
+      this.treesByRules.clear();
+      this.builtCost = 0;
+    }
+    this.builtCost += cost;
+  }
+
   /** The merged group of every group naming `token` (null: none), built on first ask. */
   private groupNamed(token: string): GroupIndex | null {
     const known = this.built.get(token);
     if (known) return known;
     const indexes = this.named.get(token);
     if (indexes === undefined) return null;
-    const group = mergedGroup(this.robots, token, typeof indexes === "number" ? [indexes] : indexes);
-    if (this.builtRules + group.rules.length > this.maxBuiltRules) {
-      // Start again empty; the memo of tokens points into what is dropped, so it goes too.
-      this.built.clear();
-      this.tokenGroups.clear();
-      this.builtRules = 0;
-    }
+    const group = mergedGroup(this.robots, token, typeof indexes === "number" ? [indexes] : indexes, (index) =>
+      this.agentLinesOf(index),
+    );
+    // A token of one group shares that group's rule list and trees (treesFor); a token several
+    // groups name holds a list of its own, and its trees.
+    const cost = typeof indexes === "number" ? 1 : 1 + group.rules.length;
+    this.spend(cost);
     const index = newGroupIndex(group);
     this.built.set(token, index);
-    this.builtRules += group.rules.length;
     return index;
+  }
+
+  /**
+   * Group `index`'s user-agent lines by the token they name, read once when a token of the group
+   * is first asked: reading them again for each token asked was a scan of every line per request
+   * (27,000 lines in 500 KiB of one-line groups).
+   */
+  private agentLinesOf(index: number): Map<string, number[]> {
+    let lines = this.agentLinesByGroup.get(index);
+    if (!lines) {
+      lines = agentLinesByToken(this.robots.groups[index]?.agentLines ?? []);
+      this.agentLinesByGroup.set(index, lines);
+    }
+    return lines;
   }
 
   /**
@@ -249,22 +300,29 @@ export class RobotsMatcher {
    * So a decision asks the tree of every spelling, and, when that passes and some rule has
    * another spelling, the tree as written. A file without escapes builds one tree.
    */
-  private buildTrees(group: AppliedGroup): GroupTrees {
+  private treesFor(rules: readonly Rule[]): GroupTrees {
+    let trees = this.treesByRules.get(rules);
+    if (!trees) {
+      trees = this.buildTrees(rules);
+      this.treesByRules.set(rules, trees);
+    }
+    return trees;
+  }
+
+  private buildTrees(rules: readonly Rule[]): GroupTrees {
     const written: DecidingPattern[] = [];
     const others: DecidingPattern[] = [];
-    for (const rule of group.rules) {
+    for (const rule of rules) {
       // RFC 9309 §2.2.2 encodes only non-ASCII and reserved octets, Google's matcher none of
       // the rest: a raw space (or `"`, `<`, …) in a rule matches no request, which carries it
       // percent-encoded (readings.ts). Lint says so (reading-disputed).
       if (rawCharacterOf(rule.pattern) !== undefined) continue;
-      const decision: Decision = Object.freeze({ allowed: rule.kind === "allow", reason: "rule", rule, group });
-      written.push({ ...compilePattern(rule, rule.line), decision });
+      written.push(compilePattern(rule, rule.line));
       const directory = this.indexHtml ? indexHtmlDirectory(rule) : undefined;
-      if (directory) written.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule, decision });
+      if (directory) written.push({ ...compilePattern({ ...rule, pattern: directory }, rule.line), rule });
       const other = this.alsoSpelled?.(canonicalizePath(rule.pattern));
       // The same rule (it reports the rule as written), ranked by its own length (above).
-      if (other !== undefined)
-        others.push({ ...compilePattern({ ...rule, pattern: other }, rule.line), rule, decision });
+      if (other !== undefined) others.push({ ...compilePattern({ ...rule, pattern: other }, rule.line), rule });
     }
     if (others.length === 0) return { every: new RuleTree(written), asWritten: undefined };
     return { every: new RuleTree([...written, ...others]), asWritten: new RuleTree(written) };
@@ -276,6 +334,7 @@ function newGroupIndex(group: AppliedGroup): GroupIndex {
     group,
     robotsTxt: Object.freeze({ allowed: true, reason: "robots-txt", group }),
     noMatch: Object.freeze({ allowed: true, reason: "no-matching-rule", group }),
+    decisions: undefined,
     trees: undefined,
   };
 }
@@ -338,14 +397,19 @@ function groupsNaming(robots: RobotsTxt): Map<string, number | number[]> {
  * The group `token` obeys: the rules and extensions of every group naming it, in file order.
  * Named by one group, it shares that group's rule list rather than copying it.
  */
-function mergedGroup(robots: RobotsTxt, token: string, indexes: readonly number[]): AppliedGroup {
+function mergedGroup(
+  robots: RobotsTxt,
+  token: string,
+  indexes: readonly number[],
+  agentLinesOf: (index: number) => ReadonlyMap<string, readonly number[]>,
+): AppliedGroup {
   const agentLines: number[] = [];
   const rules: Rule[] = [];
   const extensions: ExtensionsDraft = { requestRates: [], comments: [], usage: [], others: [] };
   for (const index of indexes) {
     const group = robots.groups[index];
     if (!group) continue;
-    agentLines.push(...agentLinesNaming(group.agentLines, token));
+    agentLines.push(...(agentLinesOf(index).get(token) ?? []));
     if (indexes.length > 1) rules.push(...group.rules);
     mergeExtensions(extensions, group.extensions);
   }
@@ -354,18 +418,21 @@ function mergedGroup(robots: RobotsTxt, token: string, indexes: readonly number[
 }
 
 /**
- * The lines of one group naming `token`. Read when the token is first asked, so a group of
- * thousands of user-agent lines is read once per token asked (once per token of the file, in
- * the constructor, was minutes of CPU for 500 KiB of one-line groups).
+ * The line numbers of a group's user-agent lines, by each token they name, in file order; in
+ * one pass (filtering every line once per token was minutes of CPU for 500 KiB of one-line
+ * groups). The parser's rule (product-token.ts), so a line is listed exactly where it was
+ * grouped: `*foo` names no group, not the `*` group; `MJ12bot` is listed under mj12bot and mj.
  */
-function agentLinesNaming(lines: readonly { value: string; line: number }[], token: string): number[] {
-  return lines.filter(({ value }) => sameToken(value, token)).map(({ line }) => line);
-}
-
-// The parser's rule (product-token.ts), so a line is listed exactly where it was grouped:
-// `*foo` names no group, not the `*` group; `MJ12bot` is listed under mj12bot and mj.
-function sameToken(value: string, token: string): boolean {
-  return userAgentNames(value).includes(token);
+function agentLinesByToken(lines: readonly { value: string; line: number }[]): Map<string, number[]> {
+  const byToken = new Map<string, number[]>();
+  for (const { value, line } of lines) {
+    for (const name of userAgentNames(value)) {
+      const named = byToken.get(name);
+      if (named) named.push(line);
+      else byToken.set(name, [line]);
+    }
+  }
+  return byToken;
 }
 
 /** First value wins for single-valued records, lists concatenate (Google: first crawl-delay). */
