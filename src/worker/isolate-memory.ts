@@ -48,6 +48,23 @@ export class IsolateMemory<K, V> {
     const weight = this.options.weigh?.(value) ?? 0;
     this.entries.set(key, { value, at: now, weight });
     this.weight += weight;
+    this.dropBeyondBounds();
+  }
+
+  /**
+   * Weigh `key`'s value again, when it is still `value`: it grew after it was remembered (a
+   * robots.txt's matcher, compiled on first use). The least recently used go beyond the bound.
+   */
+  reweigh(key: K, value: V): void {
+    const entry = this.entries.get(key);
+    if (!entry || entry.value !== value) return;
+    const weight = this.options.weigh?.(value) ?? 0;
+    this.weight += weight - entry.weight;
+    this.entries.set(key, { ...entry, weight }); // a Map keeps a key's place when it is set again
+    this.dropBeyondBounds();
+  }
+
+  private dropBeyondBounds(): void {
     const maxWeight = this.options.maxWeight ?? Infinity;
     while (this.entries.size > this.options.maxEntries || (this.weight > maxWeight && this.entries.size > 1)) {
       const oldest = this.entries.keys().next();

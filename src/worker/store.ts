@@ -95,7 +95,23 @@ async function remove(kv: KVNamespace, key: string): Promise<void> {
  * stored value cannot be used. Bounded like the memories it stands behind (500 origins and a
  * few single keys); the least recently read go first.
  */
-const lastGood = new IsolateMemory<string, unknown>({ maxEntries: 600, maxAgeMs: Number.MAX_SAFE_INTEGER });
+const lastGood = new IsolateMemory<string, unknown>({
+  maxEntries: 600,
+  maxAgeMs: Number.MAX_SAFE_INTEGER,
+  // A robots.txt entry holds up to ~4 MB of text (a 500 KiB file's base64 and model): 600 of
+  // them, kept here after the robots.txt memory dropped them, would be GBs; so they are weighed
+  // as that memory weighs their text, within the same bound.
+  weigh: textWeight,
+  maxWeight: 32 * 1024 * 1024,
+});
+
+/** What a stored robots.txt entry's copy holds (its base64 and model); 0 for other values. */
+function textWeight(value: unknown): number {
+  const copy = (value as { copy?: { bodyBase64?: unknown; model?: unknown } } | undefined)?.copy;
+  return copy ? lengthOf(copy.bodyBase64) + lengthOf(copy.model) : 0;
+}
+
+const lengthOf = (text: unknown): number => (typeof text === "string" ? text.length : 0);
 
 /** Forget the last good values (tests: each starts as a new isolate would). */
 export function clearStoreMemory(): void {

@@ -227,7 +227,7 @@ describe("robots.txt memory bound (9c3a148): what the 16 MiB holds, and who read
     const heldText = admitted * (copy.bodyBase64.length + copy.model.length);
     console.log({ weighed, model: copy.model.length, admitted, heldTextMB: heldText / 1e6 });
     // Measured in node (v20, --expose-gc) for this file: the compiled enforcementMatcher retains
-    // ~30 MB, which no weight counts (docs/operating.md, "Memory").
+    // ~30 MB; robotsWeight counts an estimate of it once built (robots-compiled-weight.test.ts).
     expect(heldText).toBeLessThanOrEqual(MEMORY_MAX_BYTES);
   });
 

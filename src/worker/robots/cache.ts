@@ -6,7 +6,7 @@
  * an origin never seen before is fetched while the request waits.
  *
  * Bounded: memory holds at most MEMORY_MAX_ORIGINS origins and MEMORY_MAX_BYTES of their text
- * (least recently used go first): enough for every host of a large route-mode deployment to
+ * and compiled matchers (robotsWeight; least recently used go first): enough for every host of a large route-mode deployment to
  * stay warm (500 made each request past 500 hosts a KV read), while files near RFC 9309's
  * 500 KiB cannot pile up without end;
  * only served authorities (robots/authorities.ts) are ever fetched; a refresh whose outcome equals
@@ -31,6 +31,7 @@
 
 import type { RobotsMatcher } from "../../core/index.ts";
 import { enforcementMatcher } from "../../policy/path-spellings.ts";
+import { compiledMatcherBytes } from "./compiled-weight.ts";
 import { isServedAuthority, isServedByPatternOnly } from "./authorities.ts";
 import type { Config } from "../../config/read-config.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
@@ -40,15 +41,21 @@ import { deleteEntry, readEntry, writeEntry } from "../store.ts";
 
 export const MEMORY_RECHECK_MS = 60_000;
 export const MEMORY_MAX_ORIGINS = 5_000;
-/** What the kept entries' text weighs together (robotsWeight). */
+/** What the kept entries weigh together (robotsWeight). */
 export const MEMORY_MAX_BYTES = 32 * 1024 * 1024;
 /**
- * An entry's weight: the text it holds, the copy's base64 and its parsed model. Not its compiled
- * matcher, built on first use, whose size follows the file's shape rather than its length (a
- * 500 KiB file of one-line groups compiles to ~30 MB in Node): docs/operating.md says so.
+ * An entry's weight: the text it holds, the copy's base64 and its parsed model, and once its
+ * matcher is compiled (on first use, by a crawler's request) an upper estimate of that matcher
+ * (compiledMatcherBytes), whose size follows the file's shape rather than its length: 500 KiB
+ * of one-line groups is ~2 MB of text and ~37 MB compiled in Node. The entry is weighed again
+ * when the matcher is built (IsolateMemory.reweigh), not estimated when remembered: the counts
+ * come from the model the matcher revives anyway, and an entry only read (served, or judged for
+ * people) never pays for a matcher it does not hold.
  */
-export const robotsWeight = (robots: Pick<LoadedRobots, "entry">): number =>
-  (robots.entry.copy?.bodyBase64.length ?? 0) + (robots.entry.copy?.model.length ?? 0);
+export const robotsWeight = (robots: Pick<LoadedRobots, "entry" | "compiledBytes">): number =>
+  (robots.entry.copy?.bodyBase64.length ?? 0) +
+  (robots.entry.copy?.model.length ?? 0) +
+  (robots.compiledBytes?.() ?? 0);
 /** An unchanged outcome is still written this often, so the stored times do not grow old. */
 export const REWRITE_AFTER_MS = 3_600_000;
 /** New KV entries for hosts served only through a `*.` pattern, per isolate and window. */
@@ -70,6 +77,8 @@ function patternEntryAllowed(now: number): boolean {
 export interface LoadedRobots {
   readonly entry: RobotsEntry;
   matcher(): RobotsMatcher | undefined;
+  /** The upper estimate of the compiled matcher's heap, 0 until it is built (robotsWeight). */
+  compiledBytes?(): number;
 }
 
 const memory = new IsolateMemory<string, LoadedRobots>({
@@ -86,6 +95,11 @@ const unsaved = new IsolateMemory<string, LoadedRobots>({
   weigh: robotsWeight,
   maxWeight: MEMORY_MAX_BYTES,
 });
+
+/** What this isolate's robots.txt memory holds: origins and their weight (robotsWeight). */
+export function robotsMemoryUse(): { readonly origins: number; readonly bytes: number } {
+  return { origins: memory.size, bytes: memory.totalWeight };
+}
 
 /** Forget everything this isolate remembers (tests; a new deploy does this by itself). */
 export function clearRobotsMemory(): void {
@@ -252,12 +266,22 @@ function rememberLoaded(robots: LoadedRobots, now: number): LoadedRobots {
 
 function loaded(entry: RobotsEntry): LoadedRobots {
   let matcher: RobotsMatcher | undefined;
-  return {
+  let compiled = 0;
+  const robots: LoadedRobots = {
     entry,
     matcher() {
       if (entry.state !== "ok" || !entry.copy) return undefined;
-      matcher ??= enforcementMatcher(modelOf(entry.copy));
+      if (!matcher) {
+        const model = modelOf(entry.copy);
+        matcher = enforcementMatcher(model);
+        compiled = compiledMatcherBytes(model, entry.copy.model.length);
+        // It weighs more now: the least recently used make room (the bound counts it).
+        memory.reweigh(entry.authority, robots);
+        unsaved.reweigh(entry.authority, robots);
+      }
       return matcher;
     },
+    compiledBytes: () => compiled,
   };
+  return robots;
 }

@@ -1,0 +1,115 @@
+// `npm run bench`: the heap the robots.txt memory holds at its bound (MEMORY_MAX_BYTES,
+// robots/cache.ts), when every tenant of a `*.` AUTHORITIES entry serves a file shaped to
+// compile large (issue 33: a tenant controls its own robots.txt). Each tenant's file is read
+// from a KV held in memory, compiled as a crawler's request compiles it, and every token it
+// names is asked in both readings (the most a matcher builds). Printed: the memory's weight
+// (what the bound counts, compiled estimates included), the heap it holds (Node 24, heapUsed
+// after gc; workerd's V8 compresses pointers, so less there) and Workers' 128 MB isolate limit
+// it must stay far under. Before the compiled matcher was weighed, a few of these files held
+// 40-110 MB past the 32 MiB the text was held to. Run with --expose-gc.
+import { parseRobotsTxt } from "../src/core/index.ts";
+import { clearRobotsMemory, MEMORY_MAX_BYTES, robotsMemoryUse, storedRobots } from "../src/worker/robots/cache.ts";
+import { applyFetch } from "../src/worker/robots/entry.ts";
+import { clearStoreMemory, writeEntry } from "../src/worker/store.ts";
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error("run with node --expose-gc");
+const MB = 1e6;
+const ISOLATE_LIMIT_MB = 128;
+const TENANTS = 12;
+
+/** Up to `kib` KiB of `unit(0) unit(1) …`. */
+const fill = (kib: number, unit: (n: number) => string, head = ""): string => {
+  const parts = [head];
+  let length = head.length;
+  for (let n = 0; ; n++) {
+    const part = unit(n);
+    if (length + part.length > kib * 1024) return parts.join("");
+    parts.push(part);
+    length += part.length;
+  }
+};
+
+const SHAPES: { name: string; kib: number; text: () => string }[] = [
+  {
+    name: "3,000 tokens x 3,000 rules (one group)",
+    kib: 100,
+    text: () => fill(100, (n) => (n < 3000 ? `User-agent: a${n}\n` : `Disallow: /x${n}\n`)),
+  },
+  {
+    name: "two tokens and a rule per group",
+    kib: 500,
+    text: () => fill(500, (n) => `User-agent: a${n}\nUser-agent: b${n}\nDisallow: /x${n}\n`),
+  },
+  {
+    name: "one token and a rule per group",
+    kib: 500,
+    text: () => fill(500, (n) => `User-agent: a${n}\nDisallow: /\n`),
+  },
+  { name: "one-line groups (one group of tokens)", kib: 500, text: () => fill(500, (n) => `User-agent: a${n}\n`) },
+  { name: "record-reading breaks", kib: 500, text: () => fill(500, (n) => `User-agent: a${n}\nCrawl-delay: 1\n\n`) },
+  {
+    name: "escaped rules (two spellings)",
+    kib: 500,
+    text: () => fill(500, (n) => `Disallow: /%3A${n.toString(36)}\n`, "User-agent: *\n"),
+  },
+];
+
+/** A KV namespace in memory: what storedRobots reads. */
+function memoryKv(): KVNamespace {
+  const values = new Map<string, string>();
+  return {
+    get: async (key: string) => values.get(key) ?? null,
+    put: async (key: string, value: string) => void values.set(key, value),
+    delete: async (key: string) => void values.delete(key),
+  } as unknown as KVNamespace;
+}
+
+function heapAfterGc(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+const rows: string[] = [];
+for (const shape of SHAPES) {
+  const text = shape.text();
+  const bytes = new TextEncoder().encode(text);
+  const tokens = ["*", ...new Set(parseRobotsTxt(bytes).groups.flatMap((group) => group.agents))];
+  const kv = memoryKv();
+  const authorities = Array.from({ length: TENANTS }, (_, n) => `https://t${n}.tenants.example`);
+  for (const authority of authorities) {
+    const fetched = {
+      kind: "ok",
+      status: 200,
+      body: bytes,
+      etag: undefined,
+      lastModified: undefined,
+      maxAge: undefined,
+    } as const;
+    await writeEntry(kv, applyFetch(undefined, authority, fetched, { now: Date.now(), maxAgeSeconds: 86_400 }));
+  }
+  clearRobotsMemory();
+  clearStoreMemory();
+  const before = heapAfterGc();
+  const started = performance.now();
+  for (const authority of authorities) {
+    const matcher = (await storedRobots(authority, kv))?.matcher();
+    const record = matcher?.recordReading();
+    for (const token of tokens) {
+      matcher?.decide([token], "/x7");
+      record?.decide([token], "/x7");
+    }
+  }
+  const ms = (performance.now() - started) / TENANTS;
+  // What the tenants' entries hold: the heap with the memory full, less the heap before.
+  const use = robotsMemoryUse();
+  const held = (heapAfterGc() - before) / MB;
+  clearRobotsMemory();
+  clearStoreMemory();
+  rows.push(
+    `${shape.name.padEnd(40)} ${String(shape.kib).padStart(3)} KiB x${TENANTS}: held ${use.origins} origins, weighed ${(use.bytes / MB).toFixed(1)} MB (bound ${(MEMORY_MAX_BYTES / MB).toFixed(1)}), heap ${held.toFixed(1)} MB of the isolate's ${ISOLATE_LIMIT_MB} MB; ${ms.toFixed(0)} ms per tenant to compile and ask every token`,
+  );
+}
+console.log("robots.txt memory at its bound, worst-shape tenants (Node 24, heapUsed after gc):");
+for (const row of rows) console.log(`  ${row}`);
