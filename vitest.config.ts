@@ -1,5 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { defineConfig, type Plugin } from "vitest/config";
 
@@ -22,6 +24,14 @@ const shippedVars = (
     vars?: Record<string, string>;
   }
 ).vars;
+
+// Every Node process of the run (vitest's workers, and what the tests start: wrangler, npm, npx,
+// the CLI) keeps its compiled code in one folder and reads it back on the next start instead of
+// compiling again (wrangler alone is 15 MB of JavaScript, npm a few more): Node reads the variable
+// at start-up, and this file runs in vitest's main process before any worker starts. Node checks
+// each entry against its source and its own version, so a stale or half-written entry is only
+// compiled again. The same folder scripts/edge-process.ts uses outside vitest (npm run load).
+process.env["NODE_COMPILE_CACHE"] ??= join(tmpdir(), "robots-edge-node-compile-cache");
 
 // One run, three projects: the pure code and the CLI in plain Node (fast), the Worker in
 // the real runtime (workerd) with local KV, and end to end (wrangler dev, a real origin,
