@@ -56,8 +56,9 @@ export default defineConfig({
           ],
           environment: "node",
           // Files share a Node process and the modules of src/ instead of a fresh process and
-          // module graph each (60-odd files; one process per worker, files in a row reuse it). The tests here hold no global state: no module
-          // mocks, no fake clocks, no process-wide settings; a new file must keep it so.
+          // module graph each (60-odd files; one process per worker, files in a row reuse it).
+          // The tests here hold no global state: no module mocks, no fake clocks, no
+          // process-wide settings; a new file must keep it so.
           isolate: false,
         },
       },
@@ -93,9 +94,9 @@ export default defineConfig({
           include: ["test/worker/**/*.test.ts"],
           // One workerd for the files a worker runs in a row instead of one started per file (~8 s
           // each on a busy 2-core machine: 32 files paid minutes for it); test/sequencer.ts puts
-          // them in a row. Safe because every file that touches
-          // state starts each test from freshState() (test/worker/helpers.ts: KV, Durable
-          // Objects, isolate memory, mocks and clocks); a new file must do the same.
+          // them in a row. Safe because every file that touches state starts each test from
+          // freshState() (test/worker/helpers.ts: KV, Durable Objects, isolate memory, mocks and
+          // clocks); a new file must do the same.
           isolate: false,
         },
       },
