@@ -3,10 +3,12 @@
  * this isolate's buffer (policy/activity-batch.ts: a few map updates, no I/O); the buffer
  * goes to each origin's ActivityLog Durable Object in one call per origin, from
  * `ctx.waitUntil`, after the response:
- *   - `flushSettings.delayMs` after the first event of a batch (so decisions are visible in
- *     `GET activity` within seconds even when traffic stops), or
- *   - at once when the batch holds `flushSettings.maxEvents` events (so a busy isolate sends
- *     a call per few hundred requests, not per request).
+ *   - at flush ticks, `flushSettings.delayMs` after the first event of a batch and then every
+ *     delayMs while something stays buffered (so decisions are visible in `GET activity` within
+ *     seconds, ~22 s at most for a quiet host on an isolate serving many: flushSettings), or
+ *   - at once when an origin's batch holds `flushSettings.maxEvents` events (so a busy isolate
+ *     sends a call per few hundred requests, not per request), or when the buffer reaches its
+ *     memory bound.
  * A failed call (the object failing or reset) puts its batch back in the buffer, to go with
  * the next flush (ActivityBuffer.restore, bounded), and logs it: the activity view is an
  * account, never a reason to fail or slow a request.
