@@ -99,10 +99,11 @@ async function flushChain(namespace: DurableObjectNamespace<ActivityLog>, starte
       return;
     }
     const batches = buffer.takeDue(now, dueRule());
-    if (buffer.origins === 0) flushDueAt = undefined;
-    else flushDueAt = now + flushSettings.delayMs;
+    // Decided now, not after the calls: an event during them may start another chain.
+    const more = buffer.origins > 0;
+    flushDueAt = more ? now + flushSettings.delayMs : undefined;
     await send(namespace, batches, now);
-    if (flushDueAt === undefined) return;
+    if (!more) return;
   }
 }
 
