@@ -84,8 +84,13 @@ const WRANGLER_VARS = (
 ).vars;
 
 /** A Durable Object namespace whose every stub answers `answer` (what the object's method returns). */
-function objects(method: string, answer: unknown): object {
-  const stub = { [method]: async () => answer };
+function objects(method: string, answer: unknown, counted?: { calls: number }): object {
+  const stub = {
+    [method]: async () => {
+      if (counted) counted.calls++;
+      return answer;
+    },
+  };
   return { idFromName: (name: string) => name, get: () => stub };
 }
 
@@ -123,16 +128,18 @@ async function deployment(name: string, count: number, policy = policyOf) {
   const stored = await storedPolicies(count, undefined, policy);
   const sources = { gptbot: { fetchedAt: Date.now(), cidrs: ["20.171.206.0/24"] } };
   await stored.kv.put("crawler-ranges", JSON.stringify({ schema: 1, sources }));
+  /** ActivityLog calls (each a Durable Object request on Cloudflare) and the requests served. */
+  const counts = { calls: 0, requests: 0 };
   const env = {
     ...WRANGLER_VARS,
     AUTHORITIES: stored.hosts.join(", "),
     ADMIN_TOKEN: "b1e2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718",
     ROBOTS: stored.kv,
-    ACTIVITY: objects("record", { problems: [] }),
+    ACTIVITY: objects("record", { problems: [] }, counts),
     CRAWL_RATE: objects("check", { allowed: true }),
     CHARGES: objects("record", { problems: [] }),
   };
-  return { ...stored, env, fetch: await isolate(name) };
+  return { ...stored, env, counts, fetch: await isolate(name) };
 }
 type Deployment = Awaited<ReturnType<typeof deployment>>;
 
@@ -172,6 +179,7 @@ const EXPECTED: Record<Kind, readonly number[]> = {
 /** Every request of a batch through the Worker's fetch handler; checks the answers are what the edge should give. */
 async function run(site: Deployment, batch: readonly Request[], kind: Kind): Promise<void> {
   for (const request of batch) {
+    site.counts.requests++;
     const response = await site.fetch(request, site.env, ctx);
     if (!EXPECTED[kind].includes(response.status)) {
       throw new Error(`${kind} ${request.url}: ${response.status}, expected ${EXPECTED[kind].join(" or ")}`);
@@ -322,6 +330,7 @@ const sites = [one, again, thousand, template];
 const zipfOrder = zipfHosts(thousand.hosts, PER_ROUND);
 await warm(sites);
 const readsBefore = sites.map((site) => site.reads());
+const countsBefore = sites.map((site) => ({ ...site.counts }));
 const fetchesBefore = robotsFetches;
 const inTurn: Order = { name: "1,000 hosts in turn", site: thousand, hostOf: (k) => thousand.hosts[k % 1000] ?? "" };
 const pairs = pairsOf({ name: "1 host", site: one, hostOf: () => one.hosts[0] ?? "" }, [
@@ -337,10 +346,17 @@ const pairs = pairsOf({ name: "1 host", site: one, hostOf: () => one.hosts[0] ??
 ]);
 const rows = await measured(pairs);
 const reads = sites.map((site, index) => site.reads() - (readsBefore[index] ?? 0));
+const activityCalls = sites.map((site, index) => {
+  const before = countsBefore[index] ?? { calls: 0, requests: 0 };
+  return ((1_000 * (site.counts.calls - before.calls)) / (site.counts.requests - before.requests)).toFixed(1);
+});
 
 out.log("the whole request's CPU on a warm isolate, through the Worker's fetch handler (index.ts), in Node");
 out.table(rows);
 out.log("target: 1,000 hosts within 1.10 of one host (whole request)");
 out.log(
   `KV reads during the ${ROUNDS * PER_ROUND * pairs.length * 2} measured requests (1 host, its control, 1,000 hosts, the template's): ${reads.join(", ")}; robots.txt fetched again: ${robotsFetches - fetchesBefore}; origin fetches ${originFetches}; waitUntil calls ${waited}`,
+);
+out.log(
+  `ActivityLog calls (Durable Object requests) per 1,000 measured requests (1 host, its control, 1,000 hosts, the template's): ${activityCalls.join(", ")}`,
 );
