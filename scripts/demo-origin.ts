@@ -5,64 +5,17 @@
 // Binds 127.0.0.1 only, on a free port unless told one.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DEMO_ROBOTS, demoRobots, PAGES } from "./demo-site.ts";
 
-/**
- * The demo's robots.txt. Its Sitemap line names the site as visitors reach it (a Sitemap URL is
- * absolute, RFC 9309 §2.4 / sitemaps.org): under `npm run dev` the edge's address with its port,
- * passed in by scripts/dev.ts; the tests that start the origin bare get DEMO_ROBOTS, which
- * names no port.
- */
-export function demoRobots(siteUrl = "http://127.0.0.1"): string {
-  return DEMO_ROBOTS_TEMPLATE.replace("{site}", siteUrl);
-}
-
-const DEMO_ROBOTS_TEMPLATE = `# robots-edge demo origin
-User-agent: *
-Disallow: /private/
-Allow: /private/press-kit/
-Disallow: /search
-Disallow: /café/secret/
-Disallow: /*.pdf$
-
-User-agent: GPTBot
-User-agent: ClaudeBot
-User-agent: CCBot
-Disallow: /
-
-Sitemap: {site}/sitemap.xml
-`;
-
-export const DEMO_ROBOTS = demoRobots();
+// The site itself (its pages and robots.txt) is data in demo-site.ts, which the Worker tests
+// read too (test/corpus-sweep.ts).
+export { DEMO_ROBOTS, demoRobots, PAGES };
 
 /** How /robots.txt answers. */
 export type RobotsBehaviour =
   | { readonly status: number; readonly body?: string | Buffer; readonly contentType?: string }
   | { readonly hang: true }
   | { readonly redirects: number; readonly finalBody?: string };
-
-const link = (href: string) => `<a href="${href}">${href}</a>`;
-
-/** The site: every page links onward, so a recursive crawler finds all of it. */
-export const PAGES: Readonly<Record<string, string>> = {
-  "/": ["/blog/", "/docs/", "/private/", "/search?q=shoes", "/café/menu", "/files/report.pdf", "/Private/notes"]
-    .map(link)
-    .join(" "),
-  "/blog/": [link("/blog/hello-world"), link("/blog/second-post")].join(" "),
-  "/blog/hello-world": `Hello, world. ${link("/blog/")}`,
-  "/blog/second-post": `Second post. ${link("/private/press-kit/")}`,
-  "/docs/": link("/docs/guide/"),
-  "/docs/guide/": [link("/docs/guide/install"), link("/docs/guide/configure")].join(" "),
-  "/docs/guide/install": "Install.",
-  "/docs/guide/configure": "Configure.",
-  "/private/": [link("/private/report"), link("/private/press-kit/")].join(" "),
-  "/private/report": "Private report.",
-  "/private/press-kit/": "Press kit.",
-  "/search": "Search results.",
-  "/café/menu": `Menu. ${link("/café/secret/recipe")}`,
-  "/café/secret/recipe": "Secret recipe.",
-  "/files/report.pdf": "%PDF-1.4 demo",
-  "/Private/notes": "Notes under a capitalised path.",
-};
 
 export interface DemoOrigin {
   readonly url: string;

@@ -32,6 +32,7 @@ import { isCrawlerCategory, type Action } from "../vocabulary.ts";
 import { diffDocuments, type DocumentChange } from "./document-diff.ts";
 import { answerError, callEdge, isObject, type EdgeAddress, type Fetcher } from "./edge-client.ts";
 import { CliError } from "./cli-error.ts";
+import { mapBounded } from "./map-bounded.ts";
 import type { FilePolicy, PolicyFile } from "./policy-file.ts";
 
 /** Crawlers a URL list is asked of at most: every search crawler of the table and those the documents name. */
@@ -42,6 +43,11 @@ const ASKED_PER_CALL = 2_000;
 const MAX_LIST_PAGES = 10;
 /** Sites one default or pattern change is replayed on at most (a call each); past it the change stays unchecked. */
 export const MAX_REPLAYED_SITES = 1_000;
+/**
+ * Replay calls one plan has open at once: 1,000 sites one after another took minutes; more at
+ * once would make one operator's plan a burst on the edge's admin API (each call a bounded replay).
+ */
+const REPLAYS_IN_FLIGHT = 4;
 /** Pages of `GET status` read at most for the known origins (1,000 each). */
 const MAX_STATUS_PAGES = 10;
 
@@ -181,11 +187,16 @@ async function replayOnSites(
   policy: unknown,
   asked: readonly { token: string; path: string }[],
 ): Promise<Replayed | string> {
+  const answers = await mapBounded(
+    sites,
+    REPLAYS_IN_FLIGHT,
+    (origin) => replayDraft(input, { origin }, policy, asked),
+    (replayed) => typeof replayed === "string",
+  );
   const sums: Replayed[] = [];
-  for (const origin of sites) {
-    const replayed = await replayDraft(input, { origin }, policy, asked);
-    if (typeof replayed === "string") return replayed;
-    sums.push(replayed);
+  for (const replayed of answers) {
+    if (typeof replayed === "string") return replayed; // the first site, in order, that could not be replayed
+    if (replayed !== undefined) sums.push(replayed);
   }
   const askedSums = sums.flatMap((one) => (one.asked ? [one.asked] : []));
   return { replay: total(sums.map((one) => one.replay)), asked: askedSums.length > 0 ? total(askedSums) : null };

@@ -43,6 +43,10 @@ export const MAX_RECENT_PER_BATCH = 200;
 export const MAX_HELD_COUNTS = 5_000;
 
 interface PendingActivity {
+  /** Events added since the origin's last batch left (restore adds none). */
+  events: number;
+  /** When its oldest waiting event came (ms since the epoch); -Infinity after a restore: due at the next tick. */
+  firstAt: number;
   readonly hourly: Map<string, { -readonly [K in keyof HourlyCount]: HourlyCount[K] }>;
   readonly humans: Map<number, number>;
   readonly operators: Map<string, { -readonly [K in keyof OperatorCount]: OperatorCount[K] }>;
@@ -54,9 +58,22 @@ export class ActivityBuffer {
   /** Events added since the last take(). */
   size = 0;
 
-  add(authority: string, activity: ActivityEvent): void {
+  /** The origins with something buffered. */
+  get origins(): number {
+    return this.pending.size;
+  }
+
+  /** Count one request's event in its origin's entry; answers how many events that entry now holds. */
+  add(authority: string, activity: ActivityEvent): number {
     this.size++;
-    const entry = this.entryFor(authority);
+    const time = activity.kind === "human" ? activity.time : activity.event.time;
+    const entry = this.entryFor(authority, time);
+    entry.events++;
+    this.count(entry, activity);
+    return entry.events;
+  }
+
+  private count(entry: PendingActivity, activity: ActivityEvent): void {
     if (activity.kind === "human") {
       const hour = hourOf(activity.time);
       entry.humans.set(hour, (entry.humans.get(hour) ?? 0) + 1);
@@ -97,8 +114,9 @@ export class ActivityBuffer {
    * failing object is not called once per request).
    */
   restore(authority: string, batch: ActivityBatch): boolean {
-    const entry = this.entryFor(authority);
+    const entry = this.entryFor(authority, -Infinity);
     if (entry.hourly.size + batch.hourly.length > MAX_HELD_COUNTS) return false;
+    entry.firstAt = -Infinity;
     for (const row of batch.hourly) {
       const key = `${row.hour}\n${row.token}\n${row.category}\n${row.verified}\n${row.action}\n${row.layer}`;
       const counts = entry.hourly.get(key);
@@ -121,28 +139,80 @@ export class ActivityBuffer {
 
   /** Everything buffered, as one batch per origin; the buffer is empty afterwards. */
   take(): [authority: string, batch: ActivityBatch][] {
-    const batches = [...this.pending].map(([authority, entry]): [string, ActivityBatch] => [
-      authority,
-      {
-        hourly: [...entry.hourly.values()],
-        humans: [...entry.humans].map(([hour, count]) => ({ hour, count })),
-        recent: entry.recent.slice(-MAX_RECENT_PER_BATCH),
-        ...(entry.operators.size > 0 && { operators: [...entry.operators.values()] }),
-      },
-    ]);
+    const batches = [...this.pending].map(([authority, entry]): [string, ActivityBatch] => [authority, batchOf(entry)]);
     this.pending.clear();
     this.size = 0;
     return batches;
   }
 
-  private entryFor(authority: string): PendingActivity {
+  /**
+   * The batches of the origins that are due (see DueRule); the others stay buffered. When the
+   * buffer holds at most `rule.allUpToOrigins` origins, every one is due.
+   */
+  takeDue(now: number, rule: DueRule): [authority: string, batch: ActivityBatch][] {
+    if (this.pending.size <= rule.allUpToOrigins) return this.take();
+    return this.takeWhere(([, entry]) => entry.events >= rule.minEvents || now - entry.firstAt >= rule.maxWaitMs);
+  }
+
+  /**
+   * The memory bound: the largest origins' batches (most events first) until at most `events`
+   * events stay buffered. Largest first, because those calls carry the most events each; the
+   * small ones stay to grow or age.
+   */
+  takeLargest(events: number): [authority: string, batch: ActivityBatch][] {
+    const bySize = [...this.pending].toSorted(([, x], [, y]) => y.events - x.events);
+    const chosen = new Set<string>();
+    let left = this.size;
+    for (const [authority, entry] of bySize) {
+      if (left <= events) break;
+      chosen.add(authority);
+      left -= entry.events;
+    }
+    return this.takeWhere(([authority]) => chosen.has(authority));
+  }
+
+  private takeWhere(
+    chosen: (origin: [authority: string, entry: PendingActivity]) => boolean,
+  ): [authority: string, batch: ActivityBatch][] {
+    const batches: [string, ActivityBatch][] = [];
+    for (const origin of this.pending) {
+      if (!chosen(origin)) continue;
+      const [authority, entry] = origin;
+      batches.push([authority, batchOf(entry)]);
+      this.size -= entry.events;
+      this.pending.delete(authority);
+    }
+    return batches;
+  }
+
+  private entryFor(authority: string, time: number): PendingActivity {
     let entry = this.pending.get(authority);
     if (!entry) {
-      entry = { hourly: new Map(), humans: new Map(), operators: new Map(), recent: [] };
+      entry = { events: 0, firstAt: time, hourly: new Map(), humans: new Map(), operators: new Map(), recent: [] };
       this.pending.set(authority, entry);
     }
     return entry;
   }
+}
+
+/**
+ * When an origin's batch is due at a flush tick: it holds `minEvents` events, or its oldest
+ * event has waited `maxWaitMs`; or the buffer holds at most `allUpToOrigins` origins (then
+ * all are: a deployment of a few hosts sends each tick's batches as it always did).
+ */
+export interface DueRule {
+  readonly minEvents: number;
+  readonly maxWaitMs: number;
+  readonly allUpToOrigins: number;
+}
+
+function batchOf(entry: PendingActivity): ActivityBatch {
+  return {
+    hourly: [...entry.hourly.values()],
+    humans: [...entry.humans].map(([hour, count]) => ({ hour, count })),
+    recent: entry.recent.slice(-MAX_RECENT_PER_BATCH),
+    ...(entry.operators.size > 0 && { operators: [...entry.operators.values()] }),
+  };
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
  * The Cron Trigger: refresh expired origins (capped and paged, robots/cron-refresh.ts), the
- * crawler ranges, the crawler catalogues, and the trusted Web Bot Auth signers' key directories. One failing job never stops the others; every failure, a configuration
+ * crawler ranges, the crawler catalogues, and the trusted Web Bot Auth signers' key directories;
+ * repair the host policy index. One failing job never stops the others; every failure, a configuration
  * problem included, is logged.
  */
 
 import { loadConfig } from "./config.ts";
+import { repairPolicyIndex } from "./live-policy.ts";
 import { refreshCatalogues } from "./identity/catalogues.ts";
 import { refreshCrawlerRanges } from "./identity/crawler-ranges.ts";
 import { refreshDueOrigins } from "./robots/cron-refresh.ts";
@@ -28,6 +30,7 @@ export async function handleScheduled(
     if (config.verifyCrawlers !== "off") work.push(refreshSignatureDirectories(directoryOptions({ config, env })));
     // Crawler catalogues give categories whatever VERIFY_CRAWLERS says: a catalogued claim is never verified.
     work.push(refreshCatalogues(env.ROBOTS, { timeoutMs: config.fetchTimeoutMs, urls: config.crawlerCatalogues }));
+    work.push(repairIndex(env.ROBOTS));
     ctx.waitUntil(Promise.allSettled(work));
     for (const result of await Promise.allSettled(work)) {
       if (result.status === "rejected") logError("cron", messageOf(result.reason));
@@ -35,6 +38,17 @@ export async function handleScheduled(
   } catch (error) {
     logError("cron", messageOf(error));
   }
+}
+
+/** The host index rebuilt toward the host records (live-policy.ts says why); a repair is logged, it means a save was lost. */
+async function repairIndex(kv: KVNamespace): Promise<void> {
+  const repaired = await repairPolicyIndex(kv);
+  if (repaired.length === 0) return;
+  const named = repaired.slice(0, 10).join(", ") + (repaired.length > 10 ? `, and ${repaired.length - 10} more` : "");
+  logError(
+    "cron",
+    `the policy index had lost ${repaired.length} host save(s) to simultaneous saves; repaired: ${named}`,
+  );
 }
 
 function messageOf(error: unknown): string {

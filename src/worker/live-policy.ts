@@ -697,7 +697,7 @@ export async function freshIndex(kv: KVNamespace): Promise<StoredPolicyIndex | u
  * Name a save in the index (a host's always; the default's when an index exists, so a
  * deployment without hosts keeps one write per save). Read back, and written again when
  * another host's save replaced it at the same moment (KV has no compare-and-set): at most
- * three tries; what is still lost is named by GET policies and repaired by the next save.
+ * three tries; what is still lost is repaired by the cron (repairPolicyIndex) or the next save.
  */
 async function indexSave(
   kv: KVNamespace,
@@ -720,6 +720,37 @@ async function indexSave(
     if (landed?.version === line.version) return;
   }
   logError("live-policy", `the policy index kept losing ${host ?? "the default"}'s save to simultaneous saves`);
+}
+
+/**
+ * The cron's repair of the index. KV has no compare-and-set, so two saves at one moment can each
+ * write an index without the other's host; indexSave's three tries narrow that, and this closes
+ * it. Each host record carries its own index line as listing metadata, written with the record,
+ * so the listing is the truth the index is rebuilt toward: a host it holds at a newer version
+ * than the index (or that the index lacks) is written back. Records are never deleted (DELETE
+ * saves a version with no policy of its own), so the repair only adds and raises, and a listing
+ * that lags a save is never newer than the index. An index that cannot be read is left alone:
+ * it may be a newer release's, and the next save rewrites it (status names it meanwhile).
+ * Cost: one KV list per 1,000 hosts and one read per cron run; a write only when a save was lost.
+ * Answers the hosts it repaired.
+ */
+export async function repairPolicyIndex(kv: KVNamespace): Promise<string[]> {
+  const listed = await listPolicyHostEntries(kv);
+  if (listed.size === 0) return [];
+  const read = await readPolicyIndex(kv);
+  if (read.problem !== undefined) return [];
+  const hosts = new Map(read.value?.hosts);
+  const repaired: string[] = [];
+  for (const [host, line] of listed) {
+    if ((hosts.get(host)?.version ?? -1) >= line.version) continue;
+    hosts.set(host, line);
+    repaired.push(host);
+  }
+  if (repaired.length === 0) return [];
+  const next: StoredPolicyIndex = { default: read.value?.default ?? (await defaultLineNow(kv)), hosts };
+  await writePolicyIndex(kv, next);
+  indexMemory = { value: next, at: Date.now() };
+  return repaired;
 }
 
 /** The default record's newest version as an index line (version 0: KV holds none). */

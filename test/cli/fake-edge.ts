@@ -26,6 +26,10 @@ export interface FakeEdgeOptions {
   readonly askedBudget?: number;
   /** GET policies page size the fake uses whatever the limit asked. */
   readonly pageSize?: number;
+  /** Each replay answers after this many ms (so calls overlap); maxReplaysInFlight counts how many did. */
+  readonly replayDelayMs?: number;
+  /** Sites whose replay by `origin=` the edge refuses (404: not an origin it serves). */
+  readonly unreplayable?: readonly string[];
   /** Runs after the plan's reads and before a PUT: another operator's save, say. */
   readonly beforePut?: (host: string | null, fake: FakeEdge) => void;
 }
@@ -43,6 +47,9 @@ export class FakeEdge {
   readonly calls: FakeCall[] = [];
   readonly policies = new Map<string | null, { version: number; policy: unknown }>();
   readonly served: ReadonlySet<string>;
+  /** The most replay calls the fake was answering at one moment. */
+  maxReplaysInFlight = 0;
+  private replaysInFlight = 0;
 
   private readonly options: FakeEdgeOptions;
 
@@ -96,7 +103,7 @@ export class FakeEdge {
       case "PUT policy":
         return this.put(host, request.headers.get("if-match"), body);
       case "POST replay":
-        return this.replay(host ?? hostOf(url.searchParams.get("origin")), body);
+        return this.replayLater(host ?? hostOf(url.searchParams.get("origin")), body);
       default:
         return json(404, { error: `no admin route "${request.method} ${route}"` });
     }
@@ -140,6 +147,20 @@ export class FakeEdge {
     const version = entry.version + 1;
     this.policies.set(host, { version, policy: body });
     return json(200, { host, version, savedAt: "2026-11-27T12:00:00.000Z" });
+  }
+
+  private async replayLater(host: string | null, body: unknown): Promise<Response> {
+    this.replaysInFlight++;
+    this.maxReplaysInFlight = Math.max(this.maxReplaysInFlight, this.replaysInFlight);
+    try {
+      if (this.options.replayDelayMs !== undefined)
+        await new Promise((done) => setTimeout(done, this.options.replayDelayMs));
+      if (host !== null && this.options.unreplayable?.includes(host))
+        return json(404, { error: `${host} is not an origin this edge serves` });
+      return this.replay(host, body);
+    } finally {
+      this.replaysInFlight--;
+    }
   }
 
   private replay(host: string | null, body: unknown): Response {

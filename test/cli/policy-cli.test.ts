@@ -203,6 +203,48 @@ describe("robots-edge policy plan", () => {
     expect(puts(fake)).toEqual([]);
   });
 
+  // The default judges nine sites here; the plan replays them four at a time and reports them in site order.
+  const NINE_SITES = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"].map((name) => `https://${name}.example`);
+  const nineFlips = Object.fromEntries(
+    ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"].map((name) => [
+      `${name}.example`,
+      [{ token: "Googlebot", path: `/blog/${name}`, live: "pass", draft: "block" }],
+    ]),
+  );
+
+  it("replays a default on its sites four at a time, every site's flips reported in site order", async () => {
+    const fake = edge({ origins: NINE_SITES, recordedFlips: nineFlips, replayDelayMs: 20 });
+    const answer = await run(["policy", "plan", file({ default: BLOCK_BLOG })], fake);
+    expect(answer.code, answer.stderr).toBe(1);
+    expect(fake.maxReplaysInFlight).toBe(4);
+    expect(fake.calls.filter((call) => call.path === "replay").length).toBe(9);
+    const refusals = answer.stdout.split("\n").filter((line) => line.startsWith("  ! refuses"));
+    expect(refusals).toEqual(
+      ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"].map(
+        (name) =>
+          `  ! refuses search crawler Googlebot GET /blog/${name}: pass -> block, policy /blog/${name}: block (traffic)`,
+      ),
+    );
+  });
+
+  it("stops replaying at the first site the edge will not replay, and says which, leaving the change unchecked", async () => {
+    const fake = edge({
+      origins: NINE_SITES,
+      recordedFlips: nineFlips,
+      replayDelayMs: 20,
+      unreplayable: ["s2.example", "s7.example"],
+    });
+    const answer = await run(["policy", "plan", file({ default: BLOCK_BLOG })], fake);
+    expect(answer.code, answer.stderr).toBe(1);
+    const shown = answer.stdout.split("\n");
+    expect(shown).toContain(
+      "  replay: the edge would not replay https://s2.example (s2.example is not an origin this edge serves)",
+    );
+    expect(shown).toContain("  ! not checked for search crawlers (see replay above)");
+    // Four in flight when s2's answer came; at most one more was taken before it did.
+    expect(fake.calls.filter((call) => call.path === "replay").length).toBeLessThanOrEqual(5);
+  });
+
   it("asks every URL of --urls of each search crawler and each crawler the policies name, and fails on a refusal", async () => {
     const urls = join(dir, "urls.txt");
     writeFileSync(urls, "# the pages that matter\n/blog/\n\nhttps://a.example/shop/?page=2\n");

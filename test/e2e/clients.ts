@@ -102,24 +102,4 @@ export async function pythonCanFetch(
   return JSON.parse(result.stdout) as boolean[];
 }
 
-/**
- * `task` over every item, at most `limit` at a time, results in the items' order: a table of
- * independent requests answered concurrently instead of one after another (each request's
- * round trip through wrangler dev is mostly waiting).
- */
-export async function mapBounded<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
+export { mapBounded } from "../../src/cli/map-bounded.ts";

@@ -24,6 +24,7 @@ import {
   GPTBOT,
   TOKEN,
   countingKv,
+  runCron,
   storeHostPolicies,
 } from "./helpers.ts";
 
@@ -595,4 +596,74 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     expect(await judge("h1.tenants.example", countingKv(reads))).toBe(1);
     expect(reads).toEqual(["policy:host:h1.tenants.example"]);
   }, 60_000);
+});
+
+const readIndex = async () =>
+  JSON.parse((await env.ROBOTS.get("policy-hosts")) ?? "{}") as { hosts: Record<string, { version: number }> };
+
+const plantIndex = async (edit: (hosts: Record<string, { version: number }>) => void) => {
+  const index = await readIndex();
+  edit(index.hosts);
+  await env.ROBOTS.put("policy-hosts", JSON.stringify(index));
+  clearPolicyMemory(); // another isolate, reading the index as planted
+};
+
+describe("the cron repairs an index that lost a host's save (KV has no compare-and-set)", () => {
+  it.each([
+    {
+      lost: "the host's line (another host's save wrote the index at the same moment)",
+      plant: (hosts: Record<string, { version: number }>) => delete hosts["shop.example"],
+      before: 200, // the default judges shop: its own policy is not known to exist
+    },
+  ])("$lost: judged by the host's newest policy again after the cron", async ({ plant, before }) => {
+    await putPolicy("?host=shop.example", blockGpt("/x/", 451));
+    await putPolicy("?host=shop.example", blockGpt("/x/", 452));
+    await putPolicy("?host=blog.example", blockGpt("/x/", 455));
+    await plantIndex(plant);
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(before);
+    await runCron();
+    expect((await readIndex()).hosts["shop.example"]?.version).toBe(2);
+    expect((await readIndex()).hosts["blog.example"]?.version).toBe(1);
+    clearPolicyMemory();
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(452);
+    expect(await statusOf("https://blog.example", "/x/a")).toBe(455);
+  });
+
+  it("a newer version the index lost: an isolate that remembers version 1 reads version 2 once the cron repaired the index", async () => {
+    await putPolicy("?host=shop.example", blockGpt("/x/", 451));
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(451);
+    // Another isolate saves version 2; its index write is lost (the record and its metadata land).
+    const version = (n: number, status: number) => ({
+      version: n,
+      savedAt: n,
+      via: "put",
+      saveId: `s${n}`,
+      text: blockGpt("/x/", status),
+    });
+    const text2 = blockGpt("/x/", 452);
+    await env.ROBOTS.put(
+      "policy:host:shop.example",
+      JSON.stringify({ schema: 1, versions: [version(2, 452), version(1, 451)] }),
+      { metadata: { version: 2, savedAt: 2, via: "put", own: true, textLength: text2.length } },
+    );
+    vi.useFakeTimers({ now: Date.now() + RECHECK_MS + 1, toFake: ["Date"] });
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(451); // the index still names version 1
+    await runCron();
+    expect((await readIndex()).hosts["shop.example"]?.version).toBe(2);
+    vi.setSystemTime(Date.now() + RECHECK_MS + 1);
+    // The request that re-reads the index still judges by version 1 (one KV read a request); the next reads version 2.
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(451);
+    expect(await statusOf("https://shop.example", "/x/a")).toBe(452);
+  });
+
+  it("writes nothing when no save was lost, and leaves an index it cannot read to the next save", async () => {
+    await putPolicy("?host=shop.example", blockGpt("/x/", 451));
+    const whole = await env.ROBOTS.get("policy-hosts");
+    await runCron();
+    expect(await env.ROBOTS.get("policy-hosts")).toBe(whole);
+    const newer = '{"schema": 2, "hosts": {}}';
+    await env.ROBOTS.put("policy-hosts", newer);
+    await runCron();
+    expect(await env.ROBOTS.get("policy-hosts")).toBe(newer);
+  });
 });

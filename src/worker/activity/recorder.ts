@@ -3,65 +3,125 @@
  * this isolate's buffer (policy/activity-batch.ts: a few map updates, no I/O); the buffer
  * goes to each origin's ActivityLog Durable Object in one call per origin, from
  * `ctx.waitUntil`, after the response:
- *   - `flushSettings.delayMs` after the first event of a batch (so decisions are visible in
- *     `GET activity` within seconds even when traffic stops), or
- *   - at once when the batch holds `flushSettings.maxEvents` events (so a busy isolate sends
- *     a call per few hundred requests, not per request).
+ *   - at flush ticks, `flushSettings.delayMs` after the first event of a batch and then every
+ *     delayMs while something stays buffered (so decisions are visible in `GET activity` within
+ *     seconds, ~22 s at most for a quiet host on an isolate serving many: flushSettings), or
+ *   - at once when an origin's batch holds `flushSettings.maxEvents` events (so a busy isolate
+ *     sends a call per few hundred requests, not per request), or when the buffer reaches its
+ *     memory bound.
  * A failed call (the object failing or reset) puts its batch back in the buffer, to go with
  * the next flush (ActivityBuffer.restore, bounded), and logs it: the activity view is an
  * account, never a reason to fail or slow a request.
  */
 
-import { ActivityBuffer } from "../../policy/activity-batch.ts";
+import { ActivityBuffer, type ActivityBatch } from "../../policy/activity-batch.ts";
 import type { ActivityEvent } from "../../policy/activity.ts";
 import type { ActivityLog } from "./object.ts";
 import type { EdgeContext } from "../edge/context.ts";
 import { logError } from "../log.ts";
 import { noteObjectProblems } from "../object-problems.ts";
 
-/** Batch limits. Tests set delayMs to 0, so a call's waitUntil work includes its flush. */
-export const flushSettings = { delayMs: 2_000, maxEvents: 500 };
+/**
+ * Batch limits. Tests set delayMs to 0, so a call's waitUntil work includes its flush.
+ *  - delayMs: a flush tick comes this long after a batch's first event, then every delayMs
+ *    while something stays buffered;
+ *  - maxEvents: an origin whose batch holds this many events is sent at once;
+ *  - minEventsPerCall, maxWaitMs, allUpToOrigins: which origins a tick sends (DueRule);
+ *  - maxHeldEvents: the memory bound (events' recent entries are kept per origin, ≤ 512-character
+ *    paths): past it the largest origins go at once, until half of it is left.
+ * Why: each origin's batch is one ActivityLog call, a Durable Object request billed as one. An
+ * isolate serving one host sends one call per 500 events; one serving 1,000 hosts in turn sent
+ * one call per request when every flush took everything (issue 33). Now, when a buffer holds
+ * more than a few origins, a tick sends only the origins worth a call (50 events) or whose
+ * events have waited 20 s; the rest wait for the next tick. A deployment of up to 10 hosts
+ * behaves as before: every tick sends everything.
+ */
+export const flushSettings = {
+  delayMs: 2_000,
+  maxEvents: 500,
+  minEventsPerCall: 50,
+  maxWaitMs: 20_000,
+  allUpToOrigins: 10,
+  maxHeldEvents: 5_000,
+};
 
-/** A scheduled flush that has not run this long after it was due was lost with its request: schedule anew. */
+/** A chain whose next tick has not come this long after it was due was lost with its request: start anew. */
 const LOST_FLUSH_MS = 30_000;
 
 const buffer = new ActivityBuffer();
+/** When the running chain's next tick is due; undefined when no chain runs. */
 let flushDueAt: number | undefined;
+/** Events added since the chain's last tick (or its start): none means the isolate is quiet. */
+let addedSinceTick = 0;
 
-/** Count one request's event in its origin's buffer; flush later (or now, when the batch is full). */
+/** Count one request's event in its origin's buffer; flush later (or now, when a batch is full). */
 export function recordActivity(edge: EdgeContext, event: ActivityEvent): void {
   const namespace = edge.env.ACTIVITY;
   if (!edge.config.recordActivity || !namespace) return;
-  buffer.add(edge.authority, event);
+  const originEvents = buffer.add(edge.authority, event);
   const now = Date.now();
-  if (buffer.size >= flushSettings.maxEvents) {
-    edge.ctx.waitUntil(flushActivity(namespace, now));
-  } else if (flushDueAt === undefined || now > flushDueAt + LOST_FLUSH_MS) {
+  if (buffer.size >= flushSettings.maxHeldEvents) {
+    edge.ctx.waitUntil(send(namespace, buffer.takeLargest(flushSettings.maxHeldEvents / 2), now));
+  } else if (originEvents >= flushSettings.maxEvents) {
+    edge.ctx.waitUntil(send(namespace, buffer.takeDue(now, dueRule()), now));
+  }
+  if (flushDueAt === undefined || now > flushDueAt + LOST_FLUSH_MS) {
     flushDueAt = now + flushSettings.delayMs;
-    edge.ctx.waitUntil(
-      new Promise((resolve) => setTimeout(resolve, flushSettings.delayMs)).then(() =>
-        flushActivity(namespace, Date.now()),
-      ),
-    );
+    addedSinceTick = 0;
+    edge.ctx.waitUntil(flushChain(namespace, now));
+  } else addedSinceTick++;
+}
+
+const dueRule = () => ({
+  minEvents: Math.min(flushSettings.minEventsPerCall, flushSettings.maxEvents),
+  maxWaitMs: flushSettings.maxWaitMs,
+  allUpToOrigins: flushSettings.allUpToOrigins,
+});
+
+/**
+ * A tick every delayMs, inside the waitUntil of the request that started it (one chain at a
+ * time): each sends the due origins, and keeps ticking while something stays buffered. It sends
+ * everything, and ends, when the isolate was quiet since the last tick (no request: nothing
+ * would make the rest due) or when the chain is maxWaitMs old: a waitUntil lives at most 30 s
+ * after its response, so nothing is left in the buffer of an isolate that is no longer called.
+ * So an origin's events wait at most maxWaitMs plus a tick and a call.
+ */
+async function flushChain(namespace: DurableObjectNamespace<ActivityLog>, startedAt: number): Promise<void> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, flushSettings.delayMs));
+    const now = Date.now();
+    const last = addedSinceTick === 0 || now - startedAt >= flushSettings.maxWaitMs;
+    addedSinceTick = 0;
+    if (last) {
+      // Ended before the batches go: an event that comes during the calls starts a new chain.
+      flushDueAt = undefined;
+      await send(namespace, buffer.take(), now);
+      return;
+    }
+    const batches = buffer.takeDue(now, dueRule());
+    // Decided now, not after the calls: an event during them may start another chain.
+    const more = buffer.origins > 0;
+    flushDueAt = more ? now + flushSettings.delayMs : undefined;
+    await send(namespace, batches, now);
+    if (!more) return;
   }
 }
 
-/** Send every origin's buffered activity to its object. Never throws. */
-async function flushActivity(namespace: DurableObjectNamespace<ActivityLog>, now: number): Promise<void> {
-  flushDueAt = undefined;
-  const events = buffer.size;
+/** Send each batch to its origin's object. Never throws. */
+async function send(
+  namespace: DurableObjectNamespace<ActivityLog>,
+  batches: readonly [authority: string, batch: ActivityBatch][],
+  now: number,
+): Promise<void> {
   await Promise.all(
-    buffer.take().map(async ([authority, batch]) => {
+    batches.map(async ([authority, batch]) => {
       try {
         const answer = await namespace.get(namespace.idFromName(authority)).record(batch, now);
         noteObjectProblems(`activity of ${authority}`, answer?.problems ?? []);
       } catch (error) {
         const kept = buffer.restore(authority, batch);
         const what = kept ? "kept for the next flush" : "dropped: the buffer holds too many counts already";
-        logError(
-          "activity",
-          `a batch of ${events} events for ${authority} was not recorded (${what}): ${String(error)}`,
-        );
+        logError("activity", `a batch for ${authority} was not recorded (${what}): ${String(error)}`);
         noteObjectProblems(`activity of ${authority}`, [
           `the ActivityLog object did not take a batch (${String(error)}): ${what}`,
         ]);
@@ -74,4 +134,5 @@ async function flushActivity(namespace: DurableObjectNamespace<ActivityLog>, now
 export function clearActivityMemory(): void {
   buffer.take();
   flushDueAt = undefined;
+  addedSinceTick = 0;
 }

@@ -1,0 +1,120 @@
+// The isolate's activity buffer choosing which origins' batches go (issue 33): the due rule of a
+// flush tick, the memory bound's largest-first, a restored batch due at once. Pure: no clock, the
+// times are the events' own.
+import { describe, expect, it } from "vitest";
+import { ActivityBuffer, type DueRule } from "../../src/policy/activity-batch.ts";
+
+const RULE: DueRule = { minEvents: 50, maxWaitMs: 20_000, allUpToOrigins: 10 };
+
+/** A buffer holding, per origin, `count` people's requests made at `at` ms. */
+function bufferOf(origins: { origin: string; count: number; at: number }[]): ActivityBuffer {
+  const buffer = new ActivityBuffer();
+  for (const { origin, count, at } of origins)
+    for (let i = 0; i < count; i++) buffer.add(origin, { kind: "human", time: at });
+  return buffer;
+}
+
+/** Origins taken, with their batches' people. */
+const named = (batches: ReturnType<ActivityBuffer["take"]>) =>
+  batches.map(([origin, batch]) => [origin, batch.humans.reduce((sum, row) => sum + row.count, 0)]);
+
+/** 11 origins: one of each below, and `small-1` … `small-8` with one request at 19 s. */
+const ELEVEN = [
+  { origin: "big", count: 50, at: 19_000 },
+  { origin: "old", count: 1, at: 0 },
+  { origin: "young", count: 49, at: 1 },
+  ...Array.from({ length: 8 }, (_, k) => ({ origin: `small-${k + 1}`, count: 1, at: 19_000 })),
+];
+
+describe("takeDue", () => {
+  it.each([
+    {
+      name: "11 origins: the one with 50 events and the one 20 s old",
+      origins: ELEVEN,
+      now: 20_000,
+      due: [
+        ["big", 50],
+        ["old", 1],
+      ],
+      left: 9,
+      size: 57,
+    },
+    {
+      name: "a ms earlier, the old one is not due yet",
+      origins: ELEVEN,
+      now: 19_999,
+      due: [["big", 50]],
+      left: 10,
+      size: 58,
+    },
+    {
+      name: "10 origins: all, whatever their size or age",
+      origins: ELEVEN.slice(1),
+      now: 19_000,
+      due: [["old", 1], ["young", 49], ...Array.from({ length: 8 }, (_, k) => [`small-${k + 1}`, 1])],
+      left: 0,
+      size: 0,
+    },
+    {
+      name: "one origin with one event: all",
+      origins: [{ origin: "one", count: 1, at: 0 }],
+      now: 0,
+      due: [["one", 1]],
+      left: 0,
+      size: 0,
+    },
+  ])("$name", ({ origins, now, due, left, size }) => {
+    const buffer = bufferOf(origins);
+    expect(named(buffer.takeDue(now, RULE))).toEqual(due);
+    expect(buffer.origins).toBe(left);
+    expect(buffer.size).toBe(size);
+  });
+});
+
+describe("takeLargest", () => {
+  it.each([
+    {
+      name: "the largest until at most 60 are left",
+      events: 60,
+      taken: [
+        ["a", 40],
+        ["b", 30],
+      ],
+      size: 45,
+    },
+    { name: "nothing when under the bound already", events: 200, taken: [], size: 115 },
+    {
+      name: "all when the bound is 0",
+      events: 0,
+      taken: [
+        ["a", 40],
+        ["b", 30],
+        ["c", 25],
+        ["d", 20],
+      ],
+      size: 0,
+    },
+  ])("$name", ({ events, taken, size }) => {
+    const buffer = bufferOf([
+      { origin: "c", count: 25, at: 0 },
+      { origin: "a", count: 40, at: 0 },
+      { origin: "d", count: 20, at: 0 },
+      { origin: "b", count: 30, at: 0 },
+    ]);
+    expect(named(buffer.takeLargest(events)).toSorted()).toEqual(taken);
+    expect(buffer.size).toBe(size);
+  });
+});
+
+describe("restore", () => {
+  it("a batch put back is due at the next tick among many origins, without counting as new events", () => {
+    const buffer = bufferOf(ELEVEN.slice(1));
+    const [[origin, batch] = ["", { hourly: [], humans: [], recent: [] }]] = bufferOf([
+      { origin: "failed", count: 3, at: 19_000 },
+    ]).take();
+    expect(buffer.restore(origin, batch)).toBe(true);
+    // 10 origins of ELEVEN and the restored one: 11, so only the due go; the old one is 19 s old.
+    expect(buffer.size).toBe(58);
+    expect(named(buffer.takeDue(19_000, RULE))).toEqual([["failed", 3]]);
+  });
+});
