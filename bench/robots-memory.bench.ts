@@ -6,7 +6,7 @@
 // (what the bound counts, compiled estimates included), the heap it holds (Node 24, heapUsed
 // after gc; workerd's V8 compresses pointers, so less there) and Workers' 128 MB isolate limit
 // it must stay far under. Before the compiled matcher was weighed, a few of these files held
-// 40-110 MB past the 32 MiB the text was held to. Run with --expose-gc.
+// 40-110 MB past the 32 MiB the text was then held to (the bound is 64 MiB of weight now). Run with --expose-gc.
 import { parseRobotsTxt } from "../src/core/index.ts";
 import { clearRobotsMemory, MEMORY_MAX_BYTES, robotsMemoryUse, storedRobots } from "../src/worker/robots/cache.ts";
 import { applyFetch } from "../src/worker/robots/entry.ts";

@@ -251,17 +251,17 @@ describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill
     reads.length = 0;
     for (const authority of authorities) await storedRobots(authority, countingKv(reads, "robots:"));
     expect(reads).toEqual([]);
-    expect([MEMORY_MAX_ORIGINS, MEMORY_MAX_BYTES]).toEqual([5_000, 32 * 1024 * 1024]);
+    expect([MEMORY_MAX_ORIGINS, MEMORY_MAX_BYTES]).toEqual([5_000, 64 * 1024 * 1024]);
   }, 60_000);
 
-  it("100 files of 400 KiB (55 MB as stored): the oldest leave, so the newest are kept and the first re-read", async () => {
-    const authorities = Array.from({ length: 100 }, (_, n) => `https://big${n}.example`);
+  it("160 files of 400 KiB (87 MB as stored): the oldest leave, so the newest are kept and the first re-read", async () => {
+    const authorities = Array.from({ length: 160 }, (_, n) => `https://big${n}.example`);
     await seed(authorities, `User-agent: *\nDisallow: /private/\n# ${"x".repeat(400 * 1024)}\n`);
     const reads: string[] = [];
     for (const authority of authorities) await storedRobots(authority, countingKv(reads, "robots:"));
     reads.length = 0;
-    // 32 MiB / ~546 KB each: the newest 61 are still held, the first ones were dropped.
-    await storedRobots("https://big99.example", countingKv(reads, "robots:"));
+    // 64 MiB / ~546 KB each: the newest 122 are still held, the first ones were dropped.
+    await storedRobots("https://big159.example", countingKv(reads, "robots:"));
     await storedRobots("https://big40.example", countingKv(reads, "robots:"));
     expect(reads).toEqual([]);
     await storedRobots("https://big0.example", countingKv(reads, "robots:"));
