@@ -2,7 +2,8 @@
 // repairPolicyIndex) is a read-modify-write of the whole index, like a save's, but without a
 // save's read-back: a default save that lands between its read and its write (KV has no
 // compare-and-set; a cron's read may also be a copy up to 60 s old in its location) is written
-// out of the index, and nothing repairs the default's line (the listing holds hosts only).
+// out of the index, and nothing repairs the default's line (the listing holds hosts only); a host's
+// DELETE that lands there is undone (its deleted policy judges again) until the next cron, 30 min.
 // FAILS on attack10 (the hole this session reports).
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -20,23 +21,26 @@ const blockGpt = (path: string, status: number) =>
     routes: [{ pattern: path, blockStatus: status, rules: [{ crawlers: ["GPTBot"], action: "block" }] }],
   });
 
-const putPolicy = (query: string, text: string) =>
+const send = (method: string, query: string, body?: string) =>
   call(`/__robots/policy${query}`, {
-    method: "PUT",
+    method,
     ua: CHROME,
     headers: { authorization: `Bearer ${TOKEN}` },
-    body: text,
+    ...(body !== undefined && { body }),
     env: ROUTE_MODE,
     site: "https://shop.example",
   });
 
+const putPolicy = (query: string, text: string) => send("PUT", query, text);
+
 const statusOf = async (site: string, path: string) => (await call(path, { ua: GPTBOT, env: ROUTE_MODE, site })).status;
 
-const readIndex = async () =>
-  JSON.parse((await env.ROBOTS.get("policy-hosts")) ?? "{}") as {
-    default?: { version: number };
-    hosts: Record<string, { version: number }>;
-  };
+interface Index {
+  default?: { version: number };
+  hosts: Record<string, { version: number }>;
+}
+
+const readIndex = async () => JSON.parse((await env.ROBOTS.get("policy-hosts")) ?? "{}") as Index;
 
 /** env.ROBOTS, but the first read of the index runs `meanwhile` before answering what it read. */
 function kvWithSaveDuringIndexRead(meanwhile: () => Promise<unknown>): KVNamespace {
@@ -67,26 +71,42 @@ afterEach(async () => {
   await freshState();
 });
 
-/** The default record and the index as KV holds them now (what another isolate's save leaves). */
-async function snapshot(): Promise<() => Promise<void>> {
-  const record = await env.ROBOTS.getWithMetadata("policy");
-  const index = await env.ROBOTS.get("policy-hosts");
+/** These keys as KV holds them now (what another isolate's save leaves), to be put back later. */
+async function snapshot(keys: readonly string[]): Promise<() => Promise<void>> {
+  const records = await Promise.all(keys.map(async (key) => [key, await env.ROBOTS.getWithMetadata(key)] as const));
   return async () => {
-    await env.ROBOTS.put("policy", record.value ?? "", { metadata: record.metadata });
-    await env.ROBOTS.put("policy-hosts", index ?? "");
+    for (const [key, record] of records)
+      await env.ROBOTS.put(key, record.value ?? "", record.metadata ? { metadata: record.metadata } : {});
   };
 }
 
 describe("the cron's index repair never loses a save made while it runs", () => {
   it.each([
     {
-      name: "another isolate saves the default between the cron's index read and its write",
-      defaultVersion: 2,
-      docsStatus: 454, // docs.example has no policy of its own: the default's newest judges it
+      name: "another isolate saves the default (version 2)",
+      change: () => putPolicy("", blockGpt("/d/", 454)),
+      keys: ["policy", "policy-hosts"],
+      line: (index: Index) => index.default?.version,
+      version: 2,
+      site: "https://docs.example", // no policy of its own: the default's newest judges it
+      path: "/d/a",
+      before: 453,
+      after: 454,
+    },
+    {
+      name: "another isolate deletes shop.example's own policy (version 2, none of its own)",
+      change: () => send("DELETE", "?host=shop.example"),
+      keys: ["policy:host:shop.example", "policy-hosts"],
+      line: (index: Index) => index.hosts["shop.example"]?.version,
+      version: 2,
+      site: "https://shop.example", // judged by the default again, which does not block /x/
+      path: "/x/a",
+      before: 451,
+      after: 200,
     },
   ])(
-    "$name: the index names it, and an isolate that knew version 1 is judged by version 2",
-    async ({ defaultVersion, docsStatus }) => {
+    "$name between the cron's index read and its write: the index names it, and an isolate that knew version 1 judges by it",
+    async ({ change, keys, line, version, site, path, before, after }) => {
       expect((await putPolicy("", blockGpt("/d/", 453))).status).toBe(200);
       expect((await putPolicy("?host=shop.example", blockGpt("/x/", 451))).status).toBe(200);
       expect((await putPolicy("?host=blog.example", blockGpt("/x/", 452))).status).toBe(200);
@@ -94,19 +114,19 @@ describe("the cron's index repair never loses a save made while it runs", () => 
       const index = await readIndex();
       delete index.hosts["blog.example"];
       await env.ROBOTS.put("policy-hosts", JSON.stringify(index));
-      const version1 = await snapshot();
-      // The default's version 2 as another isolate's save leaves KV (record and index), then back to version 1.
-      expect((await putPolicy("", blockGpt("/d/", 454))).status).toBe(200);
-      const version2 = await snapshot();
-      await version1();
+      const unchanged = await snapshot(keys);
+      // The change as another isolate leaves KV (record and index), then KV back as it was.
+      expect((await change()).status).toBe(200);
+      const changed = await snapshot(keys);
+      await unchanged();
       clearPolicyMemory();
-      expect(await statusOf("https://docs.example", "/d/a")).toBe(453); // this isolate remembers default v1
-      await runCron({ ROBOTS: kvWithSaveDuringIndexRead(version2) });
+      expect(await statusOf(site, path)).toBe(before); // this isolate remembers version 1
+      await runCron({ ROBOTS: kvWithSaveDuringIndexRead(changed) });
       expect((await readIndex()).hosts["blog.example"]?.version).toBe(1); // the repair itself worked
-      expect((await readIndex()).default?.version).toBe(defaultVersion);
+      expect(line(await readIndex())).toBe(version);
       vi.useFakeTimers({ now: Date.now() + RECHECK_MS + 1, toFake: ["Date"] });
-      await statusOf("https://docs.example", "/d/a"); // re-reads the index
-      expect(await statusOf("https://docs.example", "/d/a")).toBe(docsStatus);
+      await statusOf(site, path); // re-reads the index
+      expect(await statusOf(site, path)).toBe(after);
     },
   );
 });
