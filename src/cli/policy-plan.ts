@@ -187,19 +187,27 @@ async function replayOnSites(
   policy: unknown,
   asked: readonly { token: string; path: string }[],
 ): Promise<Replayed | string> {
+  // A site's error is kept as its answer, so what is reported is the first site's, in order, as
+  // when the sites were replayed one after another (not whichever of four in flight failed first).
   const answers = await mapBounded(
     sites,
     REPLAYS_IN_FLIGHT,
-    (origin) => replayDraft(input, { origin }, policy, asked),
-    (replayed) => typeof replayed === "string",
+    (origin) => replayDraft(input, { origin }, policy, asked).catch((error: unknown) => new ReplayFailed(error)),
+    (replayed) => typeof replayed === "string" || replayed instanceof ReplayFailed,
   );
   const sums: Replayed[] = [];
   for (const replayed of answers) {
-    if (typeof replayed === "string") return replayed; // the first site, in order, that could not be replayed
+    if (typeof replayed === "string") return replayed;
+    if (replayed instanceof ReplayFailed) throw replayed.error;
     if (replayed !== undefined) sums.push(replayed);
   }
   const askedSums = sums.flatMap((one) => (one.asked ? [one.asked] : []));
   return { replay: total(sums.map((one) => one.replay)), asked: askedSums.length > 0 ? total(askedSums) : null };
+}
+
+/** A site's replay that threw, held as its answer until the sites before it are read. */
+class ReplayFailed {
+  constructor(readonly error: unknown) {}
 }
 
 /** Replay summaries of several sites as one. */

@@ -40,15 +40,12 @@ export async function handleScheduled(
   }
 }
 
-/** The host index rebuilt toward the host records (live-policy.ts says why); a repair is logged, it means a save was lost. */
+/** The host index rebuilt toward the policy records (live-policy.ts says why); a repair is logged, it means a save was lost. */
 async function repairIndex(kv: KVNamespace): Promise<void> {
-  const repaired = await repairPolicyIndex(kv);
+  const repaired = (await repairPolicyIndex(kv)).map((key) => key ?? "the default");
   if (repaired.length === 0) return;
   const named = repaired.slice(0, 10).join(", ") + (repaired.length > 10 ? `, and ${repaired.length - 10} more` : "");
-  logError(
-    "cron",
-    `the policy index had lost ${repaired.length} host save(s) to simultaneous saves; repaired: ${named}`,
-  );
+  logError("cron", `the policy index had lost ${repaired.length} save(s) to simultaneous saves; repaired: ${named}`);
 }
 
 function messageOf(error: unknown): string {

@@ -726,31 +726,60 @@ async function indexSave(
  * The cron's repair of the index. KV has no compare-and-set, so two saves at one moment can each
  * write an index without the other's host; indexSave's three tries narrow that, and this closes
  * it. Each host record carries its own index line as listing metadata, written with the record,
- * so the listing is the truth the index is rebuilt toward: a host it holds at a newer version
- * than the index (or that the index lacks) is written back. Records are never deleted (DELETE
- * saves a version with no policy of its own), so the repair only adds and raises, and a listing
- * that lags a save is never newer than the index. An index that cannot be read is left alone:
- * it may be a newer release's, and the next save rewrites it (status names it meanwhile).
- * Cost: one KV list per 1,000 hosts and one read per cron run; a write only when a save was lost.
- * Answers the hosts it repaired.
+ * and the default's line is its record's newest version, so the records are the truth the index
+ * is brought up to: a host the listing holds at a newer version than the index (or that the
+ * index lacks), or a default record newer than the index's line, is written back. Records are
+ * never deleted (DELETE saves a version with no policy of its own), so the repair only adds and
+ * raises. Like a save, it merges into the index read just before its write and reads it back,
+ * three tries at most: a save landing meanwhile (or read stale, KV's copies lag up to a minute)
+ * keeps its line, and what a lagging read still loses the next run repairs. An index that
+ * cannot be read is left alone: it may be a newer release's, and the next save rewrites it
+ * (status names it meanwhile). Cost: one KV list per 1,000 hosts, one read of the index and one
+ * of the default per cron run; a write (and two reads more) only when a save was lost.
+ * Answers the keys it repaired (null: the default).
  */
-export async function repairPolicyIndex(kv: KVNamespace): Promise<string[]> {
+export async function repairPolicyIndex(kv: KVNamespace): Promise<(string | null)[]> {
   const listed = await listPolicyHostEntries(kv);
-  if (listed.size === 0) return [];
-  const read = await readPolicyIndex(kv);
-  if (read.problem !== undefined) return [];
-  const hosts = new Map(read.value?.hosts);
-  const repaired: string[] = [];
-  for (const [host, line] of listed) {
-    if ((hosts.get(host)?.version ?? -1) >= line.version) continue;
-    hosts.set(host, line);
-    repaired.push(host);
+  const first = await readPolicyIndex(kv);
+  // No index and no host: a deployment without hosts keeps no index (indexSave).
+  if (first.problem !== undefined || (first.value === undefined && listed.size === 0)) return [];
+  const defaultLine = await defaultLineNow(kv);
+  if (linesLost(first.value, listed, defaultLine).length === 0) return [];
+  let repaired: (string | null)[] = [];
+  // Each pass reads the index fresh: the first to merge into, the next ones to check the write back.
+  for (let attempt = 0; ; attempt++) {
+    const fresh = await readPolicyIndex(kv);
+    if (fresh.problem !== undefined) return repaired;
+    const lost = linesLost(fresh.value, listed, defaultLine);
+    if (lost.length === 0) return repaired;
+    if (attempt === 3) break;
+    if (attempt === 0) repaired = lost;
+    const hosts = new Map(fresh.value?.hosts);
+    for (const key of lost) if (key !== null) hosts.set(key, listed.get(key) as PolicyIndexEntry);
+    const next: StoredPolicyIndex = {
+      default: lost.includes(null) ? defaultLine : fresh.value?.default,
+      hosts,
+    };
+    await writePolicyIndex(kv, next);
+    indexMemory = { value: next, at: Date.now() };
   }
-  if (repaired.length === 0) return [];
-  const next: StoredPolicyIndex = { default: read.value?.default ?? (await defaultLineNow(kv)), hosts };
-  await writePolicyIndex(kv, next);
-  indexMemory = { value: next, at: Date.now() };
+  logError(
+    "live-policy",
+    "the cron's repair of the policy index kept meeting simultaneous saves: the next run tries again",
+  );
   return repaired;
+}
+
+/** The keys whose record is newer than `index`'s line for it (null: the default). */
+function linesLost(
+  index: StoredPolicyIndex | undefined,
+  listed: ReadonlyMap<string, PolicyIndexEntry>,
+  defaultLine: PolicyIndexEntry | undefined,
+): (string | null)[] {
+  const lost: (string | null)[] = [];
+  if (defaultLine !== undefined && (index?.default?.version ?? -1) < defaultLine.version) lost.push(null);
+  for (const [host, line] of listed) if ((index?.hosts.get(host)?.version ?? -1) < line.version) lost.push(host);
+  return lost;
 }
 
 /** The default record's newest version as an index line (version 0: KV holds none). */

@@ -30,6 +30,8 @@ export interface FakeEdgeOptions {
   readonly replayDelayMs?: number;
   /** Sites whose replay by `origin=` the edge refuses (404: not an origin it serves). */
   readonly unreplayable?: readonly string[];
+  /** Sites whose replay fails at once (500), before any delayed answer. */
+  readonly failing?: readonly string[];
   /** Runs after the plan's reads and before a PUT: another operator's save, say. */
   readonly beforePut?: (host: string | null, fake: FakeEdge) => void;
 }
@@ -153,6 +155,7 @@ export class FakeEdge {
     this.replaysInFlight++;
     this.maxReplaysInFlight = Math.max(this.maxReplaysInFlight, this.replaysInFlight);
     try {
+      if (host !== null && this.options.failing?.includes(host)) return json(500, { error: "the edge failed" });
       if (this.options.replayDelayMs !== undefined)
         await new Promise((done) => setTimeout(done, this.options.replayDelayMs));
       if (host !== null && this.options.unreplayable?.includes(host))

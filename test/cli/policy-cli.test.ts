@@ -245,6 +245,21 @@ describe("robots-edge policy plan", () => {
     expect(fake.calls.filter((call) => call.path === "replay").length).toBeLessThanOrEqual(5);
   });
 
+  it("reports the first site in order that could not be replayed, even when a later one failed sooner", async () => {
+    const fake = edge({
+      origins: NINE_SITES,
+      recordedFlips: nineFlips,
+      replayDelayMs: 20,
+      unreplayable: ["s2.example"],
+      failing: ["s4.example"],
+    });
+    const answer = await run(["policy", "plan", file({ default: BLOCK_BLOG })], fake);
+    expect(answer.code, answer.stderr).toBe(1);
+    expect(answer.stdout.split("\n")).toContain(
+      "  replay: the edge would not replay https://s2.example (s2.example is not an origin this edge serves)",
+    );
+  });
+
   it("asks every URL of --urls of each search crawler and each crawler the policies name, and fails on a refusal", async () => {
     const urls = join(dir, "urls.txt");
     writeFileSync(urls, "# the pages that matter\n/blog/\n\nhttps://a.example/shop/?page=2\n");
