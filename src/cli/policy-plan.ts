@@ -207,7 +207,10 @@ async function replayOnSites(
 
 /** A site's replay that threw, held as its answer until the sites before it are read. */
 class ReplayFailed {
-  constructor(readonly error: unknown) {}
+  readonly error: unknown;
+  constructor(error: unknown) {
+    this.error = error;
+  }
 }
 
 /** Replay summaries of several sites as one. */
