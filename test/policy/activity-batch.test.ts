@@ -112,7 +112,7 @@ describe("restore", () => {
     const [[origin, batch] = ["", { hourly: [], humans: [], recent: [] }]] = bufferOf([
       { origin: "failed", count: 3, at: 19_000 },
     ]).take();
-    expect(buffer.restore(origin, batch)).toBe(true);
+    expect(buffer.restore(origin, batch)).toEqual({ kept: true, recentDropped: 0 });
     // 10 origins of ELEVEN and the restored one: 11, so only the due go; the old one is 19 s old.
     expect(buffer.size).toBe(58);
     expect(named(buffer.takeDue(19_000, RULE))).toEqual([["failed", 3]]);
