@@ -199,12 +199,34 @@ export class ActivityBuffer {
   }
 
   /**
-   * The batches of the origins that are due (see DueRule); the others stay buffered. When the
-   * buffer holds at most `rule.allUpToOrigins` origins, every one is due.
+   * The batches of the origins that are due (see DueRule), at most `maxOrigins` of them (the
+   * heaviest first: a call's budget goes where it carries the most); the others stay buffered.
+   * When the buffer holds at most `rule.allUpToOrigins` origins, every one is due.
    */
-  takeDue(now: number, rule: DueRule): [authority: string, batch: ActivityBatch][] {
-    if (this.pending.size <= rule.allUpToOrigins) return this.take();
-    return this.takeWhere(([, entry]) => entry.events >= rule.minEvents || now - entry.firstAt >= rule.maxWaitMs);
+  takeDue(now: number, rule: DueRule, maxOrigins = Infinity): [authority: string, batch: ActivityBatch][] {
+    const all = this.pending.size <= rule.allUpToOrigins;
+    if (all && this.pending.size <= maxOrigins) return this.take();
+    return this.takeHeaviest(
+      maxOrigins,
+      ([, entry]) => all || entry.events >= rule.minEvents || now - entry.firstAt >= rule.maxWaitMs,
+    );
+  }
+
+  /** Everything buffered, but at most `maxOrigins` batches, the heaviest first; the rest stays. */
+  takeUpTo(maxOrigins: number): [authority: string, batch: ActivityBatch][] {
+    if (this.pending.size <= maxOrigins) return this.take();
+    return this.takeHeaviest(maxOrigins, () => true);
+  }
+
+  private takeHeaviest(
+    maxOrigins: number,
+    chosen: (origin: [authority: string, entry: PendingActivity]) => boolean,
+  ): [authority: string, batch: ActivityBatch][] {
+    let picked = [...this.pending].filter((origin) => chosen(origin));
+    if (picked.length > maxOrigins)
+      picked = picked.toSorted(([, x], [, y]) => weightOf(y) - weightOf(x)).slice(0, maxOrigins);
+    const names = new Set(picked.map(([authority]) => authority));
+    return this.takeWhere(([authority]) => names.has(authority));
   }
 
   /**

@@ -41,8 +41,12 @@ beforeEach(async () => {
   calls = [];
   vi.useFakeTimers({ now: 1_800_000_000_000 });
   flushSettings.delayMs = 2_000;
+  // The rows below are about which origins are due, with a Paid plan's subrequests; the last
+  // describe is about the Free plan's budget (flushSettings' default).
+  flushSettings.maxCallsPerChain = 1_000;
 });
 afterEach(async () => {
+  flushSettings.maxCallsPerChain = 20;
   vi.useRealTimers();
   await freshState();
 });
@@ -147,5 +151,38 @@ describe("the bounds send at once, before any tick", () => {
     expect(calls.length).toBe(385);
     expect(sentEvents()).toBe(2_500);
     expect(sentTo(host(9))).toBe(100);
+  });
+});
+
+describe("one chain's calls stay within a Free plan request's 50 subrequests (20 a chain)", () => {
+  it("100 origins going quiet: 20 calls by the chain's end, the other 80 wait for the next request's chain", async () => {
+    flushSettings.maxCallsPerChain = 20;
+    burst();
+    await vi.advanceTimersByTimeAsync(2_000);
+    // The tick at 2 s: host-0 (60 events) is due, the only call.
+    expect(calls.length).toBe(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    // Quiet at 4 s: everything would go, but the chain has 19 calls left: host-1 … host-19.
+    expect(calls.length).toBe(20);
+    expect(sentTo(host(19))).toBe(1);
+    expect(sentTo(host(20))).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls.length).toBe(20);
+    // The next request starts a chain with its own 20 calls.
+    request(host(0));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(calls.length).toBe(40);
+    expect(sentEvents()).toBe(60 + 19 + 20);
+  });
+
+  it("an origin's 500th event sends at most 20 due origins from that request", async () => {
+    flushSettings.maxCallsPerChain = 20;
+    for (let k = 1; k <= 30; k++) for (let i = 0; i < 50; i++) request(host(k));
+    for (let i = 0; i < 500; i++) request(host(0));
+    await vi.advanceTimersByTimeAsync(0);
+    // 31 origins due (host-0's 500, 30 of 50): host-0 and the first 19 of 50 in that request.
+    expect(calls.length).toBe(20);
+    expect(sentTo(host(0))).toBe(500);
+    expect(sentEvents()).toBe(500 + 19 * 50);
   });
 });

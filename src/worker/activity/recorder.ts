@@ -35,6 +35,13 @@ import { noteObjectProblems } from "../object-problems.ts";
  * more than a few origins, a tick sends only the origins worth a call (50 events) or whose
  * events have waited 20 s; the rest wait for the next tick. A deployment of up to 10 hosts
  * behaves as before: every tick sends everything.
+ *  - maxCallsPerChain: the object calls one flush chain makes in all its ticks, and one
+ *    request's own flush at 500 events. Each call is a subrequest of the request whose
+ *    waitUntil makes it, and Workers allow 50 a request on the Free plan (10,000 on Paid): a
+ *    request's chain (20) and its own flush (20) leave 10 for the request itself. Batches past
+ *    the budget stay buffered (counted in the held bound) for the next chain, which the next
+ *    request starts. The memory bound's flush (takeLargest) is not capped: the bound comes
+ *    first; on the Free plan its calls past the limit fail and are put back within half the bound.
  */
 export const flushSettings = {
   delayMs: 2_000,
@@ -43,6 +50,7 @@ export const flushSettings = {
   maxWaitMs: 20_000,
   allUpToOrigins: 10,
   maxHeldEvents: 5_000,
+  maxCallsPerChain: 20,
 };
 
 /** A chain whose next tick has not come this long after it was due was lost with its request: start anew. */
@@ -76,7 +84,8 @@ export function recordActivity(edge: EdgeContext, event: ActivityEvent): void {
     const half = maxHeldEvents / 2;
     edge.ctx.waitUntil(send(namespace, buffer.takeLargest(half), now, half));
   } else if (originEvents >= flushSettings.maxEvents) {
-    edge.ctx.waitUntil(send(namespace, buffer.takeDue(now, dueRule()), now, maxHeldEvents));
+    const batches = buffer.takeDue(now, dueRule(), flushSettings.maxCallsPerChain);
+    edge.ctx.waitUntil(send(namespace, batches, now, maxHeldEvents));
   }
   if (chain === undefined || now > chain.dueAt + LOST_FLUSH_MS) {
     chain = { dueAt: now + flushSettings.delayMs, addedSinceTick: 0 };
@@ -98,7 +107,9 @@ const dueRule = () => ({
  * after its response, so nothing is left in the buffer of an isolate that is no longer called.
  * The ticks never wait for their calls (all are awaited once the last tick has sent): one slow
  * ActivityLog object must not push the last tick, which carries every other origin's batch,
- * past the 30 s (attack session 10). So an origin's events wait at most maxWaitMs plus a call.
+ * past the 30 s (attack session 10). So an origin's events wait at most maxWaitMs plus a call,
+ * unless more origins are due than the chain's calls (maxCallsPerChain): the rest wait for the
+ * next request's chain.
  */
 async function flushChain(
   namespace: DurableObjectNamespace<ActivityLog>,
@@ -107,6 +118,7 @@ async function flushChain(
 ): Promise<void> {
   const lastTickAt = startedAt + flushSettings.maxWaitMs;
   const sending: Promise<void>[] = [];
+  let calls = flushSettings.maxCallsPerChain;
   for (;;) {
     const wait = Math.max(0, Math.min(flushSettings.delayMs, lastTickAt - Date.now()));
     await new Promise((resolve) => setTimeout(resolve, wait));
@@ -118,12 +130,14 @@ async function flushChain(
     if (last) {
       // Ended before the batches go: an event that comes during the calls starts a new chain.
       chain = undefined;
-      sending.push(send(namespace, buffer.take(), now, flushSettings.maxHeldEvents));
+      sending.push(send(namespace, buffer.takeUpTo(calls), now, flushSettings.maxHeldEvents));
       break;
     }
-    const batches = buffer.takeDue(now, dueRule());
-    // Decided now, not after the calls: an event during them may start another chain.
-    const more = buffer.origins > 0;
+    const batches = buffer.takeDue(now, dueRule(), calls);
+    calls -= batches.length;
+    // Decided now, not after the calls: an event during them may start another chain. A chain
+    // out of calls ends: what stays waits for the next request's chain.
+    const more = buffer.origins > 0 && calls > 0;
     if (more) me.dueAt = now + flushSettings.delayMs;
     else chain = undefined;
     sending.push(send(namespace, batches, now, flushSettings.maxHeldEvents));
