@@ -42,6 +42,19 @@ export const MAX_RECENT_PER_BATCH = 200;
 /** Distinct hourly counts an origin's buffer holds while its object fails (restore). */
 export const MAX_HELD_COUNTS = 5_000;
 
+/**
+ * The isolate's bound on what its buffer holds (`held`): new events plus the rows of restored
+ * batches (their recent requests and count rows). The recorder passes its own setting; this is
+ * the default a restore keeps within.
+ */
+export const MAX_HELD_EVENTS = 5_000;
+
+/** What a restore kept of a batch: its counts (all or none) and how many of its recent requests it dropped. */
+export interface RestoreOutcome {
+  readonly kept: boolean;
+  readonly recentDropped: number;
+}
+
 interface PendingActivity {
   /** Events added since the origin's last batch left (restore adds none). */
   events: number;
@@ -51,12 +64,27 @@ interface PendingActivity {
   readonly humans: Map<number, number>;
   readonly operators: Map<string, { -readonly [K in keyof OperatorCount]: OperatorCount[K] }>;
   recent: CrawlerEvent[];
+  /** Of `recent`, how many (at its front) came from restored batches. */
+  restoredRecent: number;
+  /** Count rows (hourly, humans, operators) restored batches brought: an upper estimate, merged keys count once each time. */
+  restoredCounts: number;
 }
 
 export class ActivityBuffer {
   private readonly pending = new Map<string, PendingActivity>();
   /** Events added since the last take(). */
   size = 0;
+  /** Rows restored batches hold (recent requests and count rows): memory that `size` does not see. */
+  private restoredRows = 0;
+
+  /**
+   * What the buffer holds, weighed for the memory bound: new events plus restored rows. A
+   * restored batch counts here, or a failing object would let the buffer grow past any bound
+   * (attack session 10: 200,000 recent requests, 215 MB, with every call failing).
+   */
+  get held(): number {
+    return this.size + this.restoredRows;
+  }
 
   /** The origins with something buffered. */
   get origins(): number {
@@ -103,19 +131,34 @@ export class ActivityBuffer {
     }
     entry.recent.push(event);
     // Cut now and then rather than on every push: amortised, and bounded at twice the cap.
-    if (entry.recent.length > 2 * MAX_RECENT_PER_BATCH) entry.recent = entry.recent.slice(-MAX_RECENT_PER_BATCH);
+    if (entry.recent.length > 2 * MAX_RECENT_PER_BATCH) {
+      const cut = entry.recent.length - MAX_RECENT_PER_BATCH;
+      entry.recent = entry.recent.slice(cut);
+      this.forgetRestoredRecent(entry, cut);
+    }
+  }
+
+  /** `cut` entries left the front of an entry's recent list: the restored ones are there first. */
+  private forgetRestoredRecent(entry: PendingActivity, cut: number): void {
+    const gone = Math.min(cut, entry.restoredRecent);
+    entry.restoredRecent -= gone;
+    this.restoredRows -= gone;
   }
 
   /**
    * Put back a batch its object did not take (a failed call, an object reset), to go with the
-   * next flush: counts merge with what came since, so a failing object costs memory only up to
-   * MAX_HELD_COUNTS distinct counts per origin. Past that the batch is dropped: false. Not
-   * added to `size`: the batch waits for the next scheduled flush, never makes one at once (a
-   * failing object is not called once per request).
+   * next flush: counts merge with what came since. Restored rows count in `held`, within
+   * `maxHeld` (and MAX_HELD_COUNTS distinct counts per origin): past it the batch's recent
+   * requests go first (oldest first), then the whole batch. Not added to `size`: the batch waits
+   * for the next scheduled flush, never makes one at once (a failing object is not called once
+   * per request).
    */
-  restore(authority: string, batch: ActivityBatch): boolean {
+  restore(authority: string, batch: ActivityBatch, maxHeld = MAX_HELD_EVENTS): RestoreOutcome {
+    const countRows = batch.hourly.length + batch.humans.length + (batch.operators?.length ?? 0);
+    const heldCounts = this.pending.get(authority)?.hourly.size ?? 0;
+    if (heldCounts + batch.hourly.length > MAX_HELD_COUNTS || this.held + countRows > maxHeld)
+      return { kept: false, recentDropped: batch.recent.length };
     const entry = this.entryFor(authority, -Infinity);
-    if (entry.hourly.size + batch.hourly.length > MAX_HELD_COUNTS) return false;
     entry.firstAt = -Infinity;
     for (const row of batch.hourly) {
       const key = `${row.hour}\n${row.token}\n${row.category}\n${row.verified}\n${row.action}\n${row.layer}`;
@@ -133,8 +176,17 @@ export class ActivityBuffer {
       counts.bytes += row.bytes;
       counts.referrals += row.referrals;
     }
-    entry.recent = [...batch.recent, ...entry.recent].slice(-MAX_RECENT_PER_BATCH);
-    return true;
+    entry.restoredCounts += countRows;
+    this.restoredRows += countRows;
+    const room = Math.min(maxHeld - this.held, MAX_RECENT_PER_BATCH, batch.recent.length);
+    const kept = batch.recent.slice(batch.recent.length - room);
+    entry.recent = [...kept, ...entry.recent];
+    entry.restoredRecent += kept.length;
+    this.restoredRows += kept.length;
+    const cut = Math.max(0, entry.recent.length - MAX_RECENT_PER_BATCH);
+    entry.recent = entry.recent.slice(cut);
+    this.forgetRestoredRecent(entry, cut);
+    return { kept: true, recentDropped: batch.recent.length - kept.length };
   }
 
   /** Everything buffered, as one batch per origin; the buffer is empty afterwards. */
@@ -142,31 +194,54 @@ export class ActivityBuffer {
     const batches = [...this.pending].map(([authority, entry]): [string, ActivityBatch] => [authority, batchOf(entry)]);
     this.pending.clear();
     this.size = 0;
+    this.restoredRows = 0;
     return batches;
   }
 
   /**
-   * The batches of the origins that are due (see DueRule); the others stay buffered. When the
-   * buffer holds at most `rule.allUpToOrigins` origins, every one is due.
+   * The batches of the origins that are due (see DueRule), at most `maxOrigins` of them (the
+   * heaviest first: a call's budget goes where it carries the most); the others stay buffered.
+   * When the buffer holds at most `rule.allUpToOrigins` origins, every one is due.
    */
-  takeDue(now: number, rule: DueRule): [authority: string, batch: ActivityBatch][] {
-    if (this.pending.size <= rule.allUpToOrigins) return this.take();
-    return this.takeWhere(([, entry]) => entry.events >= rule.minEvents || now - entry.firstAt >= rule.maxWaitMs);
+  takeDue(now: number, rule: DueRule, maxOrigins = Infinity): [authority: string, batch: ActivityBatch][] {
+    const all = this.pending.size <= rule.allUpToOrigins;
+    if (all && this.pending.size <= maxOrigins) return this.take();
+    return this.takeHeaviest(
+      maxOrigins,
+      ([, entry]) => all || entry.events >= rule.minEvents || now - entry.firstAt >= rule.maxWaitMs,
+    );
+  }
+
+  /** Everything buffered, but at most `maxOrigins` batches, the heaviest first; the rest stays. */
+  takeUpTo(maxOrigins: number): [authority: string, batch: ActivityBatch][] {
+    if (this.pending.size <= maxOrigins) return this.take();
+    return this.takeHeaviest(maxOrigins, () => true);
+  }
+
+  private takeHeaviest(
+    maxOrigins: number,
+    chosen: (origin: [authority: string, entry: PendingActivity]) => boolean,
+  ): [authority: string, batch: ActivityBatch][] {
+    let picked = [...this.pending].filter((origin) => chosen(origin));
+    if (picked.length > maxOrigins)
+      picked = picked.toSorted(([, x], [, y]) => weightOf(y) - weightOf(x)).slice(0, maxOrigins);
+    const names = new Set(picked.map(([authority]) => authority));
+    return this.takeWhere(([authority]) => names.has(authority));
   }
 
   /**
-   * The memory bound: the largest origins' batches (most events first) until at most `events`
-   * events stay buffered. Largest first, because those calls carry the most events each; the
-   * small ones stay to grow or age.
+   * The memory bound: the largest origins' batches (most held first: events and restored rows)
+   * until at most `events` stay `held`. Largest first, because those calls carry the most events
+   * each; the small ones stay to grow or age.
    */
   takeLargest(events: number): [authority: string, batch: ActivityBatch][] {
-    const bySize = [...this.pending].toSorted(([, x], [, y]) => y.events - x.events);
+    const bySize = [...this.pending].toSorted(([, x], [, y]) => weightOf(y) - weightOf(x));
     const chosen = new Set<string>();
-    let left = this.size;
+    let left = this.held;
     for (const [authority, entry] of bySize) {
       if (left <= events) break;
       chosen.add(authority);
-      left -= entry.events;
+      left -= weightOf(entry);
     }
     return this.takeWhere(([authority]) => chosen.has(authority));
   }
@@ -180,6 +255,7 @@ export class ActivityBuffer {
       const [authority, entry] = origin;
       batches.push([authority, batchOf(entry)]);
       this.size -= entry.events;
+      this.restoredRows -= entry.restoredRecent + entry.restoredCounts;
       this.pending.delete(authority);
     }
     return batches;
@@ -188,7 +264,16 @@ export class ActivityBuffer {
   private entryFor(authority: string, time: number): PendingActivity {
     let entry = this.pending.get(authority);
     if (!entry) {
-      entry = { events: 0, firstAt: time, hourly: new Map(), humans: new Map(), operators: new Map(), recent: [] };
+      entry = {
+        events: 0,
+        firstAt: time,
+        hourly: new Map(),
+        humans: new Map(),
+        operators: new Map(),
+        recent: [],
+        restoredRecent: 0,
+        restoredCounts: 0,
+      };
       this.pending.set(authority, entry);
     }
     return entry;
@@ -204,6 +289,11 @@ export interface DueRule {
   readonly minEvents: number;
   readonly maxWaitMs: number;
   readonly allUpToOrigins: number;
+}
+
+/** What an origin's entry weighs against the bound: its new events and its restored rows. */
+function weightOf(entry: PendingActivity): number {
+  return entry.events + entry.restoredRecent + entry.restoredCounts;
 }
 
 function batchOf(entry: PendingActivity): ActivityBatch {

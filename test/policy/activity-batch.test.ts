@@ -112,9 +112,89 @@ describe("restore", () => {
     const [[origin, batch] = ["", { hourly: [], humans: [], recent: [] }]] = bufferOf([
       { origin: "failed", count: 3, at: 19_000 },
     ]).take();
-    expect(buffer.restore(origin, batch)).toBe(true);
+    expect(buffer.restore(origin, batch)).toEqual({ kept: true, recentDropped: 0 });
     // 10 origins of ELEVEN and the restored one: 11, so only the due go; the old one is 19 s old.
     expect(buffer.size).toBe(58);
     expect(named(buffer.takeDue(19_000, RULE))).toEqual([["failed", 3]]);
+  });
+});
+
+/** A batch as a failed call hands it back: `counts` hourly rows, `recent` crawler requests. */
+function failedBatch(counts: number, recent: number): ReturnType<ActivityBuffer["take"]>[number][1] {
+  const event = {
+    action: "pass",
+    layer: "robots.txt",
+    line: null,
+    rule: null,
+    time: 0,
+    token: "GPTBot",
+    tokens: ["GPTBot"],
+    category: null,
+    verified: "unchecked",
+    method: "GET",
+    path: "/",
+    violation: false,
+  } as const;
+  return {
+    hourly: Array.from({ length: counts }, (_, k) => ({
+      hour: k,
+      token: "GPTBot",
+      category: null,
+      verified: "unchecked" as const,
+      action: "pass" as const,
+      layer: "robots.txt" as const,
+      count: 1,
+      violations: 0,
+    })),
+    humans: [],
+    recent: Array.from({ length: recent }, (_, k) => ({ ...event, path: `/${k}` })),
+  };
+}
+
+describe("restore counts in the held bound (attack session 10: a failing object grew it without one)", () => {
+  it.each([
+    {
+      name: "room for all: counts and recent kept, each a row held",
+      held: 0,
+      counts: 1,
+      recent: 4,
+      outcome: { kept: true, recentDropped: 0 },
+      heldAfter: 5,
+      recentAfter: ["/0", "/1", "/2", "/3"],
+    },
+    {
+      name: "room for the counts and 2 recent: the oldest 2 recent dropped first",
+      held: 7,
+      counts: 1,
+      recent: 4,
+      outcome: { kept: true, recentDropped: 2 },
+      heldAfter: 10,
+      recentAfter: ["/2", "/3"],
+    },
+    {
+      name: "no room for its counts: the whole batch dropped",
+      held: 9,
+      counts: 2,
+      recent: 4,
+      outcome: { kept: false, recentDropped: 4 },
+      heldAfter: 9,
+      recentAfter: [],
+    },
+  ])("$name", ({ held, counts, recent, outcome, heldAfter, recentAfter }) => {
+    const buffer = bufferOf([{ origin: "busy", count: held, at: 0 }]);
+    expect(buffer.restore("failed", failedBatch(counts, recent), 10)).toEqual(outcome);
+    expect(buffer.held).toBe(heldAfter);
+    const failed = buffer.take().find(([origin]) => origin === "failed")?.[1];
+    expect((failed?.recent ?? []).map((event) => event.path)).toEqual(recentAfter);
+    expect(buffer.held).toBe(0);
+  });
+
+  it("takeLargest weighs restored rows: an origin of 7 restored rows goes before one of 3 new events", () => {
+    const buffer = bufferOf([{ origin: "new", count: 3, at: 0 }]);
+    buffer.restore("restored", failedBatch(1, 6));
+    expect(buffer.held).toBe(10);
+    expect(named(buffer.takeLargest(5))).toEqual([["restored", 0]]);
+    expect(buffer.held).toBe(3);
+    expect(buffer.size).toBe(3);
   });
 });

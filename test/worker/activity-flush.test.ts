@@ -11,10 +11,16 @@ import { freshState } from "./helpers.ts";
 
 /** Each object call: its origin and how many people's requests its batch counted. */
 let calls: { origin: string; events: number; at: number }[] = [];
+/** Every call fails, as a reset object's does (the call still counts in `calls`). */
+let failing = false;
 const namespace = {
   idFromName: (name: string) => name,
   get: (origin: string) => ({
     record: async (batch: ActivityBatch) => {
+      if (failing) {
+        calls.push({ origin, events: 0, at: Date.now() });
+        throw new Error("the object was reset");
+      }
       calls.push({ origin, events: batch.humans.reduce((sum, row) => sum + row.count, 0), at: Date.now() });
       return { problems: [] };
     },
@@ -32,6 +38,35 @@ function request(origin: string): void {
   recordActivity(edge, { kind: "human", time: Date.now() });
 }
 
+/** One crawler's request to `origin` now, with a 512-character path (the longest recorded). */
+function crawl(origin: string): void {
+  const edge = {
+    authority: origin,
+    config: { recordActivity: true },
+    env: { ACTIVITY: namespace },
+    ctx: { waitUntil: (work: Promise<unknown>) => void work.catch(() => undefined) },
+  } as unknown as EdgeContext;
+  const time = Date.now();
+  const path = `/${origin}/${time}/`.padEnd(512, "a");
+  recordActivity(edge, {
+    kind: "crawler",
+    event: {
+      action: "pass",
+      layer: "robots.txt",
+      line: null,
+      rule: null,
+      time,
+      token: "GPTBot",
+      tokens: ["GPTBot"],
+      category: null,
+      verified: "unchecked",
+      method: "GET",
+      path,
+      violation: false,
+    },
+  });
+}
+
 const host = (k: number) => `https://host-${k}.test`;
 const sentTo = (origin: string) => calls.filter((call) => call.origin === origin).reduce((sum, c) => sum + c.events, 0);
 const sentEvents = () => calls.reduce((sum, call) => sum + call.events, 0);
@@ -41,8 +76,13 @@ beforeEach(async () => {
   calls = [];
   vi.useFakeTimers({ now: 1_800_000_000_000 });
   flushSettings.delayMs = 2_000;
+  // The rows below are about which origins are due, with a Paid plan's subrequests; the last
+  // describe is about the Free plan's budget (flushSettings' default).
+  flushSettings.maxCallsPerChain = 1_000;
 });
 afterEach(async () => {
+  flushSettings.maxCallsPerChain = 20;
+  failing = false;
   vi.useRealTimers();
   await freshState();
 });
@@ -147,5 +187,51 @@ describe("the bounds send at once, before any tick", () => {
     expect(calls.length).toBe(385);
     expect(sentEvents()).toBe(2_500);
     expect(sentTo(host(9))).toBe(100);
+  });
+
+  it("the same with every object failing: nothing put back past 2,500 held, so the next requests call no one", async () => {
+    failing = true;
+    for (let k = 0; k < 10; k++) for (let i = 0; i < 100; i++) crawl(host(k));
+    for (let round = 0; round < 4; round++) for (let k = 10; k < 1_010; k++) crawl(host(k));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.length).toBe(385);
+    // Put back up to the 5,000 (their recent requests weigh), the buffer would be at its bound
+    // again, and each of these requests would call the failing objects once more.
+    for (let k = 10; k < 20; k++) crawl(host(k));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.length).toBe(385);
+  });
+});
+
+describe("one chain's calls stay within a Free plan request's 50 subrequests (20 a chain)", () => {
+  it("100 origins going quiet: 20 calls by the chain's end, the other 80 wait for the next request's chain", async () => {
+    flushSettings.maxCallsPerChain = 20;
+    burst();
+    await vi.advanceTimersByTimeAsync(2_000);
+    // The tick at 2 s: host-0 (60 events) is due, the only call.
+    expect(calls.length).toBe(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    // Quiet at 4 s: everything would go, but the chain has 19 calls left: host-1 … host-19.
+    expect(calls.length).toBe(20);
+    expect(sentTo(host(19))).toBe(1);
+    expect(sentTo(host(20))).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls.length).toBe(20);
+    // The next request starts a chain with its own 20 calls.
+    request(host(0));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(calls.length).toBe(40);
+    expect(sentEvents()).toBe(60 + 19 + 20);
+  });
+
+  it("an origin's 500th event sends at most 20 due origins from that request", async () => {
+    flushSettings.maxCallsPerChain = 20;
+    for (let k = 1; k <= 30; k++) for (let i = 0; i < 50; i++) request(host(k));
+    for (let i = 0; i < 500; i++) request(host(0));
+    await vi.advanceTimersByTimeAsync(0);
+    // 31 origins due (host-0's 500, 30 of 50): host-0 and the first 19 of 50 in that request.
+    expect(calls.length).toBe(20);
+    expect(sentTo(host(0))).toBe(500);
+    expect(sentEvents()).toBe(500 + 19 * 50);
   });
 });

@@ -35,6 +35,13 @@ import { noteObjectProblems } from "../object-problems.ts";
  * more than a few origins, a tick sends only the origins worth a call (50 events) or whose
  * events have waited 20 s; the rest wait for the next tick. A deployment of up to 10 hosts
  * behaves as before: every tick sends everything.
+ *  - maxCallsPerChain: the object calls one flush chain makes in all its ticks, and one
+ *    request's own flush at 500 events. Each call is a subrequest of the request whose
+ *    waitUntil makes it, and Workers allow 50 a request on the Free plan (10,000 on Paid): a
+ *    request's chain (20) and its own flush (20) leave 10 for the request itself. Batches past
+ *    the budget stay buffered (counted in the held bound) for the next chain, which the next
+ *    request starts. The memory bound's flush (takeLargest) is not capped: the bound comes
+ *    first; on the Free plan its calls past the limit fail and are put back within half the bound.
  */
 export const flushSettings = {
   delayMs: 2_000,
@@ -43,16 +50,25 @@ export const flushSettings = {
   maxWaitMs: 20_000,
   allUpToOrigins: 10,
   maxHeldEvents: 5_000,
+  maxCallsPerChain: 20,
 };
 
 /** A chain whose next tick has not come this long after it was due was lost with its request: start anew. */
 const LOST_FLUSH_MS = 30_000;
 
+/**
+ * The running flush chain: when its next tick is due and how many events came since its last
+ * tick (none: the isolate is quiet). Per chain, so a chain started in place of a lost one never
+ * shares (or resets) another's counter; a chain that is no longer `chain` stops at its next tick.
+ */
+interface FlushChain {
+  dueAt: number;
+  addedSinceTick: number;
+}
+
 const buffer = new ActivityBuffer();
-/** When the running chain's next tick is due; undefined when no chain runs. */
-let flushDueAt: number | undefined;
-/** Events added since the chain's last tick (or its start): none means the isolate is quiet. */
-let addedSinceTick = 0;
+/** The running chain; undefined when none runs. */
+let chain: FlushChain | undefined;
 
 /** Count one request's event in its origin's buffer; flush later (or now, when a batch is full). */
 export function recordActivity(edge: EdgeContext, event: ActivityEvent): void {
@@ -60,16 +76,21 @@ export function recordActivity(edge: EdgeContext, event: ActivityEvent): void {
   if (!edge.config.recordActivity || !namespace) return;
   const originEvents = buffer.add(edge.authority, event);
   const now = Date.now();
-  if (buffer.size >= flushSettings.maxHeldEvents) {
-    edge.ctx.waitUntil(send(namespace, buffer.takeLargest(flushSettings.maxHeldEvents / 2), now));
+  const { maxHeldEvents } = flushSettings;
+  if (buffer.held >= maxHeldEvents) {
+    // What fails of these is put back only within half the bound: their objects just failed or
+    // are slow, and filling the buffer to the bound again would send them again at the next
+    // request (a call per request to failing objects). Restored rows count in `held`.
+    const half = maxHeldEvents / 2;
+    edge.ctx.waitUntil(send(namespace, buffer.takeLargest(half), now, half));
   } else if (originEvents >= flushSettings.maxEvents) {
-    edge.ctx.waitUntil(send(namespace, buffer.takeDue(now, dueRule()), now));
+    const batches = buffer.takeDue(now, dueRule(), flushSettings.maxCallsPerChain);
+    edge.ctx.waitUntil(send(namespace, batches, now, maxHeldEvents));
   }
-  if (flushDueAt === undefined || now > flushDueAt + LOST_FLUSH_MS) {
-    flushDueAt = now + flushSettings.delayMs;
-    addedSinceTick = 0;
-    edge.ctx.waitUntil(flushChain(namespace, now));
-  } else addedSinceTick++;
+  if (chain === undefined || now > chain.dueAt + LOST_FLUSH_MS) {
+    chain = { dueAt: now + flushSettings.delayMs, addedSinceTick: 0 };
+    edge.ctx.waitUntil(flushChain(namespace, chain, now));
+  } else chain.addedSinceTick++;
 }
 
 const dueRule = () => ({
@@ -82,36 +103,55 @@ const dueRule = () => ({
  * A tick every delayMs, inside the waitUntil of the request that started it (one chain at a
  * time): each sends the due origins, and keeps ticking while something stays buffered. It sends
  * everything, and ends, when the isolate was quiet since the last tick (no request: nothing
- * would make the rest due) or when the chain is maxWaitMs old: a waitUntil lives at most 30 s
+ * would make the rest due) or at maxWaitMs after its start: a waitUntil lives at most 30 s
  * after its response, so nothing is left in the buffer of an isolate that is no longer called.
- * So an origin's events wait at most maxWaitMs plus a tick and a call.
+ * The ticks never wait for their calls (all are awaited once the last tick has sent): one slow
+ * ActivityLog object must not push the last tick, which carries every other origin's batch,
+ * past the 30 s (attack session 10). So an origin's events wait at most maxWaitMs plus a call,
+ * unless more origins are due than the chain's calls (maxCallsPerChain): the rest wait for the
+ * next request's chain.
  */
-async function flushChain(namespace: DurableObjectNamespace<ActivityLog>, startedAt: number): Promise<void> {
+async function flushChain(
+  namespace: DurableObjectNamespace<ActivityLog>,
+  me: FlushChain,
+  startedAt: number,
+): Promise<void> {
+  const lastTickAt = startedAt + flushSettings.maxWaitMs;
+  const sending: Promise<void>[] = [];
+  let calls = flushSettings.maxCallsPerChain;
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, flushSettings.delayMs));
+    const wait = Math.max(0, Math.min(flushSettings.delayMs, lastTickAt - Date.now()));
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    // Taken over by a chain started in place of this one (thought lost): that one flushes now.
+    if (chain !== me) break;
     const now = Date.now();
-    const last = addedSinceTick === 0 || now - startedAt >= flushSettings.maxWaitMs;
-    addedSinceTick = 0;
+    const last = me.addedSinceTick === 0 || now >= lastTickAt;
+    me.addedSinceTick = 0;
     if (last) {
       // Ended before the batches go: an event that comes during the calls starts a new chain.
-      flushDueAt = undefined;
-      await send(namespace, buffer.take(), now);
-      return;
+      chain = undefined;
+      sending.push(send(namespace, buffer.takeUpTo(calls), now, flushSettings.maxHeldEvents));
+      break;
     }
-    const batches = buffer.takeDue(now, dueRule());
-    // Decided now, not after the calls: an event during them may start another chain.
-    const more = buffer.origins > 0;
-    flushDueAt = more ? now + flushSettings.delayMs : undefined;
-    await send(namespace, batches, now);
-    if (!more) return;
+    const batches = buffer.takeDue(now, dueRule(), calls);
+    calls -= batches.length;
+    // Decided now, not after the calls: an event during them may start another chain. A chain
+    // out of calls ends: what stays waits for the next request's chain.
+    const more = buffer.origins > 0 && calls > 0;
+    if (more) me.dueAt = now + flushSettings.delayMs;
+    else chain = undefined;
+    sending.push(send(namespace, batches, now, flushSettings.maxHeldEvents));
+    if (!more) break;
   }
+  await Promise.all(sending);
 }
 
-/** Send each batch to its origin's object. Never throws. */
+/** Send each batch to its origin's object; a failed batch is put back within `restoreUpTo` held. Never throws. */
 async function send(
   namespace: DurableObjectNamespace<ActivityLog>,
   batches: readonly [authority: string, batch: ActivityBatch][],
   now: number,
+  restoreUpTo: number,
 ): Promise<void> {
   await Promise.all(
     batches.map(async ([authority, batch]) => {
@@ -119,8 +159,12 @@ async function send(
         const answer = await namespace.get(namespace.idFromName(authority)).record(batch, now);
         noteObjectProblems(`activity of ${authority}`, answer?.problems ?? []);
       } catch (error) {
-        const kept = buffer.restore(authority, batch);
-        const what = kept ? "kept for the next flush" : "dropped: the buffer holds too many counts already";
+        const { kept, recentDropped } = buffer.restore(authority, batch, restoreUpTo);
+        const what = !kept
+          ? "dropped: the buffer is at its bound (held events, restored rows, or counts per origin)"
+          : recentDropped > 0
+            ? `counts kept for the next flush, ${recentDropped} of its recent requests dropped (the buffer's bound)`
+            : "kept for the next flush";
         logError("activity", `a batch for ${authority} was not recorded (${what}): ${String(error)}`);
         noteObjectProblems(`activity of ${authority}`, [
           `the ActivityLog object did not take a batch (${String(error)}): ${what}`,
@@ -133,6 +177,5 @@ async function send(
 /** Forget what is buffered (tests: a clean slate). */
 export function clearActivityMemory(): void {
   buffer.take();
-  flushDueAt = undefined;
-  addedSinceTick = 0;
+  chain = undefined;
 }
