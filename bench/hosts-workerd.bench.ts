@@ -30,7 +30,7 @@
 // per-round ratios' medians and quartiles are printed, and the ratio of the sums over all rounds,
 // which a tick barely moves.
 //
-//   node bench/hosts-workerd.bench.ts [--rounds 21] [--chunk 500]
+//   node bench/hosts-workerd.bench.ts [--rounds 21] [--chunk 500] [--var NAME=VALUE …]
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,8 +42,16 @@ import { ROBOTS, storedPolicies, zipfHosts } from "./host-deployment.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
-  options: { rounds: { type: "string", default: "21" }, chunk: { type: "string", default: "500" } },
+  options: {
+    rounds: { type: "string", default: "21" },
+    chunk: { type: "string", default: "500" },
+    var: { type: "string", multiple: true, default: [] },
+  },
 });
+/** `--var NAME=VALUE`: a var set over wrangler.toml's for every deployment (e.g. RECORD_ACTIVITY=false, to see what activity costs). */
+const OVERRIDES = Object.fromEntries(
+  (flags.var ?? []).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
 const ROUNDS = Number(flags.rounds);
 const CHUNK = Number(flags.chunk);
 /** Requests in flight at once per chunk: enough to keep workerd busy, few enough not to queue in it. */
@@ -309,7 +317,7 @@ try {
   });
   const measured = ROUNDS * CHUNK * KINDS.length * sides.length;
   console.log(
-    `workerd CPU per request (utime+stime of each instance's workerd process), ${ROUNDS} rounds × ${CHUNK} requests per side and kind, ${IN_FLIGHT} in flight`,
+    `workerd CPU per request (utime+stime of each instance's workerd process)${Object.keys(OVERRIDES).length > 0 ? `, vars ${JSON.stringify(OVERRIDES)}` : ""}, ${ROUNDS} rounds × ${CHUNK} requests per side and kind, ${IN_FLIGHT} in flight`,
   );
   console.table(rows);
   console.log("target: 1,000 hosts within 1.10 of one host (whole request, in workerd)");
