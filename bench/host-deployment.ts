@@ -16,6 +16,19 @@ export const ROBOTS = [
   "Allow: /",
 ].join("\n");
 
+/** The requests both whole-request benches send (Node: whole-request.bench.ts; workerd: hosts-workerd.bench.ts). */
+export const GPTBOT_UA =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+export const CHROME_UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+/** An address in the GPTBot list each bench stores, so the claim is verified as it would be for the real crawler. */
+export const GPTBOT_ADDRESS = "20.171.206.7";
+export const PERSON_ADDRESS = "198.51.100.23";
+// GPTBot may fetch these (robots.txt's GPTBot group, no route of the host's policy refusing them)…
+export const ALLOWED = ["/", "/search?q=shoes", "/products/123?color=red", "/caf%C3%A9/menu", "/private/a/b"];
+// …and not these: robots.txt's `Disallow: /members/` (403), the policy's `/x/` route (451).
+export const DISALLOWED = ["/members/", "/x/a/b", "/members/list?page=2", "/x/"];
+
 /** A host's policy: a few routes, as an agency writes one per client site. */
 export const policyOf = (n: number) =>
   JSON.stringify({

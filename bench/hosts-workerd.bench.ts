@@ -38,7 +38,17 @@ import { join, resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { convertV4MiniflareOptions, Miniflare, Response as MiniflareResponse } from "miniflare";
 import { parse } from "smol-toml";
-import { ROBOTS, storedPolicies, zipfHosts } from "./host-deployment.ts";
+import {
+  ALLOWED,
+  CHROME_UA,
+  DISALLOWED,
+  GPTBOT_ADDRESS,
+  GPTBOT_UA,
+  PERSON_ADDRESS,
+  ROBOTS,
+  storedPolicies,
+  zipfHosts,
+} from "./host-deployment.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
@@ -58,18 +68,6 @@ const CHUNK = Number(flags.chunk);
 const IN_FLIGHT = 4;
 /** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
 const MICROSECONDS_PER_TICK = 10_000;
-
-const GPTBOT_UA =
-  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
-const CHROME_UA =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-/** An address in the GPTBot list stored below, so the claim is verified as it would be for the real crawler. */
-const GPTBOT_ADDRESS = "20.171.206.7";
-const PERSON_ADDRESS = "198.51.100.23";
-// The paths of whole-request.bench.ts: GPTBot may fetch these…
-const ALLOWED = ["/", "/search?q=shoes", "/products/123?color=red", "/caf%C3%A9/menu", "/private/a/b"];
-// …and not these: robots.txt's `Disallow: /members/` (403), the policy's `/x/` route (451).
-const DISALLOWED = ["/members/", "/x/a/b", "/members/list?page=2", "/x/"];
 
 type Kind = "GPTBot, allowed path" | "GPTBot, refused path" | "person (Chrome)";
 const KINDS: readonly Kind[] = ["GPTBot, allowed path", "GPTBot, refused path", "person (Chrome)"];

@@ -19,7 +19,18 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse } from "smol-toml";
 import { discardingConsole } from "./decision-log-line.ts";
-import { policyOf, ROBOTS, storedPolicies, zipfHosts } from "./host-deployment.ts";
+import {
+  ALLOWED,
+  CHROME_UA,
+  DISALLOWED,
+  GPTBOT_ADDRESS,
+  GPTBOT_UA,
+  PERSON_ADDRESS,
+  policyOf,
+  ROBOTS,
+  storedPolicies,
+  zipfHosts,
+} from "./host-deployment.ts";
 
 // Node runs the Worker's modules as they are, but for what only the Workers runtime and wrangler
 // provide: `cloudflare:workers` (the Durable Object classes index.ts exports extend its
@@ -64,17 +75,6 @@ async function isolate(name: string): Promise<FetchHandler> {
 
 /** Where this bench prints (console.log itself is the Worker's, and discards). */
 const out = new Console(process.stdout, process.stderr);
-const GPTBOT_UA =
-  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
-const CHROME_UA =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-/** An address in the GPTBot list stored below, so the claim is verified as it would be for the real crawler. */
-const GPTBOT_ADDRESS = "20.171.206.7";
-const PERSON_ADDRESS = "198.51.100.23";
-// GPTBot may fetch these (robots.txt's GPTBot group, no route of the host's policy refusing them)…
-const ALLOWED = ["/", "/search?q=shoes", "/products/123?color=red", "/caf%C3%A9/menu", "/private/a/b"];
-// …and not these: robots.txt's `Disallow: /members/` (403), the policy's `/x/` route (451).
-const DISALLOWED = ["/members/", "/x/a/b", "/members/list?page=2", "/x/"];
 
 /** The Worker's vars as wrangler.toml sets them, in route mode for `hosts`, with an admin token set (policies are saved through it). */
 const WRANGLER_VARS = (

@@ -3,6 +3,7 @@
 // times are the events' own.
 import { describe, expect, it } from "vitest";
 import { ActivityBuffer, type DueRule } from "../../src/policy/activity-batch.ts";
+import { gptbotPass } from "./activity-events.ts";
 
 const RULE: DueRule = { minEvents: 50, maxWaitMs: 20_000, allUpToOrigins: 10 };
 
@@ -121,20 +122,6 @@ describe("restore", () => {
 
 /** A batch as a failed call hands it back: `counts` hourly rows, `recent` crawler requests. */
 function failedBatch(counts: number, recent: number): ReturnType<ActivityBuffer["take"]>[number][1] {
-  const event = {
-    action: "pass",
-    layer: "robots.txt",
-    line: null,
-    rule: null,
-    time: 0,
-    token: "GPTBot",
-    tokens: ["GPTBot"],
-    category: null,
-    verified: "unchecked",
-    method: "GET",
-    path: "/",
-    violation: false,
-  } as const;
   return {
     hourly: Array.from({ length: counts }, (_, k) => ({
       hour: k,
@@ -147,7 +134,7 @@ function failedBatch(counts: number, recent: number): ReturnType<ActivityBuffer[
       violations: 0,
     })),
     humans: [],
-    recent: Array.from({ length: recent }, (_, k) => ({ ...event, path: `/${k}` })),
+    recent: Array.from({ length: recent }, (_, k) => gptbotPass(`/${k}`)),
   };
 }
 

@@ -6,24 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { ActivityBuffer } from "../../src/policy/activity-batch.ts";
 import type { ActivityEvent } from "../../src/policy/activity.ts";
+import { gptbotPass, longestPath } from "./activity-events.ts";
 
 /** A crawler request to `origin` with a 512-character path (the longest the edge records). */
 const crawl = (origin: string, n: number): ActivityEvent => ({
   kind: "crawler",
-  event: {
-    action: "pass",
-    layer: "robots.txt",
-    line: null,
-    rule: null,
-    time: 0,
-    token: "GPTBot",
-    tokens: ["GPTBot"],
-    category: null,
-    verified: "unchecked",
-    method: "GET",
-    path: `/${origin}/${n}/`.padEnd(512, "a"),
-    violation: false,
-  },
+  event: gptbotPass(longestPath(origin, n)),
 });
 
 describe("the buffer's bound holds while every ActivityLog call fails (restore)", () => {

@@ -5,8 +5,9 @@
 // the calls the objects must then have had, written down literally.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ActivityBatch } from "../../src/policy/activity-batch.ts";
-import { flushSettings, recordActivity } from "../../src/worker/activity/recorder.ts";
-import type { EdgeContext } from "../../src/worker/edge/context.ts";
+import { flushSettings } from "../../src/worker/activity/recorder.ts";
+import { gptbotPass, longestPath } from "../policy/activity-events.ts";
+import { recordOn } from "./activity-recording.ts";
 import { freshState } from "./helpers.ts";
 
 /** Each object call: its origin and how many people's requests its batch counted. */
@@ -28,43 +29,12 @@ const namespace = {
 };
 
 /** One person's request to `origin` now, as the edge records it. */
-function request(origin: string): void {
-  const edge = {
-    authority: origin,
-    config: { recordActivity: true },
-    env: { ACTIVITY: namespace },
-    ctx: { waitUntil: (work: Promise<unknown>) => void work.catch(() => undefined) },
-  } as unknown as EdgeContext;
-  recordActivity(edge, { kind: "human", time: Date.now() });
-}
+const request = (origin: string) => recordOn(namespace, origin, { kind: "human", time: Date.now() });
 
 /** One crawler's request to `origin` now, with a 512-character path (the longest recorded). */
 function crawl(origin: string): void {
-  const edge = {
-    authority: origin,
-    config: { recordActivity: true },
-    env: { ACTIVITY: namespace },
-    ctx: { waitUntil: (work: Promise<unknown>) => void work.catch(() => undefined) },
-  } as unknown as EdgeContext;
   const time = Date.now();
-  const path = `/${origin}/${time}/`.padEnd(512, "a");
-  recordActivity(edge, {
-    kind: "crawler",
-    event: {
-      action: "pass",
-      layer: "robots.txt",
-      line: null,
-      rule: null,
-      time,
-      token: "GPTBot",
-      tokens: ["GPTBot"],
-      category: null,
-      verified: "unchecked",
-      method: "GET",
-      path,
-      violation: false,
-    },
-  });
+  recordOn(namespace, origin, { kind: "crawler", event: gptbotPass(longestPath(origin, time), time) });
 }
 
 const host = (k: number) => `https://host-${k}.test`;

@@ -8,8 +8,8 @@
 // namespace and a fake clock. FAILS on attack10 (the hole this session reports).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ActivityBatch } from "../../src/policy/activity-batch.ts";
-import { flushSettings, recordActivity } from "../../src/worker/activity/recorder.ts";
-import type { EdgeContext } from "../../src/worker/edge/context.ts";
+import { flushSettings } from "../../src/worker/activity/recorder.ts";
+import { recordOn } from "./activity-recording.ts";
 import { freshState } from "./helpers.ts";
 
 const START = 1_800_000_000_000;
@@ -30,15 +30,7 @@ const namespace = {
   }),
 };
 
-function request(origin: string): void {
-  const edge = {
-    authority: origin,
-    config: { recordActivity: true },
-    env: { ACTIVITY: namespace },
-    ctx: { waitUntil: (work: Promise<unknown>) => void work.catch(() => undefined) },
-  } as unknown as EdgeContext;
-  recordActivity(edge, { kind: "human", time: Date.now() });
-}
+const request = (origin: string) => recordOn(namespace, origin, { kind: "human", time: Date.now() });
 
 const host = (k: number) => `https://host-${k}.test`;
 
