@@ -667,3 +667,37 @@ describe("the cron repairs an index that lost a host's save (KV has no compare-a
     expect(await env.ROBOTS.get("policy-hosts")).toBe(newer);
   });
 });
+
+/** env.ROBOTS with `method` failing as a KV outage would. */
+const failing = (method: "list" | "put") =>
+  new Proxy(env.ROBOTS, {
+    get(target, property) {
+      if (property === method) return () => Promise.reject(new Error(`KV ${method} unavailable`));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+
+describe("the cron's index repair when KV fails (planted faults)", () => {
+  it.each([
+    { fault: "list" as const, logged: "KV list unavailable" },
+    { fault: "put" as const, logged: "the store refused to write policy-hosts (KV put unavailable)" },
+  ])(
+    "KV $fault fails: the cron logs it, the index is untouched, people and the host's policy answer as before",
+    async ({ fault, logged }) => {
+      await putPolicy("?host=shop.example", blockGpt("/x/", 451));
+      await putPolicy("?host=blog.example", blockGpt("/x/", 455));
+      await plantIndex((hosts) => delete hosts["blog.example"]); // a lost line: the repair has work to do
+      const before = await env.ROBOTS.get("policy-hosts");
+      const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      await runCron({ ROBOTS: failing(fault) });
+      expect(await env.ROBOTS.get("policy-hosts")).toBe(before);
+      expect(errors.mock.calls.some(([line]) => String(line).includes(logged))).toBe(true);
+      expect(await statusOf("https://shop.example", "/x/a")).toBe(451);
+      expect(await statusOf("https://blog.example", "/x/a", CHROME)).toBe(200);
+      await runCron(); // KV back: the next run repairs it
+      clearPolicyMemory();
+      expect(await statusOf("https://blog.example", "/x/a")).toBe(455);
+    },
+  );
+});
