@@ -14,11 +14,16 @@
  * Google-only, kept: an `allow` of `…/index.htm` or `…/index.html` also allows the bare
  * directory (`…/$`), as Google's reference does (option `indexHtmlAllowsDirectory`).
  * Each token's merged group and its rule index are built on first use, so a huge file costs
- * nothing for the groups no request asks about. The tokens of one group share its rule list and
- * its rule trees (a copy per token was quadratic: 110 MB in Node for 100 KiB naming 3,000
- * tokens over 3,000 rules; and an AI-crawler blocklist of 150 tokens built 150 identical trees);
- * only a token several groups name has a list of its own, and what those hold is bounded by the
- * file's own size (BUILT_COST_FLOOR), however many tokens requests name.
+ * nothing for the groups no request asks about. Tokens obeying the same set of groups share one
+ * merged rule list, its extensions and its rule trees (keyed by the groups' indexes, "0,1"): a
+ * copy per token was quadratic (110 MB in Node for 100 KiB naming 3,000 tokens over 3,000 rules;
+ * 363 MB for 434 KiB of 2 groups naming the same 1,000 tokens over 100 KB patterns), and an
+ * AI-crawler blocklist of 150 tokens built 150 identical trees. Only what names the token is its
+ * own: its user-agent lines and the decisions that carry them. What is built is bounded by the
+ * file's own size (BUILT_COST_FLOOR, builtCostBound), however many tokens requests name; past
+ * it the least recently used tokens are dropped, never all, so tokens asked in turn keep what
+ * they built (dropping all made 2 groups naming a, b, c over 11,000 rules rebuild on every
+ * request: 47.5 ms each).
  */
 
 import { productToken, userAgentNames } from "./product-token.ts";
@@ -44,8 +49,8 @@ export interface AppliedGroup {
 /**
  * The answer to "may this crawler fetch this URL?", with its reason. A matcher builds each
  * possible decision once (per rule, per group's "no rule matched" and "/robots.txt") and
- * returns that same frozen object every time: callers may key what they derive on it. (Only
- * a file past BUILT_COST_FLOOR's bound has its groups built again, with new decisions.)
+ * returns that same frozen object every time: callers may key what they derive on it. (Only a
+ * token dropped past BUILT_COST_FLOOR's bound has its group built again, with new decisions.)
  */
 export interface Decision {
   readonly allowed: boolean;
@@ -77,13 +82,32 @@ export interface MatcherOptions {
 
 const TOKEN_MEMO_SIZE = 256;
 /**
- * The groups built for the tokens asked cost at most twice the file's tokens and rules plus this
- * many (a group counts 1, and its rules each when several groups name its token: they are its
- * own list, with its own trees); past it they are built again on the next ask. An ordinary
- * file's groups all fit at once: only a file naming many tokens in several large groups is
- * rebuilt, a group (at most the file's rules) per request.
+ * What the tokens asked may build: twice the file's size (its tokens, rules and pattern
+ * characters and extension records) plus this many. A token counts 1, and each decision it has
+ * made 1; a merged list (tokens several groups name) counts its groups' cost (groupCost), once
+ * for all the tokens obeying those groups. An ordinary file's groups all fit at once: only a file naming
+ * tokens in many different sets of large groups drops the least recently used.
  */
 export const BUILT_COST_FLOOR = 10_000;
+
+/** The bound on what a matcher of `robots` builds (see BUILT_COST_FLOOR); compiled-weight.ts weighs it. */
+export function builtCostBound(robots: RobotsTxt): number {
+  let size = 0;
+  for (const group of robots.groups) size += group.agents.length + groupCost(group);
+  return 2 * size + BUILT_COST_FLOOR;
+}
+
+/**
+ * What a group adds to a merged list: its rules and their pattern characters (the trees hold
+ * both), and its extension records (the merged extensions list them).
+ */
+function groupCost(group: { readonly rules: readonly Rule[]; readonly extensions: GroupExtensions }): number {
+  let cost = group.rules.length;
+  for (const rule of group.rules) cost += rule.pattern.length;
+  const { requestRates, comments, usage, others } = group.extensions;
+  return cost + requestRates.length + comments.length + usage.length + others.length;
+}
+
 const NO_OPTIONS: DecideOptions = {};
 
 // Decisions carry no per-request data, so each possible one is built once and shared: the
@@ -94,17 +118,35 @@ const ROBOTS_TXT_NO_GROUP: Decision = Object.freeze({ allowed: true, reason: "ro
 /**
  * A compiled pattern; the decision it makes when it wins is its rule's in the group asked
  * (decisionBy). Trees of one rule list are shared by every token obeying that list (the
- * tokens of one group), so they hold no group.
+ * tokens of one set of groups), so they hold no group.
  */
 type DecidingPattern = CompiledPattern;
 
+/**
+ * What every token obeying one set of groups shares: their rules and extensions merged (a lone
+ * group's own list), and the trees indexing them. Kept while a built token refers to it.
+ */
+interface SharedGroups {
+  readonly key: string;
+  readonly rules: readonly Rule[];
+  readonly extensions: GroupExtensions;
+  /** Its part of the built cost: 1, plus its rules and characters when merged (a list of its own). */
+  readonly cost: number;
+  /** Built tokens referring to it. */
+  refs: number;
+  trees: GroupTrees | undefined;
+}
+
+/** A token's group: its own name and lines, the shared rules, and the decisions naming them. */
 interface GroupIndex {
   readonly group: AppliedGroup;
+  readonly shared: SharedGroups;
   readonly robotsTxt: Decision;
   readonly noMatch: Decision;
   /** Each rule's decision in this group, made when it first wins (no map before). */
   decisions: Map<Rule, Decision> | undefined;
-  trees: GroupTrees | undefined;
+  /** Dropped past the bound: the token memo may still point here, and asks again. */
+  dropped: boolean;
 }
 
 /**
@@ -121,12 +163,17 @@ interface GroupTrees {
 export class RobotsMatcher {
   /** Token -> the file's groups naming it, in file order (an index; a list for several). */
   private readonly named: Map<string, number | number[]>;
-  /** Merged groups built so far, by token; holding `builtCost` rules, within `maxBuiltCost`. */
+  /**
+   * Tokens' groups built so far, least recently used first (a use moves its token last); with
+   * the shared groups they refer to, they hold `builtCost`, within `maxBuiltCost`.
+   */
   private readonly built = new Map<string, GroupIndex>();
+  /** The token used last: asking it again moves nothing. */
+  private newest: GroupIndex | undefined;
+  /** Shared groups by their groups' indexes ("0,1"). */
+  private readonly shared = new Map<string, SharedGroups>();
   private builtCost = 0;
   private readonly agentLinesByGroup = new Map<number, Map<string, number[]>>();
-  /** Rule trees by the rule list they index: a group's list is shared by all its tokens. */
-  private readonly treesByRules = new Map<readonly Rule[], GroupTrees>();
   private readonly maxBuiltCost: number;
   /** Crawler token -> its group (null: none), so the per-request path skips token extraction. */
   private readonly tokenGroups = new Map<string, GroupIndex | null>();
@@ -143,9 +190,7 @@ export class RobotsMatcher {
     this.indexHtml = options.indexHtmlAllowsDirectory ?? true;
     this.alsoSpelled = options.alsoSpelled;
     this.named = groupsNaming(robots);
-    let size = 0;
-    for (const group of robots.groups) size += group.agents.length + group.rules.length;
-    this.maxBuiltCost = 2 * size + BUILT_COST_FLOOR;
+    this.maxBuiltCost = builtCostBound(robots);
   }
 
   /**
@@ -187,7 +232,7 @@ export class RobotsMatcher {
     const robotsTxt = isRobotsTxtInPlace(url, start);
     if (robotsTxt !== false) return robotsTxt && (index ? index.robotsTxt : ROBOTS_TXT_NO_GROUP);
     if (!index) return NO_GROUP;
-    const trees = (index.trees ??= this.treesFor(index.group.rules));
+    const trees = (index.shared.trees ??= this.buildTrees(index.shared.rules));
     const winner = trees.every.findInPlace(url, start);
     if (winner === null) return undefined;
     const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
@@ -201,7 +246,7 @@ export class RobotsMatcher {
   private decideOn(index: GroupIndex | undefined, text: string, start: number, end: number): Decision {
     if (!index) return isRobotsTxt(text, start, end) ? ROBOTS_TXT_NO_GROUP : NO_GROUP;
     if (isRobotsTxt(text, start, end)) return index.robotsTxt;
-    const trees = (index.trees ??= this.treesFor(index.group.rules));
+    const trees = (index.shared.trees ??= this.buildTrees(index.shared.rules));
     const winner = trees.every.findIn(text, start, end);
     const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
     if (!trees.asWritten || !decision.allowed) return decision;
@@ -219,7 +264,8 @@ export class RobotsMatcher {
 
   private groupOfToken(token: string): GroupIndex | null {
     const known = this.tokenGroups.get(token);
-    if (known !== undefined) return known;
+    if (known === null) return null;
+    if (known !== undefined && !known.dropped) return this.used(known);
     const key = productToken(token);
     const group = key === "" ? null : this.groupNamed(key);
     // Tokens come from request headers: bound the memo so odd User-Agents cannot grow it.
@@ -228,49 +274,91 @@ export class RobotsMatcher {
     return group;
   }
 
+  /** Mark `index` the most recently used (the last to be dropped). */
+  private used(index: GroupIndex): GroupIndex {
+    if (this.newest !== index) {
+      this.built.delete(index.group.token);
+      this.built.set(index.group.token, index);
+      this.newest = index;
+    }
+    return index;
+  }
+
   /**
    * The decision `rule` makes in the group of `index`: built once, the same object every time
    * while the group is kept. Each counts 1 of the built cost: tokens × rules of them could
-   * otherwise pile up, one request at a time.
+   * otherwise pile up, one request at a time. One that finds no room (its token alone fills
+   * the bound) is made for this answer and not kept.
    */
   private decisionBy(index: GroupIndex, rule: Rule): Decision {
     const decisions = (index.decisions ??= new Map());
-    let decision = decisions.get(rule);
-    if (!decision) {
-      decision = Object.freeze({ allowed: rule.kind === "allow", reason: "rule", rule, group: index.group });
-      this.spend(1);
+    const known = decisions.get(rule);
+    if (known) return known;
+    const decision: Decision = Object.freeze({
+      allowed: rule.kind === "allow",
+      reason: "rule",
+      rule,
+      group: index.group,
+    });
+    if (this.makeRoom(1, index)) {
+      this.builtCost += 1;
       decisions.set(rule, decision);
     }
     return decision;
   }
 
-  /** Count `cost` built; past the bound, drop every group built so far first. */
-  private spend(cost: number): void {
-    if (this.builtCost + cost > this.maxBuiltCost) {
-      // Start again empty; the memo of tokens points into what is dropped, so it goes too.
-      this.built.clear();
-      this.tokenGroups.clear();
-      this.treesByRules.clear();
-      this.builtCost = 0;
+  /**
+   * Drop the least recently used tokens (never `keep`, the one being answered) until `cost`
+   * more fits within the bound; false when it cannot.
+   */
+  private makeRoom(cost: number, keep?: GroupIndex): boolean {
+    for (const index of this.built.values()) {
+      if (this.builtCost + cost <= this.maxBuiltCost) break;
+      if (index !== keep) this.drop(index);
     }
-    this.builtCost += cost;
+    return this.builtCost + cost <= this.maxBuiltCost;
+  }
+
+  /** Forget a token's group, and its shared groups once no token refers to them. */
+  private drop(index: GroupIndex): void {
+    this.built.delete(index.group.token);
+    index.dropped = true;
+    if (this.newest === index) this.newest = undefined;
+    this.builtCost -= 1 + (index.decisions?.size ?? 0);
+    const shared = index.shared;
+    if (--shared.refs === 0) {
+      this.shared.delete(shared.key);
+      this.builtCost -= shared.cost;
+    }
   }
 
   /** The merged group of every group naming `token` (null: none), built on first ask. */
   private groupNamed(token: string): GroupIndex | null {
     const known = this.built.get(token);
-    if (known) return known;
-    const indexes = this.named.get(token);
-    if (indexes === undefined) return null;
-    const group = mergedGroup(this.robots, token, typeof indexes === "number" ? [indexes] : indexes, (index) =>
-      this.agentLinesOf(index),
-    );
-    // A token of one group shares that group's rule list and trees (treesFor); a token several
-    // groups name holds a list of its own, and its trees.
-    const cost = typeof indexes === "number" ? 1 : 1 + group.rules.length;
-    this.spend(cost);
-    const index = newGroupIndex(group);
+    if (known) return this.used(known);
+    const named = this.named.get(token);
+    if (named === undefined) return null;
+    const indexes = typeof named === "number" ? [named] : named;
+    const key = String(indexes);
+    let shared = this.shared.get(key);
+    if (shared) {
+      // Held before room is made, so making room cannot drop it.
+      shared.refs++;
+      this.makeRoom(1);
+    } else {
+      const built = sharedGroups(this.robots, key, indexes);
+      this.makeRoom(1 + built.cost);
+      shared = built;
+      this.shared.set(key, shared);
+      this.builtCost += shared.cost;
+    }
+    this.builtCost += 1;
+    const agentLines: number[] = [];
+    for (const index of indexes) agentLines.push(...(this.agentLinesOf(index).get(token) ?? []));
+    const group: AppliedGroup = { token, agentLines, rules: shared.rules, extensions: shared.extensions };
+    const index = newGroupIndex(group, shared);
     this.built.set(token, index);
+    this.newest = index;
     return index;
   }
 
@@ -300,15 +388,6 @@ export class RobotsMatcher {
    * So a decision asks the tree of every spelling, and, when that passes and some rule has
    * another spelling, the tree as written. A file without escapes builds one tree.
    */
-  private treesFor(rules: readonly Rule[]): GroupTrees {
-    let trees = this.treesByRules.get(rules);
-    if (!trees) {
-      trees = this.buildTrees(rules);
-      this.treesByRules.set(rules, trees);
-    }
-    return trees;
-  }
-
   private buildTrees(rules: readonly Rule[]): GroupTrees {
     const written: DecidingPattern[] = [];
     const others: DecidingPattern[] = [];
@@ -329,13 +408,14 @@ export class RobotsMatcher {
   }
 }
 
-function newGroupIndex(group: AppliedGroup): GroupIndex {
+function newGroupIndex(group: AppliedGroup, shared: SharedGroups): GroupIndex {
   return {
     group,
+    shared,
     robotsTxt: Object.freeze({ allowed: true, reason: "robots-txt", group }),
     noMatch: Object.freeze({ allowed: true, reason: "no-matching-rule", group }),
     decisions: undefined,
-    trees: undefined,
+    dropped: false,
   };
 }
 
@@ -394,27 +474,24 @@ function groupsNaming(robots: RobotsTxt): Map<string, number | number[]> {
 }
 
 /**
- * The group `token` obeys: the rules and extensions of every group naming it, in file order.
- * Named by one group, it shares that group's rule list rather than copying it.
+ * What the tokens every group of `indexes` names obey: the rules and extensions of those groups,
+ * in file order. A lone group's rule list is shared rather than copied (its trees are the file's
+ * own size); several groups' merged list is the tokens' own, and costs its rules and characters.
  */
-function mergedGroup(
-  robots: RobotsTxt,
-  token: string,
-  indexes: readonly number[],
-  agentLinesOf: (index: number) => ReadonlyMap<string, readonly number[]>,
-): AppliedGroup {
-  const agentLines: number[] = [];
+function sharedGroups(robots: RobotsTxt, key: string, indexes: readonly number[]): SharedGroups {
   const rules: Rule[] = [];
   const extensions: ExtensionsDraft = { requestRates: [], comments: [], usage: [], others: [] };
   for (const index of indexes) {
     const group = robots.groups[index];
     if (!group) continue;
-    agentLines.push(...(agentLinesOf(index).get(token) ?? []));
     if (indexes.length > 1) rules.push(...group.rules);
     mergeExtensions(extensions, group.extensions);
   }
   const only = indexes.length === 1 ? robots.groups[indexes[0] ?? 0] : undefined;
-  return { token, agentLines, rules: only ? only.rules : rules, extensions };
+  if (only) return { key, rules: only.rules, extensions, cost: 1, refs: 1, trees: undefined };
+  let cost = 1;
+  for (const index of indexes) cost += robots.groups[index] ? groupCost(robots.groups[index]) : 0;
+  return { key, rules, extensions, cost, refs: 1, trees: undefined };
 }
 
 /**
