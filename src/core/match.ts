@@ -15,21 +15,23 @@
  * directory (`…/$`), as Google's reference does (option `indexHtmlAllowsDirectory`).
  * Each token's merged group and its rule index are built on first use, so a huge file costs
  * nothing for the groups no request asks about. Tokens obeying the same set of groups share one
- * merged rule list, its extensions and its rule trees (keyed by the groups' indexes, "0,1"): a
- * copy per token was quadratic (110 MB in Node for 100 KiB naming 3,000 tokens over 3,000 rules;
- * 363 MB for 434 KiB of 2 groups naming the same 1,000 tokens over 100 KB patterns), and an
+ * merged rule list, its extensions and its trees (keyed by the groups' indexes, "0,1"): a copy
+ * per token was quadratic (110 MB in Node for 100 KiB naming 3,000 tokens over 3,000 rules;
+ * 326 MB for 424 KiB of 2 groups naming the same 1,000 tokens over wildcard patterns), and an
  * AI-crawler blocklist of 150 tokens built 150 identical trees. Only what names the token is its
- * own: its user-agent lines and the decisions that carry them. What is built is bounded by the
- * file's own size (BUILT_COST_FLOOR, builtCostBound), however many tokens requests name; past
- * it the least recently used tokens are dropped, never all, so tokens asked in turn keep what
- * they built (dropping all made 2 groups naming a, b, c over 11,000 rules rebuild on every
- * request: 47.5 ms each).
+ * own: its user-agent lines and the decisions that carry them. Every cost is bounded by the
+ * file's own size (builtCostBound), however many tokens requests name, and no request rebuilds
+ * trees: each group's own are built once; a merged list's are built while they fit and kept,
+ * and past that a set is answered from its groups' own. What is cheap to rebuild (a token's
+ * group, its decisions, a merged list of references) is dropped least recently used first,
+ * never all: dropping all made 2 groups naming a, b, c over 11,000 rules rebuild their trees
+ * on every request (47.5 ms), and tokens of different sets asked in turn did the same.
  */
 
 import { productToken, userAgentNames } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, isRewritten, pathAndQuery, pathStartInPlace } from "./path.ts";
-import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
+import { compilePattern, matchablePath, outranks, type CompiledPattern } from "./pattern.ts";
 import { rawCharacterOf, recordReading } from "./readings.ts";
 import { RuleTree } from "./rule-tree.ts";
 
@@ -82,11 +84,13 @@ export interface MatcherOptions {
 
 const TOKEN_MEMO_SIZE = 256;
 /**
- * What the tokens asked may build: twice the file's size (its tokens, rules and pattern
- * characters and extension records) plus this many. A token counts 1, and each decision it has
- * made 1; a merged list (tokens several groups name) counts its groups' cost (groupCost), once
- * for all the tokens obeying those groups. An ordinary file's groups all fit at once: only a file naming
- * tokens in many different sets of large groups drops the least recently used.
+ * What the tokens asked may build, twice over: twice the file's size (its tokens, rules, pattern
+ * characters and extension records: groupCost) plus this many, for
+ *   - tokens' groups (1 each), their decisions (1 each) and merged lists of references (their
+ *     rules and records, once for all the tokens obeying those groups): past the bound the least
+ *     recently used tokens are dropped, and lists no kept token obeys;
+ *   - merged lists' trees (their rules and pattern characters): built while they fit, kept.
+ * Each group's own trees are the file's own size. An ordinary file's groups all fit at once.
  */
 export const BUILT_COST_FLOOR = 10_000;
 
@@ -124,17 +128,20 @@ type DecidingPattern = CompiledPattern;
 
 /**
  * What every token obeying one set of groups shares: their rules and extensions merged (a lone
- * group's own list), and the trees indexing them. Kept while a built token refers to it.
+ * group's own list), and the trees that answer for them. Kept while a built token refers to it.
  */
 interface SharedGroups {
   readonly key: string;
+  /** The groups, by index in the file. */
+  readonly indexes: readonly number[];
   readonly rules: readonly Rule[];
   readonly extensions: GroupExtensions;
-  /** Its part of the built cost: 1, plus its rules and characters when merged (a list of its own). */
+  /** Its part of the built cost: 1, plus its groups, rules and records when merged (lists of its own). */
   readonly cost: number;
   /** Built tokens referring to it. */
   refs: number;
-  trees: GroupTrees | undefined;
+  /** The merged trees, or each group's own (treesOf), asked on first decision. */
+  trees: readonly GroupTrees[] | undefined;
 }
 
 /** A token's group: its own name and lines, the shared rules, and the decisions naming them. */
@@ -173,6 +180,16 @@ export class RobotsMatcher {
   /** Shared groups by their groups' indexes ("0,1"). */
   private readonly shared = new Map<string, SharedGroups>();
   private builtCost = 0;
+  /** Each group's own trees, by index, built on first use and kept: the file's own size. */
+  private readonly groupTrees: (GroupTrees | undefined)[] = [];
+  /**
+   * Trees of merged lists by their groups' indexes, kept once built, while their rules and
+   * characters (`mergedTreesCost`) fit within `maxBuiltCost`; past it a set is answered from its
+   * groups' own trees. Never dropped: dropping them meant building them again, one request at
+   * a time, for tokens of different sets asked in turn.
+   */
+  private readonly mergedTrees = new Map<string, GroupTrees>();
+  private mergedTreesCost = 0;
   private readonly agentLinesByGroup = new Map<number, Map<string, number[]>>();
   private readonly maxBuiltCost: number;
   /** Crawler token -> its group (null: none), so the per-request path skips token extraction. */
@@ -232,7 +249,9 @@ export class RobotsMatcher {
     const robotsTxt = isRobotsTxtInPlace(url, start);
     if (robotsTxt !== false) return robotsTxt && (index ? index.robotsTxt : ROBOTS_TXT_NO_GROUP);
     if (!index) return NO_GROUP;
-    const trees = (index.shared.trees ??= this.buildTrees(index.shared.rules));
+    const all = (index.shared.trees ??= this.treesOf(index.shared));
+    if (all.length > 1) return this.decideInPlaceAcross(index, all, url, start);
+    const trees = all[0] as GroupTrees;
     const winner = trees.every.findInPlace(url, start);
     if (winner === null) return undefined;
     const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
@@ -242,15 +261,31 @@ export class RobotsMatcher {
     return written && !written.allow ? this.decisionBy(index, written.rule) : decision;
   }
 
+  /** decideInPlace for a set of groups answered from each group's trees: the best of their winners. */
+  private decideInPlaceAcross(
+    index: GroupIndex,
+    all: readonly GroupTrees[],
+    url: string,
+    start: number,
+  ): Decision | undefined {
+    const winner = bestInPlace(all, false, url, start);
+    if (winner === null) return undefined;
+    const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
+    if (!decision.allowed || !anyAsWritten(all)) return decision;
+    const written = bestInPlace(all, true, url, start);
+    if (written === null) return undefined;
+    return written && !written.allow ? this.decisionBy(index, written.rule) : decision;
+  }
+
   /** The decision for the canonical, matchable path `text[start, end)`. */
   private decideOn(index: GroupIndex | undefined, text: string, start: number, end: number): Decision {
     if (!index) return isRobotsTxt(text, start, end) ? ROBOTS_TXT_NO_GROUP : NO_GROUP;
     if (isRobotsTxt(text, start, end)) return index.robotsTxt;
-    const trees = (index.shared.trees ??= this.buildTrees(index.shared.rules));
-    const winner = trees.every.findIn(text, start, end);
+    const all = (index.shared.trees ??= this.treesOf(index.shared));
+    const winner = bestIn(all, false, text, start, end);
     const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
-    if (!trees.asWritten || !decision.allowed) return decision;
-    const written = trees.asWritten.findIn(text, start, end);
+    if (!decision.allowed || !anyAsWritten(all)) return decision;
+    const written = bestIn(all, true, text, start, end);
     return written && !written.allow ? this.decisionBy(index, written.rule) : decision;
   }
 
@@ -377,6 +412,29 @@ export class RobotsMatcher {
   }
 
   /**
+   * The trees answering for a set of groups: a lone group's own; a merged list's, built while
+   * they fit (mergedTrees) and kept; else each group's own, whose winners `decide` compares
+   * (the best of each group's best is the best of their union: `outranks` orders all rules).
+   */
+  private treesOf(shared: SharedGroups): readonly GroupTrees[] {
+    const { indexes, key, rules } = shared;
+    if (indexes.length === 1) return [this.treesOfGroup(indexes[0] ?? 0)];
+    let merged = this.mergedTrees.get(key);
+    if (!merged) {
+      const cost = rules.length + charactersOf(rules);
+      if (this.mergedTreesCost + cost > this.maxBuiltCost) return indexes.map((index) => this.treesOfGroup(index));
+      merged = this.buildTrees(rules);
+      this.mergedTrees.set(key, merged);
+      this.mergedTreesCost += cost;
+    }
+    return [merged];
+  }
+
+  private treesOfGroup(index: number): GroupTrees {
+    return (this.groupTrees[index] ??= this.buildTrees(this.robots.groups[index]?.rules ?? []));
+  }
+
+  /**
    * The other spellings may only ADD refusals, never lift one. Two choices make it so:
    *   - an other spelling ranks by its own length, the octets it matches (RFC 9309 §2.2.2:
    *     the most specific match is the one with the most octets). Ranked as written,
@@ -417,6 +475,52 @@ function newGroupIndex(group: AppliedGroup, shared: SharedGroups): GroupIndex {
     decisions: undefined,
     dropped: false,
   };
+}
+
+/** The best winner of the trees (as written: `asWritten`, else `every`) on url[start]; null: unsure. */
+function bestInPlace(
+  all: readonly GroupTrees[],
+  asWritten: boolean,
+  url: string,
+  start: number,
+): DecidingPattern | undefined | null {
+  let best: DecidingPattern | undefined;
+  for (const trees of all) {
+    const tree = asWritten ? (trees.asWritten ?? trees.every) : trees.every;
+    const winner = tree.findInPlace(url, start);
+    if (winner === null) return null;
+    if (winner && outranks(winner, best)) best = winner;
+  }
+  return best;
+}
+
+/** The best winner of the trees on the canonical path `text[start, end)`. */
+function bestIn(
+  all: readonly GroupTrees[],
+  asWritten: boolean,
+  text: string,
+  start: number,
+  end: number,
+): DecidingPattern | undefined {
+  let best: DecidingPattern | undefined;
+  for (const trees of all) {
+    const tree = asWritten ? (trees.asWritten ?? trees.every) : trees.every;
+    const winner = tree.findIn(text, start, end);
+    if (winner && outranks(winner, best)) best = winner;
+  }
+  return best;
+}
+
+/** Whether some rule of the trees has another spelling (then the written reading is asked too). */
+function anyAsWritten(all: readonly GroupTrees[]): boolean {
+  for (const trees of all) if (trees.asWritten) return true;
+  return false;
+}
+
+function charactersOf(rules: readonly Rule[]): number {
+  let characters = 0;
+  for (const rule of rules) characters += rule.pattern.length;
+  return characters;
 }
 
 /** Compile a parsed file for matching. */
@@ -488,10 +592,12 @@ function sharedGroups(robots: RobotsTxt, key: string, indexes: readonly number[]
     mergeExtensions(extensions, group.extensions);
   }
   const only = indexes.length === 1 ? robots.groups[indexes[0] ?? 0] : undefined;
-  if (only) return { key, rules: only.rules, extensions, cost: 1, refs: 1, trees: undefined };
-  let cost = 1;
-  for (const index of indexes) cost += robots.groups[index] ? groupCost(robots.groups[index]) : 0;
-  return { key, rules, extensions, cost, refs: 1, trees: undefined };
+  if (only) return { key, indexes, rules: only.rules, extensions, cost: 1, refs: 1, trees: undefined };
+  const { requestRates, comments, usage, others } = extensions;
+  // Its references: the rules and records it lists, and the groups it is answered from.
+  const records = requestRates.length + comments.length + usage.length + others.length;
+  const cost = 1 + indexes.length + rules.length + records;
+  return { key, indexes, rules, extensions, cost, refs: 1, trees: undefined };
 }
 
 /**

@@ -99,56 +99,139 @@ describe("F1: tokens obeying the same groups share one merged rule list", () => 
   });
 });
 
-describe("past the bound, the least recently used are dropped, never all", () => {
-  // 4 groups of 3,000 rules and a token for each pair of them: six merged lists of 6,000 rules
-  // (and their characters) are more than the bound holds (twice the file's size plus 10,000).
-  // `keep` (its own small group) is asked before every pair token, so it is never the least
-  // recently used: its decision stays the same object. Main's matcher dropped it with the rest.
-  const pairs = [
-    ["p01", 0, 1],
-    ["p02", 0, 2],
-    ["p03", 0, 3],
-    ["p12", 1, 2],
-    ["p13", 1, 3],
-    ["p23", 2, 3],
-  ] as const;
-  const text =
-    [0, 1, 2, 3]
-      .map((g) =>
-        group(
-          pairs.filter(([, x, y]) => x === g || y === g).map(([token]) => token),
-          `g${g}/`,
-          3_000,
-        ),
-      )
-      .join("") + group(["keep"], "k", 1);
-  const rows = [
-    { token: "p01", path: "/g1/999", allowed: false },
-    { token: "p02", path: "/g2/5", allowed: false },
-    { token: "p03", path: "/g1/5", allowed: true },
-    { token: "p12", path: "/g1/0", allowed: false },
-    { token: "p13", path: "/g3/999", allowed: false },
-    { token: "p23", path: "/g0/1", allowed: true },
-  ];
+/** A token for each pair of `groups` groups (`p<x>-<y>`), each group holding `rules` rules. */
+function pairsFile(groups: number, rules: (g: number) => string) {
+  const pairs: { token: string; x: number; y: number }[] = [];
+  for (let x = 0; x < groups; x++) for (let y = x + 1; y < groups; y++) pairs.push({ token: `p${x}-${y}`, x, y });
+  const text = Array.from({ length: groups }, (_, g) => {
+    const tokens = pairs.filter(({ x, y }) => x === g || y === g).map(({ token }) => `User-agent: ${token}\n`);
+    return `${tokens.join("")}${rules(g)}\n`;
+  }).join("");
+  return { pairs, text };
+}
 
-  it("asking each pair token in turn, `keep` asked between, keeps keep's decision and answers every pair right", () => {
+describe("tokens of different sets of groups, asked in turn: nothing is rebuilt while their lists fit", () => {
+  // 4 groups of 3,000 rules and a token for each pair of them: six merged lists of 6,000 rules.
+  // Their merged trees (rules and characters) are more than the bound holds: they are built
+  // while they fit and kept; the other sets are answered from their groups' own trees, built
+  // once. Only references are merged per set, and six lists of them fit: nothing is dropped.
+  // Before, each set's list and trees counted against one bound, the least recently used was
+  // dropped, and asking the six in turn rebuilt 6,000 rules on every request.
+  const { pairs, text } = pairsFile(4, (g) =>
+    Array.from({ length: 3_000 }, (_, n) => `Disallow: /g${g}/${n}/some/longer/path\n`).join(""),
+  );
+  const rows = [
+    { path: "/g0/2999/some/longer/path", refused: [0] },
+    { path: "/g1/7/some/longer/path", refused: [1] },
+    { path: "/g3/0/some/longer/path/and/more", refused: [3] },
+    { path: "/g2/", refused: [] },
+  ];
+  it("three rounds of the six pair tokens: the first round's decisions, every answer right", () => {
     const matcher = compileRobots(parsed(text));
-    const kept = matcher.decide(["keep"], "/k0");
-    expect(kept.allowed).toBe(false);
-    for (let round = 0; round < 2; round++) {
-      for (const { token, path, allowed } of rows) {
-        expect(matcher.decide([token], path).allowed).toBe(allowed);
-        expect(matcher.decide(["keep"], "/k0")).toBe(kept);
+    const first = new Map<string, Decision>();
+    for (let round = 0; round < 3; round++) {
+      for (const { token, x, y } of pairs) {
+        for (const { path, refused } of rows) {
+          const decision = matcher.decide([token], path);
+          expect(decision.allowed).toBe(!refused.some((g) => g === x || g === y));
+          expect(decision.group?.token).toBe(token);
+          if (decision.allowed) continue;
+          if (round === 0) first.set(`${token} ${path}`, decision);
+          else expect(decision).toBe(first.get(`${token} ${path}`));
+        }
       }
     }
   });
+});
 
-  it("the bound holds: the first pair's list, least recently used, is built again after the other five", () => {
+describe("past the bound, the least recently used are dropped, never all", () => {
+  // 16 groups of 500 rules `Disallow: /g<n>/` and a token for each pair: 120 merged lists of
+  // 1,000 references, more than the bound holds (twice the file's 8,000 rules, their 36,000
+  // characters and 240 tokens, plus 10,000). `keep` (its own group) is asked before every pair
+  // token, so it is never the least recently used: its decision stays the same object. Before,
+  // the bound dropped everything built, `keep` with it.
+  const { pairs, text: pairsText } = pairsFile(16, (g) => `Disallow: /g${g}/\n`.repeat(500));
+  const text = `${pairsText}User-agent: keep\nDisallow: /k\n`;
+
+  it("asking each pair token in turn, `keep` between: keep's decision kept, every pair answered right", () => {
     const matcher = compileRobots(parsed(text));
-    const first = matcher.decide(["p01"], "/g0/1");
-    for (const { token, path } of rows.slice(1)) matcher.decide([token], path);
-    const again = matcher.decide(["p01"], "/g0/1");
+    const kept = matcher.decide(["keep"], "/k0");
+    expect(kept.allowed).toBe(false);
+    for (const { token, x, y } of pairs) {
+      expect([0, 5, 15].map((g) => matcher.decide([token], `/g${g}/page`).allowed)).toEqual(
+        [0, 5, 15].map((g) => g !== x && g !== y),
+      );
+      expect(matcher.decide(["keep"], "/k0")).toBe(kept);
+    }
+  });
+
+  it("the bound holds: the first pair token, least recently used, is built again after the other 119", () => {
+    const matcher = compileRobots(parsed(text));
+    const first = matcher.decide(["p0-1"], "/g0/");
+    for (const { token } of pairs.slice(1)) matcher.decide([token], "/g0/");
+    const again = matcher.decide(["p0-1"], "/g0/");
     expect(again.allowed).toBe(false);
     expect(again).not.toBe(first);
   });
+});
+
+describe("a set answered from its groups' own trees decides as its merged trees do", () => {
+  // Merged trees are built while they fit (match.ts treesOf); a set asked later is answered
+  // from each group's trees, the best of their winners. Four groups, a token for each pair,
+  // 3,000 filler rules each: four pairs' merged trees fill the bound. Matcher `merged` asks
+  // p0-1 and p2-3 first (merged trees), `across` asks them last (each group's trees): the same
+  // decision, the same winning rule, for rules that tie, escape, anchor, wildcard and index.html.
+  const interesting = [
+    "Disallow: /a\nAllow: /a/b\nDisallow: /*.pdf$\nAllow: /dir/index.html\n",
+    "Allow: /a\nDisallow: /a/b/c\nDisallow: /x%27y\nDisallow: /dir/\n",
+    "Disallow: /a/*/z\nAllow: /*.pdf\nDisallow: /q?x=\nDisallow: /t\n",
+    "Allow: /t\nDisallow: /$\nDisallow: /x'\nAllow: /a/b/\n",
+  ];
+  const { text } = pairsFile(
+    4,
+    (g) =>
+      `${interesting[g] ?? ""}${Array.from({ length: 3_000 }, (_, n) => `Disallow: /fill${g}/${n}/long\n`).join("")}`,
+  );
+  const options = {
+    alsoSpelled: (pattern: string) => (pattern.includes("%27") ? pattern.replace("%27", "'") : undefined),
+  };
+  const rows: { path: string; p01: boolean; p23: boolean }[] = [
+    { path: "/a", p01: true, p23: true },
+    { path: "/a/b", p01: true, p23: true },
+    { path: "/a/b/c", p01: false, p23: true },
+    { path: "/a/q/z", p01: true, p23: false },
+    { path: "/f.pdf", p01: false, p23: true },
+    { path: "/dir/", p01: true, p23: true },
+    { path: "/dir/index.html", p01: true, p23: true },
+    { path: "/x'y", p01: false, p23: false },
+    { path: "/x%27y", p01: false, p23: true },
+    { path: "/q?x=1", p01: true, p23: false },
+    { path: "/", p01: true, p23: false },
+    { path: "/%61/b", p01: true, p23: true },
+    { path: "/t", p01: true, p23: true },
+    { path: "/fill0/7/long", p01: false, p23: true },
+    { path: "/fill3/7/long", p01: true, p23: false },
+  ];
+  const first = ["p0-1", "p2-3"];
+  const others = ["p0-2", "p0-3", "p1-2", "p1-3"];
+  const robots = parsed(text);
+  const merged = compileRobots(robots, options);
+  const across = compileRobots(robots, options);
+  for (const token of [...first, ...others]) merged.decide([token], "/");
+  for (const token of [...others, ...first]) across.decide([token], "/");
+  for (const { path, p01, p23 } of rows) {
+    it(`${path}: p0-1 ${p01 ? "allowed" : "refused"}, p2-3 ${p23 ? "allowed" : "refused"}, by the same rule both ways`, () => {
+      for (const [token, allowed] of [
+        ["p0-1", p01],
+        ["p2-3", p23],
+      ] as const) {
+        const want = merged.decide([token], path);
+        const got = across.decide([token], path);
+        expect(want.allowed).toBe(allowed);
+        expect(got.allowed).toBe(allowed);
+        expect(got.reason).toBe(want.reason);
+        expect(got.rule).toBe(want.rule);
+      }
+    });
+  }
 });

@@ -34,8 +34,8 @@ const BYTES = {
   patternChar: 8,
   /** A rule's decision in a token's group, made when it first wins, and its map entry. */
   decision: 200,
-  /** A record in a merged group's extensions: a reference in an array (8 bytes in Node), twice. */
-  mergedRecord: 16,
+  /** A merged list's reference to a rule, a record or a group (8 bytes in Node), twice. */
+  reference: 16,
   base: 8_192,
 } as const;
 
@@ -57,32 +57,33 @@ export function compiledMatcherBytes(robots: RobotsTxt, modelLength: number): nu
       else groupsOf.set(token, [index]);
     }
   });
-  // A set of several groups has a merged list and trees of its own (core/match.ts sharedGroups),
-  // one for all the tokens it names: its rules, their pattern characters and its extension
-  // records, each weighed as the file's own are and counted as the matcher's bound counts them.
-  const own = { rules: 0, chars: 0, records: 0 };
+  // A set of several groups has merged lists of its own (core/match.ts sharedGroups), one for all
+  // the tokens it names: references to its rules, records and groups, and trees of its rules,
+  // weighed as the file's own rules and pattern characters are. The matcher bounds each kind
+  // (builtCostBound): the lists with the tokens and decisions, the trees on their own.
+  const own = { rules: 0, chars: 0, references: 0 };
   const merged = new Set<string>();
   for (const indexes of groupsOf.values()) {
     const key = String(indexes);
     if (indexes.length < 2 || merged.has(key)) continue;
     merged.add(key);
+    own.references += indexes.length;
     for (const index of indexes) {
       const group = robots.groups[index];
       if (!group) continue;
       own.rules += group.rules.length;
       for (const rule of group.rules) own.chars += rule.pattern.length;
       const { requestRates, comments, usage, others } = group.extensions;
-      own.records += requestRates.length + comments.length + usage.length + others.length;
+      own.references += group.rules.length + requestRates.length + comments.length + usage.length + others.length;
     }
   }
-  // What a matcher keeps of them at once (core/match.ts builtCostBound): each kind at most all
-  // of it and at most the bound, so the sum is above what any mix within the bound holds.
+  // Each kind at most all of it and at most the bound: the sum is above any mix the bound holds.
   const built = builtCostBound(robots);
   return (
     bytes +
     BYTES.rule * Math.min(own.rules, built) +
     BYTES.patternChar * Math.min(own.chars, built) +
-    BYTES.mergedRecord * Math.min(own.records, built) +
+    BYTES.reference * Math.min(own.references, built) +
     BYTES.decision * Math.min(decisions, built)
   );
 }
