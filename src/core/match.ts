@@ -154,6 +154,8 @@ interface GroupIndex {
   decisions: Map<Rule, Decision> | undefined;
   /** Dropped past the bound: the token memo may still point here, and asks again. */
   dropped: boolean;
+  /** When it was last used (RobotsMatcher clock): the least recently used are dropped first. */
+  used: number;
 }
 
 /**
@@ -171,12 +173,11 @@ export class RobotsMatcher {
   /** Token -> the file's groups naming it, in file order (an index; a list for several). */
   private readonly named: Map<string, number | number[]>;
   /**
-   * Tokens' groups built so far, least recently used first (a use moves its token last); with
-   * the shared groups they refer to, they hold `builtCost`, within `maxBuiltCost`.
+   * Tokens' groups built so far; with the shared groups they refer to, they hold `builtCost`,
+   * within `maxBuiltCost`. Each notes when it was last used (`clock`).
    */
   private readonly built = new Map<string, GroupIndex>();
-  /** The token used last: asking it again moves nothing. */
-  private newest: GroupIndex | undefined;
+  private clock = 0;
   /** Shared groups by their groups' indexes ("0,1"). */
   private readonly shared = new Map<string, SharedGroups>();
   private builtCost = 0;
@@ -309,13 +310,9 @@ export class RobotsMatcher {
     return group;
   }
 
-  /** Mark `index` the most recently used (the last to be dropped). */
+  /** Mark `index` the most recently used (the last to be dropped): a count, no reordering. */
   private used(index: GroupIndex): GroupIndex {
-    if (this.newest !== index) {
-      this.built.delete(index.group.token);
-      this.built.set(index.group.token, index);
-      this.newest = index;
-    }
+    index.used = ++this.clock;
     return index;
   }
 
@@ -343,12 +340,16 @@ export class RobotsMatcher {
   }
 
   /**
-   * Drop the least recently used tokens (never `keep`, the one being answered) until `cost`
-   * more fits within the bound; false when it cannot.
+   * Make room for `cost` more: past the bound, drop the least recently used tokens (never `keep`,
+   * the one being answered) down to three quarters of it, so that finding them (a sort) is paid
+   * once per quarter of the bound built, not on every request. False when there is no room.
    */
   private makeRoom(cost: number, keep?: GroupIndex): boolean {
-    for (const index of this.built.values()) {
-      if (this.builtCost + cost <= this.maxBuiltCost) break;
+    if (this.builtCost + cost <= this.maxBuiltCost) return true;
+    const target = Math.floor((this.maxBuiltCost * 3) / 4) - cost;
+    const oldestFirst = [...this.built.values()].sort((a, b) => a.used - b.used);
+    for (const index of oldestFirst) {
+      if (this.builtCost <= target) break;
       if (index !== keep) this.drop(index);
     }
     return this.builtCost + cost <= this.maxBuiltCost;
@@ -358,7 +359,6 @@ export class RobotsMatcher {
   private drop(index: GroupIndex): void {
     this.built.delete(index.group.token);
     index.dropped = true;
-    if (this.newest === index) this.newest = undefined;
     this.builtCost -= 1 + (index.decisions?.size ?? 0);
     const shared = index.shared;
     if (--shared.refs === 0) {
@@ -393,8 +393,7 @@ export class RobotsMatcher {
     const group: AppliedGroup = { token, agentLines, rules: shared.rules, extensions: shared.extensions };
     const index = newGroupIndex(group, shared);
     this.built.set(token, index);
-    this.newest = index;
-    return index;
+    return this.used(index);
   }
 
   /**
@@ -474,6 +473,7 @@ function newGroupIndex(group: AppliedGroup, shared: SharedGroups): GroupIndex {
     noMatch: Object.freeze({ allowed: true, reason: "no-matching-rule", group }),
     decisions: undefined,
     dropped: false,
+    used: 0,
   };
 }
 
