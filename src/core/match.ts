@@ -347,7 +347,8 @@ export class RobotsMatcher {
   private makeRoom(cost: number, keep?: GroupIndex): boolean {
     if (this.builtCost + cost <= this.maxBuiltCost) return true;
     const target = Math.floor((this.maxBuiltCost * 3) / 4) - cost;
-    const oldestFirst = [...this.built.values()].sort((a, b) => a.used - b.used);
+    const oldestFirst = [...this.built.values()];
+    oldestFirst.sort((a, b) => a.used - b.used);
     for (const index of oldestFirst) {
       if (this.builtCost <= target) break;
       if (index !== keep) this.drop(index);
