@@ -22,15 +22,19 @@
  * (`precious`): each is the only copy of a fetched file whose KV write failed, and losing it costs
  * an origin fetch and another failing write.
  *
- * ROBOTS_ENTRY_MAX_BYTES, a quarter of the budget: one entry whose compiled matcher is estimated
- * over it is not built (robots/capped-matcher.ts), so no one file can take most of the budget
- * (IsolateMemory keeps the newest value whatever it weighs) and at least four such files fit.
+ * ROBOTS_ENTRY_MAX_BYTES, half the budget: one entry whose compiled matcher is estimated over it
+ * is not built (robots/capped-matcher.ts), so no one file can take most of the budget (the value
+ * just set is never dropped to make room) and two such files fit. Not a quarter: a real file at
+ * the parse limit, www.xuexi.cn's (test/fixtures/corpus/robots/0297.txt, one group of ~6,600
+ * long Allow lines in its first 500 KiB), is estimated at 15.1 MiB, so a quarter (16 MiB) would
+ * turn that site's crawling into 503s a few lines later; half leaves real files twice the room,
+ * while every worst shape measured at 500 KiB (43-172 MiB, bench/robots-memory.bench.ts) is over.
  */
 
 /** The robots.txt memories' weights together: see above. */
 export const ROBOTS_MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
 /** The most one robots.txt's compiled matcher may be estimated at (compiledMatcherBytes). */
-export const ROBOTS_ENTRY_MAX_BYTES = ROBOTS_MEMORY_BUDGET_BYTES / 4;
+export const ROBOTS_ENTRY_MAX_BYTES = ROBOTS_MEMORY_BUDGET_BYTES / 2;
 
 /** What the budget asks of a memory that draws on it. */
 export interface BudgetMember {
