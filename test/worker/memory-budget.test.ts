@@ -15,7 +15,8 @@ import {
   robotsWeight,
   storedRobots,
 } from "../../src/worker/robots/cache.ts";
-import { applyFetch } from "../../src/worker/robots/entry.ts";
+import { cappedMatcher } from "../../src/worker/robots/capped-matcher.ts";
+import { applyFetch, type StoredCopy } from "../../src/worker/robots/entry.ts";
 import { lastGoodUse, writeEntry } from "../../src/worker/store.ts";
 import { admin, call, CHROME, countingKv, fakeOrigin, freshState, GOOGLEBOT, ORIGIN } from "./helpers.ts";
 
@@ -182,6 +183,42 @@ describe("MemoryBudget: the least recently used across its memories go first, pr
       );
       expect(found.toSorted()).toEqual(held.toSorted());
       expect(budget.totalWeight).toBeLessThanOrEqual(10);
+    });
+  }
+});
+
+describe("the verdict on a file over the cap is kept: a KV re-read of the same copy parses nothing", () => {
+  // A copy that counts how often its model text is taken: the fingerprint takes it once, a parse
+  // (modelOf) and the estimate take it again.
+  const counted = (copy: StoredCopy) => {
+    let reads = 0;
+    const proxy = new Proxy(copy, {
+      get: (target, key) => {
+        if (key === "model") reads++;
+        return target[key as keyof StoredCopy];
+      },
+    });
+    return { proxy, reads: () => reads };
+  };
+  const rows = [
+    { body: overCap(), first: "over", again: 1, why: "over the cap: the verdict answers, the model is not read again" },
+    {
+      body: ORDINARY,
+      first: "built",
+      again: 3,
+      why: "within it: nothing is remembered here (the loaded entry keeps its matcher)",
+    },
+  ];
+  for (const { body, first, again, why } of rows) {
+    it(`${first}: asked again, the model is read ${again} time(s) (${why})`, () => {
+      clearRobotsMemory();
+      const copy = entryOf(ORIGIN, body).copy;
+      if (!copy) throw new Error("no copy");
+      const built = cappedMatcher(ORIGIN, counted(copy).proxy);
+      expect(built.matcher === undefined ? "over" : "built").toBe(first);
+      const second = counted({ ...copy });
+      cappedMatcher(ORIGIN, second.proxy);
+      expect(second.reads()).toBe(again);
     });
   }
 });
