@@ -34,6 +34,13 @@ const fill = (kib: number, unit: (n: number) => string, head = ""): string => {
   }
 };
 
+/** F1's group: the same 1,000 tokens, two rules with a wildcard every other character. */
+const wildcardGroup = (prefix: string) =>
+  `${Array.from({ length: 1_000 }, (_, n) => `User-agent: t${n}\n`).join("")}Disallow: /${prefix}1${"*a".repeat(50_000)}\nDisallow: /${prefix}2${"*b".repeat(50_000)}\n\n`;
+/** F2's group: a, b and c over 5,500 rules. */
+const abcGroup = (prefix: string) =>
+  `User-agent: a\nUser-agent: b\nUser-agent: c\n${Array.from({ length: 5_500 }, (_, n) => `Disallow: /${prefix}/${n.toString().padStart(6, "0")}/some/long/path/segment\n`).join("")}\n`;
+
 const SHAPES: { name: string; kib: number; text: () => string }[] = [
   {
     name: "3,000 tokens x 3,000 rules (one group)",
@@ -52,6 +59,20 @@ const SHAPES: { name: string; kib: number; text: () => string }[] = [
   },
   { name: "one-line groups (one group of tokens)", kib: 500, text: () => fill(500, (n) => `User-agent: a${n}\n`) },
   { name: "record-reading breaks", kib: 500, text: () => fill(500, (n) => `User-agent: a${n}\nCrawl-delay: 1\n\n`) },
+  {
+    // Attack F1 (session 11): 1,000 tokens each had a merged list and trees of their own (the
+    // parser keeps 16,663 characters of a line: a wildcard every other one). 326 MB before.
+    name: "2 groups x 1,000 tokens x 2 `*a*a…` rules",
+    kib: 424,
+    text: () => wildcardGroup("x") + wildcardGroup("y"),
+  },
+  {
+    // Attack F2 (session 11): a, b, c asked in turn rebuilt 11,000 rules on every request
+    // (bounds.bench.ts: its time per request).
+    name: "2 groups x a, b, c x 5,500 rules",
+    kib: 462,
+    text: () => abcGroup("x") + abcGroup("y"),
+  },
   {
     name: "escaped rules (two spellings)",
     kib: 500,
@@ -83,15 +104,15 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-// The own-fault line each file over the cap logs (capped-matcher.ts): the rows below say it.
-console.error = () => undefined;
-const rows: string[] = [];
-for (const shape of SHAPES) {
-  const text = shape.text();
+/**
+ * `tenants` tenants serving `text`, each compiled and asked every token in both readings: what
+ * the memory holds and weighs, the heap it holds, and the time per tenant.
+ */
+async function measure(text: string, tenants: number) {
   const bytes = new TextEncoder().encode(text);
   const tokens = ["*", ...new Set(parseRobotsTxt(bytes).groups.flatMap((group) => group.agents))];
   const kv = memoryKv();
-  const authorities = Array.from({ length: TENANTS }, (_, n) => `https://t${n}.tenants.example`);
+  const authorities = Array.from({ length: tenants }, (_, n) => `https://t${n}.tenants.example`);
   for (const authority of authorities) {
     const fetched = {
       kind: "ok",
@@ -109,8 +130,7 @@ for (const shape of SHAPES) {
   const started = performance.now();
   let built = 0;
   for (const authority of authorities) {
-    const robots = await storedRobots(authority, kv);
-    const matcher = robots?.matcher();
+    const matcher = (await storedRobots(authority, kv))?.matcher();
     if (matcher) built++;
     const record = matcher?.recordReading();
     for (const token of tokens) {
@@ -118,16 +138,37 @@ for (const shape of SHAPES) {
       record?.decide([token], "/x7");
     }
   }
-  const ms = (performance.now() - started) / TENANTS;
+  const ms = (performance.now() - started) / tenants;
   // What the tenants' entries hold: the heap with the memory full, less the heap before.
   const use = robotsMemoryUse();
   const held = (heapAfterGc() - before) / MB;
   clearRobotsMemory();
   clearStoreMemory();
+  return { built, origins: use.origins, weighed: use.bytes / MB, budget: use.budgetBytes / MB, held, ms };
+}
+
+// The own-fault line each file over the cap logs (capped-matcher.ts): the rows below say it.
+console.error = () => undefined;
+const rows: string[] = [];
+const estimates: string[] = [];
+for (const shape of SHAPES) {
+  const text = shape.text();
+  // One tenant: the entry's weight (its text and the compiled estimate) against the heap it holds.
+  const one = await measure(text, 1);
+  // A file over the cap is not built: its row weighs its text only (the estimate is not used).
+  const verdict = one.built === 0 ? "not built (over the cap)" : one.weighed >= one.held ? "ok" : "UNDER";
+  estimates.push(
+    `${shape.name.padEnd(40)} ${String(shape.kib).padStart(3)} KiB: weighed ${one.weighed.toFixed(1)} MB, heap ${one.held.toFixed(1)} MB   ${verdict}`,
+  );
+  const { built, origins, weighed, budget, held, ms } = await measure(text, TENANTS);
   rows.push(
-    `${shape.name.padEnd(40)} ${String(shape.kib).padStart(3)} KiB x${TENANTS}: ${built} built, held ${use.origins} origins, weighed ${(use.bytes / MB).toFixed(1)} MB, all three memories ${(use.budgetBytes / MB).toFixed(1)} MB (budget ${(ROBOTS_MEMORY_BUDGET_BYTES / MB).toFixed(1)}), heap ${held.toFixed(1)} MB of the isolate's ${ISOLATE_LIMIT_MB} MB; ${ms.toFixed(0)} ms per tenant to compile and ask every token`,
+    `${shape.name.padEnd(40)} ${String(shape.kib).padStart(3)} KiB x${TENANTS}: ${built} built, held ${origins} origins, weighed ${weighed.toFixed(1)} MB, all three memories ${budget.toFixed(1)} MB (budget ${(ROBOTS_MEMORY_BUDGET_BYTES / MB).toFixed(1)}), heap ${held.toFixed(1)} MB of the isolate's ${ISOLATE_LIMIT_MB} MB; ${ms.toFixed(0)} ms per tenant to compile and ask every token`,
   );
 }
+console.log(
+  "robots.txt memory, one tenant: its weight (upper estimate) against the heap it holds (target: weighed >= heap):",
+);
+for (const row of estimates) console.log(`  ${row}`);
 console.log(
   `robots.txt memories at their one budget, ${(ROBOTS_MEMORY_BUDGET_BYTES / MB).toFixed(1)} MB shared (robots.txt memory, unsaved, last good; a file estimated over ${(ROBOTS_ENTRY_MAX_BYTES / MB).toFixed(1)} MB is not built: robots.txt unavailable), worst-shape tenants (Node 24, heapUsed after gc):`,
 );

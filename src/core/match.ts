@@ -14,17 +14,24 @@
  * Google-only, kept: an `allow` of `…/index.htm` or `…/index.html` also allows the bare
  * directory (`…/$`), as Google's reference does (option `indexHtmlAllowsDirectory`).
  * Each token's merged group and its rule index are built on first use, so a huge file costs
- * nothing for the groups no request asks about. The tokens of one group share its rule list and
- * its rule trees (a copy per token was quadratic: 110 MB in Node for 100 KiB naming 3,000
- * tokens over 3,000 rules; and an AI-crawler blocklist of 150 tokens built 150 identical trees);
- * only a token several groups name has a list of its own, and what those hold is bounded by the
- * file's own size (BUILT_COST_FLOOR), however many tokens requests name.
+ * nothing for the groups no request asks about. Tokens obeying the same set of groups share one
+ * merged rule list, its extensions and its trees (keyed by the groups' indexes, "0,1"): a copy
+ * per token was quadratic (110 MB in Node for 100 KiB naming 3,000 tokens over 3,000 rules;
+ * 326 MB for 424 KiB of 2 groups naming the same 1,000 tokens over wildcard patterns), and an
+ * AI-crawler blocklist of 150 tokens built 150 identical trees. Only what names the token is its
+ * own: its user-agent lines and the decisions that carry them. Every cost is bounded by the
+ * file's own size (builtCostBound), however many tokens requests name, and no request rebuilds
+ * trees: each group's own are built once; a merged list's are built while they fit and kept,
+ * and past that a set is answered from its groups' own. What is cheap to rebuild (a token's
+ * group, its decisions, a merged list of references) is dropped least recently used first,
+ * never all: dropping all made 2 groups naming a, b, c over 11,000 rules rebuild their trees
+ * on every request (47.5 ms), and tokens of different sets asked in turn did the same.
  */
 
 import { productToken, userAgentNames } from "./product-token.ts";
 import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, isRewritten, pathAndQuery, pathStartInPlace } from "./path.ts";
-import { compilePattern, matchablePath, type CompiledPattern } from "./pattern.ts";
+import { compilePattern, matchablePath, outranks, type CompiledPattern } from "./pattern.ts";
 import { rawCharacterOf, recordReading } from "./readings.ts";
 import { RuleTree } from "./rule-tree.ts";
 
@@ -44,8 +51,8 @@ export interface AppliedGroup {
 /**
  * The answer to "may this crawler fetch this URL?", with its reason. A matcher builds each
  * possible decision once (per rule, per group's "no rule matched" and "/robots.txt") and
- * returns that same frozen object every time: callers may key what they derive on it. (Only
- * a file past BUILT_COST_FLOOR's bound has its groups built again, with new decisions.)
+ * returns that same frozen object every time: callers may key what they derive on it. (Only a
+ * token dropped past BUILT_COST_FLOOR's bound has its group built again, with new decisions.)
  */
 export interface Decision {
   readonly allowed: boolean;
@@ -77,13 +84,34 @@ export interface MatcherOptions {
 
 const TOKEN_MEMO_SIZE = 256;
 /**
- * The groups built for the tokens asked cost at most twice the file's tokens and rules plus this
- * many (a group counts 1, and its rules each when several groups name its token: they are its
- * own list, with its own trees); past it they are built again on the next ask. An ordinary
- * file's groups all fit at once: only a file naming many tokens in several large groups is
- * rebuilt, a group (at most the file's rules) per request.
+ * What the tokens asked may build, twice over: twice the file's size (its tokens, rules, pattern
+ * characters and extension records: groupCost) plus this many, for
+ *   - tokens' groups (1 each), their decisions (1 each) and merged lists of references (their
+ *     rules and records, once for all the tokens obeying those groups): past the bound the least
+ *     recently used tokens are dropped, and lists no kept token obeys;
+ *   - merged lists' trees (their rules and pattern characters): built while they fit, kept.
+ * Each group's own trees are the file's own size. An ordinary file's groups all fit at once.
  */
 export const BUILT_COST_FLOOR = 10_000;
+
+/** The bound on what a matcher of `robots` builds (see BUILT_COST_FLOOR); compiled-weight.ts weighs it. */
+export function builtCostBound(robots: RobotsTxt): number {
+  let size = 0;
+  for (const group of robots.groups) size += group.agents.length + groupCost(group);
+  return 2 * size + BUILT_COST_FLOOR;
+}
+
+/**
+ * What a group adds to a merged list: its rules and their pattern characters (the trees hold
+ * both), and its extension records (the merged extensions list them).
+ */
+function groupCost(group: { readonly rules: readonly Rule[]; readonly extensions: GroupExtensions }): number {
+  let cost = group.rules.length;
+  for (const rule of group.rules) cost += rule.pattern.length;
+  const { requestRates, comments, usage, others } = group.extensions;
+  return cost + requestRates.length + comments.length + usage.length + others.length;
+}
+
 const NO_OPTIONS: DecideOptions = {};
 
 // Decisions carry no per-request data, so each possible one is built once and shared: the
@@ -94,17 +122,40 @@ const ROBOTS_TXT_NO_GROUP: Decision = Object.freeze({ allowed: true, reason: "ro
 /**
  * A compiled pattern; the decision it makes when it wins is its rule's in the group asked
  * (decisionBy). Trees of one rule list are shared by every token obeying that list (the
- * tokens of one group), so they hold no group.
+ * tokens of one set of groups), so they hold no group.
  */
 type DecidingPattern = CompiledPattern;
 
+/**
+ * What every token obeying one set of groups shares: their rules and extensions merged (a lone
+ * group's own list), and the trees that answer for them. Kept while a built token refers to it.
+ */
+interface SharedGroups {
+  readonly key: string;
+  /** The groups, by index in the file. */
+  readonly indexes: readonly number[];
+  readonly rules: readonly Rule[];
+  readonly extensions: GroupExtensions;
+  /** Its part of the built cost: 1, plus its groups, rules and records when merged (lists of its own). */
+  readonly cost: number;
+  /** Built tokens referring to it. */
+  refs: number;
+  /** The merged trees, or each group's own (treesOf), asked on first decision. */
+  trees: readonly GroupTrees[] | undefined;
+}
+
+/** A token's group: its own name and lines, the shared rules, and the decisions naming them. */
 interface GroupIndex {
   readonly group: AppliedGroup;
+  readonly shared: SharedGroups;
   readonly robotsTxt: Decision;
   readonly noMatch: Decision;
   /** Each rule's decision in this group, made when it first wins (no map before). */
   decisions: Map<Rule, Decision> | undefined;
-  trees: GroupTrees | undefined;
+  /** Dropped past the bound: the token memo may still point here, and asks again. */
+  dropped: boolean;
+  /** When it was last used (RobotsMatcher clock): the least recently used are dropped first. */
+  used: number;
 }
 
 /**
@@ -121,12 +172,26 @@ interface GroupTrees {
 export class RobotsMatcher {
   /** Token -> the file's groups naming it, in file order (an index; a list for several). */
   private readonly named: Map<string, number | number[]>;
-  /** Merged groups built so far, by token; holding `builtCost` rules, within `maxBuiltCost`. */
+  /**
+   * Tokens' groups built so far; with the shared groups they refer to, they hold `builtCost`,
+   * within `maxBuiltCost`. Each notes when it was last used (`clock`).
+   */
   private readonly built = new Map<string, GroupIndex>();
+  private clock = 0;
+  /** Shared groups by their groups' indexes ("0,1"). */
+  private readonly shared = new Map<string, SharedGroups>();
   private builtCost = 0;
+  /** Each group's own trees, by index, built on first use and kept: the file's own size. */
+  private readonly groupTrees: (GroupTrees | undefined)[] = [];
+  /**
+   * Trees of merged lists by their groups' indexes, kept once built, while their rules and
+   * characters (`mergedTreesCost`) fit within `maxBuiltCost`; past it a set is answered from its
+   * groups' own trees. Never dropped: dropping them meant building them again, one request at
+   * a time, for tokens of different sets asked in turn.
+   */
+  private readonly mergedTrees = new Map<string, GroupTrees>();
+  private mergedTreesCost = 0;
   private readonly agentLinesByGroup = new Map<number, Map<string, number[]>>();
-  /** Rule trees by the rule list they index: a group's list is shared by all its tokens. */
-  private readonly treesByRules = new Map<readonly Rule[], GroupTrees>();
   private readonly maxBuiltCost: number;
   /** Crawler token -> its group (null: none), so the per-request path skips token extraction. */
   private readonly tokenGroups = new Map<string, GroupIndex | null>();
@@ -143,9 +208,7 @@ export class RobotsMatcher {
     this.indexHtml = options.indexHtmlAllowsDirectory ?? true;
     this.alsoSpelled = options.alsoSpelled;
     this.named = groupsNaming(robots);
-    let size = 0;
-    for (const group of robots.groups) size += group.agents.length + group.rules.length;
-    this.maxBuiltCost = 2 * size + BUILT_COST_FLOOR;
+    this.maxBuiltCost = builtCostBound(robots);
   }
 
   /**
@@ -187,7 +250,9 @@ export class RobotsMatcher {
     const robotsTxt = isRobotsTxtInPlace(url, start);
     if (robotsTxt !== false) return robotsTxt && (index ? index.robotsTxt : ROBOTS_TXT_NO_GROUP);
     if (!index) return NO_GROUP;
-    const trees = (index.trees ??= this.treesFor(index.group.rules));
+    const all = (index.shared.trees ??= this.treesOf(index.shared));
+    if (all.length > 1) return this.decideInPlaceAcross(index, all, url, start);
+    const trees = all[0] as GroupTrees;
     const winner = trees.every.findInPlace(url, start);
     if (winner === null) return undefined;
     const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
@@ -197,15 +262,31 @@ export class RobotsMatcher {
     return written && !written.allow ? this.decisionBy(index, written.rule) : decision;
   }
 
+  /** decideInPlace for a set of groups answered from each group's trees: the best of their winners. */
+  private decideInPlaceAcross(
+    index: GroupIndex,
+    all: readonly GroupTrees[],
+    url: string,
+    start: number,
+  ): Decision | undefined {
+    const winner = bestInPlace(all, false, url, start);
+    if (winner === null) return undefined;
+    const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
+    if (!decision.allowed || !anyAsWritten(all)) return decision;
+    const written = bestInPlace(all, true, url, start);
+    if (written === null) return undefined;
+    return written && !written.allow ? this.decisionBy(index, written.rule) : decision;
+  }
+
   /** The decision for the canonical, matchable path `text[start, end)`. */
   private decideOn(index: GroupIndex | undefined, text: string, start: number, end: number): Decision {
     if (!index) return isRobotsTxt(text, start, end) ? ROBOTS_TXT_NO_GROUP : NO_GROUP;
     if (isRobotsTxt(text, start, end)) return index.robotsTxt;
-    const trees = (index.trees ??= this.treesFor(index.group.rules));
-    const winner = trees.every.findIn(text, start, end);
+    const all = (index.shared.trees ??= this.treesOf(index.shared));
+    const winner = bestIn(all, false, text, start, end);
     const decision = winner ? this.decisionBy(index, winner.rule) : index.noMatch;
-    if (!trees.asWritten || !decision.allowed) return decision;
-    const written = trees.asWritten.findIn(text, start, end);
+    if (!decision.allowed || !anyAsWritten(all)) return decision;
+    const written = bestIn(all, true, text, start, end);
     return written && !written.allow ? this.decisionBy(index, written.rule) : decision;
   }
 
@@ -219,7 +300,8 @@ export class RobotsMatcher {
 
   private groupOfToken(token: string): GroupIndex | null {
     const known = this.tokenGroups.get(token);
-    if (known !== undefined) return known;
+    if (known === null) return null;
+    if (known !== undefined && !known.dropped) return this.used(known);
     const key = productToken(token);
     const group = key === "" ? null : this.groupNamed(key);
     // Tokens come from request headers: bound the memo so odd User-Agents cannot grow it.
@@ -228,50 +310,90 @@ export class RobotsMatcher {
     return group;
   }
 
+  /** Mark `index` the most recently used (the last to be dropped): a count, no reordering. */
+  private used(index: GroupIndex): GroupIndex {
+    index.used = ++this.clock;
+    return index;
+  }
+
   /**
    * The decision `rule` makes in the group of `index`: built once, the same object every time
    * while the group is kept. Each counts 1 of the built cost: tokens × rules of them could
-   * otherwise pile up, one request at a time.
+   * otherwise pile up, one request at a time. One that finds no room (its token alone fills
+   * the bound) is made for this answer and not kept.
    */
   private decisionBy(index: GroupIndex, rule: Rule): Decision {
     const decisions = (index.decisions ??= new Map());
-    let decision = decisions.get(rule);
-    if (!decision) {
-      decision = Object.freeze({ allowed: rule.kind === "allow", reason: "rule", rule, group: index.group });
-      this.spend(1);
+    const known = decisions.get(rule);
+    if (known) return known;
+    const decision: Decision = Object.freeze({
+      allowed: rule.kind === "allow",
+      reason: "rule",
+      rule,
+      group: index.group,
+    });
+    if (this.makeRoom(1, index)) {
+      this.builtCost += 1;
       decisions.set(rule, decision);
     }
     return decision;
   }
 
-  /** Count `cost` built; past the bound, drop every group built so far first. */
-  private spend(cost: number): void {
-    if (this.builtCost + cost > this.maxBuiltCost) {
-      // Start again empty; the memo of tokens points into what is dropped, so it goes too.
-      this.built.clear();
-      this.tokenGroups.clear();
-      this.treesByRules.clear();
-      this.builtCost = 0;
+  /**
+   * Make room for `cost` more: past the bound, drop the least recently used tokens (never `keep`,
+   * the one being answered) down to three quarters of it, so that finding them (a sort) is paid
+   * once per quarter of the bound built, not on every request. False when there is no room.
+   */
+  private makeRoom(cost: number, keep?: GroupIndex): boolean {
+    if (this.builtCost + cost <= this.maxBuiltCost) return true;
+    const target = Math.floor((this.maxBuiltCost * 3) / 4) - cost;
+    const oldestFirst = [...this.built.values()].sort((a, b) => a.used - b.used);
+    for (const index of oldestFirst) {
+      if (this.builtCost <= target) break;
+      if (index !== keep) this.drop(index);
     }
-    this.builtCost += cost;
+    return this.builtCost + cost <= this.maxBuiltCost;
+  }
+
+  /** Forget a token's group, and its shared groups once no token refers to them. */
+  private drop(index: GroupIndex): void {
+    this.built.delete(index.group.token);
+    index.dropped = true;
+    this.builtCost -= 1 + (index.decisions?.size ?? 0);
+    const shared = index.shared;
+    if (--shared.refs === 0) {
+      this.shared.delete(shared.key);
+      this.builtCost -= shared.cost;
+    }
   }
 
   /** The merged group of every group naming `token` (null: none), built on first ask. */
   private groupNamed(token: string): GroupIndex | null {
     const known = this.built.get(token);
-    if (known) return known;
-    const indexes = this.named.get(token);
-    if (indexes === undefined) return null;
-    const group = mergedGroup(this.robots, token, typeof indexes === "number" ? [indexes] : indexes, (index) =>
-      this.agentLinesOf(index),
-    );
-    // A token of one group shares that group's rule list and trees (treesFor); a token several
-    // groups name holds a list of its own, and its trees.
-    const cost = typeof indexes === "number" ? 1 : 1 + group.rules.length;
-    this.spend(cost);
-    const index = newGroupIndex(group);
+    if (known) return this.used(known);
+    const named = this.named.get(token);
+    if (named === undefined) return null;
+    const indexes = typeof named === "number" ? [named] : named;
+    const key = String(indexes);
+    let shared = this.shared.get(key);
+    if (shared) {
+      // Held before room is made, so making room cannot drop it.
+      shared.refs++;
+      this.makeRoom(1);
+    } else {
+      const built = sharedGroups(this.robots, key, indexes);
+      this.makeRoom(1 + built.cost);
+      shared = built;
+      this.shared.set(key, shared);
+      this.builtCost += shared.cost;
+    }
+    this.builtCost += 1;
+    const agentLines: number[] = [];
+    for (const index of indexes) agentLines.push(...(this.agentLinesOf(index).get(token) ?? []));
+    const group: AppliedGroup = { token, agentLines, rules: shared.rules, extensions: shared.extensions };
+    const index = newGroupIndex(group, shared);
     this.built.set(token, index);
-    return index;
+    return this.used(index);
   }
 
   /**
@@ -289,6 +411,29 @@ export class RobotsMatcher {
   }
 
   /**
+   * The trees answering for a set of groups: a lone group's own; a merged list's, built while
+   * they fit (mergedTrees) and kept; else each group's own, whose winners `decide` compares
+   * (the best of each group's best is the best of their union: `outranks` orders all rules).
+   */
+  private treesOf(shared: SharedGroups): readonly GroupTrees[] {
+    const { indexes, key, rules } = shared;
+    if (indexes.length === 1) return [this.treesOfGroup(indexes[0] ?? 0)];
+    let merged = this.mergedTrees.get(key);
+    if (!merged) {
+      const cost = rules.length + charactersOf(rules);
+      if (this.mergedTreesCost + cost > this.maxBuiltCost) return indexes.map((index) => this.treesOfGroup(index));
+      merged = this.buildTrees(rules);
+      this.mergedTrees.set(key, merged);
+      this.mergedTreesCost += cost;
+    }
+    return [merged];
+  }
+
+  private treesOfGroup(index: number): GroupTrees {
+    return (this.groupTrees[index] ??= this.buildTrees(this.robots.groups[index]?.rules ?? []));
+  }
+
+  /**
    * The other spellings may only ADD refusals, never lift one. Two choices make it so:
    *   - an other spelling ranks by its own length, the octets it matches (RFC 9309 §2.2.2:
    *     the most specific match is the one with the most octets). Ranked as written,
@@ -300,15 +445,6 @@ export class RobotsMatcher {
    * So a decision asks the tree of every spelling, and, when that passes and some rule has
    * another spelling, the tree as written. A file without escapes builds one tree.
    */
-  private treesFor(rules: readonly Rule[]): GroupTrees {
-    let trees = this.treesByRules.get(rules);
-    if (!trees) {
-      trees = this.buildTrees(rules);
-      this.treesByRules.set(rules, trees);
-    }
-    return trees;
-  }
-
   private buildTrees(rules: readonly Rule[]): GroupTrees {
     const written: DecidingPattern[] = [];
     const others: DecidingPattern[] = [];
@@ -329,14 +465,62 @@ export class RobotsMatcher {
   }
 }
 
-function newGroupIndex(group: AppliedGroup): GroupIndex {
+function newGroupIndex(group: AppliedGroup, shared: SharedGroups): GroupIndex {
   return {
     group,
+    shared,
     robotsTxt: Object.freeze({ allowed: true, reason: "robots-txt", group }),
     noMatch: Object.freeze({ allowed: true, reason: "no-matching-rule", group }),
     decisions: undefined,
-    trees: undefined,
+    dropped: false,
+    used: 0,
   };
+}
+
+/** The best winner of the trees (as written: `asWritten`, else `every`) on url[start]; null: unsure. */
+function bestInPlace(
+  all: readonly GroupTrees[],
+  asWritten: boolean,
+  url: string,
+  start: number,
+): DecidingPattern | undefined | null {
+  let best: DecidingPattern | undefined;
+  for (const trees of all) {
+    const tree = asWritten ? (trees.asWritten ?? trees.every) : trees.every;
+    const winner = tree.findInPlace(url, start);
+    if (winner === null) return null;
+    if (winner && outranks(winner, best)) best = winner;
+  }
+  return best;
+}
+
+/** The best winner of the trees on the canonical path `text[start, end)`. */
+function bestIn(
+  all: readonly GroupTrees[],
+  asWritten: boolean,
+  text: string,
+  start: number,
+  end: number,
+): DecidingPattern | undefined {
+  let best: DecidingPattern | undefined;
+  for (const trees of all) {
+    const tree = asWritten ? (trees.asWritten ?? trees.every) : trees.every;
+    const winner = tree.findIn(text, start, end);
+    if (winner && outranks(winner, best)) best = winner;
+  }
+  return best;
+}
+
+/** Whether some rule of the trees has another spelling (then the written reading is asked too). */
+function anyAsWritten(all: readonly GroupTrees[]): boolean {
+  for (const trees of all) if (trees.asWritten) return true;
+  return false;
+}
+
+function charactersOf(rules: readonly Rule[]): number {
+  let characters = 0;
+  for (const rule of rules) characters += rule.pattern.length;
+  return characters;
 }
 
 /** Compile a parsed file for matching. */
@@ -394,27 +578,26 @@ function groupsNaming(robots: RobotsTxt): Map<string, number | number[]> {
 }
 
 /**
- * The group `token` obeys: the rules and extensions of every group naming it, in file order.
- * Named by one group, it shares that group's rule list rather than copying it.
+ * What the tokens every group of `indexes` names obey: the rules and extensions of those groups,
+ * in file order. A lone group's rule list is shared rather than copied (its trees are the file's
+ * own size); several groups' merged list is the tokens' own, and costs its rules and characters.
  */
-function mergedGroup(
-  robots: RobotsTxt,
-  token: string,
-  indexes: readonly number[],
-  agentLinesOf: (index: number) => ReadonlyMap<string, readonly number[]>,
-): AppliedGroup {
-  const agentLines: number[] = [];
+function sharedGroups(robots: RobotsTxt, key: string, indexes: readonly number[]): SharedGroups {
   const rules: Rule[] = [];
   const extensions: ExtensionsDraft = { requestRates: [], comments: [], usage: [], others: [] };
   for (const index of indexes) {
     const group = robots.groups[index];
     if (!group) continue;
-    agentLines.push(...(agentLinesOf(index).get(token) ?? []));
     if (indexes.length > 1) rules.push(...group.rules);
     mergeExtensions(extensions, group.extensions);
   }
   const only = indexes.length === 1 ? robots.groups[indexes[0] ?? 0] : undefined;
-  return { token, agentLines, rules: only ? only.rules : rules, extensions };
+  if (only) return { key, indexes, rules: only.rules, extensions, cost: 1, refs: 1, trees: undefined };
+  const { requestRates, comments, usage, others } = extensions;
+  // Its references: the rules and records it lists, and the groups it is answered from.
+  const records = requestRates.length + comments.length + usage.length + others.length;
+  const cost = 1 + indexes.length + rules.length + records;
+  return { key, indexes, rules, extensions, cost, refs: 1, trees: undefined };
 }
 
 /**
