@@ -27,6 +27,7 @@
  */
 
 import { IsolateMemory } from "./isolate-memory.ts";
+import { robotsMemoryBudget } from "./memory-budget.ts";
 import { clearOwnFault, noteOwnFault } from "./own-faults.ts";
 import type { RobotsEntry } from "./robots/entry.ts";
 import {
@@ -100,9 +101,9 @@ const lastGood = new IsolateMemory<string, unknown>({
   maxAgeMs: Number.MAX_SAFE_INTEGER,
   // A robots.txt entry holds up to ~4 MB of text (a 500 KiB file's base64 and model): 600 of
   // them, kept here after the robots.txt memory dropped them, would be GBs; so they are weighed
-  // as that memory weighs their text, within the same bound.
+  // as that memory weighs their text, within the robots.txt memories' one budget.
   weigh: textWeight,
-  maxWeight: 32 * 1024 * 1024,
+  budget: robotsMemoryBudget,
 });
 
 /** What a stored robots.txt entry's copy holds (its base64 and model); 0 for other values. */
@@ -112,6 +113,11 @@ function textWeight(value: unknown): number {
 }
 
 const lengthOf = (text: unknown): number => (typeof text === "string" ? text.length : 0);
+
+/** What the last good values hold: how many, and their weight in the robots.txt memories' budget. */
+export function lastGoodUse(): { readonly values: number; readonly bytes: number } {
+  return { values: lastGood.size, bytes: lastGood.totalWeight };
+}
 
 /** Forget the last good values (tests: each starts as a new isolate would). */
 export function clearStoreMemory(): void {

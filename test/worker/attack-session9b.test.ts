@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { parseConfig, type Config } from "../../src/config/read-config.ts";
 import { authorityOf, isServedAuthority, isServedByPatternOnly } from "../../src/worker/robots/authorities.ts";
 import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
-import { clearRobotsMemory, MEMORY_MAX_BYTES, robotsWeight, storedRobots } from "../../src/worker/robots/cache.ts";
+import { clearRobotsMemory, robotsWeight, storedRobots } from "../../src/worker/robots/cache.ts";
+import { MemoryBudget, ROBOTS_MEMORY_BUDGET_BYTES as MEMORY_MAX_BYTES } from "../../src/worker/memory-budget.ts";
 import { applyFetch } from "../../src/worker/robots/entry.ts";
 import { writeEntry } from "../../src/worker/store.ts";
 import { countingKv } from "./helpers.ts";
@@ -176,7 +177,7 @@ describe("IsolateMemory weight (9c3a148): no drift", () => {
       maxEntries: 7,
       maxAgeMs: 50,
       weigh: (text) => text.length,
-      maxWeight: 40,
+      budget: new MemoryBudget(40),
     });
     const keys = Array.from({ length: 12 }, (_, n) => `k${n}`);
     for (let step = 0; step < 20_000; step++) {

@@ -6,12 +6,8 @@ import { parseConfig } from "../../src/config/read-config.ts";
 import { authorityOf } from "../../src/worker/robots/authorities.ts";
 import { refreshDueOrigins } from "../../src/worker/robots/cron-refresh.ts";
 import { IsolateMemory } from "../../src/worker/isolate-memory.ts";
-import {
-  clearRobotsMemory,
-  MEMORY_MAX_BYTES,
-  MEMORY_MAX_ORIGINS,
-  storedRobots,
-} from "../../src/worker/robots/cache.ts";
+import { clearRobotsMemory, MEMORY_MAX_ORIGINS, storedRobots } from "../../src/worker/robots/cache.ts";
+import { MemoryBudget, ROBOTS_MEMORY_BUDGET_BYTES } from "../../src/worker/memory-budget.ts";
 import { applyFetch } from "../../src/worker/robots/entry.ts";
 import { writeEntry } from "../../src/worker/store.ts";
 import { call, countingKv, fakeOrigin, freshState, GOOGLEBOT, runCron } from "./helpers.ts";
@@ -201,12 +197,12 @@ describe("IsolateMemory: bounded LRU with an age limit", () => {
     expect(() => new IsolateMemory({ maxEntries: 0, maxAgeMs: 1 })).toThrow(RangeError);
   });
 
-  it("with weigh, keeps the values within maxWeight together, least recently used out first", () => {
+  it("with weigh, keeps the values within its budget together, least recently used out first", () => {
     const memory = new IsolateMemory<string, string>({
       maxEntries: 100,
       maxAgeMs: 60_000,
       weigh: (text) => text.length,
-      maxWeight: 10,
+      budget: new MemoryBudget(10),
     });
     memory.set("a", "aaaa", 0);
     memory.set("b", "bbbb", 0);
@@ -251,7 +247,7 @@ describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill
     reads.length = 0;
     for (const authority of authorities) await storedRobots(authority, countingKv(reads, "robots:"));
     expect(reads).toEqual([]);
-    expect([MEMORY_MAX_ORIGINS, MEMORY_MAX_BYTES]).toEqual([5_000, 64 * 1024 * 1024]);
+    expect([MEMORY_MAX_ORIGINS, ROBOTS_MEMORY_BUDGET_BYTES]).toEqual([5_000, 64 * 1024 * 1024]);
   }, 60_000);
 
   it("160 files of 400 KiB (87 MB as stored): the oldest leave, so the newest are kept and the first re-read", async () => {
@@ -260,9 +256,10 @@ describe("robots.txt memory: 1,000 hosts stay warm, a few huge files cannot fill
     const reads: string[] = [];
     for (const authority of authorities) await storedRobots(authority, countingKv(reads, "robots:"));
     reads.length = 0;
-    // 64 MiB / ~546 KB each: the newest 122 are still held, the first ones were dropped.
+    // 64 MiB / ~546 KB each, counted twice (remembered, and as last good: one budget,
+    // memory-budget.ts): the newest ~61 are still held, the first ones were dropped.
     await storedRobots("https://big159.example", countingKv(reads, "robots:"));
-    await storedRobots("https://big40.example", countingKv(reads, "robots:"));
+    await storedRobots("https://big110.example", countingKv(reads, "robots:"));
     expect(reads).toEqual([]);
     await storedRobots("https://big0.example", countingKv(reads, "robots:"));
     expect(reads).toEqual(["robots:https://big0.example"]);

@@ -21,7 +21,7 @@ import { policyInForce } from "../live-policy.ts";
 import { activePause, retryAfterOf } from "../pause.ts";
 import { jsonResponse } from "../responses.ts";
 import { hostOfAuthority, isServedAuthority } from "../robots/authorities.ts";
-import { storedRobots } from "../robots/cache.ts";
+import { judgedRobots, storedRobots } from "../robots/cache.ts";
 import { servedRobots } from "../robots/purposes-served.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
 import { existingOrigin } from "./origins.ts";
@@ -52,7 +52,7 @@ export async function explain(admin: AdminContext): Promise<Response> {
   const situation = await situationOf(admin, origin);
   // What the edge enforces: the origin's copy with the purposes in force (robots/purposes-served.ts).
   const served = robots && servedRobots(robots, situation.policy);
-  const stored = served && { state: served.entry.state, matcher: served.matcher() };
+  const stored = served && judgedRobots(served);
   const input = explainInput(admin, situation, ua, path, claimCheck, disguise);
   const now = explainIfDecidable(input, stored);
   if (!now) return adminError(404, `no robots.txt stored for ${origin} yet; POST refresh?origin=${origin} first`);

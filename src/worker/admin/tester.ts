@@ -27,7 +27,7 @@ import { explainRequest } from "../../policy/explain.ts";
 import { pathsWithinBudget } from "../../policy/replay.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
 import { jsonResponse } from "../responses.ts";
-import { robotsFor } from "../robots/cache.ts";
+import { judgedRobots, robotsFor } from "../robots/cache.ts";
 import { compileServed, draftLoaded, servedRobots } from "../robots/purposes-served.ts";
 import { readBodyJson } from "./body.ts";
 import { adminError, problemResponse, type AdminContext } from "./context.ts";
@@ -67,7 +67,7 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   const { ua, urls, draft: draftText, ip } = body.value;
   const draftServed =
     draftText === undefined ? undefined : compileServed(draftLoaded(stored, draftText, Date.now()), situation.policy);
-  const live = { state: robots.entry.state, matcher: robots.matcher() };
+  const live = judgedRobots(robots);
   const draft = draftServed && { state: draftServed.entry.state, matcher: draftServed.matcher() };
   const claimCheck = ip === undefined ? undefined : await claimCheckOf(admin, ua, ip);
   const disguise = await disguiseAt(admin, ip);

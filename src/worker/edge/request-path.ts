@@ -38,7 +38,7 @@ import {
   usageHeader,
   withHeader,
 } from "../responses.ts";
-import { robotsFor, type LoadedRobots } from "../robots/cache.ts";
+import { judgedRobots, robotsFor, type LoadedRobots } from "../robots/cache.ts";
 import { nextAttemptSeconds } from "../robots/entry.ts";
 import { servedRobots } from "../robots/purposes-served.ts";
 import { robotsTxtResponse } from "../robots/route.ts";
@@ -188,8 +188,9 @@ function initialFacts(edge: EdgeContext): EdgeFacts {
   };
 }
 
+/** A file too large to compile is "unavailable" here (judgedRobots): the decision's one path for it. */
 function robotsFact(robots: LoadedRobots, now: number): NonNullable<EdgeFacts["robots"]> {
-  return { state: robots.entry.state, matcher: robots.matcher(), retryAfter: nextAttemptSeconds(robots.entry, now) };
+  return { ...judgedRobots(robots), retryAfter: nextAttemptSeconds(robots.entry, now) };
 }
 
 /** The record as a response: each action (and, where it has several, each layer) has exactly one. */

@@ -5,10 +5,12 @@
  * entry keeps serving while one refresh per isolate and origin runs in ctx.waitUntil; only
  * an origin never seen before is fetched while the request waits.
  *
- * Bounded: memory holds at most MEMORY_MAX_ORIGINS origins and MEMORY_MAX_BYTES of their text
- * and compiled matchers (robotsWeight; least recently used go first): enough for every host of a large route-mode deployment to
- * stay warm (500 made each request past 500 hosts a KV read), while files near RFC 9309's
- * 500 KiB cannot pile up without end;
+ * Bounded: memory holds at most MEMORY_MAX_ORIGINS origins, and their text and compiled matchers
+ * (robotsWeight) draw on the one budget of the robots.txt memories (memory-budget.ts, shared with
+ * `unsaved` and the store's last good values; least recently used go first): enough for every
+ * host of a large route-mode deployment to stay warm (500 made each request past 500 hosts a KV
+ * read), while files near RFC 9309's 500 KiB cannot pile up without end; a file whose matcher
+ * would take over three quarters of it is not built (capped-matcher.ts: robots.txt unavailable);
  * only served authorities (robots/authorities.ts) are ever fetched; a refresh whose outcome equals
  * the stored one (same state, bytes, status) skips the KV write unless the stored record is
  * older than REWRITE_AFTER_MS, and it re-reads KV before writing so a copy another isolate
@@ -30,25 +32,18 @@
  */
 
 import type { RobotsMatcher } from "../../core/index.ts";
-import { enforcementMatcher } from "../../policy/path-spellings.ts";
-import { compiledMatcherBytes } from "./compiled-weight.ts";
+import { cappedMatcher, clearMatcherVerdicts, tooLargeFaultKey } from "./capped-matcher.ts";
 import { isServedAuthority, isServedByPatternOnly } from "./authorities.ts";
 import type { Config } from "../../config/read-config.ts";
 import { IsolateMemory } from "../isolate-memory.ts";
+import { robotsMemoryBudget } from "../memory-budget.ts";
+import { clearOwnFault } from "../own-faults.ts";
 import { fetchRobotsTxt } from "./origin-fetch.ts";
-import { fetchWarning, applyFetch, modelOf, sameOutcome, type RobotsEntry } from "./entry.ts";
+import { fetchWarning, applyFetch, sameOutcome, type RobotsEntry } from "./entry.ts";
 import { deleteEntry, readEntry, writeEntry } from "../store.ts";
 
 export const MEMORY_RECHECK_MS = 60_000;
 export const MEMORY_MAX_ORIGINS = 5_000;
-/**
- * What the kept entries weigh together (robotsWeight). 64 MiB of the isolate's 128 MB: the
- * compiled estimate is an upper one (Node's heap, without workerd's pointer compression; about
- * 2.7× what the ordinary file of bench/host-deployment.ts measures, 36 KB weighed for 13 KB
- * held), so 1,000 hosts of ordinary files (issue 33's scale) stay warm with room to spare, where
- * 32 MiB held ~870 of them and a crawler's traffic over 1,000 hosts read KV on most requests.
- */
-export const MEMORY_MAX_BYTES = 64 * 1024 * 1024;
 /**
  * An entry's weight: the text it holds, the copy's base64 and its parsed model, and once its
  * matcher is compiled (on first use, by a crawler's request) an upper estimate of that matcher
@@ -85,26 +80,58 @@ export interface LoadedRobots {
   matcher(): RobotsMatcher | undefined;
   /** The upper estimate of the compiled matcher's heap, 0 until it is built (robotsWeight). */
   compiledBytes?(): number;
+  /** The estimate of a matcher not built, over the cap (capped-matcher.ts); known once matcher() was asked. */
+  tooLarge?(): number | undefined;
+}
+
+/**
+ * What the decision judges by (its robots fact, explain, the tester): the entry's state and
+ * matcher, or "unavailable" for a file whose matcher is over the cap (capped-matcher.ts), so it
+ * takes the decision's one path for a robots.txt we cannot use.
+ */
+export function judgedRobots(robots: LoadedRobots): {
+  readonly state: RobotsEntry["state"];
+  readonly matcher: RobotsMatcher | undefined;
+} {
+  const matcher = robots.matcher();
+  return { state: robots.tooLarge?.() === undefined ? robots.entry.state : "unavailable", matcher };
 }
 
 const memory = new IsolateMemory<string, LoadedRobots>({
   maxEntries: MEMORY_MAX_ORIGINS,
   maxAgeMs: MEMORY_RECHECK_MS,
   weigh: robotsWeight,
-  maxWeight: MEMORY_MAX_BYTES,
+  budget: robotsMemoryBudget,
 });
 const refreshing = new Map<string, Promise<LoadedRobots>>();
-/** Entries fetched but not stored (their KV write failed); each answers until its expiresAt. */
+/**
+ * Entries fetched but not stored (their KV write failed); each answers until its expiresAt. The
+ * only copy of what was fetched: dropped last (`precious`, memory-budget.ts).
+ */
 const unsaved = new IsolateMemory<string, LoadedRobots>({
   maxEntries: MEMORY_MAX_ORIGINS,
   maxAgeMs: Number.MAX_SAFE_INTEGER,
   weigh: robotsWeight,
-  maxWeight: MEMORY_MAX_BYTES,
+  budget: robotsMemoryBudget,
+  precious: true,
 });
 
-/** What this isolate's robots.txt memory holds: origins and their weight (robotsWeight). */
-export function robotsMemoryUse(): { readonly origins: number; readonly bytes: number } {
-  return { origins: memory.size, bytes: memory.totalWeight };
+/**
+ * What this isolate's robots.txt memory holds: origins and their weight (robotsWeight), its
+ * unsaved entries, and what the three memories of the one budget weigh together (memory-budget.ts).
+ */
+export function robotsMemoryUse(): {
+  readonly origins: number;
+  readonly bytes: number;
+  readonly unsaved: number;
+  readonly budgetBytes: number;
+} {
+  return {
+    origins: memory.size,
+    bytes: memory.totalWeight,
+    unsaved: unsaved.size,
+    budgetBytes: robotsMemoryBudget.totalWeight,
+  };
 }
 
 /** Forget everything this isolate remembers (tests; a new deploy does this by itself). */
@@ -112,6 +139,7 @@ export function clearRobotsMemory(): void {
   memory.clear();
   refreshing.clear();
   unsaved.clear();
+  clearMatcherVerdicts();
   patternWindow = { start: 0, stored: 0, warned: false };
 }
 
@@ -184,6 +212,7 @@ export function lastLoadedRobots(authority: string): LoadedRobots | undefined {
 export async function forgetRobots(authority: string, kv: KVNamespace): Promise<void> {
   memory.delete(authority);
   unsaved.delete(authority);
+  clearOwnFault(tooLargeFaultKey(authority));
   await deleteEntry(kv, authority);
 }
 
@@ -271,23 +300,22 @@ function rememberLoaded(robots: LoadedRobots, now: number): LoadedRobots {
 }
 
 function loaded(entry: RobotsEntry): LoadedRobots {
-  let matcher: RobotsMatcher | undefined;
-  let compiled = 0;
+  let built: ReturnType<typeof cappedMatcher> | undefined;
   const robots: LoadedRobots = {
     entry,
     matcher() {
       if (entry.state !== "ok" || !entry.copy) return undefined;
-      if (!matcher) {
-        const model = modelOf(entry.copy);
-        matcher = enforcementMatcher(model);
-        compiled = compiledMatcherBytes(model, entry.copy.model.length);
-        // It weighs more now: the least recently used make room (the bound counts it).
+      if (!built) {
+        // Asked once per loaded entry: a file over the cap is not built, and not asked again.
+        built = cappedMatcher(entry.authority, entry.copy);
+        // It weighs more now: the least recently used make room (the budget counts it).
         memory.reweigh(entry.authority, robots);
         unsaved.reweigh(entry.authority, robots);
       }
-      return matcher;
+      return built.matcher;
     },
-    compiledBytes: () => compiled,
+    compiledBytes: () => (built && "bytes" in built ? built.bytes : 0),
+    tooLarge: () => (built && "tooLarge" in built ? built.tooLarge : undefined),
   };
   return robots;
 }

@@ -14,6 +14,7 @@ import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import { compilePurposes } from "../../policy/purposes-robots.ts";
 import { generatedLineCount, withCitedLines } from "../../policy/served-lines.ts";
 import type { LoadedRobots } from "./cache.ts";
+import { cappedMatcher, type CappedMatcher } from "./capped-matcher.ts";
 import { fromBase64, toBase64, type RobotsEntry } from "./entry.ts";
 
 const compiled = new WeakMap<LoadedRobots, { readonly policy: CompiledPolicy; readonly served: LoadedRobots }>();
@@ -23,7 +24,7 @@ export function servedRobots(robots: LoadedRobots, policy: CompiledPolicy | unde
   if (!policy || !addsLines(policy)) return robots;
   const kept = compiled.get(robots);
   if (kept?.policy === policy) return kept.served;
-  const served = compileServed(robots, policy);
+  const served = compileServed(robots, policy, { capped: true });
   compiled.set(robots, { policy, served });
   return served;
 }
@@ -71,8 +72,16 @@ function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
   return bytes;
 }
 
-/** servedRobots without the cache: for a draft (replay), which must not evict the live one. */
-export function compileServed(robots: LoadedRobots, policy: CompiledPolicy | undefined): LoadedRobots {
+/**
+ * servedRobots without the cache: for a draft (replay), which must not evict the live one. The
+ * live file (`capped`) is compiled within the cap as the origin's is (capped-matcher.ts, which
+ * names the origin in GET status); an operator's draft is not, and names nothing.
+ */
+export function compileServed(
+  robots: LoadedRobots,
+  policy: CompiledPolicy | undefined,
+  { capped = false }: { readonly capped?: boolean } = {},
+): LoadedRobots {
   const { entry } = robots;
   const file = servedFile(entry, policy);
   if (!file) return robots;
@@ -87,13 +96,15 @@ export function compileServed(robots: LoadedRobots, policy: CompiledPolicy | und
     lastModified: undefined,
   };
   const served: RobotsEntry = { ...entry, state: "ok", copy };
-  let matcher: RobotsMatcher | undefined;
+  // Capped as the origin's file is (capped-matcher.ts): over the cap, robots.txt is unavailable.
+  let built: CappedMatcher | undefined;
   return {
     entry: served,
     matcher() {
-      matcher ??= enforcementMatcher(model);
-      return matcher;
+      built ??= capped ? cappedMatcher(entry.authority, copy, model) : { matcher: enforcementMatcher(model), bytes: 0 };
+      return built.matcher;
     },
+    tooLarge: () => (built && "tooLarge" in built ? built.tooLarge : undefined),
   };
 }
 
