@@ -189,19 +189,20 @@ describe("MemoryBudget: the least recently used across its memories go first, pr
   }
 });
 
+// A copy that counts how often its model text is taken: the fingerprint takes it once, a parse
+// (modelOf) and the estimate take it again.
+function counted(copy: StoredCopy) {
+  let reads = 0;
+  const proxy = new Proxy(copy, {
+    get: (target, key) => {
+      if (key === "model") reads++;
+      return target[key as keyof StoredCopy];
+    },
+  });
+  return { proxy, reads: () => reads };
+}
+
 describe("the verdict on a file over the cap is kept: a KV re-read of the same copy parses nothing", () => {
-  // A copy that counts how often its model text is taken: the fingerprint takes it once, a parse
-  // (modelOf) and the estimate take it again.
-  const counted = (copy: StoredCopy) => {
-    let reads = 0;
-    const proxy = new Proxy(copy, {
-      get: (target, key) => {
-        if (key === "model") reads++;
-        return target[key as keyof StoredCopy];
-      },
-    });
-    return { proxy, reads: () => reads };
-  };
   const rows = [
     { body: overCap(), first: "over", again: 1, why: "over the cap: the verdict answers, the model is not read again" },
     {
