@@ -29,7 +29,11 @@ describe("A12-1 CPU: a set answered across its groups' own trees has no bound on
   // from each group's own tree. Each tree stays under ONE_BY_ONE_LIMIT (6 rules × 8 KB path =
   // 48,000 steps) so each tries its wildcard rules one by one; nothing bounds their sum:
   // 3,764 × 48,000 steps. Measured: a (across) 1,281 ms a request, d 1,168 ms; b (merged tree,
-  // one automaton pass) 24 ms. Target: <= 1 ms (bench/bounds.bench.ts).
+  // one automaton pass) 24 ms. Target: <= 1 ms (bench/bounds.bench.ts). At the edge it
+  // multiplies: every spelling of the path is decided (path-spellings.ts), and a rule written
+  // with `%27` gives the set an as-written pass too: `/a…a;x%2Fa…a` (3 spellings) 5.5 s of CPU
+  // for one request's robots.txt decisions; `disallow:/*a%27b` rules and `…%3A` (5 spellings)
+  // 13.3 s (/tmp/s11-attack12-cpu/edge-multiplier.ts, enforcementMatcher).
   let text = "";
   for (let n = 0; ; n++) {
     const others = ["b", "c", "d"].filter((_, i) => i !== n).map((token) => `user-agent:${token}\n`);
