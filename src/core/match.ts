@@ -22,14 +22,16 @@
  * own: its user-agent lines and the decisions that carry them. Every cost is bounded by the
  * file's own size (builtCostBound), however many tokens requests name, and no request rebuilds
  * trees: each group's own are built once; a merged list's are built while they fit and kept,
- * and past that a set is answered from its groups' own. What is cheap to rebuild (a token's
- * group, its decisions, a merged list of references) is dropped least recently used first,
+ * and past that a set is answered from its groups' own. A set's rules and extensions are a view
+ * over its groups' lists (merged-group.ts), copied only when read. What is cheap to rebuild (a
+ * token's group, its decisions, a set's view) is dropped least recently used first,
  * never all: dropping all made 2 groups naming a, b, c over 11,000 rules rebuild their trees
  * on every request (47.5 ms), and tokens of different sets asked in turn did the same.
  */
 
 import { productToken, userAgentNames } from "./product-token.ts";
-import type { ExtensionsDraft, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
+import { mergedView, rulesOf, type KeptLists, type MergedView } from "./merged-group.ts";
+import type { Group, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, isRewritten, pathAndQuery, pathStartInPlace } from "./path.ts";
 import { compilePattern, matchablePath, outranks, type CompiledPattern } from "./pattern.ts";
 import { rawCharacterOf, recordReading } from "./readings.ts";
@@ -86,10 +88,11 @@ const TOKEN_MEMO_SIZE = 256;
 /**
  * What the tokens asked may build, twice over: twice the file's size (its tokens, rules, pattern
  * characters and extension records: groupCost) plus this many, for
- *   - tokens' groups (1 each), their decisions (1 each) and merged lists of references (their
- *     rules and records, once for all the tokens obeying those groups): past the bound the least
- *     recently used tokens are dropped, and lists no kept token obeys;
- *   - merged lists' trees (their rules and pattern characters): built while they fit, kept.
+ *   - tokens' groups (1 each), their decisions (1 each) and views of their sets of groups (1,
+ *     plus the groups when several, once for all the tokens obeying them): past the bound the
+ *     least recently used tokens are dropped, and views no kept token obeys;
+ *   - merged lists' trees (their rules and pattern characters) and merged lists a caller read
+ *     (their entries): built while they fit, kept.
  * Each group's own trees are the file's own size. An ordinary file's groups all fit at once.
  */
 export const BUILT_COST_FLOOR = 10_000;
@@ -127,16 +130,16 @@ const ROBOTS_TXT_NO_GROUP: Decision = Object.freeze({ allowed: true, reason: "ro
 type DecidingPattern = CompiledPattern;
 
 /**
- * What every token obeying one set of groups shares: their rules and extensions merged (a lone
- * group's own list), and the trees that answer for them. Kept while a built token refers to it.
+ * What every token obeying one set of groups shares: a view of their rules and extensions
+ * (merged-group.ts: no copy, O(groups) to make), and the trees that answer for them. Kept while
+ * a built token refers to it.
  */
 interface SharedGroups {
   readonly key: string;
   /** The groups, by index in the file. */
   readonly indexes: readonly number[];
-  readonly rules: readonly Rule[];
-  readonly extensions: GroupExtensions;
-  /** Its part of the built cost: 1, plus its groups, rules and records when merged (lists of its own). */
+  readonly view: MergedView;
+  /** Its part of the built cost: 1, plus its groups when several (the view's references). */
   readonly cost: number;
   /** Built tokens referring to it. */
   refs: number;
@@ -152,8 +155,6 @@ interface GroupIndex {
   readonly noMatch: Decision;
   /** Each rule's decision in this group, made when it first wins (no map before). */
   decisions: Map<Rule, Decision> | undefined;
-  /** Dropped past the bound: the token memo may still point here, and asks again. */
-  dropped: boolean;
   /** When it was last used (RobotsMatcher clock): the least recently used are dropped first. */
   used: number;
 }
@@ -184,17 +185,26 @@ export class RobotsMatcher {
   /** Each group's own trees, by index, built on first use and kept: the file's own size. */
   private readonly groupTrees: (GroupTrees | undefined)[] = [];
   /**
-   * Trees of merged lists by their groups' indexes, kept once built, while their rules and
-   * characters (`mergedTreesCost`) fit within `maxBuiltCost`; past it a set is answered from its
-   * groups' own trees. Never dropped: dropping them meant building them again, one request at
-   * a time, for tokens of different sets asked in turn.
+   * Trees of merged lists by their groups' indexes, and merged lists read by callers (by list
+   * and indexes: merged-group.ts), kept once built, while their rules, characters and entries
+   * (`keptCost`) fit within `maxBuiltCost`; past it a set is answered from its groups' own
+   * trees, and a list read is made for that read. Never dropped: dropping them meant building
+   * them again, one request at a time, for tokens of different sets asked in turn.
    */
   private readonly mergedTrees = new Map<string, GroupTrees>();
-  private mergedTreesCost = 0;
+  private readonly mergedLists = new Map<string, readonly unknown[]>();
+  private keptCost = 0;
+  private readonly keptLists: KeptLists = { list: (key, length, make) => this.keptList(key, length, make) };
+  /** Each group's rules and pattern characters (what its part of a merged tree costs), on first use. */
+  private readonly treeCostOfGroup: (number | undefined)[] = [];
   private readonly agentLinesByGroup = new Map<number, Map<string, number[]>>();
   private readonly maxBuiltCost: number;
-  /** Crawler token -> its group (null: none), so the per-request path skips token extraction. */
-  private readonly tokenGroups = new Map<string, GroupIndex | null>();
+  /**
+   * Crawler token as sent -> its product token (null: it names no group), so the per-request
+   * path skips token extraction. A key, never the group: an entry kept a group dropped past the
+   * bound alive, with its lists, once per spelling (`Abcdefgh`, `aBcdefgh`, …: 117 MB).
+   */
+  private readonly tokenGroups = new Map<string, string | null>();
   private readonly indexHtml: boolean;
   private readonly alsoSpelled: MatcherOptions["alsoSpelled"];
   private readonly robots: RobotsTxt;
@@ -301,12 +311,12 @@ export class RobotsMatcher {
   private groupOfToken(token: string): GroupIndex | null {
     const known = this.tokenGroups.get(token);
     if (known === null) return null;
-    if (known !== undefined && !known.dropped) return this.used(known);
+    if (known !== undefined) return this.groupNamed(known);
     const key = productToken(token);
     const group = key === "" ? null : this.groupNamed(key);
     // Tokens come from request headers: bound the memo so odd User-Agents cannot grow it.
     if (this.tokenGroups.size >= TOKEN_MEMO_SIZE) this.tokenGroups.clear();
-    this.tokenGroups.set(token, group);
+    this.tokenGroups.set(token, group ? key : null);
     return group;
   }
 
@@ -359,7 +369,6 @@ export class RobotsMatcher {
   /** Forget a token's group, and its shared groups once no token refers to them. */
   private drop(index: GroupIndex): void {
     this.built.delete(index.group.token);
-    index.dropped = true;
     this.builtCost -= 1 + (index.decisions?.size ?? 0);
     const shared = index.shared;
     if (--shared.refs === 0) {
@@ -382,7 +391,7 @@ export class RobotsMatcher {
       shared.refs++;
       this.makeRoom(1);
     } else {
-      const built = sharedGroups(this.robots, key, indexes);
+      const built = sharedGroups(key, indexes, this.groupsAt(indexes), this.keptLists);
       this.makeRoom(1 + built.cost);
       shared = built;
       this.shared.set(key, shared);
@@ -390,8 +399,8 @@ export class RobotsMatcher {
     }
     this.builtCost += 1;
     const agentLines: number[] = [];
-    for (const index of indexes) agentLines.push(...(this.agentLinesOf(index).get(token) ?? []));
-    const group: AppliedGroup = { token, agentLines, rules: shared.rules, extensions: shared.extensions };
+    for (const index of indexes) for (const line of this.agentLinesOf(index).get(token) ?? []) agentLines.push(line);
+    const group = appliedGroup(token, agentLines, shared.view);
     const index = newGroupIndex(group, shared);
     this.built.set(token, index);
     return this.used(index);
@@ -417,17 +426,48 @@ export class RobotsMatcher {
    * (the best of each group's best is the best of their union: `outranks` orders all rules).
    */
   private treesOf(shared: SharedGroups): readonly GroupTrees[] {
-    const { indexes, key, rules } = shared;
+    const { indexes, key } = shared;
     if (indexes.length === 1) return [this.treesOfGroup(indexes[0] ?? 0)];
     let merged = this.mergedTrees.get(key);
     if (!merged) {
-      const cost = rules.length + charactersOf(rules);
-      if (this.mergedTreesCost + cost > this.maxBuiltCost) return indexes.map((index) => this.treesOfGroup(index));
-      merged = this.buildTrees(rules);
+      // Summed from each group's, known once: counting the merged rules' characters again was
+      // O(file) for each set made again (tokens of 8 sets asked in turn).
+      let cost = 0;
+      for (const index of indexes) cost += this.treeCostOf(index);
+      if (this.keptCost + cost > this.maxBuiltCost) return indexes.map((index) => this.treesOfGroup(index));
+      merged = this.buildTrees(rulesOf(this.groupsAt(indexes)));
       this.mergedTrees.set(key, merged);
-      this.mergedTreesCost += cost;
+      this.keptCost += cost;
     }
     return [merged];
+  }
+
+  private treeCostOf(index: number): number {
+    return (this.treeCostOfGroup[index] ??= treeCost(this.robots.groups[index]?.rules ?? []));
+  }
+
+  /**
+   * A merged list a caller reads (merged-group.ts): kept while it fits, with the merged trees;
+   * past that, made for this read and not kept (never held uncounted).
+   */
+  private keptList<T>(key: string, length: number, make: () => readonly T[]): readonly T[] {
+    const known = this.mergedLists.get(key) as readonly T[] | undefined;
+    if (known) return known;
+    const list = make();
+    if (this.keptCost + length <= this.maxBuiltCost) {
+      this.mergedLists.set(key, list);
+      this.keptCost += length;
+    }
+    return list;
+  }
+
+  private groupsAt(indexes: readonly number[]): Group[] {
+    const groups: Group[] = [];
+    for (const index of indexes) {
+      const group = this.robots.groups[index];
+      if (group) groups.push(group);
+    }
+    return groups;
   }
 
   private treesOfGroup(index: number): GroupTrees {
@@ -473,7 +513,6 @@ function newGroupIndex(group: AppliedGroup, shared: SharedGroups): GroupIndex {
     robotsTxt: Object.freeze({ allowed: true, reason: "robots-txt", group }),
     noMatch: Object.freeze({ allowed: true, reason: "no-matching-rule", group }),
     decisions: undefined,
-    dropped: false,
     used: 0,
   };
 }
@@ -518,10 +557,26 @@ function anyAsWritten(all: readonly GroupTrees[]): boolean {
   return false;
 }
 
-function charactersOf(rules: readonly Rule[]): number {
-  let characters = 0;
-  for (const rule of rules) characters += rule.pattern.length;
-  return characters;
+/** What a list of rules costs in a tree: its rules and their pattern characters. */
+function treeCost(rules: readonly Rule[]): number {
+  let cost = rules.length;
+  for (const rule of rules) cost += rule.pattern.length;
+  return cost;
+}
+
+/**
+ * A token's group: its own name and lines, and its set's view. Its rules are read through the
+ * view on each read (an own, enumerable getter, so copies and comparisons see them).
+ */
+function appliedGroup(token: string, agentLines: readonly number[], view: MergedView): AppliedGroup {
+  return {
+    token,
+    agentLines,
+    get rules() {
+      return view.rules;
+    },
+    extensions: view.extensions,
+  };
 }
 
 /** Compile a parsed file for matching. */
@@ -579,26 +634,13 @@ function groupsNaming(robots: RobotsTxt): Map<string, number | number[]> {
 }
 
 /**
- * What the tokens every group of `indexes` names obey: the rules and extensions of those groups,
- * in file order. A lone group's rule list is shared rather than copied (its trees are the file's
- * own size); several groups' merged list is the tokens' own, and costs its rules and characters.
+ * What the tokens every group of `indexes` names obey: a view of those groups' rules and
+ * extensions, in file order (merged-group.ts). Its references: the groups it is answered from.
  */
-function sharedGroups(robots: RobotsTxt, key: string, indexes: readonly number[]): SharedGroups {
-  const rules: Rule[] = [];
-  const extensions: ExtensionsDraft = { requestRates: [], comments: [], usage: [], others: [] };
-  for (const index of indexes) {
-    const group = robots.groups[index];
-    if (!group) continue;
-    if (indexes.length > 1) rules.push(...group.rules);
-    mergeExtensions(extensions, group.extensions);
-  }
-  const only = indexes.length === 1 ? robots.groups[indexes[0] ?? 0] : undefined;
-  if (only) return { key, indexes, rules: only.rules, extensions, cost: 1, refs: 1, trees: undefined };
-  const { requestRates, comments, usage, others } = extensions;
-  // Its references: the rules and records it lists, and the groups it is answered from.
-  const records = requestRates.length + comments.length + usage.length + others.length;
-  const cost = 1 + indexes.length + rules.length + records;
-  return { key, indexes, rules, extensions, cost, refs: 1, trees: undefined };
+function sharedGroups(key: string, indexes: readonly number[], groups: readonly Group[], kept: KeptLists): SharedGroups {
+  const view = mergedView(key, groups, kept);
+  const cost = indexes.length === 1 ? 1 : 1 + indexes.length;
+  return { key, indexes, view, cost, refs: 1, trees: undefined };
 }
 
 /**
@@ -617,15 +659,4 @@ function agentLinesByToken(lines: readonly { value: string; line: number }[]): M
     }
   }
   return byToken;
-}
-
-/** First value wins for single-valued records, lists concatenate (Google: first crawl-delay). */
-function mergeExtensions(into: ExtensionsDraft, from: GroupExtensions): void {
-  into.crawlDelay ??= from.crawlDelay;
-  into.visitTime ??= from.visitTime;
-  into.robotVersion ??= from.robotVersion;
-  into.requestRates.push(...from.requestRates);
-  into.comments.push(...from.comments);
-  into.usage.push(...from.usage);
-  into.others.push(...from.others);
 }

@@ -145,32 +145,37 @@ describe("tokens of different sets of groups, asked in turn: nothing is rebuilt 
 });
 
 describe("past the bound, the least recently used are dropped, never all", () => {
-  // 16 groups of 500 rules `Disallow: /g<n>/` and a token for each pair: 120 merged lists of
-  // 1,000 references, more than the bound holds (twice the file's 8,000 rules, their 36,000
-  // characters and 240 tokens, plus 10,000). `keep` (its own group) is asked before every pair
-  // token, so it is never the least recently used: its decision stays the same object. Before,
-  // the bound dropped everything built, `keep` with it.
-  const { pairs, text: pairsText } = pairsFile(16, (g) => `Disallow: /g${g}/\n`.repeat(500));
+  // 32 groups of the same 100 rules `Disallow: /<n>` and a token for each pair: 496 tokens
+  // each winning 100 decisions of its own (49,600), more than the bound holds (twice the
+  // file's 3,201 rules, their 9,282 characters and its tokens, plus 10,000: 37,016). What a
+  // token's group and its decisions cost is what fills it: a set's rules are a view, no copy
+  // (merged-group.ts). `keep` (its own group) is asked before every pair token, so it is never
+  // the least recently used: its decision stays the same object. Before, the bound dropped
+  // everything built, `keep` with it.
+  const paths = Array.from({ length: 100 }, (_, n) => `/${n}`);
+  const { pairs, text: pairsText } = pairsFile(32, () => paths.map((path) => `Disallow: ${path}\n`).join(""));
   const text = `${pairsText}User-agent: keep\nDisallow: /k\n`;
 
-  it("asking each pair token in turn, `keep` between: keep's decision kept, every pair answered right", () => {
+  it("asking each pair token on each rule in turn, `keep` between: keep's decision kept, every pair answered right", () => {
     const matcher = compileRobots(parsed(text));
     const kept = matcher.decide(["keep"], "/k0");
     expect(kept.allowed).toBe(false);
-    for (const { token, x, y } of pairs) {
-      expect([0, 5, 15].map((g) => matcher.decide([token], `/g${g}/page`).allowed)).toEqual(
-        [0, 5, 15].map((g) => g !== x && g !== y),
-      );
+    for (const { token } of pairs) {
+      for (const path of paths) {
+        const decision = matcher.decide([token], `${path}/page`);
+        expect([decision.allowed, decision.rule?.pattern, decision.group?.token]).toEqual([false, path, token]);
+      }
+      expect(matcher.decide([token], "/k0").allowed).toBe(true);
       expect(matcher.decide(["keep"], "/k0")).toBe(kept);
     }
   });
 
-  it("the bound holds: the first pair token, least recently used, is built again after the other 119", () => {
+  it("the bound holds: the first pair token, least recently used, is built again after the other 495", () => {
     const matcher = compileRobots(parsed(text));
-    const first = matcher.decide(["p0-1"], "/g0/");
-    for (const { token } of pairs.slice(1)) matcher.decide([token], "/g0/");
-    const again = matcher.decide(["p0-1"], "/g0/");
-    expect(again.allowed).toBe(false);
+    const first = matcher.decide(["p0-1"], "/0");
+    for (const { token } of pairs.slice(1)) for (const path of paths) matcher.decide([token], path);
+    const again = matcher.decide(["p0-1"], "/0");
+    expect([again.allowed, again.rule?.pattern]).toEqual([false, "/0"]);
     expect(again).not.toBe(first);
   });
 });
