@@ -637,7 +637,12 @@ function groupsNaming(robots: RobotsTxt): Map<string, number | number[]> {
  * What the tokens every group of `indexes` names obey: a view of those groups' rules and
  * extensions, in file order (merged-group.ts). Its references: the groups it is answered from.
  */
-function sharedGroups(key: string, indexes: readonly number[], groups: readonly Group[], kept: KeptLists): SharedGroups {
+function sharedGroups(
+  key: string,
+  indexes: readonly number[],
+  groups: readonly Group[],
+  kept: KeptLists,
+): SharedGroups {
   const view = mergedView(key, groups, kept);
   const cost = indexes.length === 1 ? 1 : 1 + indexes.length;
   return { key, indexes, view, cost, refs: 1, trees: undefined };

@@ -333,9 +333,13 @@ function blockingLines(baseline: AppliedGroup | undefined, blocked: readonly str
     lines.push(`# restated from the origin's User-agent: ${baseline.token} group`);
   else if (kept.length > 0)
     lines.push("# restated from the origin's User-agent: * group (a named group does not inherit it)");
-  lines.push(...kept.map(writeRule));
+  // Loops, not push(...list): the origin's group may hold 128,000 lines, past the call stack.
+  for (const rule of kept) lines.push(writeRule(rule));
   for (const prefix of blocked) lines.push(writeRule({ kind: "disallow", pattern: padded(prefix, kept) }));
-  if (baseline) lines.push(...writeRateLines(baseline.extensions), ...baseline.extensions.usage.map(writeUsageLine));
+  if (baseline) {
+    for (const line of writeRateLines(baseline.extensions)) lines.push(line);
+    for (const usage of baseline.extensions.usage) lines.push(writeUsageLine(usage));
+  }
   // A group with no rule would join the next group's user-agent lines: an empty Disallow
   // (allows everything, RFC 9309 §2.2.2) ends it.
   if (!lines.some((line) => line.startsWith("Disallow:") || line.startsWith("Allow:"))) lines.push("Disallow:");

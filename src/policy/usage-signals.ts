@@ -103,7 +103,8 @@ function firstRefusal(
   for (const { format, key, allow, lines } of preferences) {
     if (allow || !refusedCategories(format, key).includes(category)) continue;
     if (searchAllowed && searchOverrides(format, key, category)) continue;
-    const line = Math.min(...lines);
+    // A loop, not Math.min(...lines): thousands of lines may state the key, past the call stack.
+    const line = lines.reduce((least, at) => Math.min(least, at), Number.POSITIVE_INFINITY);
     if (first && first.line <= line) continue;
     const { field, no } = LABELS[format];
     const message = `robots.txt ${lineWords(line)}, ${field} ${key}=${no}, refuses ${category} crawlers on this path`;
