@@ -16,7 +16,7 @@
  */
 
 import type { AppliedGroup } from "./match.ts";
-import type { UsageFormat, UsageLine } from "./model.ts";
+import type { GroupExtensions, UsageFormat, UsageLine } from "./model.ts";
 import { canonicalizePath } from "./path.ts";
 import { compilePattern, matchablePath, matchesAfterHead, type CompiledPattern } from "./pattern.ts";
 
@@ -48,20 +48,25 @@ export function resolveUsage(
   path: string,
   options: { readonly allowed: boolean },
 ): UsageResolution {
-  const usage = group?.extensions.usage ?? [];
-  if (!options.allowed || usage.length === 0) return NONE;
+  if (!group || !options.allowed) return NONE;
+  const { usage, compiled } = compiledUsage(group.extensions);
+  if (usage.length === 0) return NONE;
   const canonical = matchablePath(canonicalizePath(path));
   const lines = [
-    ...longestMatching(usage, "content-usage", canonical),
-    ...longestMatching(usage, "content-signal", canonical),
+    ...longestMatching(usage, compiled, "content-usage", canonical),
+    ...longestMatching(usage, compiled, "content-signal", canonical),
   ];
   return lines.length === 0 ? NONE : { preferences: combine(lines), lines };
 }
 
-function longestMatching(usage: readonly UsageLine[], format: UsageFormat, path: string): UsageLine[] {
+function longestMatching(
+  usage: readonly UsageLine[],
+  compiled: readonly (CompiledPattern | undefined)[],
+  format: UsageFormat,
+  path: string,
+): UsageLine[] {
   let best = -1;
   let winners: UsageLine[] = [];
-  const compiled = compiledPatterns(usage);
   usage.forEach((line, i) => {
     if (line.format !== format) return;
     const priority = matchPriority(compiled[i], path);
@@ -73,19 +78,27 @@ function longestMatching(usage: readonly UsageLine[], format: UsageFormat, path:
   return winners;
 }
 
-// A group's usage lines are compiled once per model (the array is the key), not per request:
-// a file may hold thousands of them.
-const COMPILED = new WeakMap<readonly UsageLine[], readonly (CompiledPattern | undefined)[]>();
+interface CompiledUsage {
+  readonly usage: readonly UsageLine[];
+  readonly compiled: readonly (CompiledPattern | undefined)[];
+}
 
-function compiledPatterns(usage: readonly UsageLine[]): readonly (CompiledPattern | undefined)[] {
-  let compiled = COMPILED.get(usage);
-  if (!compiled) {
-    compiled = usage.map(({ pattern, line }) =>
+// A group's usage lines are compiled once per group, not per request: a file may hold thousands
+// of them. Keyed on the extensions, not their list: a set of several groups makes its merged
+// list on each read past the matcher's bound (match.ts, merged-group.ts); its extensions stay.
+const COMPILED = new WeakMap<GroupExtensions, CompiledUsage>();
+
+function compiledUsage(extensions: GroupExtensions): CompiledUsage {
+  let known = COMPILED.get(extensions);
+  if (!known) {
+    const usage = extensions.usage;
+    const compiled = usage.map(({ pattern, line }) =>
       pattern === "" ? undefined : compilePattern({ kind: "disallow", pattern, line }, line),
     );
-    COMPILED.set(usage, compiled);
+    known = { usage, compiled };
+    COMPILED.set(extensions, known);
   }
-  return compiled;
+  return known;
 }
 
 /** The pattern's length when it matches the path, -1 when it does not; 0 for "no path". */

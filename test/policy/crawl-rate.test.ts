@@ -132,6 +132,40 @@ describe("rateLimitsAt", () => {
   });
 });
 
+describe("rateLimitsAt: one group asked through the day, forward and back (its rates worked out once per span)", () => {
+  // Two groups naming a (a merged set, its lines in file order): 1/10 2200-0200 (spans
+  // midnight), 5/1m 0600-0900, 3/1m 0800-1000, 100/1h. Strictest first: 100/1h, 3/1m, 5/1m,
+  // 1/10; 3/1m implies 5/1m. Each minute is asked of the same group in turn, so an answer
+  // kept for one span and served in another would show.
+  const robots =
+    "User-agent: a\nRequest-rate: 1/10 2200-0200\n\n" +
+    "User-agent: a\nRequest-rate: 5/1m 0600-0900\nRequest-rate: 3/1m 0800-1000\nRequest-rate: 100/1h\n";
+  const perTen = { requests: 1, ms: 10_000 };
+  const fivePerMinute = { requests: 5, ms: 60_000 };
+  const threePerMinute = { requests: 3, ms: 60_000 };
+  const hourly = { requests: 100, ms: 3_600_000 };
+  const rows = [
+    { time: [7, 0], rates: [fivePerMinute, hourly] },
+    { time: [8, 30], rates: [threePerMinute, hourly] },
+    { time: [9, 30], rates: [threePerMinute, hourly] },
+    { time: [12, 0], rates: [hourly] },
+    { time: [23, 0], rates: [perTen, hourly] },
+    { time: [1, 0], rates: [perTen, hourly] },
+    { time: [2, 0], rates: [hourly] },
+    { time: [7, 0], rates: [fivePerMinute, hourly] },
+    { time: [8, 0], rates: [threePerMinute, hourly] },
+    { time: [9, 0], rates: [threePerMinute, hourly] },
+    { time: [10, 0], rates: [hourly] },
+    { time: [21, 59], rates: [hourly] },
+    { time: [22, 0], rates: [perTen, hourly] },
+  ] as const;
+  it("every minute asked gets the rates in force then", () => {
+    const group = compileRobots(parseRobotsTxt(robots)).groupFor(["a"]);
+    const asked = rows.map(({ time: [hh, mm] }) => group && rateLimitsAt(group, at(hh, mm)));
+    expect(asked).toEqual(rows.map(({ rates }) => ({ minIntervalMs: 0, rates })));
+  });
+});
+
 // The server manual's (en) own examples, read from robots.txt text as a site writes them:
 // "Visit-time: 2200-0530 would advise search agents to crawl the site from 10:00pm to 5:30am
 // GMT"; Timed Access "Visit-time: 2300-0430 … only attempt to crawl the site between 11:00pm
