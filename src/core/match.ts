@@ -159,6 +159,12 @@ interface GroupIndex {
   used: number;
 }
 
+/** A product token's place in the token memo: its group while built, undefined once dropped. */
+interface TokenSlot {
+  readonly key: string;
+  index: GroupIndex | undefined;
+}
+
 /**
  * A group's rules indexed for matching: `every` holds each rule in every spelling it has;
  * `asWritten`, only when some rule has another spelling, holds them as written (RFC 9309's
@@ -200,11 +206,14 @@ export class RobotsMatcher {
   private readonly agentLinesByGroup = new Map<number, Map<string, number[]>>();
   private readonly maxBuiltCost: number;
   /**
-   * Crawler token as sent -> its product token (null: it names no group), so the per-request
-   * path skips token extraction. A key, never the group: an entry kept a group dropped past the
-   * bound alive, with its lists, once per spelling (`Abcdefgh`, `aBcdefgh`, …: 117 MB).
+   * Crawler token as sent -> its product token's slot (null: it names no group), so the
+   * per-request path skips token extraction. A slot, never the group: an entry kept a group
+   * dropped past the bound alive, with its lists, once per spelling (`Abcdefgh`, `aBcdefgh`, …:
+   * 117 MB). Every spelling shares the one slot, which lets go of its group when it is dropped.
    */
-  private readonly tokenGroups = new Map<string, string | null>();
+  private readonly tokenGroups = new Map<string, TokenSlot | null>();
+  /** Each product token's slot, made when its group is first built: at most the file's tokens. */
+  private readonly slots = new Map<string, TokenSlot>();
   private readonly indexHtml: boolean;
   private readonly alsoSpelled: MatcherOptions["alsoSpelled"];
   private readonly robots: RobotsTxt;
@@ -311,13 +320,22 @@ export class RobotsMatcher {
   private groupOfToken(token: string): GroupIndex | null {
     const known = this.tokenGroups.get(token);
     if (known === null) return null;
-    if (known !== undefined) return this.groupNamed(known);
+    if (known !== undefined) return known.index ? this.used(known.index) : this.groupNamed(known.key);
     const key = productToken(token);
     const group = key === "" ? null : this.groupNamed(key);
     // Tokens come from request headers: bound the memo so odd User-Agents cannot grow it.
     if (this.tokenGroups.size >= TOKEN_MEMO_SIZE) this.tokenGroups.clear();
-    this.tokenGroups.set(token, group ? key : null);
+    this.tokenGroups.set(token, group ? this.slotOf(key) : null);
     return group;
+  }
+
+  private slotOf(key: string): TokenSlot {
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { key, index: undefined };
+      this.slots.set(key, slot);
+    }
+    return slot;
   }
 
   /** Mark `index` the most recently used (the last to be dropped): a count, no reordering. */
@@ -369,6 +387,8 @@ export class RobotsMatcher {
   /** Forget a token's group, and its shared groups once no token refers to them. */
   private drop(index: GroupIndex): void {
     this.built.delete(index.group.token);
+    const slot = this.slots.get(index.group.token);
+    if (slot) slot.index = undefined;
     this.builtCost -= 1 + (index.decisions?.size ?? 0);
     const shared = index.shared;
     if (--shared.refs === 0) {
@@ -403,6 +423,7 @@ export class RobotsMatcher {
     const group = appliedGroup(token, agentLines, shared.view);
     const index = newGroupIndex(group, shared);
     this.built.set(token, index);
+    this.slotOf(token).index = index;
     return this.used(index);
   }
 
