@@ -176,6 +176,27 @@ const rateCases: { name: string; limits: RateLimits; state: RateState }[] = [
 const manyRates = rateGroupOf(
   `User-agent: somebot\n${Array.from({ length: 5000 }, (_, i) => `Request-rate: ${i + 1}/${i + 60}\n`).join("")}`,
 );
+// Attack 12 (A12-2 aside): 8 groups, token k named by every group but group k, Request-rate
+// lines to 500 KiB: each set's 22,575 lines, past the bound a merged list made on each read.
+// Before, the limiter's sort keyed on that list missed on every request (21.8 ms, 38 ms when
+// the list was rebuilt), and every request walked every line.
+const rateNames = ["ka", "kb", "kc", "kd", "ke", "kf", "kg", "kh"];
+const rateSets = compileRobots(
+  parseRobotsTxt(
+    rateNames
+      .map((_, g) => {
+        let text = `${rateNames
+          .filter((token) => token !== rateNames[g])
+          .map((token) => `user-agent:${token}\n`)
+          .join("")}disallow:/p\n`;
+        for (let n = g; text.length < (500 * 1024) / 8 - 30; n++)
+          text += `request-rate:${(n % 97) + 1}/${(n % 89) + 1}s\n`;
+        return text;
+      })
+      .join(""),
+  ),
+);
+let rateTurn = 0;
 const rateBench = new Bench({ time: 400, warmupTime: 100 });
 for (const { name, limits, state } of rateCases) {
   let now = T_RATE;
@@ -185,6 +206,10 @@ for (const { name, limits, state } of rateCases) {
 }
 rateBench.add("rateLimitsAt, a group of 5,000 Request-rate lines", () => {
   rateLimitsAt(manyRates, T_RATE);
+});
+rateBench.add("rateLimitsAt, 8 sets of 7 groups of Request-rate lines, in turn", () => {
+  const group = rateSets.groupFor([rateNames[rateTurn++ % 8] ?? "ka"]);
+  if (group) rateLimitsAt(group, T_RATE);
 });
 await rateBench.run();
 console.log(`bounds: the crawl-rate limiter at its bound (target: <= ${RATE_TARGET_MS} ms a request)`);
@@ -212,6 +237,10 @@ for (const { name, limits, state } of rateCases) {
 //   - a token named by 6,800 one-rule groups, its merged trees past the bound (three other
 //     tokens each named by all but one group filled it first): answered from each group's own
 //     trees, one walk per group, the most a set costs a request (497 KiB).
+//   - 8 groups, token k named by every group but group k, each `disallow:/p` then `x:y` records
+//     to 500 KiB (attack 12, A12-2): 8 sets of 7 groups whose merged lists were ~7 times the
+//     file. Each set's lists are a view of its groups' (core/merged-group.ts). Before, the least
+//     recently used list was always the next asked: 112,000 references copied a request (11-18 ms).
 // Reference: one token asked again and again. Target: <= 1 ms a request.
 const MATCHER_TARGET_MS = 1;
 const MATCHER_PATH = "/y/000007/some/long/path/segment";
@@ -234,6 +263,16 @@ for (let n = 0; n < 6_800; n++) {
 }
 const across = compileRobots(parseRobotsTxt(nearlyAll));
 for (const token of ["b", "c", "d"]) across.decide([token], MATCHER_PATH);
+const sevenNames = ["ka", "kb", "kc", "kd", "ke", "kf", "kg", "kh"];
+const sevenHeader = (g: number) =>
+  `${sevenNames
+    .filter((_, k) => k !== g)
+    .map((token) => `user-agent:${token}\n`)
+    .join("")}disallow:/p\n`;
+const sevenRecords = Math.floor((500 * 1024 - 8 * sevenHeader(0).length) / 8 / "x:y\n".length);
+const sevenOfEight = compileRobots(
+  parseRobotsTxt(sevenNames.map((_, g) => sevenHeader(g) + "x:y\n".repeat(sevenRecords)).join("")),
+);
 const matcherBench = new Bench({ time: 400, warmupTime: 100 });
 let turn = 0;
 matcherBench.add("2 groups naming a, b, c over 11,000 rules: one token (reference)", () => {
@@ -247,6 +286,9 @@ matcherBench.add("4 groups of 2,750 rules, a token per pair: the six in turn", (
 });
 matcherBench.add("a token of 6,800 groups, answered across their own trees", () => {
   across.decide(["a"], MATCHER_PATH);
+});
+matcherBench.add("8 sets of 7 groups over 500 KiB of records: the eight in turn", () => {
+  sevenOfEight.decide([sevenNames[turn++ % 8] ?? "ka"], "/x");
 });
 await matcherBench.run();
 console.log(`bounds: robots.txt matcher, tokens asked in turn (target: <= ${MATCHER_TARGET_MS} ms a request)`);

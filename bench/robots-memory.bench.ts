@@ -10,6 +10,8 @@
 // compresses pointers, so less there) and Workers' 128 MB isolate limit it must stay far under.
 // Before the compiled matcher was weighed, a few of these files held 40-110 MB past the 32 MiB
 // the text was then held to. Run with --expose-gc.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { parseRobotsTxt } from "../src/core/index.ts";
 import { ROBOTS_ENTRY_MAX_BYTES, ROBOTS_MEMORY_BUDGET_BYTES } from "../src/worker/memory-budget.ts";
 import { clearRobotsMemory, robotsMemoryUse, storedRobots } from "../src/worker/robots/cache.ts";
@@ -173,3 +175,20 @@ console.log(
   `robots.txt memories at their one budget, ${(ROBOTS_MEMORY_BUDGET_BYTES / MB).toFixed(1)} MB shared (robots.txt memory, unsaved, last good; a file estimated over ${(ROBOTS_ENTRY_MAX_BYTES / MB).toFixed(1)} MB is not built: robots.txt unavailable), worst-shape tenants (Node 24, heapUsed after gc):`,
 );
 for (const row of rows) console.log(`  ${row}`);
+
+// Attack 12, A12-3: the token memo (256 raw tokens as sent) once kept, for each case spelling of
+// a token (`Abcdefgh`, `aBcdefgh`, …), the group it was built for, and that group's merged list
+// of 112,000 references after the bound dropped it: 8 groups, token k named by every group but
+// group k, `disallow:/p` then `x:y` records to 500 KiB, each token asked in turn in n spellings
+// (the enforcement matcher and its record reading; test/core/attack12-heap.ts, one process per
+// row so that no row weighs another's garbage). Before: 16 spellings held 102-118 MB, 32
+// spellings 110-234 MB, against an estimate of 35.1 MB. Target: heap <= weighed.
+console.log("robots.txt matcher, tokens asked in turn in n case spellings (A12-3; target: heap <= weighed):");
+const heapScript = fileURLToPath(new URL("../test/core/attack12-heap.ts", import.meta.url));
+for (const spellings of [1, 16, 32]) {
+  const run = spawnSync(process.execPath, ["--expose-gc", heapScript, String(spellings)], { encoding: "utf8" });
+  const { held, weighed } = JSON.parse(run.stdout) as { held: number; weighed: number };
+  console.log(
+    `  ${`8 sets of 7 groups, 500 KiB of records, ${spellings} spelling(s) of each token`.padEnd(66)} heap ${(held / MB).toFixed(1)} MB, weighed ${(weighed / MB).toFixed(1)} MB   ${held <= weighed ? "ok" : "OVER"}`,
+  );
+}
