@@ -459,10 +459,16 @@ function generatedText(groups: readonly GeneratedGroup[], usage: readonly string
   const out = [GENERATED_HEADER, ""];
   if (usage.length > 0) {
     out.push("# usage preferences, merged into the origin's User-agent: * group (named groups do not inherit them)");
-    out.push("User-agent: *", ...usage, "Disallow:", "");
+    out.push("User-agent: *");
+    for (const line of usage) out.push(line);
+    out.push("Disallow:", "");
   }
+  // Loops, not push(...lines): a group restating the origin's may hold 128,000 lines.
   for (const group of groups) {
-    out.push(`# ${group.why}`, ...group.tokens.map((token) => `User-agent: ${token}`), ...group.lines, "");
+    out.push(`# ${group.why}`);
+    for (const token of group.tokens) out.push(`User-agent: ${token}`);
+    for (const line of group.lines) out.push(line);
+    out.push("");
   }
   out.push(stray ? GENERATED_FOOTER_STRAY : GENERATED_FOOTER, "", "");
   return out.join("\n");
