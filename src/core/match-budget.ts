@@ -21,21 +21,24 @@
  */
 
 /**
- * Steps one `decide` call may take: ~3 ms of CPU at worst (bench/bounds.bench.ts). An ordinary
- * decision takes a few hundred; the most costly of test/fixtures/corpus (every file, its own
- * rules' heads as paths, 8 KB paths) stays under a fifth of it: a single tree never tries more
- * than ONE_BY_ONE_LIMIT (50,000) steps one by one, and an automaton pass over an 8 KB path
- * with a few hundred rules costs ~50,000.
+ * Steps one `decide` call may take: ~2 ms of CPU at worst in Node 24 (~4 ms on a loaded machine) (bench/bounds.bench.ts,
+ * "matching work of one decision"). An ordinary decision takes a few hundred. Over every file
+ * of test/fixtures/corpus, every token it names, with its own rules' patterns as paths, the most
+ * is 28,632 (0098.txt); on 8 KB paths 159,672 (0098.txt, an automaton pass), about half: a
+ * single tree tries at most ONE_BY_ONE_LIMIT (50,000) steps one by one before it makes a pass.
  */
-export const MATCH_STEP_BUDGET = 500_000;
+export const MATCH_STEP_BUDGET = 300_000;
 /** Asking one tree (its walk's setup, the winner's comparison), in steps besides the characters walked. */
 export const ASK_STEPS = 32;
 /** Trying one wildcard rule one by one (a call, an indexOf per segment), besides the characters it reads. */
 export const TRY_STEPS = 16;
 /** A character read by the segment automaton, in steps (a Map look-up and its output links). */
 export const AUTOMATON_CHARACTER_STEPS = 4;
-/** A wildcard rule entered into an automaton pass, in steps (a runner, its lists, its segments). */
-export const CANDIDATE_STEPS = 64;
+/**
+ * A wildcard rule entered into an automaton pass, in steps (a runner, its lists, its segments):
+ * 0.4-1 us each measured with 1,000-7,000 rules on an 8 KB path.
+ */
+export const CANDIDATE_STEPS = 128;
 
 /** A decision that would take more than MATCH_STEP_BUDGET steps: it is not answered. */
 export class MatchingTooCostly extends Error {

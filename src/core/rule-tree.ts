@@ -157,6 +157,8 @@ export class RuleTree<P extends CompiledPattern = CompiledPattern> {
         // The path goes on past the walk; where it ends matters only to `$` and `*` rules.
         end = this.walkReadsRest ? canonicalPathEnd(text, stop + 1) : text.length;
         if (end < 0) return null;
+        // Finding where the path ends read it past the walk: a step a character.
+        if (this.walkReadsRest) this.budget?.spend(end - stop);
       }
     }
     return this.bestOfWalk(text, start, end, depth);
