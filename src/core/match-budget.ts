@@ -36,9 +36,10 @@ export const TRY_STEPS = 16;
 export const AUTOMATON_CHARACTER_STEPS = 4;
 /**
  * A wildcard rule entered into an automaton pass, in steps (a runner, its lists, its segments):
- * 0.4-1 us each measured with 1,000-7,000 rules on an 8 KB path.
+ * 0.1 us each for bench/core.bench.ts's worst case (2,000 `/*a<i>*b` on 8 KB, 0.25 ms, answered:
+ * 232,000 steps), 0.4-1 us for 1,000-7,000 `/*a<n>` on a path of `a`s on a loaded machine.
  */
-export const CANDIDATE_STEPS = 128;
+export const CANDIDATE_STEPS = 96;
 
 /** A decision that would take more than MATCH_STEP_BUDGET steps: it is not answered. */
 export class MatchingTooCostly extends Error {
