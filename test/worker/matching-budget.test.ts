@@ -90,4 +90,16 @@ describe("a decision too costly to match (MatchingTooCostly) reaches the one fai
       },
     ]);
   });
+
+  it("explain (admin) on such a path: a JSON error naming why, not a crash", async () => {
+    expect((await call("/x", { ua: GOOGLEBOT })).status).toBe(503);
+    const response = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=${encodeURIComponent(LONG)}`);
+    expect([response.status, await response.json()]).toEqual([
+      500,
+      {
+        error:
+          "internal error: matching the path against this robots.txt would take more than 300000 steps (its wildcard rules, or the groups naming the crawler, are too many for a path that long): the decision was not made; see GET status",
+      },
+    ]);
+  });
 });
