@@ -19,7 +19,7 @@ import { Bench } from "tinybench";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { serialize } from "node:v8";
-import { compileRobots, parseRobotsTxt } from "../src/core/index.ts";
+import { compileRobots, MATCH_STEP_BUDGET, MatchingTooCostly, parseRobotsTxt } from "../src/core/index.ts";
 import {
   checkRate,
   MAX_STORED_TIMES,
@@ -296,4 +296,67 @@ for (const task of matcherBench.tasks) {
   const mean = task.result && "latency" in task.result ? task.result.latency.mean : NaN;
   const verdict = mean <= MATCHER_TARGET_MS ? "ok" : "OVER";
   console.log(`  ${task.name.padEnd(66)} mean ${(mean * 1000).toFixed(1)} us   ${verdict}`);
+}
+
+// The matching work of one decision (core/match-budget.ts, attack 12 A12-1 and A12-6): every tree
+// a `decide` call asks spends one budget of MATCH_STEP_BUDGET steps; past it decide throws
+// MatchingTooCostly (the edge answers a crawler 503, a person never matches). The worst decision
+// is one that ends just under or at the budget. Before the budget: A12-1 (a token of 3,764 groups
+// of 6 `/*ab`, answered across their own trees, 8 KB path) 1,077-2,053 ms; A12-6 (one group of
+// 32,082 `/*a<n>`, 8 KB path) 77-100 ms. Target: <= 5 ms a decision (median), thrown or answered.
+const BUDGET_TARGET_MS = 5;
+const KB8 = `/${"a".repeat(7_999)}`;
+let sixWild = "";
+for (let n = 0; ; n++) {
+  const others = ["b", "c", "d"].filter((_, i) => i !== n).map((token) => `user-agent:${token}\n`);
+  const group = `user-agent:a\n${others.join("")}${"disallow:/*ab\n".repeat(6)}`;
+  if (sixWild.length + group.length > 500 * 1024) break;
+  sixWild += group;
+}
+const acrossWild = compileRobots(parseRobotsTxt(new TextEncoder().encode(sixWild)));
+for (const token of ["b", "c", "a"]) acrossWild.decide([token], "/");
+const manyWild = (count: number) => {
+  let text = "user-agent:a\n";
+  for (let n = 0; n < count && text.length < 500 * 1024 - 20; n++) text += `disallow:/*a${n.toString(36)}\n`;
+  return compileRobots(parseRobotsTxt(new TextEncoder().encode(text)));
+};
+const allWild = manyWild(Infinity);
+const someWild = manyWild(1_500);
+const budgetRows: [string, () => unknown][] = [
+  ["A12-1: a of 3,764 groups of 6 /*ab, 8 KB path (too costly)", () => acrossWild.decide(["a"], KB8)],
+  [
+    "A12-1: a of 3,764 groups of 6 /*ab, 100-character path (too costly)",
+    () => acrossWild.decide(["a"], KB8.slice(0, 100)),
+  ],
+  [
+    "A12-1: a of 3,764 groups of 6 /*ab, 10-character path (answered)",
+    () => acrossWild.decide(["a"], KB8.slice(0, 10)),
+  ],
+  ["A12-6: 32,082 /*a<n> in one group, 8 KB path (too costly)", () => allWild.decide(["a"], KB8)],
+  ["1,500 /*a<n> in one group, 8 KB path (answered, one pass)", () => someWild.decide(["a"], KB8)],
+];
+const budgetBench = new Bench({ time: 400, warmupTime: 100 });
+const outcome = new Map<string, string>();
+for (const [name, decide] of budgetRows) {
+  budgetBench.add(name, () => {
+    try {
+      outcome.set(name, String((decide() as { allowed: boolean }).allowed));
+    } catch (error) {
+      if (!(error instanceof MatchingTooCostly)) throw error;
+      outcome.set(name, error.name);
+    }
+  });
+}
+await budgetBench.run();
+console.log(
+  `bounds: matching work of one decision, ${MATCH_STEP_BUDGET} steps (target: <= ${BUDGET_TARGET_MS} ms a decision)`,
+);
+for (const task of budgetBench.tasks) {
+  const latency = task.result && "latency" in task.result ? task.result.latency : undefined;
+  const worst = latency?.max ?? NaN;
+  const median = latency?.p50 ?? NaN;
+  const verdict = median <= BUDGET_TARGET_MS ? "ok" : "OVER";
+  console.log(
+    `  ${task.name.padEnd(70)} median ${median.toFixed(2)} ms, max ${worst.toFixed(2)} ms ${outcome.get(task.name) ?? "?"}   ${verdict}`,
+  );
 }

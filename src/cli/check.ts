@@ -4,6 +4,7 @@
  */
 
 import { compileRobots, type Decision, type RobotsMatcher } from "../core/match.ts";
+import { MatchingTooCostly } from "../core/match-budget.ts";
 import { parseRobotsTxt } from "../core/parse.ts";
 import { agentTokens } from "./agent-argument.ts";
 import { formatReason } from "./format.ts";
@@ -88,7 +89,15 @@ export async function checkUrls(
       const url = (batch[i] ?? "").trim();
       if (url === "") continue;
       if (!isUrlOrPath(url)) requireUrlOrPath(url, `stdin line ${firstLine + i}:`);
-      const decision = matcher.decide(tokens, url, decideOptions);
+      let decision: Decision;
+      try {
+        decision = matcher.decide(tokens, url, decideOptions);
+      } catch (error) {
+        if (!(error instanceof MatchingTooCostly)) throw error;
+        // The URLs before it are answered; the one that could not be is named, and the run stops.
+        await out.flush();
+        throw new CliError(`${terminalSafe(url.slice(0, 80))}: not decided: ${error.message}`, { cause: error });
+      }
       if (!decision.allowed) anyDisallowed = true;
       outputLine(url, decision);
     }

@@ -35,6 +35,7 @@ import type { Group, GroupExtensions, RobotsTxt, Rule } from "./model.ts";
 import { canonicalizePath, isRewritten, pathAndQuery, pathStartInPlace } from "./path.ts";
 import { compilePattern, matchablePath, outranks, type CompiledPattern } from "./pattern.ts";
 import { rawCharacterOf, recordReading } from "./readings.ts";
+import { StepBudget } from "./match-budget.ts";
 import { RuleTree } from "./rule-tree.ts";
 
 /** Why a decision came out as it did when no rule decided it. */
@@ -218,6 +219,11 @@ export class RobotsMatcher {
   private readonly alsoSpelled: MatcherOptions["alsoSpelled"];
   private readonly robots: RobotsTxt;
   private readonly options: MatcherOptions;
+  /**
+   * The matching work one `decide` may do, spent by every tree it asks (match-budget.ts): past
+   * it, decide throws MatchingTooCostly rather than answer a path it could not check.
+   */
+  private readonly budget = new StepBudget();
   /** The record reading's matcher (null: it reads the file as we do), built on first use. */
   private recordMatcher: RobotsMatcher | null | undefined;
 
@@ -252,6 +258,7 @@ export class RobotsMatcher {
   /** May a crawler with these product tokens (priority order) fetch this URL or path? */
   decide(tokens: readonly string[], url: string, options: DecideOptions = NO_OPTIONS): Decision {
     const index = this.indexFor(tokens, options);
+    this.budget.start();
     // Usually the URL already spells its path canonically: match it where it stands. Else
     // (an escape, a non-ASCII or other rewritten character, no path) build the canonical path.
     const start = pathStartInPlace(url);
@@ -522,8 +529,9 @@ export class RobotsMatcher {
       // The same rule (it reports the rule as written), ranked by its own length (above).
       if (other !== undefined) others.push({ ...compilePattern({ ...rule, pattern: other }, rule.line), rule });
     }
-    if (others.length === 0) return { every: new RuleTree(written), asWritten: undefined };
-    return { every: new RuleTree([...written, ...others]), asWritten: new RuleTree(written) };
+    const budget = this.budget;
+    if (others.length === 0) return { every: new RuleTree(written, budget), asWritten: undefined };
+    return { every: new RuleTree([...written, ...others], budget), asWritten: new RuleTree(written, budget) };
   }
 }
 

@@ -40,7 +40,9 @@ import {
   productToken,
   USAGE_KEYS,
   MAX_ROBOTS_BYTES,
+  MatchingTooCostly,
   type AppliedGroup,
+  type Decision,
   type RobotsMatcher,
   type Rule,
 } from "../core/index.ts";
@@ -377,7 +379,16 @@ function ownerDisagreements(
   originMatcher: RobotsMatcher,
 ): PurposesNote[] {
   return blocked.flatMap((prefix) => {
-    const decision = originMatcher.decide([subject.token], prefix, { obeysGlobalGroup: false });
+    let decision: Decision;
+    try {
+      decision = originMatcher.decide([subject.token], prefix, { obeysGlobalGroup: false });
+    } catch (error) {
+      // A note only (the owner's group wins either way): a file too costly to match on this
+      // prefix (core/match-budget.ts) must not cost the site its served robots.txt.
+      if (!(error instanceof MatchingTooCostly)) throw error;
+      const message = `${subject.token}: whether the origin's own group allows ${prefix}, where purposes block ${subject.category}, could not be checked (${error.message}); the owner's group wins and nothing is generated for ${subject.token}`;
+      return [{ severity: "warning" as const, message }];
+    }
     if (!decision.allowed) return [];
     const lines = decision.group?.agentLines.join(", ") ?? "?";
     return [

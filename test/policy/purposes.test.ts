@@ -372,6 +372,23 @@ describe("the served file, written out", () => {
     ]);
   });
 
+  it("an owner's group too costly to match on the blocked prefix: a note says so, the owner's group still wins", () => {
+    // 4,000 distinct wildcard rules for Trainbot, a 100-character prefix: one pass past the
+    // matcher's budget (core/match-budget.ts: 4,000 × 96 steps).
+    let origin = "User-agent: Trainbot\n";
+    for (let n = 0; n < 4_000; n++) origin += `Disallow: /*a${n.toString(36)}\n`;
+    const prefix = `/${"a".repeat(99)}`;
+    const served = compilePurposes(origin, purposesOf([{ path: prefix, "ai-training": "block" }]), TINY_TABLE, []);
+    expect(new TextDecoder().decode(served.body)).not.toContain(`Disallow: ${prefix}`);
+    expect(served.notes).toEqual([
+      {
+        severity: "warning",
+        message:
+          "Trainbot: whether the origin's own group allows /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, where purposes block ai-training, could not be checked (matching the path against this robots.txt would take more than 300000 steps (its wildcard rules, or the groups naming the crawler, are too many for a path that long): the decision was not made); the owner's group wins and nothing is generated for Trainbot",
+      },
+    ]);
+  });
+
   it("an allow under a block of the same crawler is reported, and the block stands", () => {
     const served = compilePurposes(
       "",

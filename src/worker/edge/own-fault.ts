@@ -8,7 +8,11 @@
  *   - GET/HEAD /robots.txt: the last copy this isolate loaded, else 503 with Retry-After
  *     (Google reads a 500 robots.txt as "crawl nothing" for as long as it lasts);
  *   - the admin API: JSON 500 naming the error (the operator may read it);
- *   - the operator: a fault in GET status (own-faults.ts) and one log line.
+ *   - the operator: a fault in GET status (own-faults.ts) and one log line. A decision the
+ *     matcher found too costly to make (core/match-budget.ts MatchingTooCostly: the robots.txt's
+ *     wildcard rules or groups, on a path that long) is named under the host's robots.txt, with
+ *     its repair: it is the file's shape, not a bug, and the edge could not check, so it must not
+ *     guess (a crawler gets 503 like any other fault here, a person never runs the matcher).
  *   - a licence server that fails, hangs or answers nothing we can read (worker/licence): the
  *     crawler's licence check stands `unavailable`, which the decision answers 503 with this
  *     Retry-After (policy/terms.ts), never a refusal; the operator sees the server named.
@@ -21,6 +25,7 @@
  */
 
 import { classifyUserAgent } from "../../agents/classify.ts";
+import { MatchingTooCostly } from "../../core/index.ts";
 import type { Config } from "../../config/read-config.ts";
 import { isRobotsTxtPath } from "../../policy/edge-decision.ts";
 import { logError } from "../log.ts";
@@ -28,6 +33,7 @@ import { clearOwnFault, noteOwnFault } from "../own-faults.ts";
 import type { LicenceFact } from "../../policy/terms.ts";
 import { errorResponse, jsonResponse, unavailableResponse } from "../responses.ts";
 import { authorityOf } from "../robots/authorities.ts";
+import { tooLargeFaultKey } from "../robots/capped-matcher.ts";
 import { lastLoadedRobots } from "../robots/cache.ts";
 import { robotsTxtResponse } from "../robots/route.ts";
 import { carriesToken } from "../admin-token.ts";
@@ -47,11 +53,19 @@ export interface FaultContext {
 export async function ownFaultResponse(context: FaultContext, error: unknown): Promise<Response> {
   const message = error instanceof Error ? error.message : String(error);
   logError("request", message);
-  noteOwnFault(
-    "request handler",
-    `an exception on the request path (${message}): people were forwarded unjudged, crawlers answered 503`,
-    "a bug of robots-edge's own: report it with this message and the request's User-Agent and path",
-  );
+  if (error instanceof MatchingTooCostly && context.authority !== undefined) {
+    noteOwnFault(
+      tooLargeFaultKey(context.authority),
+      `a crawler's request was not decided: ${message}; crawlers were answered 503, people pass`,
+      `have the site serve a robots.txt with fewer wildcard rules (and fewer groups naming the same crawler), then POST refresh?origin=${context.authority}`,
+    );
+  } else {
+    noteOwnFault(
+      "request handler",
+      `an exception on the request path (${message}): people were forwarded unjudged, crawlers answered 503`,
+      "a bug of robots-edge's own: report it with this message and the request's User-Agent and path",
+    );
+  }
   const { request, config } = context;
   const url = URL.canParse(request.url) ? new URL(request.url) : undefined;
   if (config && url?.pathname.startsWith(config.adminPrefix)) {

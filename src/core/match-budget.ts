@@ -1,0 +1,70 @@
+/**
+ * A bound on the matching work of one decision: no client can buy our CPU.
+ *
+ * Each tree bounds its own wildcard work (rule-tree.ts ONE_BY_ONE_LIMIT), but a decision may ask
+ * many trees (a set of groups answered across its groups' own trees, match.ts), and one pass of
+ * the segment automaton costs every wildcard rule met: 3,764 groups of 6 `/*ab` rules on an 8 KB
+ * path cost 1-2 s a decision, one group of 32,082 `/*a<n>` rules 77-100 ms (attack 12, A12-1 and
+ * A12-6). So the trees and the automaton count their steps against one budget per `decide` call,
+ * and past it the decision is not answered: the core throws `MatchingTooCostly`.
+ *
+ * Why throw rather than answer either way: the edge could not check the path, so it must not
+ * guess. Allowing would let a file shaped to be costly open every path to crawlers; refusing
+ * would refuse what the file may allow. The exception reaches the edge's one fail-safe
+ * (worker/edge/own-fault.ts): a person never runs the matcher and is forwarded, a crawler gets
+ * 503 + Retry-After, the operator sees the fault, with this message, in GET status.
+ *
+ * The unit, a step, is about the CPU of one character compared in `matchesAfterHead`
+ * (String#indexOf, ~5-7 ns in Node 24). Other work is weighed in those units from measurement
+ * (bench/bounds.bench.ts): a character walked in a tree 1, a character read by the automaton
+ * AUTOMATON_CHARACTER_STEPS, a wildcard rule entered into an automaton pass CANDIDATE_STEPS.
+ */
+
+/**
+ * Steps one `decide` call may take: ~2 ms of CPU at worst in Node 24 (~4 ms on a loaded machine) (bench/bounds.bench.ts,
+ * "matching work of one decision"). An ordinary decision takes a few hundred. Over every file
+ * of test/fixtures/corpus, every token it names, with its own rules' patterns as paths, the most
+ * is 28,632 (0098.txt); on 8 KB paths 159,672 (0098.txt, an automaton pass), about half: a
+ * single tree tries at most ONE_BY_ONE_LIMIT (50,000) steps one by one before it makes a pass.
+ */
+export const MATCH_STEP_BUDGET = 300_000;
+/** Asking one tree (its walk's setup, the winner's comparison), in steps besides the characters walked. */
+export const ASK_STEPS = 32;
+/** Trying one wildcard rule one by one (a call, an indexOf per segment), besides the characters it reads. */
+export const TRY_STEPS = 16;
+/** A character read by the segment automaton, in steps (a Map look-up and its output links). */
+export const AUTOMATON_CHARACTER_STEPS = 4;
+/**
+ * A wildcard rule entered into an automaton pass, in steps (a runner, its lists, its segments):
+ * 0.1 us each for bench/core.bench.ts's worst case (2,000 `/*a<i>*b` on 8 KB, 0.25 ms, answered:
+ * 232,000 steps), 0.4-1 us for 1,000-7,000 `/*a<n>` on a path of `a`s on a loaded machine.
+ */
+export const CANDIDATE_STEPS = 96;
+
+/** A decision that would take more than MATCH_STEP_BUDGET steps: it is not answered. */
+export class MatchingTooCostly extends Error {
+  override readonly name = "MatchingTooCostly";
+  constructor() {
+    super(
+      `matching the path against this robots.txt would take more than ${MATCH_STEP_BUDGET} steps ` +
+        "(its wildcard rules, or the groups naming the crawler, are too many for a path that long): " +
+        "the decision was not made",
+    );
+  }
+}
+
+/** The steps left to one decision; `start` at each `decide`, `spend` in the walks. */
+export class StepBudget {
+  private left = MATCH_STEP_BUDGET;
+
+  /** A new decision: the whole budget again. */
+  start(): void {
+    this.left = MATCH_STEP_BUDGET;
+  }
+
+  /** Take `steps` of the budget; throws MatchingTooCostly past it. */
+  spend(steps: number): void {
+    this.left -= steps;
+    if (this.left < 0) throw new MatchingTooCostly();
+  }
+}
