@@ -2,7 +2,7 @@
 // flush tick, the memory bound's largest-first, a restored batch due at once. Pure: no clock, the
 // times are the events' own.
 import { describe, expect, it } from "vitest";
-import { ActivityBuffer, type DueRule } from "../../src/policy/activity-batch.ts";
+import { ActivityBuffer, type ActivitySlot, type DueRule } from "../../src/policy/activity-batch.ts";
 import { gptbotPass } from "./activity-events.ts";
 
 const RULE: DueRule = { minEvents: 50, maxWaitMs: 20_000, allUpToOrigins: 10 };
@@ -186,13 +186,16 @@ describe("restore counts in the held bound (attack session 10: a failing object 
   });
 });
 
+const HOUR = 3_600_000;
+const pass = (time: number) => gptbotPass("/", time);
+const refused = (time: number) => ({ ...gptbotPass("/members/", time), action: "block" as const, violation: true });
+const verified = (time: number) => ({ ...gptbotPass("/", time), verified: "verified" as const });
+const training = (time: number) => ({ ...gptbotPass("/", time), category: "ai-training" as const });
+const claudeBot = (time: number) => ({ ...gptbotPass("/", time), token: "ClaudeBot", tokens: ["ClaudeBot"] });
+const pathsOf = (batches: ReturnType<ActivityBuffer["take"]>) =>
+  batches.map(([origin, batch]) => [origin, batch.recent.map((event) => event.path)]);
+
 describe("counts: an origin's events of different kinds, interleaved, each counted in its own row", () => {
-  const HOUR = 3_600_000;
-  const pass = (time: number) => gptbotPass("/", time);
-  const refused = (time: number) => ({ ...gptbotPass("/members/", time), action: "block" as const, violation: true });
-  const verified = (time: number) => ({ ...gptbotPass("/", time), verified: "verified" as const });
-  const training = (time: number) => ({ ...gptbotPass("/", time), category: "ai-training" as const });
-  const other = (time: number) => ({ ...gptbotPass("/", time), token: "ClaudeBot", tokens: ["ClaudeBot"] });
   it.each([
     {
       name: "pass, block, pass: two rows, not one",
@@ -212,7 +215,7 @@ describe("counts: an origin's events of different kinds, interleaved, each count
     },
     {
       name: "verified, category and token each make a row",
-      events: [pass(0), verified(1), training(2), other(3), pass(4)],
+      events: [pass(0), verified(1), training(2), claudeBot(3), pass(4)],
       hourly: [
         [0, "GPTBot", null, "unchecked", "pass", "robots.txt", 2, 0],
         [0, "GPTBot", null, "verified", "pass", "robots.txt", 1, 0],
@@ -246,7 +249,7 @@ describe("counts: an origin's events of different kinds, interleaved, each count
     crawl(training(1), "OpenAI", 20);
     crawl(verified(2), "OpenAI", 30);
     crawl(pass(HOUR), "OpenAI", 40);
-    crawl(other(3), "Anthropic", 50);
+    crawl(claudeBot(3), "Anthropic", 50);
     crawl(pass(4), "OpenAI", 60, false);
     crawl(training(5), "OpenAI", 70);
     buffer.add("a", { kind: "human", time: 6, referredBy: "OpenAI" });
@@ -257,5 +260,58 @@ describe("counts: an origin's events of different kinds, interleaved, each count
       { hour: HOUR, operator: "OpenAI", crawls: 1, verified: 0, bytes: 40, referrals: 0 },
       { hour: 0, operator: "Anthropic", crawls: 1, verified: 0, bytes: 50, referrals: 0 },
     ]);
+  });
+});
+
+describe("a caller's slot for an origin's entry (the request path keeps one per host)", () => {
+  it.each([
+    {
+      name: "events of one origin through its slot, then taken: the next event starts a new batch",
+      steps: (buffer: ActivityBuffer, other: ActivityBuffer, slot: ActivitySlot) => {
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/1") }, slot);
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/2") }, slot);
+        const first = pathsOf(buffer.take());
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/3") }, slot);
+        return [first, pathsOf(buffer.take())];
+      },
+      expected: [[["a", ["/1", "/2"]]], [["a", ["/3"]]]],
+    },
+    {
+      name: "taken by the memory bound (takeLargest), then a new event: in the buffer, not in the taken entry",
+      steps: (buffer: ActivityBuffer, other: ActivityBuffer, slot: ActivitySlot) => {
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/1") }, slot);
+        const first = pathsOf(buffer.takeLargest(0));
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/2") }, slot);
+        return [first, pathsOf(buffer.take())];
+      },
+      expected: [[["a", ["/1"]]], [["a", ["/2"]]]],
+    },
+    {
+      name: "a slot filled by another buffer is not used by this one",
+      steps: (buffer: ActivityBuffer, other: ActivityBuffer, slot: ActivitySlot) => {
+        other.add("a", { kind: "crawler", event: gptbotPass("/1") }, slot);
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/2") }, slot);
+        return [pathsOf(other.take()), pathsOf(buffer.take())];
+      },
+      expected: [[["a", ["/1"]]], [["a", ["/2"]]]],
+    },
+    {
+      name: "a slot filled for another origin is not used for this one",
+      steps: (buffer: ActivityBuffer, other: ActivityBuffer, slot: ActivitySlot) => {
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/1") }, slot);
+        buffer.add("b", { kind: "crawler", event: gptbotPass("/2") }, slot);
+        return [pathsOf(buffer.take()), []];
+      },
+      expected: [
+        [
+          ["a", ["/1"]],
+          ["b", ["/2"]],
+        ],
+        [],
+      ],
+    },
+  ])("$name", ({ steps, expected }) => {
+    const slot: ActivitySlot = { activity: undefined };
+    expect(steps(new ActivityBuffer(), new ActivityBuffer(), slot)).toEqual(expected);
   });
 });
