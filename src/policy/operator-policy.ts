@@ -137,6 +137,12 @@ export class CompiledPolicy {
   readonly hasConditions: boolean;
   /** The policy states terms (terms.ts policyStatesTerms), found once here, not per request. */
   readonly statesTerms: boolean;
+  /**
+   * The policy adds lines to the robots.txt the edge serves and enforces: purposes, or the opt-in
+   * RSL `License:` line (worker/robots/purposes-served.ts). Found once here: read per crawler
+   * request, and the policy document's own objects would be cache lines more of this host's.
+   */
+  readonly addsRobotsLines: boolean;
   private readonly routes: PathPatternIndex;
   /** Each route's rules as a request asks them (NamedRoute), in the order of `policy.routes`. */
   private readonly named: readonly NamedRoute[];
@@ -147,6 +153,7 @@ export class CompiledPolicy {
     this.policy = { ...policy, routes: this.named.map((named) => named.route) };
     this.hasConditions = anyCondition(policy);
     this.statesTerms = policyStatesTerms(policy);
+    this.addsRobotsLines = (policy.purposes?.length ?? 0) > 0 || Boolean(policy.licence?.robotsTxt);
     this.routes = enforcementRoutes(policy.routes.map((route) => route.pattern));
   }
 

@@ -223,7 +223,7 @@ let indexMemory: { readonly value: StoredPolicyIndex | undefined; readonly at: n
 /** Forget what this isolate remembers (tests). */
 export function clearPolicyMemory(): void {
   memories.clear();
-  answered.clear();
+  clearAnswered();
   compiledByText.clear();
   memoriesGeneration++;
   rememberedBytes = 0;
@@ -258,10 +258,22 @@ export function policyInForce(
   kv: KVNamespace,
   config: Config,
   host: PolicyHost = null,
+  slot?: PolicySlot,
 ): LivePolicy | Promise<LivePolicy> {
   const now = Date.now();
   // Steady state answers without a promise: every request of a crawler asks this.
-  return rememberedPolicy(config, host, now) ?? resolvedPolicy(kv, config, host, now);
+  return rememberedPolicy(config, host, now, slot) ?? resolvedPolicy(kv, config, host, now);
+}
+
+/**
+ * A caller's own place for the last answer about one host (the request path keeps one per
+ * authority, edge/host-memo.ts), always asked with the same `host`: read before `answered`, so
+ * a request reads its host's answer without a Map read (with 1,000 hosts in turn the Map's
+ * table and key strings are cache lines of that host's the CPU no longer holds). What it holds
+ * is used only while it is `answered`'s own entry for the host (not retired) and still good.
+ */
+export interface PolicySlot {
+  policy: LivePolicy | undefined;
 }
 
 /**
@@ -276,6 +288,12 @@ export function policyInForce(
  */
 const answered = new Map<string, AnsweredPolicy>();
 export const MAX_ANSWERED = 4_096;
+
+/** Empty `answered`, retiring what it held: a caller's slot may hold one (PolicySlot). */
+function clearAnswered(): void {
+  for (const known of answered.values()) known.retired = true;
+  answered.clear();
+}
 
 /**
  * The answer itself (a LivePolicy) and what it was read from, in one object: with 1,000 hosts
@@ -294,6 +312,8 @@ class AnsweredPolicy implements LivePolicy {
   /** Good while answeredSeconds(now) is below this (answeredSeconds: a small integer, held in the object). */
   readonly untilSecond: number;
   used: number;
+  /** No longer `answered`'s entry (replaced, or the table emptied): a slot holding it reads the Map again. */
+  retired = false;
   readonly host: PolicyHost;
   readonly version: number;
   readonly savedAt: number | null;
@@ -351,9 +371,15 @@ function foldAnsweredUses(): void {
 let reading: { until: number; readonly used: MemoryEntry[] } | undefined;
 
 /** policyInForce from this isolate's memory alone; undefined when any step needs KV. */
-function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePolicy | undefined {
+function rememberedPolicy(
+  config: Config,
+  host: PolicyHost,
+  now: number,
+  slot: PolicySlot | undefined,
+): LivePolicy | undefined {
   const key = memoryKey(host);
-  const known = answered.get(key);
+  const slotted = slot?.policy;
+  const known = slotted instanceof AnsweredPolicy && !slotted.retired ? slotted : answered.get(key);
   if (
     known !== undefined &&
     known.index === indexMemory &&
@@ -362,6 +388,7 @@ function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePo
     answeredSeconds(now) < known.untilSecond
   ) {
     known.used = ++useClock;
+    if (slot && slotted !== known) slot.policy = known;
     return known;
   }
   reading = { until: Infinity, used: [] };
@@ -370,11 +397,14 @@ function rememberedPolicy(config: Config, host: PolicyHost, now: number): LivePo
     if (!live) return undefined;
     if (answered.size >= MAX_ANSWERED) {
       foldAnsweredUses();
-      answered.clear();
+      clearAnswered();
     }
     const { until, used } = reading;
     const answer = new AnsweredPolicy(live, indexMemory, config, memoriesGeneration, until, used);
+    const replaced = answered.get(key);
+    if (replaced) replaced.retired = true;
     answered.set(key, answer);
+    if (slot) slot.policy = answer;
     return answer;
   } finally {
     reading = undefined;

@@ -2,7 +2,7 @@
 // flush tick, the memory bound's largest-first, a restored batch due at once. Pure: no clock, the
 // times are the events' own.
 import { describe, expect, it } from "vitest";
-import { ActivityBuffer, type DueRule } from "../../src/policy/activity-batch.ts";
+import { ActivityBuffer, type ActivitySlot, type DueRule } from "../../src/policy/activity-batch.ts";
 import { gptbotPass } from "./activity-events.ts";
 
 const RULE: DueRule = { minEvents: 50, maxWaitMs: 20_000, allUpToOrigins: 10 };
@@ -183,5 +183,135 @@ describe("restore counts in the held bound (attack session 10: a failing object 
     expect(named(buffer.takeLargest(5))).toEqual([["restored", 0]]);
     expect(buffer.held).toBe(3);
     expect(buffer.size).toBe(3);
+  });
+});
+
+const HOUR = 3_600_000;
+const pass = (time: number) => gptbotPass("/", time);
+const refused = (time: number) => ({ ...gptbotPass("/members/", time), action: "block" as const, violation: true });
+const verified = (time: number) => ({ ...gptbotPass("/", time), verified: "verified" as const });
+const training = (time: number) => ({ ...gptbotPass("/", time), category: "ai-training" as const });
+const claudeBot = (time: number) => ({ ...gptbotPass("/", time), token: "ClaudeBot", tokens: ["ClaudeBot"] });
+const pathsOf = (batches: ReturnType<ActivityBuffer["take"]>) =>
+  batches.map(([origin, batch]) => [origin, batch.recent.map((event) => event.path)]);
+
+describe("counts: an origin's events of different kinds, interleaved, each counted in its own row", () => {
+  it.each([
+    {
+      name: "pass, block, pass: two rows, not one",
+      events: [pass(0), refused(1), pass(2)],
+      hourly: [
+        [0, "GPTBot", null, "unchecked", "pass", "robots.txt", 2, 0],
+        [0, "GPTBot", null, "unchecked", "block", "robots.txt", 1, 1],
+      ],
+    },
+    {
+      name: "the same kind in two hours",
+      events: [pass(0), pass(HOUR), pass(1)],
+      hourly: [
+        [0, "GPTBot", null, "unchecked", "pass", "robots.txt", 2, 0],
+        [HOUR, "GPTBot", null, "unchecked", "pass", "robots.txt", 1, 0],
+      ],
+    },
+    {
+      name: "verified, category and token each make a row",
+      events: [pass(0), verified(1), training(2), claudeBot(3), pass(4)],
+      hourly: [
+        [0, "GPTBot", null, "unchecked", "pass", "robots.txt", 2, 0],
+        [0, "GPTBot", null, "verified", "pass", "robots.txt", 1, 0],
+        [0, "GPTBot", "ai-training", "unchecked", "pass", "robots.txt", 1, 0],
+        [0, "ClaudeBot", null, "unchecked", "pass", "robots.txt", 1, 0],
+      ],
+    },
+  ])("$name", ({ events, hourly }) => {
+    const buffer = new ActivityBuffer();
+    for (const event of events) buffer.add("a", { kind: "crawler", event });
+    const [[, batch] = ["", undefined]] = buffer.take();
+    expect(
+      batch?.hourly.map((row) => [
+        row.hour,
+        row.token,
+        row.category,
+        row.verified,
+        row.action,
+        row.layer,
+        row.count,
+        row.violations,
+      ]),
+    ).toEqual(hourly);
+  });
+
+  it("operators: per hour and category, the crawls, verified and bytes of answered crawls only", () => {
+    const buffer = new ActivityBuffer();
+    const crawl = (event: ReturnType<typeof pass>, operator: string, bytes: number, answered = true) =>
+      buffer.add("a", { kind: "crawler", event, operator, bytes, answered });
+    crawl(pass(0), "OpenAI", 10);
+    crawl(training(1), "OpenAI", 20);
+    crawl(verified(2), "OpenAI", 30);
+    crawl(pass(HOUR), "OpenAI", 40);
+    crawl(claudeBot(3), "Anthropic", 50);
+    crawl(pass(4), "OpenAI", 60, false);
+    crawl(training(5), "OpenAI", 70);
+    buffer.add("a", { kind: "human", time: 6, referredBy: "OpenAI" });
+    const [[, batch] = ["", undefined]] = buffer.take();
+    expect(batch?.operators).toEqual([
+      { hour: 0, operator: "OpenAI", crawls: 2, verified: 1, bytes: 40, referrals: 1 },
+      { hour: 0, operator: "OpenAI", category: "ai-training", crawls: 2, verified: 0, bytes: 90, referrals: 0 },
+      { hour: HOUR, operator: "OpenAI", crawls: 1, verified: 0, bytes: 40, referrals: 0 },
+      { hour: 0, operator: "Anthropic", crawls: 1, verified: 0, bytes: 50, referrals: 0 },
+    ]);
+  });
+});
+
+describe("a caller's slot for an origin's entry (the request path keeps one per host)", () => {
+  it.each([
+    {
+      name: "events of one origin through its slot, then taken: the next event starts a new batch",
+      steps: (buffer: ActivityBuffer, other: ActivityBuffer, slot: ActivitySlot) => {
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/1") }, slot);
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/2") }, slot);
+        const first = pathsOf(buffer.take());
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/3") }, slot);
+        return [first, pathsOf(buffer.take())];
+      },
+      expected: [[["a", ["/1", "/2"]]], [["a", ["/3"]]]],
+    },
+    {
+      name: "taken by the memory bound (takeLargest), then a new event: in the buffer, not in the taken entry",
+      steps: (buffer: ActivityBuffer, other: ActivityBuffer, slot: ActivitySlot) => {
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/1") }, slot);
+        const first = pathsOf(buffer.takeLargest(0));
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/2") }, slot);
+        return [first, pathsOf(buffer.take())];
+      },
+      expected: [[["a", ["/1"]]], [["a", ["/2"]]]],
+    },
+    {
+      name: "a slot filled by another buffer is not used by this one",
+      steps: (buffer: ActivityBuffer, other: ActivityBuffer, slot: ActivitySlot) => {
+        other.add("a", { kind: "crawler", event: gptbotPass("/1") }, slot);
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/2") }, slot);
+        return [pathsOf(other.take()), pathsOf(buffer.take())];
+      },
+      expected: [[["a", ["/1"]]], [["a", ["/2"]]]],
+    },
+    {
+      name: "a slot filled for another origin is not used for this one",
+      steps: (buffer: ActivityBuffer, other: ActivityBuffer, slot: ActivitySlot) => {
+        buffer.add("a", { kind: "crawler", event: gptbotPass("/1") }, slot);
+        buffer.add("b", { kind: "crawler", event: gptbotPass("/2") }, slot);
+        return [pathsOf(buffer.take()), []];
+      },
+      expected: [
+        [
+          ["a", ["/1"]],
+          ["b", ["/2"]],
+        ],
+        [],
+      ],
+    },
+  ])("$name", ({ steps, expected }) => {
+    const slot: ActivitySlot = { activity: undefined };
+    expect(steps(new ActivityBuffer(), new ActivityBuffer(), slot)).toEqual(expected);
   });
 });

@@ -13,6 +13,7 @@ import {
   policyInForce,
   RECHECK_MS,
   rememberedPolicies,
+  type PolicySlot,
 } from "../../src/worker/live-policy.ts";
 import { clearStoreMemory } from "../../src/worker/store.ts";
 import {
@@ -559,6 +560,29 @@ describe("scale: compiled policies kept per isolate within bounds", () => {
     expect(MAX_ANSWERED).toBe(4_096);
     expect(rememberedPolicies().answered).toBeLessThanOrEqual(4_096);
     expect(await judgedBy("vip.tenants.example")).toBe("vip.tenants.example");
+  }, 60_000);
+
+  it("a caller's slot (the request path's, one per host) answers what the Map would: after a save, after the table is emptied, after memory is cleared", async () => {
+    await saveThree();
+    const { config } = parseConfig({ ...env, ...ROUTE_MODE });
+    const slot: PolicySlot = { policy: undefined };
+    const judged = async () => {
+      const live = await policyInForce(env.ROBOTS, config, "shop.example", slot);
+      return [live.host, live.version];
+    };
+    expect(await judged()).toEqual(["shop.example", 1]);
+    expect(await judged()).toEqual(["shop.example", 1]); // from the slot
+    expect((await putPolicy("?host=shop.example", blockGpt("/y/", 451))).status).toBe(200);
+    expect(await judged()).toEqual(["shop.example", 2]);
+    // MAX_ANSWERED other hosts empty the table: the slot's answer is retired, and read again.
+    for (let i = 0; i < MAX_ANSWERED; i++) await policyInForce(env.ROBOTS, config, `c${i}.tenants.example`);
+    expect(await judged()).toEqual(["shop.example", 2]);
+    expect((await send("DELETE", "policy?host=shop.example")).status).toBe(200); // version 3: none of its own
+    expect(await judged()).toEqual([null, 1]); // the default's
+    clearPolicyMemory();
+    expect(await judged()).toEqual([null, 1]);
+    expect((await putPolicy("?host=shop.example", blockGpt("/z/", 451))).status).toBe(200);
+    expect(await judged()).toEqual(["shop.example", 4]);
   }, 60_000);
 
   it("a host whose kept answer is used stays: the least recently judged goes first", async () => {

@@ -14,7 +14,7 @@
  * account, never a reason to fail or slow a request.
  */
 
-import { ActivityBuffer, type ActivityBatch } from "../../policy/activity-batch.ts";
+import { ActivityBuffer, type ActivityBatch, type ActivitySlot } from "../../policy/activity-batch.ts";
 import type { ActivityEvent } from "../../policy/activity.ts";
 import type { ActivityLog } from "./object.ts";
 import type { EdgeContext } from "../edge/context.ts";
@@ -70,11 +70,11 @@ const buffer = new ActivityBuffer();
 /** The running chain; undefined when none runs. */
 let chain: FlushChain | undefined;
 
-/** Count one request's event in its origin's buffer; flush later (or now, when a batch is full). */
-export function recordActivity(edge: EdgeContext, event: ActivityEvent): void {
+/** Count one request's event in its origin's buffer (`slot`: the request path's place for its entry); flush later (or now, when a batch is full). */
+export function recordActivity(edge: EdgeContext, event: ActivityEvent, slot?: ActivitySlot): void {
   const namespace = edge.env.ACTIVITY;
   if (!edge.config.recordActivity || !namespace) return;
-  const originEvents = buffer.add(edge.authority, event);
+  const originEvents = buffer.add(edge.authority, event, slot);
   const now = Date.now();
   const { maxHeldEvents } = flushSettings;
   if (buffer.held >= maxHeldEvents) {

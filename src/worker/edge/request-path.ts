@@ -15,8 +15,8 @@ import type { EdgeRecord } from "../../policy/edge-record.ts";
 import { recordActivity } from "../activity/recorder.ts";
 import { ledgerFor } from "../activity/ledger-memory.ts";
 import { withLedgerMarks } from "../activity/ledger-marks.ts";
-import { hostOfAuthority, isServedAuthority } from "../robots/authorities.ts";
 import type { EdgeContext } from "./context.ts";
+import { hostMemo, type HostMemo } from "./host-memo.ts";
 import { adminTokenKept, forward } from "./forward.ts";
 import { carriesToken } from "../admin-token.ts";
 import { policyInForce } from "../live-policy.ts";
@@ -56,7 +56,8 @@ import { withRateLimit } from "./rate-limit-fields.ts";
 
 /** Decide (gathering facts as asked), log, record, and perform: the one record, rendered three ways. */
 export async function handleRequest(edge: EdgeContext): Promise<Response> {
-  const initial = initialFacts(edge);
+  const memo = hostMemo(edge.config, edge.authority);
+  const initial = initialFacts(edge, memo);
   let facts: EdgeFacts = {
     ...initial,
     carriesAdminToken: await carriesAdminToken(edge),
@@ -69,7 +70,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
   // serves (its purposes) and the rules it judges by are then always the same version.
   let inForce: ReturnType<typeof policyInForce> | undefined;
   const policyNow = async () =>
-    (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config, hostOfAuthority(edge.authority)))).compiled;
+    (await (inForce ??= policyInForce(edge.env.ROBOTS, edge.config, memo.policyHost, memo))).compiled;
   // TDMRep's well-known file, from the purposes (licence/tdmrep-route.ts): a terms file, read by anyone.
   if (facts.served && facts.mode !== "off" && !facts.carriesAdminToken && isTdmrepRequest(edge)) {
     const file = await tdmrepResponse(edge, await policyNow());
@@ -143,7 +144,11 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
   const activity = activityOf(answer, edge.request.method, facts.now);
   if (activity) {
     const forwarded = answer.action === "pass" || answer.action === "report";
-    recordActivity(edge, withLedgerMarks(activity, { request: edge.request, url: edge.url, forwarded, response }));
+    recordActivity(
+      edge,
+      withLedgerMarks(activity, { request: edge.request, url: edge.url, forwarded, response }),
+      memo,
+    );
   }
   if (isChargeable(answer, response)) {
     const row = await chargeRowOf(answer, facts.now);
@@ -161,14 +166,14 @@ async function carriesAdminToken({ request, config }: EdgeContext): Promise<bool
   return config.adminToken !== undefined && (await carriesToken(request, config.adminToken));
 }
 
-function initialFacts(edge: EdgeContext): EdgeFacts {
+function initialFacts(edge: EdgeContext, memo: HostMemo): EdgeFacts {
   const { request, url, config } = edge;
   const agent = classifyUserAgent(request.headers.get("user-agent"));
   const readsRobots = request.method === "GET" || request.method === "HEAD";
   return {
     ...settingsOf(config, { rateLimiter: Boolean(edge.env.CRAWL_RATE) }),
     selfAddressed: !config.originUrl && isLoopbackHost(url.hostname),
-    served: isServedAuthority(config, edge.authority),
+    served: memo.served,
     isRobotsTxt: readsRobots && isRobotsTxtPath(url.pathname),
     pathAndQuery: url.pathname + url.search,
     agent,

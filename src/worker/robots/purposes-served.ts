@@ -53,7 +53,7 @@ export function servedFile(
 
 /** Whether the policy adds lines to the served robots.txt: purposes, or the opt-in RSL `License:` line. */
 function addsLines(policy: CompiledPolicy): boolean {
-  return (policy.policy.purposes?.length ?? 0) > 0 || licenceLine(policy) !== "";
+  return policy.addsRobotsLines;
 }
 
 /**
