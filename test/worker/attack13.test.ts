@@ -30,3 +30,56 @@ describe("A13-1 a decision too costly to match ignores MODE=report (the operator
     expect([response.status, response.headers.get("retry-after")]).toEqual([200, null]);
   });
 });
+
+describe("A13-3 quota/CPU: two tenants' files each under the cap but over half the budget, asked in turn", () => {
+  // The per-file cap is 3/4 of the one 64 MiB budget (memory-budget.ts), so two files between
+  // 32 and 48 MiB estimated cannot be held together: a client asking `a.` and `b.` of one `*.`
+  // AUTHORITIES pattern in turn makes each load drop the other (the least recently used), and
+  // every request reads KV (500 KiB), parses the model and compiles 23,270 rules again. Each
+  // load also pushes every other tenant out of the isolate (36 MiB of 64). One group of
+  // `disallow:/xxxxxxxxx<n>` (12 characters, 23,270 rules, 500 KiB): 36.4 MiB estimated
+  // (/tmp/s11-attack13-cpu/weight.ts). Measured on f607158: a KV read on every one of the 12
+  // loads below. Only two hosts are needed (no new-host budget spent after the first two).
+  let text = "user-agent: *\n";
+  for (let n = 0; text.length < 500 * 1024 - 60; n++) text += `disallow:/${n.toString(36).padStart(11, "x")}\n`;
+  const hosts = ["https://a.tenants.example", "https://b.tenants.example"];
+
+  it("a and b asked in turn 6 times: each read from KV once, not on every request", async () => {
+    const { applyFetch } = await import("../../src/worker/robots/entry.ts");
+    const { writeEntry } = await import("../../src/worker/store.ts");
+    const { clearRobotsMemory, judgedRobots, storedRobots } = await import("../../src/worker/robots/cache.ts");
+    const { env } = await import("cloudflare:workers");
+    const { countingKv } = await import("./helpers.ts");
+    for (const authority of hosts) {
+      const entry = applyFetch(
+        undefined,
+        authority,
+        {
+          kind: "ok",
+          status: 200,
+          body: new TextEncoder().encode(text),
+          etag: undefined,
+          lastModified: undefined,
+          maxAge: undefined,
+        },
+        { now: Date.now(), maxAgeSeconds: 86_400 },
+      );
+      await writeEntry(env.ROBOTS, entry);
+    }
+    clearRobotsMemory();
+    const reads: string[] = [];
+    const kv = countingKv(reads, "robots:");
+    const states: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      for (const authority of hosts) {
+        const robots = await storedRobots(authority, kv);
+        if (!robots) throw new Error(`planted entry of ${authority} not found`);
+        const judged = judgedRobots(robots);
+        states.push(judged.state);
+        expect(judged.matcher?.decide(["googlebot"], "/xxxxxxxxxx0").allowed).toBe(false);
+      }
+    }
+    expect(states).toEqual(Array.from({ length: 12 }, () => "ok"));
+    expect(reads).toEqual(hosts.map((authority) => `robots:${authority}`));
+  });
+});
