@@ -83,3 +83,36 @@ describe("A13-3 quota/CPU: two tenants' files each under the cap but over half t
     expect(reads).toEqual(hosts.map((authority) => `robots:${authority}`));
   });
 });
+
+describe("A13-4 replay's live side does not judge a file over the cap as the edge does", () => {
+  // The edge judges a robots.txt whose matcher is estimated over the cap as "unavailable"
+  // (cache.ts judgedRobots: a crawler 503 + Retry-After); request-path.ts, explain.ts and the
+  // tester's live side go through judgedRobots. POST replay (admin/activity.ts replayDraft)
+  // builds its live side from `robots.entry.state` ("ok") and `robots.matcher()` (undefined
+  // over the cap), and judge.ts passes a request with no matcher: the live side reads "pass"
+  // where the edge answered 503, so a draft that would end the 503s shows no change.
+  // 500 KiB of one-rule groups (`user-agent:a<n>` / `disallow:/`): ~135-172 MiB estimated.
+  let huge = "";
+  for (let n = 0; huge.length < 500 * 1024 - 40; n++) huge += `user-agent:a${n.toString(36)}\ndisallow:/\n`;
+
+  it("a crawler answered 503 (file over the cap), replayed under an open draft: one change, live 'unavailable'", async () => {
+    const { admin } = await import("./helpers.ts");
+    fakeOrigin({ body: huge });
+    expect((await admin("refresh", { method: "POST" })).status).toBe(200);
+    const OFF = { VERIFY_CRAWLERS: "off" };
+    const answered = await call("/x", { ua: GOOGLEBOT, env: OFF });
+    expect(answered.status).toBe(503);
+    const response = await admin("replay", {
+      method: "POST",
+      body: { draft: "User-agent: *\nAllow: /\n" },
+      env: OFF,
+    });
+    const answer = (await response.json()) as {
+      requests: number;
+      changedCount: number;
+      changed: { live: { action: string } }[];
+    };
+    expect(answer.requests).toBe(1);
+    expect([answer.changedCount, answer.changed[0]?.live.action]).toEqual([1, "unavailable"]);
+  });
+});
