@@ -116,3 +116,18 @@ describe("A13-4 replay's live side does not judge a file over the cap as the edg
     expect([answer.changedCount, answer.changed[0]?.live.action]).toEqual([1, "unavailable"]);
   });
 });
+
+describe("A13-6 GET status says crawlers were answered 503 when only the operator's explain was too costly", () => {
+  // own-fault.ts notes every MatchingTooCostly as "a crawler's request was not decided ...;
+  // crawlers were answered 503", keyed on the request's authority, also when the request was the
+  // admin API's explain (which answers the operator a JSON 500). No crawler was answered: what
+  // the operator is shown is not what the edge did.
+  it("explain on a too-costly path, no crawler request: no fault claiming crawlers were answered 503", async () => {
+    const { admin } = await import("./helpers.ts");
+    expect((await admin("refresh", { method: "POST" })).status).toBe(200);
+    const response = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=${encodeURIComponent("/x")}`);
+    expect(response.status).toBe(500);
+    const status = (await (await admin("status")).json()) as { ownFaults: { cause: string }[] };
+    expect(status.ownFaults.filter(({ cause }) => cause.includes("crawlers were answered 503"))).toEqual([]);
+  });
+});
