@@ -131,3 +131,16 @@ describe("A13-6 GET status says crawlers were answered 503 when only the operato
     expect(status.ownFaults.filter(({ cause }) => cause.includes("crawlers were answered 503"))).toEqual([]);
   });
 });
+
+describe("A13-7 the tester (POST test) loses every URL's answer to one too costly to match", () => {
+  // `robots-edge check` answers the URLs it can and names the one it could not (cli/check.ts,
+  // exit 2); the admin tester's explainRequest lets MatchingTooCostly reach the fail-safe, so
+  // one such URL in the list turns the whole answer into a JSON 500 (and notes in GET status
+  // that crawlers were answered 503: A13-6). Here every URL is past the budget for googlebot.
+  it("googlebot, URLs / and /x: 200 with a result per URL (each naming why it was not decided), not 500", async () => {
+    const { admin } = await import("./helpers.ts");
+    expect((await admin("refresh", { method: "POST" })).status).toBe(200);
+    const response = await admin("test", { method: "POST", body: { ua: GOOGLEBOT, urls: ["/", "/x"] } });
+    expect(response.status).toBe(200);
+  });
+});
