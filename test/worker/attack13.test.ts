@@ -20,8 +20,8 @@ describe("A13-1 a decision too costly to match ignores MODE=report (the operator
   // passed and reported (judge.ts judgeUnder). A file shaped past the budget throws before the
   // mode is read, and own-fault.ts answers every crawler 503 + Retry-After on every path: an
   // operator who deployed in report mode to watch first has Googlebot refused site-wide by
-  // its tenant's file. (A file over the compile cap takes the "unavailable" path, which
-  // report mode does pass; the too-costly decision does not.)
+  // its tenant's file. MODE is read only after decide returns (judge.ts judgeUnder); the
+  // exception skips it.
   it.each([
     { path: "/x", env: { MODE: "report" } },
     { path: "/", env: { MODE: "report" } },
