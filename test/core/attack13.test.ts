@@ -67,7 +67,8 @@ describe("A13-8 CPU: a group's usage lines are matched one by one on every allow
   // instead of matching 15,554 lines; a file of 1,000 such lines is still answered, in a pass.
   function usageFile(lines: number): string {
     let text = "user-agent: *\nallow: /\n";
-    for (let n = 0; n < lines && text.length < LIMIT - 40; n++) text += `content-usage: /*a${n.toString(36)} train-ai=n\n`;
+    for (let n = 0; n < lines && text.length < LIMIT - 40; n++)
+      text += `content-usage: /*a${n.toString(36)} train-ai=n\n`;
     return text;
   }
   const whole = parseRobotsTxt(new TextEncoder().encode(usageFile(Infinity)));

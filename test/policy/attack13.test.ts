@@ -4,7 +4,9 @@
 import { describe, expect, it, vi } from "vitest";
 import type { AgentInfo } from "../../src/agents/classify.ts";
 import { parseRobotsTxt } from "../../src/core/index.ts";
-import { StepBudget } from "../../src/core/match-budget.ts";
+import { MatchingTooCostly, StepBudget, withinOneRequestBudget } from "../../src/core/match-budget.ts";
+import { decideEdge } from "../../src/policy/edge-decision.ts";
+import { gatheredFacts } from "./gathered-facts.ts";
 import { judgeSpelling } from "../../src/policy/judge.ts";
 import { enforcementMatcher, enforcementSpellings } from "../../src/policy/path-spellings.ts";
 import { disputedReading } from "../../src/policy/readings.ts";
@@ -40,45 +42,116 @@ describe("A13-2 CPU: the budget bounds one decide call; a request makes 20 of th
     honoursRateLimits: false,
   };
 
-  it("one request's robots.txt matching (every spelling, both readings) spends at most 300,000 steps", () => {
-    const matcher = enforcementMatcher(parseRobotsTxt(new TextEncoder().encode(text)));
-    for (const token of ["b", "c", "a", "d"]) matcher.decide([token], "/");
-    const path = "//a;x%2Fa%3Aa/a;y=%2F..%2Fa%40a";
+  // Fixed (s11-fix13-core): decideEdge runs in one request's budget (core/match-budget.ts
+  // withinOneRequestBudget): every decide it makes spends from it, so this request is answered
+  // MatchingTooCostly (the edge's fail-safe: 503 + Retry-After for the crawler) after at most
+  // 300,000 steps. Outside a request's scope (CLI, a matcher on its own) each decide keeps its own.
+  const matcher = enforcementMatcher(parseRobotsTxt(new TextEncoder().encode(text)));
+  for (const token of ["b", "c", "a", "d"]) matcher.decide([token], "/");
+  const path = "//a;x%2Fa%3Aa/a;y=%2F..%2Fa%40a";
+
+  /** Each spelling judged and its record reading asked, as edge-decision.ts does. */
+  function judgeEverySpellingAndReading(): void {
     const spellings = enforcementSpellings(path);
     expect(spellings).toHaveLength(10);
+    for (const spelling of spellings) {
+      const verdict = judgeSpelling(
+        {
+          mode: "enforce",
+          failOpen: false,
+          state: "ok",
+          matcher,
+          tokens: ["a"],
+          obeysGlobalGroup: true,
+          pathAndQuery: path,
+        },
+        spelling,
+      );
+      if (verdict.decision) disputedReading(matcher, verdict.decision, agent, spelling);
+    }
+  }
+
+  /** What `run` answers (or the name of what it threw), and the steps it spent before. */
+  function measured(run: () => unknown): { answer: unknown; steps: number } {
     let steps = 0;
-    let decisions = 0;
     const spend = StepBudget.prototype.spend;
-    const start = StepBudget.prototype.start;
     const spent = vi.spyOn(StepBudget.prototype, "spend").mockImplementation(function (this: StepBudget, n: number) {
-      steps += n;
       spend.call(this, n);
-    });
-    const started = vi.spyOn(StepBudget.prototype, "start").mockImplementation(function (this: StepBudget) {
-      decisions++;
-      start.call(this);
+      steps += n; // counted once granted: the spend that throws is not made
     });
     try {
-      for (const spelling of spellings) {
-        const verdict = judgeSpelling(
-          {
-            mode: "enforce",
-            failOpen: false,
-            state: "ok",
-            matcher,
-            tokens: ["a"],
-            obeysGlobalGroup: true,
-            pathAndQuery: path,
-          },
-          spelling,
-        );
-        if (verdict.decision) disputedReading(matcher, verdict.decision, agent, spelling);
-      }
+      return { answer: run(), steps };
+    } catch (error) {
+      if (!(error instanceof MatchingTooCostly)) throw error;
+      return { answer: error.name, steps };
     } finally {
       spent.mockRestore();
-      started.mockRestore();
     }
-    expect(decisions).toBe(20);
+  }
+
+  const now = Date.UTC(2026, 10, 27, 12);
+  it.each([
+    {
+      what: "every spelling and reading in one request's scope",
+      run: () => withinOneRequestBudget(judgeEverySpellingAndReading),
+    },
+    {
+      what: "the edge's decision (decideEdge)",
+      run: () =>
+        decideEdge(gatheredFacts({ agent, pathAndQuery: path, robots: { state: "ok", matcher, retryAfter: 0 }, now })),
+    },
+  ])("one request's robots.txt matching ($what) spends at most 300,000 steps, then stops", ({ run }) => {
+    const { answer, steps } = measured(run);
+    expect(answer).toBe("MatchingTooCostly");
     expect(steps).toBeLessThanOrEqual(300_000);
   });
+
+  it("outside a request's scope each decide has its own budget: the 20 are answered", () => {
+    const { answer, steps } = measured(judgeEverySpellingAndReading);
+    expect(answer).toBeUndefined();
+    expect(steps).toBeGreaterThan(300_000);
+  });
+});
+
+describe("A13-8 CPU: USAGE_SIGNALS=off was read after the usage lines were matched", () => {
+  // The tenant's 15,554 `content-usage: /*a<n> train-ai=n` lines (test/core/attack13.test.ts):
+  // too costly to match on any path. Off with no header to send, the lines are not matched at all
+  // (edge-decision.ts usage); else they spend the request's budget and the fail-safe answers.
+  let text = "user-agent: *\nallow: /\n";
+  for (let n = 0; text.length < LIMIT - 40; n++) text += `content-usage: /*a${n.toString(36)} train-ai=n\n`;
+  const matcher = enforcementMatcher(parseRobotsTxt(new TextEncoder().encode(text)));
+  const agent: AgentInfo = {
+    crawler: true,
+    tokens: ["somebot"],
+    known: undefined,
+    obeysGlobalGroup: true,
+    honoursRateLimits: false,
+  };
+
+  it.each([
+    { usageSignals: "off", usageHeader: false, expected: "pass" },
+    { usageSignals: "off", usageHeader: true, expected: "MatchingTooCostly" },
+    { usageSignals: "enforce", usageHeader: false, expected: "MatchingTooCostly" },
+  ] as const)(
+    "USAGE_SIGNALS=$usageSignals, header $usageHeader: $expected",
+    ({ usageSignals, usageHeader, expected }) => {
+      const facts = gatheredFacts({
+        agent,
+        pathAndQuery: `/${"a".repeat(2_000)}`,
+        robots: { state: "ok", matcher, retryAfter: 0 },
+        now: Date.UTC(2026, 10, 27, 12),
+        usageSignals,
+        usageHeader,
+      });
+      let answer: unknown;
+      try {
+        const decided = decideEdge(facts);
+        answer = "action" in decided ? decided.action : decided;
+      } catch (error) {
+        if (!(error instanceof MatchingTooCostly)) throw error;
+        answer = error.name;
+      }
+      expect(answer).toBe(expected);
+    },
+  );
 });
