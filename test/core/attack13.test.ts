@@ -52,6 +52,14 @@ describe("A13-5 another client's User-Agents decide whether a crawler's path can
   });
 });
 
+/** `user-agent: *`, `allow: /`, then `lines` usage lines `/*a<n> train-ai=n`, to 500 KiB at most. */
+function usageFile(lines: number): string {
+  let text = "user-agent: *\nallow: /\n";
+  for (let n = 0; n < lines && text.length < LIMIT - 40; n++)
+    text += `content-usage: /*a${n.toString(36)} train-ai=n\n`;
+  return text;
+}
+
 describe("A13-8 CPU: a group's usage lines are matched one by one on every allowed request, with no budget", () => {
   // The matching budget (match-budget.ts) covers the rule trees only. resolveUsage
   // (core/usage-resolve.ts) tries every Content-Usage line of the crawler's group against the
@@ -65,12 +73,6 @@ describe("A13-8 CPU: a group's usage lines are matched one by one on every allow
   // Fixed (s11-fix13-core): usage lines are indexed in a RuleTree per format and spend the
   // matching budget, so such a file answers MatchingTooCostly (the edge's fail-safe) at once
   // instead of matching 15,554 lines; a file of 1,000 such lines is still answered, in a pass.
-  function usageFile(lines: number): string {
-    let text = "user-agent: *\nallow: /\n";
-    for (let n = 0; n < lines && text.length < LIMIT - 40; n++)
-      text += `content-usage: /*a${n.toString(36)} train-ai=n\n`;
-    return text;
-  }
   const whole = parseRobotsTxt(new TextEncoder().encode(usageFile(Infinity)));
   const thousand = parseRobotsTxt(new TextEncoder().encode(usageFile(1_000)));
   // On a path of `a`s the longest line that matches is `/*aaa` (n = 370, line 373).
@@ -94,15 +96,15 @@ describe("A13-8 CPU: a group's usage lines are matched one by one on every allow
         // measured below
       }
       const started = performance.now();
-      let answer: unknown;
+      let outcome: unknown;
       try {
-        answer = resolveUsage(decision.group, path, { allowed: true }).preferences;
+        outcome = resolveUsage(decision.group, path, { allowed: true }).preferences;
       } catch (error) {
         if (!(error instanceof MatchingTooCostly)) throw error;
-        answer = error.name;
+        outcome = error.name;
       }
       expect(performance.now() - started).toBeLessThan(20);
-      expect(answer).toEqual(expected);
+      expect(outcome).toEqual(expected);
     },
   );
 });

@@ -13,6 +13,24 @@ import { disputedReading } from "../../src/policy/readings.ts";
 
 const LIMIT = 500 * 1024;
 
+/** What `run` answers (or the name of what it threw), and the steps it spent before. */
+function measured(run: () => unknown): { answer: unknown; steps: number } {
+  let steps = 0;
+  const spend = StepBudget.prototype.spend;
+  const spent = vi.spyOn(StepBudget.prototype, "spend").mockImplementation(function (this: StepBudget, n: number) {
+    spend.call(this, n);
+    steps += n; // counted once granted: the spend that throws is not made
+  });
+  try {
+    return { answer: run(), steps };
+  } catch (error) {
+    if (!(error instanceof MatchingTooCostly)) throw error;
+    return { answer: error.name, steps };
+  } finally {
+    spent.mockRestore();
+  }
+}
+
 describe("A13-2 CPU: the budget bounds one decide call; a request makes 20 of them, each just under it", () => {
   // The tenant's file: attack 12's A12-1 shape (3,764 groups naming `a`, two of b, c, d each,
   // 6 × `disallow:/*ab`) plus one `disallow: /sp ace` (a raw space: the record reading differs,
@@ -68,24 +86,6 @@ describe("A13-2 CPU: the budget bounds one decide call; a request makes 20 of th
         spelling,
       );
       if (verdict.decision) disputedReading(matcher, verdict.decision, agent, spelling);
-    }
-  }
-
-  /** What `run` answers (or the name of what it threw), and the steps it spent before. */
-  function measured(run: () => unknown): { answer: unknown; steps: number } {
-    let steps = 0;
-    const spend = StepBudget.prototype.spend;
-    const spent = vi.spyOn(StepBudget.prototype, "spend").mockImplementation(function (this: StepBudget, n: number) {
-      spend.call(this, n);
-      steps += n; // counted once granted: the spend that throws is not made
-    });
-    try {
-      return { answer: run(), steps };
-    } catch (error) {
-      if (!(error instanceof MatchingTooCostly)) throw error;
-      return { answer: error.name, steps };
-    } finally {
-      spent.mockRestore();
     }
   }
 
