@@ -19,7 +19,19 @@ import { Bench } from "tinybench";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { serialize } from "node:v8";
-import { compileRobots, MATCH_STEP_BUDGET, MatchingTooCostly, parseRobotsTxt } from "../src/core/index.ts";
+import {
+  compileRobots,
+  MATCH_STEP_BUDGET,
+  MatchingTooCostly,
+  parseRobotsTxt,
+  resolveUsage,
+  withinOneRequestBudget,
+  type Decision,
+  type RobotsMatcher,
+} from "../src/core/index.ts";
+import { StepBudget } from "../src/core/match-budget.ts";
+import { enforcementMatcher, enforcementSpellings } from "../src/policy/path-spellings.ts";
+import { disputedReading } from "../src/policy/readings.ts";
 import {
   checkRate,
   MAX_STORED_TIMES,
@@ -322,6 +334,39 @@ const manyWild = (count: number) => {
 };
 const allWild = manyWild(Infinity);
 const someWild = manyWild(1_500);
+// Attack 13, A13-8: a group's usage lines (core/usage-resolve.ts) on every allowed request; before
+// the fix matched one by one, unbudgeted: 702 ms on 8 KB for 15,554 lines. Now a tree and the
+// request's budget. A13-2: one request's 20 decisions (10 spellings x the record reading), each
+// ~297,000 steps, were 20 budgets (2.4 million steps, 5-12 ms); now one (policy/edge-decision.ts).
+const manyUsage = (count: number) => {
+  let text = "user-agent: *\nallow: /\n";
+  for (let n = 0; n < count && text.length < 500 * 1024 - 40; n++) {
+    text += `content-usage: /*a${n.toString(36)} train-ai=n\n`;
+  }
+  return compileRobots(parseRobotsTxt(new TextEncoder().encode(text)));
+};
+const allUsage = manyUsage(Infinity);
+const someUsage = manyUsage(1_000);
+const usageOf = (matcher: RobotsMatcher) => {
+  const decision = matcher.decide(["somebot"], KB8);
+  resolveUsage(decision.group, KB8, { allowed: true });
+  return decision;
+};
+const spaced = enforcementMatcher(
+  parseRobotsTxt(new TextEncoder().encode(`user-agent: a\ndisallow: /sp ace\n${sixWild}`)),
+);
+for (const token of ["b", "c", "a", "d"]) spaced.decide([token], "/");
+const SPELLED = "//a;x%2Fa%3Aa/a;y=%2F..%2Fa%40a";
+const agentA = { crawler: true, tokens: ["a"], known: undefined, obeysGlobalGroup: true, honoursRateLimits: false };
+const oneRequest = () =>
+  withinOneRequestBudget(() => {
+    let last: Decision | undefined;
+    for (const spelling of enforcementSpellings(SPELLED)) {
+      last = spaced.decide(["a"], spelling);
+      disputedReading(spaced, last, agentA, spelling);
+    }
+    return last;
+  });
 const budgetRows: [string, () => unknown][] = [
   ["A12-1: a of 3,764 groups of 6 /*ab, 8 KB path (too costly)", () => acrossWild.decide(["a"], KB8)],
   [
@@ -334,6 +379,9 @@ const budgetRows: [string, () => unknown][] = [
   ],
   ["A12-6: 32,082 /*a<n> in one group, 8 KB path (too costly)", () => allWild.decide(["a"], KB8)],
   ["1,500 /*a<n> in one group, 8 KB path (answered, one pass)", () => someWild.decide(["a"], KB8)],
+  ["A13-8: usage of 15,554 content-usage /*a<n>, 8 KB path (too costly)", () => usageOf(allUsage)],
+  ["A13-8: usage of 1,000 content-usage /*a<n>, 8 KB path (answered)", () => usageOf(someUsage)],
+  ["A13-2: one request, 10 spellings x 2 readings, one budget (too costly)", oneRequest],
 ];
 const budgetBench = new Bench({ time: 400, warmupTime: 100 });
 const outcome = new Map<string, string>();
@@ -360,3 +408,20 @@ for (const task of budgetBench.tasks) {
     `  ${task.name.padEnd(70)} median ${median.toFixed(2)} ms, max ${worst.toFixed(2)} ms ${outcome.get(task.name) ?? "?"}   ${verdict}`,
   );
 }
+// A13-2 in steps: one request's matching, counted by the budget it spends (at most MATCH_STEP_BUDGET).
+let requestSteps = 0;
+const spend = StepBudget.prototype.spend;
+StepBudget.prototype.spend = function (this: StepBudget, n: number) {
+  spend.call(this, n);
+  requestSteps += n;
+};
+try {
+  oneRequest();
+} catch (error) {
+  if (!(error instanceof MatchingTooCostly)) throw error;
+} finally {
+  StepBudget.prototype.spend = spend;
+}
+console.log(
+  `  A13-2: steps one request spent (10 spellings x 2 readings): ${requestSteps} (bound ${MATCH_STEP_BUDGET})`,
+);

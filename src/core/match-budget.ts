@@ -53,18 +53,54 @@ export class MatchingTooCostly extends Error {
   }
 }
 
-/** The steps left to one decision; `start` at each `decide`, `spend` in the walks. */
-export class StepBudget {
-  private left = MATCH_STEP_BUDGET;
+/**
+ * The budget of the request being decided, while `withinOneRequestBudget` runs; else undefined.
+ *
+ * One request asks many `decide` calls (every spelling of its path, the record reading's
+ * second matcher, a disguised claim judged again, an operator's escaped route) and resolves
+ * usage lines on each (attack 13, A13-2: 20 decisions of ~297,000 steps each, 5-12 ms). Inside
+ * the scope every StepBudget spends from this one account and `start` does not refill it.
+ *
+ * Why a module-level value is safe although workerd runs concurrent requests in one isolate:
+ * the scope takes a SYNCHRONOUS function (policy/edge-decision.ts decideEdge is pure and never
+ * awaits) and is cleared in `finally` before it returns. JavaScript runs one function to its end
+ * before another task starts, so no other request can run, and see this account, between the
+ * set and the clear. A function returning a promise is refused, so an await can never sit in it.
+ */
+let requestAccount: { left: number } | undefined;
 
-  /** A new decision: the whole budget again. */
+/**
+ * Run `decide`, synchronous, with one MATCH_STEP_BUDGET for all the matching it does (every
+ * matcher, tree and usage resolution it asks). Nested calls share the outer request's budget.
+ */
+export function withinOneRequestBudget<T>(decide: () => T): T {
+  if (requestAccount) return decide();
+  requestAccount = { left: MATCH_STEP_BUDGET };
+  try {
+    const answer = decide();
+    if (answer instanceof Promise) throw new TypeError("withinOneRequestBudget takes a synchronous function");
+    return answer;
+  } finally {
+    requestAccount = undefined;
+  }
+}
+
+/**
+ * The steps left to one decision; `start` at each `decide`, `spend` in the walks. Inside a
+ * request's scope (withinOneRequestBudget) both act on the request's one account instead.
+ */
+export class StepBudget {
+  private readonly own = { left: MATCH_STEP_BUDGET };
+
+  /** A new decision: the whole budget again (outside a request's scope; inside, nothing). */
   start(): void {
-    this.left = MATCH_STEP_BUDGET;
+    this.own.left = MATCH_STEP_BUDGET;
   }
 
   /** Take `steps` of the budget; throws MatchingTooCostly past it. */
   spend(steps: number): void {
-    this.left -= steps;
-    if (this.left < 0) throw new MatchingTooCostly();
+    const account = requestAccount ?? this.own;
+    account.left -= steps;
+    if (account.left < 0) throw new MatchingTooCostly();
   }
 }

@@ -62,7 +62,7 @@
  */
 
 import type { AgentInfo } from "../agents/classify.ts";
-import { canonicalizePath, resolveUsage } from "../core/index.ts";
+import { canonicalizePath, resolveUsage, withinOneRequestBudget } from "../core/index.ts";
 import { judgeClaim, type Judged } from "./claim.ts";
 import { claimOrListed, reportedOnly } from "./disguise.ts";
 import { bindsRateLines, declaresRateLimits, rateLimitsAt, visitWindow } from "./crawl-rate.ts";
@@ -103,8 +103,17 @@ import { withTerms, type TermsSubject } from "./terms.ts";
 /** The decision's answer: the record of what happened, or a fact it needs first. */
 export type EdgeAnswer = EdgeRecord | GatherRequest;
 
-/** Facts in, one record out (see the precedence in the file comment). */
+/**
+ * Facts in, one record out (see the precedence in the file comment). All the robots.txt
+ * matching one call does — every spelling, both readings, usage lines — spends ONE matching
+ * budget (core/match-budget.ts withinOneRequestBudget; attack 13, A13-2): past it the core
+ * throws MatchingTooCostly to the edge's fail-safe. Synchronous, so the scope is safe.
+ */
 export function decideEdge(facts: EdgeFacts): EdgeAnswer {
+  return withinOneRequestBudget(() => decidedEdge(facts));
+}
+
+function decidedEdge(facts: EdgeFacts): EdgeAnswer {
   const unjudged = unjudgedOutcome(facts);
   if (unjudged) return recorded(facts, unjudged, identityAsGathered(facts, "unjudged"));
 
@@ -383,6 +392,8 @@ function usage(facts: EdgeFacts, { agent, category }: Judged, verdict: Verdict):
   const matcher = facts.robots === NOT_GATHERED ? undefined : facts.robots.matcher;
   const group = usageGroup(matcher, verdict.decision, agent.obeysGlobalGroup);
   if (verdict.layer !== "robots.txt" || !group) return paced(facts, agent, verdict, undefined);
+  // Off, and no header to send: nothing here would be used, so the lines are not matched (A13-8).
+  if (facts.usageSignals === "off" && !facts.usageHeader) return paced(facts, agent, verdict, undefined);
   const resolution = resolveUsage(group, verdict.judgedPath, { allowed: true });
   // The route's mode (else MODE) may soften a refusal to a report; USAGE_SIGNALS=off silences it.
   const inForce = verdict.policy?.route.mode ?? facts.mode;
