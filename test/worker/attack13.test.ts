@@ -182,6 +182,34 @@ describe("A13-4 replay's live side does not judge a file over the cap as the edg
   });
 });
 
+describe("A13-4b the tester's draft side is held to the cap as the edge would hold it once deployed", () => {
+  // A draft was compiled uncapped: a draft over the cap read "refused"/"pass" in the tester where,
+  // once deployed, the edge would answer crawlers 503 (robots.txt unavailable).
+  let huge = "";
+  for (let n = 0; huge.length < 500 * 1024 - 40; n++) huge += `user-agent:a${n.toString(36)}\ndisallow:/\n`;
+
+  it.each([
+    { draft: "a draft over the cap", text: huge, action: "unavailable" },
+    { draft: "a small draft", text: "User-agent: *\nDisallow: /x\n", action: "block" },
+  ])("live allows all; $draft -> draft $action", async ({ text, action }) => {
+    const { admin } = await import("./helpers.ts");
+    fakeOrigin({ body: "User-agent: *\nAllow: /\n" });
+    const OFF = { VERIFY_CRAWLERS: "off" };
+    expect((await admin("refresh", { method: "POST", env: OFF })).status).toBe(200);
+    const response = await admin("test", {
+      method: "POST",
+      body: { ua: GOOGLEBOT, urls: ["/x"], draft: text },
+      env: OFF,
+    });
+    const answer = (await response.json()) as {
+      results: { live: { action: { action: string } }; draft: { action: { action: string } } }[];
+    };
+    expect(answer.results.map(({ live, draft }) => [live.action.action, draft.action.action])).toEqual([
+      ["pass", action],
+    ]);
+  });
+});
+
 describe("A13-6 GET status says crawlers were answered 503 when only the operator's explain was too costly", () => {
   // own-fault.ts notes every MatchingTooCostly as "a crawler's request was not decided ...;
   // crawlers were answered 503", keyed on the request's authority, also when the request was the
@@ -207,5 +235,15 @@ describe("A13-7 the tester (POST test) loses every URL's answer to one too costl
     expect((await admin("refresh", { method: "POST" })).status).toBe(200);
     const response = await admin("test", { method: "POST", body: { ua: GOOGLEBOT, urls: ["/", MID] } });
     expect(response.status).toBe(200);
+    const answer = (await response.json()) as {
+      results: { url: string; error?: string; live?: { action: { action: string } } }[];
+    };
+    expect(answer.results.map(({ url, error, live }) => [url, error?.slice(0, 13), live?.action.action])).toEqual([
+      ["/", undefined, "pass"],
+      [MID, "not decided: ", undefined],
+    ]);
+    // The operator's question: no fault claiming a crawler was answered.
+    const status = (await (await admin("status")).json()) as { ownFaults: unknown[] };
+    expect(status.ownFaults).toEqual([]);
   });
 });
