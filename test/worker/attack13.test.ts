@@ -79,6 +79,13 @@ describe("A13-1b a crawler in disguise whose decision is too costly is not forwa
   });
 });
 
+/** One group of `disallow:/xxxxxxxxx<n>` rules (A13-3) filling `bytes`. */
+function shaped(bytes: number): string {
+  let text = "user-agent: *\n";
+  for (let n = 0; text.length < bytes - 60; n++) text += `disallow:/${n.toString(36).padStart(11, "x")}\n`;
+  return text;
+}
+
 describe("A13-3 quota/CPU: two tenants' files each under the cap but over half the budget, asked in turn", () => {
   // The per-file cap was 3/4 of the one 64 MiB budget (memory-budget.ts), so two files between
   // 32 and 48 MiB estimated could not be held together: a client asking `a.` and `b.` of one `*.`
@@ -91,11 +98,6 @@ describe("A13-3 quota/CPU: two tenants' files each under the cap but over half t
   // Fixed: the cap is a third of the budget (21.3 MiB). The 36.4 MiB file is over it (robots.txt
   // unavailable, its verdict kept: no re-parse); the same shape cut to 250 KiB (11,000 rules,
   // ~18 MiB) is under it, and two of them are held together.
-  function shaped(bytes: number): string {
-    let text = "user-agent: *\n";
-    for (let n = 0; text.length < bytes - 60; n++) text += `disallow:/${n.toString(36).padStart(11, "x")}\n`;
-    return text;
-  }
   const hosts = ["https://a.tenants.example", "https://b.tenants.example"];
 
   it.each([

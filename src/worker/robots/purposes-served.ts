@@ -8,7 +8,7 @@
  * on them compiles once per new copy or new version and costs a lookup per request after.
  */
 
-import { parseRobotsTxt, serializeRobots, type RobotsMatcher, type RobotsTxt } from "../../core/index.ts";
+import { parseRobotsTxt, serializeRobots, type RobotsTxt } from "../../core/index.ts";
 import { enforcementMatcher } from "../../policy/path-spellings.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import { compilePurposes } from "../../policy/purposes-robots.ts";
