@@ -3,10 +3,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, fakeOrigin, freshState, GOOGLEBOT } from "./helpers.ts";
 
-// One group for googlebot of 32,082 distinct wildcard rules (500 KiB), as in
-// matching-budget.test.ts: every path is past the decision's budget (MatchingTooCostly).
+const MID = `/${"a".repeat(99)}`;
+const LONG = `/${"a".repeat(7_999)}`;
+
+// One group for googlebot of ~12,800 distinct wildcard rules (200 KiB), as in
+// matching-budget.test.ts: every path of 20 characters or more is past the decision's budget
+// (MatchingTooCostly). It was 500 KiB (every path, even "/"), which is now over the per-file cap
+// (A13-3: 21.3 MiB; it estimates at 47.7 MiB) and so never compiled: robots.txt unavailable.
 let COSTLY = "user-agent:googlebot\n";
-for (let n = 0; COSTLY.length < 500 * 1024 - 20; n++) COSTLY += `disallow:/*a${n.toString(36)}\n`;
+for (let n = 0; COSTLY.length < 200 * 1024 - 20; n++) COSTLY += `disallow:/*a${n.toString(36)}\n`;
 
 beforeEach(async () => {
   await freshState();
@@ -23,65 +28,127 @@ describe("A13-1 a decision too costly to match ignores MODE=report (the operator
   // its tenant's file. MODE is read only after decide returns (judge.ts judgeUnder); the
   // exception skips it.
   it.each([
-    { path: "/x", env: { MODE: "report" } },
-    { path: "/", env: { MODE: "report" } },
-  ])("GOOGLEBOT $path under $env -> the origin's page, not 503", async ({ path, env }) => {
+    { path: MID, env: { MODE: "report" } },
+    { path: LONG, env: { MODE: "report" } },
+    { path: MID, env: { FAIL_OPEN: "true" } },
+  ])("GOOGLEBOT $path.length-character path under $env -> the origin's page, not 503", async ({ path, env }) => {
     const response = await call(path, { ua: GOOGLEBOT, env });
     expect([response.status, response.headers.get("retry-after")]).toEqual([200, null]);
   });
+
+  it.each([
+    { env: { MODE: "report" }, answered: "crawlers were forwarded unjudged (MODE=report refuses nothing)" },
+    { env: { FAIL_OPEN: "true" }, answered: "crawlers were forwarded unjudged (FAIL_OPEN=true)" },
+    { env: {}, answered: "crawlers were answered 503" },
+  ])(
+    "GOOGLEBOT, a 100-character path, under $env: GET status names the fault and says '$answered'",
+    async ({ env, answered }) => {
+      const { admin } = await import("./helpers.ts");
+      await call(MID, { ua: GOOGLEBOT, env });
+      const status = (await (await admin("status")).json()) as { ownFaults: { key: string; cause: string }[] };
+      expect(status.ownFaults.map(({ key, cause }) => [key, cause.endsWith(`; ${answered}, people pass`)])).toEqual([
+        ["robots.txt of https://origin.test", true],
+      ]);
+    },
+  );
 });
 
+describe("A13-1b a crawler in disguise whose decision is too costly is not forwarded unjudged", () => {
+  // DISGUISED_CRAWLERS=enforce judges a browser User-Agent from a crawler-only range as that
+  // crawler (here GPTBot, whose group is past the budget). The fail-safe asked the User-Agent
+  // only ("a person") and forwarded it unjudged; the decision now tells it what it knew.
+  let costly = "user-agent:gptbot\n";
+  for (let n = 0; costly.length < 200 * 1024 - 20; n++) costly += `disallow:/*a${n.toString(36)}\n`;
+  const GPTBOT_ADDRESS = "20.171.206.7";
+
+  it.each([
+    { who: "a browser UA from GPTBot's crawler-only range", address: GPTBOT_ADDRESS, status: 503 },
+    { who: "a browser UA from a person's address", address: "203.0.113.9", status: 200 },
+  ])("$who, a 100-character path -> $status", async ({ address, status }) => {
+    const { admin } = await import("./helpers.ts");
+    const { env } = await import("cloudflare:workers");
+    await env.ROBOTS.put(
+      "crawler-ranges",
+      JSON.stringify({ sources: { gptbot: { fetchedAt: Date.now(), cidrs: ["20.171.206.0/24"] } } }),
+    );
+    fakeOrigin({ body: costly });
+    const vars = { DISGUISED_CRAWLERS: "enforce" };
+    expect((await admin("refresh", { method: "POST", env: vars })).status).toBe(200);
+    const response = await call(MID, { headers: { "cf-connecting-ip": address }, env: vars });
+    expect(response.status).toBe(status);
+  });
+});
+
+/** One group of `disallow:/xxxxxxxxx<n>` rules (A13-3) filling `bytes`. */
+function shaped(bytes: number): string {
+  let text = "user-agent: *\n";
+  for (let n = 0; text.length < bytes - 60; n++) text += `disallow:/${n.toString(36).padStart(11, "x")}\n`;
+  return text;
+}
+
 describe("A13-3 quota/CPU: two tenants' files each under the cap but over half the budget, asked in turn", () => {
-  // The per-file cap is 3/4 of the one 64 MiB budget (memory-budget.ts), so two files between
-  // 32 and 48 MiB estimated cannot be held together: a client asking `a.` and `b.` of one `*.`
-  // AUTHORITIES pattern in turn makes each load drop the other (the least recently used), and
-  // every request reads KV (500 KiB), parses the model and compiles 23,270 rules again. Each
-  // load also pushes every other tenant out of the isolate (36 MiB of 64). One group of
+  // The per-file cap was 3/4 of the one 64 MiB budget (memory-budget.ts), so two files between
+  // 32 and 48 MiB estimated could not be held together: a client asking `a.` and `b.` of one `*.`
+  // AUTHORITIES pattern in turn made each load drop the other (the least recently used), and
+  // every request read KV (500 KiB), parsed the model and compiled 23,270 rules again. Each
+  // load also pushed every other tenant out of the isolate (36 MiB of 64). One group of
   // `disallow:/xxxxxxxxx<n>` (12 characters, 23,270 rules, 500 KiB): 36.4 MiB estimated
   // (/tmp/s11-attack13-cpu/weight.ts). Measured on f607158: a KV read on every one of the 12
   // loads below. Only two hosts are needed (no new-host budget spent after the first two).
-  let text = "user-agent: *\n";
-  for (let n = 0; text.length < 500 * 1024 - 60; n++) text += `disallow:/${n.toString(36).padStart(11, "x")}\n`;
+  // Fixed: the cap is a third of the budget (21.3 MiB). The 36.4 MiB file is over it (robots.txt
+  // unavailable, its verdict kept: no re-parse); the same shape cut to 250 KiB (11,000 rules,
+  // ~18 MiB) is under it, and two of them are held together.
   const hosts = ["https://a.tenants.example", "https://b.tenants.example"];
 
-  it("a and b asked in turn 6 times: each read from KV once, not on every request", async () => {
-    const { applyFetch } = await import("../../src/worker/robots/entry.ts");
-    const { writeEntry } = await import("../../src/worker/store.ts");
-    const { clearRobotsMemory, judgedRobots, storedRobots } = await import("../../src/worker/robots/cache.ts");
-    const { env } = await import("cloudflare:workers");
-    const { countingKv } = await import("./helpers.ts");
-    for (const authority of hosts) {
-      const entry = applyFetch(
-        undefined,
-        authority,
-        {
-          kind: "ok",
-          status: 200,
-          body: new TextEncoder().encode(text),
-          etag: undefined,
-          lastModified: undefined,
-          maxAge: undefined,
-        },
-        { now: Date.now(), maxAgeSeconds: 86_400 },
-      );
-      await writeEntry(env.ROBOTS, entry);
-    }
-    clearRobotsMemory();
-    const reads: string[] = [];
-    const kv = countingKv(reads, "robots:");
-    const states: string[] = [];
-    for (let round = 0; round < 6; round++) {
+  it.each([
+    {
+      size: "500 KiB (36.4 MiB estimated, over the cap)",
+      text: shaped(500 * 1024),
+      state: "unavailable",
+      refused: undefined,
+    },
+    { size: "250 KiB (~18 MiB estimated, under the cap)", text: shaped(250 * 1024), state: "ok", refused: false },
+  ])(
+    "a and b asked in turn 6 times, $size: each read from KV once, not on every request",
+    async ({ text, state, refused }) => {
+      const { applyFetch } = await import("../../src/worker/robots/entry.ts");
+      const { writeEntry } = await import("../../src/worker/store.ts");
+      const { clearRobotsMemory, judgedRobots, storedRobots } = await import("../../src/worker/robots/cache.ts");
+      const { env } = await import("cloudflare:workers");
+      const { countingKv } = await import("./helpers.ts");
       for (const authority of hosts) {
-        const robots = await storedRobots(authority, kv);
-        if (!robots) throw new Error(`planted entry of ${authority} not found`);
-        const judged = judgedRobots(robots);
-        states.push(judged.state);
-        expect(judged.matcher?.decide(["googlebot"], "/xxxxxxxxxx0").allowed).toBe(false);
+        const entry = applyFetch(
+          undefined,
+          authority,
+          {
+            kind: "ok",
+            status: 200,
+            body: new TextEncoder().encode(text),
+            etag: undefined,
+            lastModified: undefined,
+            maxAge: undefined,
+          },
+          { now: Date.now(), maxAgeSeconds: 86_400 },
+        );
+        await writeEntry(env.ROBOTS, entry);
       }
-    }
-    expect(states).toEqual(Array.from({ length: 12 }, () => "ok"));
-    expect(reads).toEqual(hosts.map((authority) => `robots:${authority}`));
-  });
+      clearRobotsMemory();
+      const reads: string[] = [];
+      const kv = countingKv(reads, "robots:");
+      const states: string[] = [];
+      for (let round = 0; round < 6; round++) {
+        for (const authority of hosts) {
+          const robots = await storedRobots(authority, kv);
+          if (!robots) throw new Error(`planted entry of ${authority} not found`);
+          const judged = judgedRobots(robots);
+          states.push(judged.state);
+          expect(judged.matcher?.decide(["googlebot"], "/xxxxxxxxxx0").allowed).toBe(refused);
+        }
+      }
+      expect(states).toEqual(Array.from({ length: 12 }, () => state));
+      expect(reads).toEqual(hosts.map((authority) => `robots:${authority}`));
+    },
+  );
 });
 
 describe("A13-4 replay's live side does not judge a file over the cap as the edge does", () => {
@@ -117,6 +184,34 @@ describe("A13-4 replay's live side does not judge a file over the cap as the edg
   });
 });
 
+describe("A13-4b the tester's draft side is held to the cap as the edge would hold it once deployed", () => {
+  // A draft was compiled uncapped: a draft over the cap read "refused"/"pass" in the tester where,
+  // once deployed, the edge would answer crawlers 503 (robots.txt unavailable).
+  let huge = "";
+  for (let n = 0; huge.length < 500 * 1024 - 40; n++) huge += `user-agent:a${n.toString(36)}\ndisallow:/\n`;
+
+  it.each([
+    { draft: "a draft over the cap", text: huge, action: "unavailable" },
+    { draft: "a small draft", text: "User-agent: *\nDisallow: /x\n", action: "block" },
+  ])("live allows all; $draft -> draft $action", async ({ text, action }) => {
+    const { admin } = await import("./helpers.ts");
+    fakeOrigin({ body: "User-agent: *\nAllow: /\n" });
+    const OFF = { VERIFY_CRAWLERS: "off" };
+    expect((await admin("refresh", { method: "POST", env: OFF })).status).toBe(200);
+    const response = await admin("test", {
+      method: "POST",
+      body: { ua: GOOGLEBOT, urls: ["/x"], draft: text },
+      env: OFF,
+    });
+    const answer = (await response.json()) as {
+      results: { live: { action: { action: string } }; draft: { action: { action: string } } }[];
+    };
+    expect(answer.results.map(({ live, draft }) => [live.action.action, draft.action.action])).toEqual([
+      ["pass", action],
+    ]);
+  });
+});
+
 describe("A13-6 GET status says crawlers were answered 503 when only the operator's explain was too costly", () => {
   // own-fault.ts notes every MatchingTooCostly as "a crawler's request was not decided ...;
   // crawlers were answered 503", keyed on the request's authority, also when the request was the
@@ -125,7 +220,7 @@ describe("A13-6 GET status says crawlers were answered 503 when only the operato
   it("explain on a too-costly path, no crawler request: no fault claiming crawlers were answered 503", async () => {
     const { admin } = await import("./helpers.ts");
     expect((await admin("refresh", { method: "POST" })).status).toBe(200);
-    const response = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=${encodeURIComponent("/x")}`);
+    const response = await admin(`explain?ua=${encodeURIComponent(GOOGLEBOT)}&url=${encodeURIComponent(MID)}`);
     expect(response.status).toBe(500);
     const status = (await (await admin("status")).json()) as { ownFaults: { cause: string }[] };
     expect(status.ownFaults.filter(({ cause }) => cause.includes("crawlers were answered 503"))).toEqual([]);
@@ -137,10 +232,20 @@ describe("A13-7 the tester (POST test) loses every URL's answer to one too costl
   // exit 2); the admin tester's explainRequest lets MatchingTooCostly reach the fail-safe, so
   // one such URL in the list turns the whole answer into a JSON 500 (and notes in GET status
   // that crawlers were answered 503: A13-6). Here every URL is past the budget for googlebot.
-  it("googlebot, URLs / and /x: 200 with a result per URL (each naming why it was not decided), not 500", async () => {
+  it("googlebot, URLs / and a 100-character path: 200 with a result per URL (each naming why it was not decided), not 500", async () => {
     const { admin } = await import("./helpers.ts");
     expect((await admin("refresh", { method: "POST" })).status).toBe(200);
-    const response = await admin("test", { method: "POST", body: { ua: GOOGLEBOT, urls: ["/", "/x"] } });
+    const response = await admin("test", { method: "POST", body: { ua: GOOGLEBOT, urls: ["/", MID] } });
     expect(response.status).toBe(200);
+    const answer = (await response.json()) as {
+      results: { url: string; error?: string; live?: { action: { action: string } } }[];
+    };
+    expect(answer.results.map(({ url, error, live }) => [url, error?.slice(0, 13), live?.action.action])).toEqual([
+      ["/", undefined, "pass"],
+      [MID, "not decided: ", undefined],
+    ]);
+    // The operator's question: no fault claiming a crawler was answered.
+    const status = (await (await admin("status")).json()) as { ownFaults: unknown[] };
+    expect(status.ownFaults).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // One budget for the isolate's robots.txt memories (src/worker/memory-budget.ts): the robots.txt
 // memory, its unsaved entries and the store's last good values, filled together, stay within
-// 64 MiB; and a robots.txt whose compiled matcher is estimated over three quarters of it is not built:
+// 64 MiB; and a robots.txt whose compiled matcher is estimated over a third of it is not built:
 // robots.txt unavailable (a person passes, a crawler gets 503 + Retry-After), named in GET status,
 // repaired by a new file and POST refresh.
 import { env } from "cloudflare:workers";
@@ -133,7 +133,7 @@ describe("a robots.txt over the per-file cap: robots.txt unavailable, named, rep
       expect.objectContaining({
         key: FAULT_KEY,
         cause: expect.stringMatching(
-          /^its robots\.txt would compile to an estimated \d+\.\d MiB, over the 48 MiB one file/,
+          /^its robots\.txt would compile to an estimated \d+\.\d MiB, over the 21\.3 MiB one file/,
         ),
         repair: expect.stringContaining(`POST refresh?origin=${ORIGIN}`),
       }),

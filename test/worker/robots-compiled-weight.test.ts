@@ -63,7 +63,7 @@ describe("tenants' robots.txt of the worst shape: the memory weighs their compil
       tenants: 6,
       held: 6,
       answers: [undefined, undefined],
-      why: "~135-143 MiB estimated each, over the 48 MiB cap: not built (robots.txt unavailable, capped-matcher.ts), only the text held",
+      why: "~135-143 MiB estimated each, over the 21.3 MiB cap: not built (robots.txt unavailable, capped-matcher.ts), only the text held",
     },
   ];
   for (const { file, tenants, held, answers, why } of rows) {

@@ -25,7 +25,7 @@ import { readBodyJson } from "./body.ts";
 import { MAX_POLICY_BYTES } from "./policy.ts";
 import { readAskedRequests } from "./replay-asked.ts";
 import { jsonResponse } from "../responses.ts";
-import { storedRobots } from "../robots/cache.ts";
+import { judgedRobots, storedRobots, type LoadedRobots } from "../robots/cache.ts";
 import { compileServed, draftLoaded, servedRobots } from "../robots/purposes-served.ts";
 
 const DEFAULT_HOURS = 24;
@@ -154,19 +154,13 @@ export async function replayDraft(
   const stored = await storedRobots(origin, admin.kv);
   // Each side's robots.txt is the one it would serve and enforce: its origin file with its purposes.
   const robots = stored && servedRobots(stored, livePolicy);
-  const live: ReplaySide = {
-    state: robots?.entry.state ?? "none",
-    matcher: robots?.matcher(),
-    policy: livePolicy,
-  };
+  // Judged as the edge judges it (judgedRobots): a file over the cap is "unavailable" (a crawler
+  // 503), not a file with no matcher (a pass): attack 13, A13-4.
+  const live: ReplaySide = { ...judgedSide(robots), policy: livePolicy };
   const draftSidePolicy = body.value.policyGiven ? body.value.policy : livePolicy;
   const draftOrigin = body.value.robots === undefined ? stored : draftLoaded(stored, body.value.robots, Date.now());
   const draftRobots = draftOrigin && compileServed(draftOrigin, draftSidePolicy);
-  const draft: ReplaySide = {
-    state: draftRobots?.entry.state ?? "none",
-    matcher: draftRobots?.matcher(),
-    policy: draftSidePolicy,
-  };
+  const draft: ReplaySide = { ...judgedSide(draftRobots), policy: draftSidePolicy };
   const namespace = admin.env.ACTIVITY;
   const object = namespace?.get(namespace.idFromName(origin));
   const requests = object ? await object.recentRequests(MAX_REPLAYED, Date.now()) : [];
@@ -190,4 +184,9 @@ export async function replayDraft(
       asked: { ...askedResult, changed: askedResult.changed.map(({ time: _time, ...change }) => change) },
     }),
   });
+}
+
+/** A side's robots.txt as the edge judges it; "none" where there is no entry. */
+function judgedSide(robots: LoadedRobots | undefined): Pick<ReplaySide, "state" | "matcher"> {
+  return robots ? judgedRobots(robots) : { state: "none", matcher: undefined };
 }

@@ -27,6 +27,7 @@ import { explainRequest } from "../../policy/explain.ts";
 import { pathsWithinBudget } from "../../policy/replay.ts";
 import { invalid, valid, type Validated } from "../../policy/validated.ts";
 import { jsonResponse } from "../responses.ts";
+import { MatchingTooCostly } from "../../core/index.ts";
 import { judgedRobots, robotsFor } from "../robots/cache.ts";
 import { compileServed, draftLoaded, servedRobots } from "../robots/purposes-served.ts";
 import { readBodyJson } from "./body.ts";
@@ -68,7 +69,8 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   const draftServed =
     draftText === undefined ? undefined : compileServed(draftLoaded(stored, draftText, Date.now()), situation.policy);
   const live = judgedRobots(robots);
-  const draft = draftServed && { state: draftServed.entry.state, matcher: draftServed.matcher() };
+  // Both sides judged as the edge judges them: a file over the cap is "unavailable" (A13-4).
+  const draft = draftServed && judgedRobots(draftServed);
   const claimCheck = ip === undefined ? undefined : await claimCheckOf(admin, ua, ip);
   const disguise = await disguiseAt(admin, ip);
   const judged = (url: string, side: typeof live, during: Situation) =>
@@ -78,7 +80,7 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
   /** The edge's answer now and, when a pause answered it, the rules' verdict beside it. */
   const sideOf = (url: string, side: typeof live): Explained =>
     withAfterPause(judged(url, side, situation), situation, (lifted) => judged(url, side, lifted));
-  const results = judgedUrls.map((url) => {
+  function resultOf(url: string) {
     const now = sideOf(url, live);
     if (!draft) return { url, live: now };
     const drafted = sideOf(url, draft);
@@ -90,7 +92,8 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
       // Kept for callers of the earlier answer: the same comparison, on the verdicts after the pause.
       ...(unpaused && { differsAfterPause: differ(now.afterPause ?? now, drafted.afterPause ?? drafted) }),
     };
-  });
+  }
+  const results = judgedUrls.map((url) => decidedOrNamed(url, resultOf));
   const partial = judgedUrls.length < urls.length;
   return jsonResponse({
     origin,
@@ -103,6 +106,21 @@ export async function testUrls(admin: AdminContext): Promise<Response> {
     }),
     results,
   });
+}
+
+/**
+ * A URL too costly to match on either side (core/match-budget.ts) is answered as that URL's
+ * error, the others as usual, as `robots-edge check` names the URL it could not decide (attack
+ * 13, A13-7): one such URL must not lose the whole list. Nothing is noted in GET status: no
+ * crawler was answered. Any other exception still reaches the fail-safe.
+ */
+function decidedOrNamed<T>(url: string, result: (url: string) => T): T | { url: string; error: string } {
+  try {
+    return result(url);
+  } catch (error) {
+    if (!(error instanceof MatchingTooCostly)) throw error;
+    return { url, error: `not decided: ${error.message}` };
+  }
 }
 
 /** The first URLs whose judgments fit replay's work budget (policy/replay.ts, one measure). */

@@ -4,7 +4,8 @@
  *
  *   - a person: the origin's answer, forwarded unjudged (the edge adds nothing to it);
  *   - a crawler: 503 with Retry-After, never a 403 or a 500 for our fault (a crawler retries; a
- *     5xx other than 503, or a 403, could drop the site's URLs or turn crawling off);
+ *     5xx other than 503, or a 403, could drop the site's URLs or turn crawling off); under
+ *     MODE=report or FAIL_OPEN=true, the origin's answer as a person's (crawlerAnswerOf);
  *   - GET/HEAD /robots.txt: the last copy this isolate loaded, else 503 with Retry-After
  *     (Google reads a 500 robots.txt as "crawl nothing" for as long as it lasts);
  *   - the admin API: JSON 500 naming the error (the operator may read it);
@@ -12,12 +13,13 @@
  *     matcher found too costly to make (core/match-budget.ts MatchingTooCostly: the robots.txt's
  *     wildcard rules or groups, on a path that long) is named under the host's robots.txt, with
  *     its repair: it is the file's shape, not a bug, and the edge could not check, so it must not
- *     guess (a crawler gets 503 like any other fault here, a person never runs the matcher).
+ *     guess (a crawler gets what any other fault here gives it, a person never runs the matcher).
  *   - a licence server that fails, hangs or answers nothing we can read (worker/licence): the
  *     crawler's licence check stands `unavailable`, which the decision answers 503 with this
  *     Retry-After (policy/terms.ts), never a refusal; the operator sees the server named.
  *
- * Who is a person is asked of the classifier again, with nothing else: if even that fails, the
+ * Who is a person is asked of the classifier again, with one thing else: a crawler in disguise
+ * the decision had already recognised (judgedAsCrawler); if even the classifier fails, the
  * request is a person's. No bypass comes of it: a crawler can always claim a browser's
  * User-Agent, and that request is forwarded unjudged anyway; what the fallback must never do is
  * refuse a person for our fault. Nothing here may throw: each step that could is caught, and the
@@ -53,30 +55,72 @@ export interface FaultContext {
 export async function ownFaultResponse(context: FaultContext, error: unknown): Promise<Response> {
   const message = error instanceof Error ? error.message : String(error);
   logError("request", message);
+  const { request, config } = context;
+  const url = URL.canParse(request.url) ? new URL(request.url) : undefined;
+  const crawlers = crawlerAnswerOf(config);
+  if (config && url?.pathname.startsWith(config.adminPrefix)) {
+    // The operator's own question (explain, the tester): no crawler was answered, so nothing is
+    // noted as if one were (attack 13, A13-6); the operator reads the error here.
+    if (!(error instanceof MatchingTooCostly)) noteRequestFault(message, crawlers);
+    return jsonResponse({ error: `internal error: ${message}; see GET status` }, 500);
+  }
   if (error instanceof MatchingTooCostly && context.authority !== undefined) {
     noteOwnFault(
       tooLargeFaultKey(context.authority),
-      `a crawler's request was not decided: ${message}; crawlers were answered 503, people pass`,
+      `a crawler's request was not decided: ${message}; ${CRAWLER_ANSWERS[crawlers]}, people pass`,
       `have the site serve a robots.txt with fewer wildcard rules (and fewer groups naming the same crawler), then POST refresh?origin=${context.authority}`,
     );
   } else {
-    noteOwnFault(
-      "request handler",
-      `an exception on the request path (${message}): people were forwarded unjudged, crawlers answered 503`,
-      "a bug of robots-edge's own: report it with this message and the request's User-Agent and path",
-    );
-  }
-  const { request, config } = context;
-  const url = URL.canParse(request.url) ? new URL(request.url) : undefined;
-  if (config && url?.pathname.startsWith(config.adminPrefix)) {
-    return jsonResponse({ error: `internal error: ${message}; see GET status` }, 500);
+    noteRequestFault(message, crawlers);
   }
   const origin = originOf(context);
   if (url && (request.method === "GET" || request.method === "HEAD") && isRobotsTxtPath(url.pathname)) {
     return lastRobotsTxt(context.authority ?? authorityFrom(url, origin), request.method);
   }
-  if (isCrawler(request)) return crawlerUnavailable();
+  if (crawlers === "503" && (isCrawler(request) || judgedAsCrawler.has(error as object))) return crawlerUnavailable();
   return forwardedUnjudged(request, url, origin, adminTokenOf(context));
+}
+
+/**
+ * What our fault does for a crawler: 503 + Retry-After, unless the operator said otherwise.
+ * MODE=report refuses nothing (judge.ts passes and reports what it would refuse), so our fault
+ * must not refuse either: an operator watching first would have Googlebot answered 503 site-wide
+ * by one tenant's file (attack 13, A13-1). FAIL_OPEN=true lets crawlers through when the edge
+ * cannot judge (robots.txt unavailable, judge.ts); a decision the edge could not make is that.
+ * Read from the global settings: a policy route's own mode is not known here (the fault came
+ * before the route was judged), so a report-only route under MODE=enforce still answers 503.
+ * With no config read (a fault before it), the default: 503.
+ */
+function crawlerAnswerOf(config: Config | undefined): "503" | "origin (MODE=report)" | "origin (FAIL_OPEN)" {
+  if (config?.mode === "report") return "origin (MODE=report)";
+  if (config?.failOpen) return "origin (FAIL_OPEN)";
+  return "503";
+}
+
+const CRAWLER_ANSWERS: Record<ReturnType<typeof crawlerAnswerOf>, string> = {
+  "503": "crawlers were answered 503",
+  "origin (MODE=report)": "crawlers were forwarded unjudged (MODE=report refuses nothing)",
+  "origin (FAIL_OPEN)": "crawlers were forwarded unjudged (FAIL_OPEN=true)",
+};
+
+function noteRequestFault(message: string, crawlers: ReturnType<typeof crawlerAnswerOf>): void {
+  noteOwnFault(
+    "request handler",
+    `an exception on the request path (${message}): people were forwarded unjudged, ${CRAWLER_ANSWERS[crawlers]}`,
+    "a bug of robots-edge's own: report it with this message and the request's User-Agent and path",
+  );
+}
+
+/**
+ * Exceptions thrown while the edge judged a request it already knew as a crawler's though its
+ * User-Agent is a browser's (a crawler in disguise, DISGUISED_CRAWLERS=enforce: request-path.ts
+ * marks them). The User-Agent alone would call it a person and forward it unjudged.
+ */
+const judgedAsCrawler = new WeakSet<object>();
+
+/** Mark `error` as thrown while judging a request known to be a crawler's (see judgedAsCrawler). */
+export function thrownJudgingCrawler(error: unknown): void {
+  if (typeof error === "object" && error !== null) judgedAsCrawler.add(error);
 }
 
 /**

@@ -44,6 +44,7 @@ import { servedRobots } from "../robots/purposes-served.ts";
 import { robotsTxtResponse } from "../robots/route.ts";
 import { cataloguedClaim } from "../identity/catalogues.ts";
 import { disguiseOf } from "../identity/disguised.ts";
+import { thrownJudgingCrawler } from "./own-fault.ts";
 import { needsVerification, verifyClaim } from "../identity/verify-crawler.ts";
 import { carriesSignature, checkSignature } from "../identity/verify-signature.ts";
 import { licenceTokenOf } from "../../policy/terms.ts";
@@ -76,7 +77,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     const file = await tdmrepResponse(edge, await policyNow());
     if (file) return file;
   }
-  let answer = decideEdge(facts);
+  let answer = judged(facts);
   while ("gather" in answer) {
     const asked = answer;
     switch (asked.gather) {
@@ -136,7 +137,7 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
         break;
       }
     }
-    answer = decideEdge(facts);
+    answer = judged(facts);
   }
   logOutcome(edge, answer);
   const response = withRateLimit(withTermsHeaders(await perform(edge, answer, robots), answer.terms), answer);
@@ -155,6 +156,21 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
     if (row) recordCharge(edge, row);
   }
   return response;
+}
+
+/**
+ * The decision on `facts`. Were it to throw (a matching too costly, a bug) for a crawler in
+ * disguise the edge already recognised (a browser User-Agent from a crawler-only range, judged
+ * as that crawler), the fail-safe is told: it asks the User-Agent only, which says "a person",
+ * and would forward the crawler unjudged (own-fault.ts).
+ */
+function judged(facts: EdgeFacts): ReturnType<typeof decideEdge> {
+  try {
+    return decideEdge(facts);
+  } catch (error) {
+    if (typeof facts.disguise === "object" && facts.disguisedCrawlers === "enforce") thrownJudgingCrawler(error);
+    throw error;
+  }
 }
 
 /**

@@ -10,7 +10,7 @@
  * `unsaved` and the store's last good values; least recently used go first): enough for every
  * host of a large route-mode deployment to stay warm (500 made each request past 500 hosts a KV
  * read), while files near RFC 9309's 500 KiB cannot pile up without end; a file whose matcher
- * would take over three quarters of it is not built (capped-matcher.ts: robots.txt unavailable);
+ * would take over a third of it is not built (capped-matcher.ts: robots.txt unavailable);
  * only served authorities (robots/authorities.ts) are ever fetched; a refresh whose outcome equals
  * the stored one (same state, bytes, status) skips the KV write unless the stored record is
  * older than REWRITE_AFTER_MS, and it re-reads KV before writing so a copy another isolate

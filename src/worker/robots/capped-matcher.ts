@@ -1,11 +1,11 @@
 /**
  * A robots.txt's compiled matcher, built only when its upper estimate (compiledMatcherBytes) is
- * within ROBOTS_ENTRY_MAX_BYTES, three quarters of the robots.txt memories' budget
+ * within ROBOTS_ENTRY_MAX_BYTES, a third of the robots.txt memories' budget
  * (memory-budget.ts says why). A tenant under a `*.` AUTHORITIES pattern writes its own robots.txt: without the cap one
  * file shaped to compile large (500 KiB of one-rule groups: ~170 MiB estimated) would be built
  * and kept whatever it weighs. Real files stay clear: the largest estimate of test/fixtures/corpus
  * is 15.1 MiB (0297.txt, www.xuexi.cn, at the 500 KiB parse limit), then 10.4 MiB (0062.txt,
- * SmugMug's); the cap is 48 MiB; an ordinary file is weighed at ~36 KB.
+ * SmugMug's); the cap is 21.3 MiB; an ordinary file is weighed at ~36 KB.
  *
  * A file over the cap is a robots.txt we cannot use, answered where every such one is: the
  * decision's robots.txt step with state "unavailable" (policy/judge.ts, edge-decision.ts
@@ -60,7 +60,7 @@ export function cappedMatcher(authority: string, copy: StoredCopy, parsed?: Robo
 function tooLarge(authority: string, bytes: number): CappedMatcher {
   noteOwnFault(
     tooLargeFaultKey(authority),
-    `its robots.txt would compile to an estimated ${(bytes / MiB).toFixed(1)} MiB, over the ${ROBOTS_ENTRY_MAX_BYTES / MiB} MiB one file may take of the isolate's robots.txt memory: robots.txt is unavailable for it (crawlers are answered 503 with Retry-After, people pass)`,
+    `its robots.txt would compile to an estimated ${(bytes / MiB).toFixed(1)} MiB, over the ${(ROBOTS_ENTRY_MAX_BYTES / MiB).toFixed(1)} MiB one file may take of the isolate's robots.txt memory: robots.txt is unavailable for it (crawlers are answered 503 with Retry-After, people pass)`,
     `have the site serve a smaller robots.txt (fewer groups, user-agent lines and rules), then POST refresh?origin=${authority}`,
   );
   return { matcher: undefined, tooLarge: bytes };

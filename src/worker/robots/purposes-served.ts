@@ -8,13 +8,15 @@
  * on them compiles once per new copy or new version and costs a lookup per request after.
  */
 
-import { parseRobotsTxt, serializeRobots, type RobotsMatcher, type RobotsTxt } from "../../core/index.ts";
+import { parseRobotsTxt, serializeRobots, type RobotsTxt } from "../../core/index.ts";
 import { enforcementMatcher } from "../../policy/path-spellings.ts";
 import type { CompiledPolicy } from "../../policy/operator-policy.ts";
 import { compilePurposes } from "../../policy/purposes-robots.ts";
 import { generatedLineCount, withCitedLines } from "../../policy/served-lines.ts";
 import type { LoadedRobots } from "./cache.ts";
+import { ROBOTS_ENTRY_MAX_BYTES } from "../memory-budget.ts";
 import { cappedMatcher, type CappedMatcher } from "./capped-matcher.ts";
+import { compiledMatcherBytes } from "./compiled-weight.ts";
 import { fromBase64, toBase64, type RobotsEntry } from "./entry.ts";
 
 const compiled = new WeakMap<LoadedRobots, { readonly policy: CompiledPolicy; readonly served: LoadedRobots }>();
@@ -75,7 +77,9 @@ function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
 /**
  * servedRobots without the cache: for a draft (replay), which must not evict the live one. The
  * live file (`capped`) is compiled within the cap as the origin's is (capped-matcher.ts, which
- * names the origin in GET status); an operator's draft is not, and names nothing.
+ * names the origin in GET status); an operator's draft is held to the same cap but names nothing
+ * (it is not in force): a draft over it is judged "unavailable", as the edge would judge it once
+ * deployed (judgedRobots), and is never compiled (attack 13, A13-4).
  */
 export function compileServed(
   robots: LoadedRobots,
@@ -101,11 +105,19 @@ export function compileServed(
   return {
     entry: served,
     matcher() {
-      built ??= capped ? cappedMatcher(entry.authority, copy, model) : { matcher: enforcementMatcher(model), bytes: 0 };
+      built ??= capped ? cappedMatcher(entry.authority, copy, model) : draftMatcher(model, copy.model.length);
       return built.matcher;
     },
     tooLarge: () => (built && "tooLarge" in built ? built.tooLarge : undefined),
   };
+}
+
+/** A draft's matcher within the cap, as cappedMatcher judges a live file, without naming a fault. */
+function draftMatcher(model: RobotsTxt, modelLength: number): CappedMatcher {
+  const bytes = compiledMatcherBytes(model, modelLength);
+  return bytes > ROBOTS_ENTRY_MAX_BYTES
+    ? { matcher: undefined, tooLarge: bytes }
+    : { matcher: enforcementMatcher(model), bytes };
 }
 
 /**
@@ -129,7 +141,7 @@ function originBytes(entry: RobotsEntry): Uint8Array | null {
   return null;
 }
 
-/** A draft robots.txt (the page's editor) as if it were the origin's stored copy. */
+/** A draft robots.txt (the page's editor) as if it were the origin's stored copy, within the same cap. */
 export function draftLoaded(like: LoadedRobots | undefined, text: string, now: number): LoadedRobots {
   const bytes = new TextEncoder().encode(text);
   const model = parseRobotsTxt(bytes);
@@ -150,12 +162,14 @@ export function draftLoaded(like: LoadedRobots | undefined, text: string, now: n
     lastError: undefined,
     expiresAt: like?.entry.expiresAt ?? now,
   };
-  let matcher: RobotsMatcher | undefined;
+  // Held to the cap as a live file is (draftMatcher): over it, judged "unavailable" (A13-4).
+  let built: CappedMatcher | undefined;
   return {
     entry,
     matcher() {
-      matcher ??= enforcementMatcher(model);
-      return matcher;
+      built ??= draftMatcher(model, entry.copy?.model.length ?? 0);
+      return built.matcher;
     },
+    tooLarge: () => (built && "tooLarge" in built ? built.tooLarge : undefined),
   };
 }
