@@ -366,7 +366,10 @@ function bestOfEachPattern<P extends CompiledPattern>(wild: P[]): P[] {
   const seen = new Set<string>();
   const kept: P[] = [];
   for (const pattern of wild) {
-    const key = pattern.segments.join("*") + (pattern.anchored ? "$" : "");
+    // The anchor as a flag of its own, first: appended as a `$` it made `/*$` (segments [""],
+    // anchored) and `/*$*` (segments ["$"]) one key, and dropped the one that matches `/`.
+    // Segments never hold a `*` (they are split on it), so joining them on `*` is unambiguous.
+    const key = (pattern.anchored ? "1" : "0") + pattern.segments.join("*");
     if (seen.has(key)) continue;
     seen.add(key);
     kept.push(pattern);

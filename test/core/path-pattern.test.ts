@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePathPattern } from "../../src/core/index.ts";
+import { compilePathPattern, compileRobots, parseRobotsTxt } from "../../src/core/index.ts";
 
 // RFC 9309 §2.2.3: `*` matches any sequence, a final `$` the end; §2.2.2: the longer
 // (canonical) pattern is the more specific. The published API uses the rules' matcher.
@@ -25,5 +25,25 @@ describe("compilePathPattern", () => {
     { pattern: "/caf\u00e9", specificity: 10 },
   ])("rfc9309 §2.2.2 specificity of $pattern is $specificity", ({ pattern, specificity }) => {
     expect(compilePathPattern(pattern).specificity).toBe(specificity);
+  });
+});
+
+// A tree keeps one of each wildcard pattern after a head (rule-tree.ts bestOfEachPattern): rules
+// that look alike but match differently must both stay. `/*$` ends at the path's end (so it
+// matches `/`); `/*$*` holds a literal `$` (it does not). Found by the property tests' CI runs:
+// both were one key, and `/` lost its winning rule.
+describe("rules alike but not the same pattern are both matched", () => {
+  it.each([
+    { rules: "allow: /*$\nallow: /*$**\n", path: "/", allowed: true, winner: "/*$" },
+    { rules: "allow: /*$*\ndisallow: /*$\n", path: "/", allowed: false, winner: "/*$" },
+    { rules: "disallow: /*$\nallow: /*$*\n", path: "/", allowed: false, winner: "/*$" },
+    { rules: "disallow: /*$\nallow: /*$*\n", path: "/a$b", allowed: true, winner: "/*$*" },
+    { rules: "disallow: /a*b\ndisallow: /a*b$\n", path: "/a-b-c", allowed: false, winner: "/a*b" },
+  ])("$rules on $path: allowed $allowed by $winner", ({ rules, path, allowed, winner }) => {
+    const decision = compileRobots(parseRobotsTxt(new TextEncoder().encode(`user-agent: *\n${rules}`))).decide(
+      ["x"],
+      path,
+    );
+    expect([decision.allowed, decision.rule?.pattern]).toEqual([allowed, winner]);
   });
 });
