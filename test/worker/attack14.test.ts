@@ -4,7 +4,7 @@
 // current behaviour.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import ordinary from "../fixtures/corpus/robots/0097.txt?raw";
-import { call, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, type FakeOrigin } from "./helpers.ts";
+import { admin, call, fakeOrigin, freshState, GOOGLEBOT, GPTBOT, type FakeOrigin } from "./helpers.ts";
 
 let origin: FakeOrigin;
 beforeEach(async () => {
@@ -49,5 +49,32 @@ describe("A14-1 FAIL_OPEN=true: a crawler buys a bypass of an ordinary file with
   it("GPTBot, FAIL_OPEN=true, /learn/jp/page?q=a -> 403", async () => {
     const response = await call("/learn/jp/page?q=a", { ua: GPTBOT, env: { FAIL_OPEN: "true" } });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("A14-2 MODE=report with a route the operator set to enforce: the same URL is forwarded", () => {
+  // The policy's route mode replaces MODE on the paths it covers (operator-policy.ts): an
+  // operator watching site-wide (MODE=report) still enforces `/learn/`. own-fault.ts reads the
+  // global MODE only ("a policy route's own mode is not known here") and forwards every crawler
+  // whose decision was too costly under MODE=report: A14-1's URL (the route covers only its last
+  // spelling, where the request's account runs out) reaches the origin on the enforced route.
+  const BYPASS = padded("//x;p/learn%3Bz/jp/page", 16_000);
+  const REPORT = { MODE: "report" };
+  beforeEach(async () => {
+    const saved = await admin("policy", {
+      method: "PUT",
+      body: { routes: [{ pattern: "/learn/", mode: "enforce" }] },
+      env: REPORT,
+    });
+    expect(saved.status).toBe(200);
+  });
+
+  it.each([
+    { what: "/learn/jp/page?q=a (held)", path: "/learn/jp/page?q=a" },
+    { what: "the 16,000-character URL", path: BYPASS },
+  ])("GPTBot, MODE=report, route /learn/ enforce, $what -> never the origin's page", async ({ path }) => {
+    const response = await call(path, { ua: GPTBOT, env: REPORT });
+    const pages = origin.requests.filter((url) => !url.endsWith("/robots.txt"));
+    expect([response.status === 200, pages.length]).toEqual([false, 0]);
   });
 });
