@@ -1,7 +1,14 @@
 /** The REP engine: parse robots.txt, match crawlers and URLs. No runtime APIs beyond ES2022. */
 export { productToken, sameProductToken, userAgentToken } from "./product-token.ts";
 export { BUILT_COST_FLOOR, builtCostBound, compileRobots, RobotsMatcher } from "./match.ts";
-export { MATCH_STEP_BUDGET, MatchingTooCostly, REQUEST_STEP_BUDGET, withinOneRequestBudget } from "./match-budget.ts";
+export {
+  MATCH_STEP_BUDGET,
+  MatchingTooCostly,
+  newRequestAccount,
+  REQUEST_STEP_BUDGET,
+  withinOneRequestBudget,
+  type RequestAccount,
+} from "./match-budget.ts";
 export type { AppliedGroup, Decision, DecisionReason, DecideOptions, MatcherOptions } from "./match.ts";
 export type * from "./model.ts";
 export { parseRobotsTxt, MAX_LINE_LENGTH } from "./parse.ts";

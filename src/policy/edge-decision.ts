@@ -110,7 +110,7 @@ export type EdgeAnswer = EdgeRecord | GatherRequest;
  * throws MatchingTooCostly to the edge's fail-safe. Synchronous, so the scope is safe.
  */
 export function decideEdge(facts: EdgeFacts): EdgeAnswer {
-  return withinOneRequestBudget(() => decidedEdge(facts));
+  return withinOneRequestBudget(() => decidedEdge(facts), facts.matchingAccount);
 }
 
 function decidedEdge(facts: EdgeFacts): EdgeAnswer {

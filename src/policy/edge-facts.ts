@@ -11,7 +11,7 @@
 import type { CataloguedFact } from "../agents/catalogue.ts";
 import type { AgentInfo } from "../agents/classify.ts";
 import type { VerificationOutcome } from "../agents/verification.ts";
-import type { RobotsMatcher } from "../core/index.ts";
+import type { RequestAccount, RobotsMatcher } from "../core/index.ts";
 import type { CrawlerCategory } from "../vocabulary.ts";
 import type { RateLimits } from "./crawl-rate.ts";
 import type { SignedCommitment } from "../agents/web-bot-auth/verify.ts";
@@ -95,6 +95,12 @@ export interface RequestFacts {
    * operator's misspelt admin path. Absent where there is no request (explain, replay): false.
    */
   readonly carriesAdminToken?: boolean;
+  /**
+   * The request's matching account (core/match-budget.ts), shared by every decideEdge call of
+   * one request: the Worker asks again after each fact it gathers, and each call's own budget
+   * let one request spend several (attack 14, A14-3). Absent: each call has its own.
+   */
+  readonly matchingAccount?: RequestAccount;
   /** The request's authority is one the edge protects (AUTHORITIES; always in proxy mode). */
   readonly served: boolean;
   /** GET or HEAD of /robots.txt, in any spelling that means it. */

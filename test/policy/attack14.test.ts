@@ -2,12 +2,13 @@
 // decideEdge CALL. The Worker calls decideEdge again after each fact it gathers
 // (request-path.ts handleRequest's loop), and the rate and the licence are asked for only after
 // every spelling was judged: each new call judges them all again with a fresh 1,200,000 steps.
-// FAILS on a1f9b21; the expectation is the bound match-budget.ts names (REQUEST_STEP_BUDGET).
+// Failed on a1f9b21; the expectation is the bound match-budget.ts names (REQUEST_STEP_BUDGET),
+// with the facts carrying the request's one account as request-path.ts makes them.
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import type { AgentInfo } from "../../src/agents/classify.ts";
 import { parseRobotsTxt } from "../../src/core/index.ts";
-import { MatchingTooCostly, StepBudget } from "../../src/core/match-budget.ts";
+import { MatchingTooCostly, newRequestAccount, StepBudget } from "../../src/core/match-budget.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
 import { NOT_GATHERED, type EdgeFacts } from "../../src/policy/edge-facts.ts";
 import { enforcementMatcher } from "../../src/policy/path-spellings.ts";
@@ -63,6 +64,8 @@ describe("A14-3 CPU: a request's second decideEdge call (after the rate is gathe
       robots: { state: "ok", matcher, retryAfter: 0 },
       now: Date.UTC(2026, 10, 27, 12),
       rate: NOT_GATHERED,
+      // As the Worker makes them (request-path.ts): one account for the request's every call.
+      matchingAccount: newRequestAccount(),
     });
     expect(oneRequest(facts).steps).toBeLessThanOrEqual(1_200_000);
   });

@@ -5,7 +5,8 @@
  *   - a person: the origin's answer, forwarded unjudged (the edge adds nothing to it);
  *   - a crawler: 503 with Retry-After, never a 403 or a 500 for our fault (a crawler retries; a
  *     5xx other than 503, or a 403, could drop the site's URLs or turn crawling off); under
- *     MODE=report or FAIL_OPEN=true, the origin's answer as a person's (crawlerAnswerOf);
+ *     MODE=report or FAIL_OPEN=true, the origin's answer as a person's, except for a decision too
+ *     costly to make, whose cost a client chooses (crawlerAnswerOf);
  *   - GET/HEAD /robots.txt: the last copy this isolate loaded, else 503 with Retry-After
  *     (Google reads a 500 robots.txt as "crawl nothing" for as long as it lasts);
  *   - the admin API: JSON 500 naming the error (the operator may read it);
@@ -57,7 +58,7 @@ export async function ownFaultResponse(context: FaultContext, error: unknown): P
   logError("request", message);
   const { request, config } = context;
   const url = URL.canParse(request.url) ? new URL(request.url) : undefined;
-  const crawlers = crawlerAnswerOf(config);
+  const crawlers = crawlerAnswerOf(config, error);
   if (config && url?.pathname.startsWith(config.adminPrefix)) {
     // The operator's own question (explain, the tester): no crawler was answered, so nothing is
     // noted as if one were (attack 13, A13-6); the operator reads the error here.
@@ -91,7 +92,15 @@ export async function ownFaultResponse(context: FaultContext, error: unknown): P
  * before the route was judged), so a report-only route under MODE=enforce still answers 503.
  * With no config read (a fault before it), the default: 503.
  */
-function crawlerAnswerOf(config: Config | undefined): "503" | "origin (MODE=report)" | "origin (FAIL_OPEN)" {
+function crawlerAnswerOf(
+  config: Config | undefined,
+  error: unknown,
+): "503" | "origin (MODE=report)" | "origin (FAIL_OPEN)" {
+  // Not for a decision too costly to make: its cost is the client's choice (a long URL whose one
+  // refusing spelling comes last made an ordinary corpus file's decision too costly), and a
+  // route the operator set to enforce under MODE=report would pass it too (attack 14, A14-1
+  // and A14-2). A crawler gets 503 + Retry-After, never the page, whatever the settings.
+  if (error instanceof MatchingTooCostly) return "503";
   if (config?.mode === "report") return "origin (MODE=report)";
   if (config?.failOpen) return "origin (FAIL_OPEN)";
   return "503";

@@ -9,6 +9,7 @@ import { classifyUserAgent } from "../../agents/classify.ts";
 import { settingsOf } from "../../config/edge-settings.ts";
 import { categoryOfCloudflare, cloudflareBotOf } from "../../agents/verification.ts";
 import { activityOf } from "../../policy/activity.ts";
+import { newRequestAccount } from "../../core/index.ts";
 import { decideEdge, isRobotsTxtPath } from "../../policy/edge-decision.ts";
 import { NOTHING_GATHERED, type EdgeFacts } from "../../policy/edge-facts.ts";
 import type { EdgeRecord } from "../../policy/edge-record.ts";
@@ -61,6 +62,8 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
   const initial = initialFacts(edge, memo);
   let facts: EdgeFacts = {
     ...initial,
+    // One matching budget for every decideEdge call of this request (the gathers below ask again).
+    matchingAccount: newRequestAccount(),
     carriesAdminToken: await carriesAdminToken(edge),
     // Held, not gathered: a crawler the built-in table lacks is looked up in the catalogues the
     // isolate holds (a KV read every 10 minutes at most); a browser or a known crawler costs nothing.
@@ -159,18 +162,25 @@ export async function handleRequest(edge: EdgeContext): Promise<Response> {
 }
 
 /**
- * The decision on `facts`. Were it to throw (a matching too costly, a bug) for a crawler in
- * disguise the edge already recognised (a browser User-Agent from a crawler-only range, judged
- * as that crawler), the fail-safe is told: it asks the User-Agent only, which says "a person",
- * and would forward the crawler unjudged (own-fault.ts).
+ * The decision on `facts`. Were it to throw (a matching too costly, a bug) for a request the
+ * edge already judges as a crawler's whatever its User-Agent says (a crawler in disguise: a
+ * browser User-Agent from a crawler-only range; a trusted signer's agent, Web Bot Auth, which
+ * may send a browser's), the fail-safe is told: it asks the User-Agent only, which says "a
+ * person", and would forward the crawler unjudged (own-fault.ts; attack 14, A14-4).
  */
 function judged(facts: EdgeFacts): ReturnType<typeof decideEdge> {
   try {
     return decideEdge(facts);
   } catch (error) {
-    if (typeof facts.disguise === "object" && facts.disguisedCrawlers === "enforce") thrownJudgingCrawler(error);
+    if (judgedAsCrawlerWhateverItsUserAgent(facts)) thrownJudgingCrawler(error);
     throw error;
   }
+}
+
+function judgedAsCrawlerWhateverItsUserAgent(facts: EdgeFacts): boolean {
+  if (typeof facts.disguise === "object" && facts.disguisedCrawlers === "enforce") return true;
+  const signature = facts.signature;
+  return typeof signature === "object" && (signature.status === "verified" || signature.status === "reused");
 }
 
 /**
