@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compileRobots, MatchingTooCostly, parseRobotsTxt } from "../../src/core/index.ts";
+import { acrossGroupsFile } from "./attack-files.ts";
 
 const LIMIT = 500 * 1024;
 const parsed = (text: string) => parseRobotsTxt(new TextEncoder().encode(text));
@@ -51,13 +52,7 @@ describe("A12-1 CPU: a set answered across its groups' own trees has no bound on
   // with `%27` gives the set an as-written pass too: `/a…a;x%2Fa…a` (3 spellings) 5.5 s of CPU
   // for one request's robots.txt decisions; `disallow:/*a%27b` rules and `…%3A` (5 spellings)
   // 13.3 s (/tmp/s11-attack12-cpu/edge-multiplier.ts, enforcementMatcher).
-  let text = "";
-  for (let n = 0; ; n++) {
-    const others = ["b", "c", "d"].filter((_, i) => i !== n).map((token) => `user-agent:${token}\n`);
-    const group = `user-agent:a\n${others.join("")}${"disallow:/*ab\n".repeat(6)}`;
-    if (text.length + group.length > LIMIT) break;
-    text += group;
-  }
+  const text = acrossGroupsFile();
   const path = `/${"a".repeat(7_999)}`;
 
   // Fixed (match-budget.ts, rule-tree.ts bestOfEachPattern): a decision's matching work has one

@@ -6,6 +6,7 @@ import type { AgentInfo } from "../../src/agents/classify.ts";
 import { parseRobotsTxt } from "../../src/core/index.ts";
 import { MatchingTooCostly, StepBudget, withinOneRequestBudget } from "../../src/core/match-budget.ts";
 import { decideEdge } from "../../src/policy/edge-decision.ts";
+import { acrossGroupsFile } from "../core/attack-files.ts";
 import { gatheredFacts } from "./gathered-facts.ts";
 import { judgeSpelling } from "../../src/policy/judge.ts";
 import { enforcementMatcher, enforcementSpellings } from "../../src/policy/path-spellings.ts";
@@ -45,13 +46,7 @@ describe("A13-2 CPU: the budget bounds one decide call; a request makes 20 of th
   // disguised claim (edge-decision.ts asListed) judges every spelling again, and an operator's
   // escaped route doubles judgeUnder: up to 80 budgets. docs/security.md's A12-1 row states
   // "a request over 3-5 spellings 5-9 ms (the first refusal ends it)": only a refusal ends it.
-  let text = "user-agent: a\ndisallow: /sp ace\n";
-  for (let n = 0; ; n++) {
-    const others = ["b", "c", "d"].filter((_, i) => i !== n).map((token) => `user-agent:${token}\n`);
-    const group = `user-agent:a\n${others.join("")}${"disallow:/*ab\n".repeat(6)}`;
-    if (text.length + group.length > LIMIT) break;
-    text += group;
-  }
+  const text = acrossGroupsFile("user-agent: a\ndisallow: /sp ace\n");
   const agent: AgentInfo = {
     crawler: true,
     tokens: ["a"],
