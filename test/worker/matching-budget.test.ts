@@ -85,9 +85,9 @@ describe("a decision too costly to match (MatchingTooCostly) reaches the one fai
       {
         key: "robots.txt of https://origin.test",
         cause:
-          "a crawler's request was not decided: matching the path against this robots.txt would take more than 300000 steps (its wildcard rules, or the groups naming the crawler, are too many for a path that long): the decision was not made; crawlers were answered 503, people pass",
+          "a crawler's request (a path and query of 8000 characters) was not decided: matching the path against this robots.txt would take more than 300000 steps (its wildcard rules, or the groups naming the crawler, are too many for a path that long): the decision was not made; crawlers were answered 503, people pass",
         repair:
-          "have the site serve a robots.txt with fewer wildcard rules (and fewer groups naming the same crawler), then POST refresh?origin=https://origin.test",
+          "if the site's own URLs are that long, have it serve a robots.txt with fewer wildcard rules (and fewer groups naming the same crawler), then POST refresh?origin=https://origin.test; a URL a client made that long needs nothing (it was answered 503)",
         since: expect.any(String),
         lastAt: expect.any(String),
         count: 1,

@@ -66,10 +66,13 @@ export async function ownFaultResponse(context: FaultContext, error: unknown): P
     return jsonResponse({ error: `internal error: ${message}; see GET status` }, 500);
   }
   if (error instanceof MatchingTooCostly && context.authority !== undefined) {
+    // The length says whose the cost was: a client may send a long URL on purpose, whose only
+    // refusing spelling comes last, and make an ordinary file's decision too costly (attack 14).
+    const length = url ? url.pathname.length + url.search.length : 0;
     noteOwnFault(
       tooLargeFaultKey(context.authority),
-      `a crawler's request was not decided: ${message}; ${CRAWLER_ANSWERS[crawlers]}, people pass`,
-      `have the site serve a robots.txt with fewer wildcard rules (and fewer groups naming the same crawler), then POST refresh?origin=${context.authority}`,
+      `a crawler's request (a path and query of ${length} characters) was not decided: ${message}; ${CRAWLER_ANSWERS[crawlers]}, people pass`,
+      `if the site's own URLs are that long, have it serve a robots.txt with fewer wildcard rules (and fewer groups naming the same crawler), then POST refresh?origin=${context.authority}; a URL a client made that long needs nothing (it was answered 503)`,
     );
   } else {
     noteRequestFault(message, crawlers);
