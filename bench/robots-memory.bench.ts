@@ -10,10 +10,8 @@
 // compresses pointers, so less there) and Workers' 128 MB isolate limit it must stay far under.
 // Before the compiled matcher was weighed, a few of these files held 40-110 MB past the 32 MiB
 // the text was then held to. Run with --expose-gc.
-import { parseRobotsTxt, reviveRobots, serializeRobots } from "../src/core/index.ts";
-import { enforcementMatcher } from "../src/policy/path-spellings.ts";
-import { compiledMatcherBytes } from "../src/worker/robots/compiled-weight.ts";
-import { NAMES, SEVEN_OF_EIGHT, spelling } from "../test/core/attack12-heap.ts";
+import { parseRobotsTxt } from "../src/core/index.ts";
+import { spelledHeap } from "../test/core/attack12-heap.ts";
 import { ROBOTS_ENTRY_MAX_BYTES, ROBOTS_MEMORY_BUDGET_BYTES } from "../src/worker/memory-budget.ts";
 import { clearRobotsMemory, robotsMemoryUse, storedRobots } from "../src/worker/robots/cache.ts";
 import { applyFetch } from "../src/worker/robots/entry.ts";
@@ -184,27 +182,9 @@ for (const row of rows) console.log(`  ${row}`);
 // (the enforcement matcher and its record reading, as test/core/attack12-heap.ts measures it).
 // Before: 16 spellings held 102-118 MB, 32 spellings 110-234 MB, against an estimate of
 // 35.1 MB. Target: heap <= weighed.
-/** The heap the matcher of SEVEN_OF_EIGHT holds after each token is asked in `spellings` spellings, and its estimate. */
-function spelledHeap(spellings: number): { held: number; weighed: number } {
-  const model = serializeRobots(parseRobotsTxt(new TextEncoder().encode(SEVEN_OF_EIGHT)));
-  const before = heapAfterGc();
-  const robots = reviveRobots(model);
-  const matcher = enforcementMatcher(robots);
-  const record = matcher.recordReading();
-  for (let variant = 0; variant < spellings; variant++) {
-    for (const name of NAMES) {
-      matcher.decide([spelling(name, variant)], "/x7");
-      record?.decide([spelling(name, variant)], "/x7");
-    }
-  }
-  const held = heapAfterGc() - before;
-  // Read after the measure, so that the matcher is still alive when the heap is.
-  if (!matcher.groupFor([NAMES[0] ?? ""])) throw new Error("no group");
-  return { held, weighed: compiledMatcherBytes(robots, model.length) };
-}
 console.log("robots.txt matcher, tokens asked in turn in n case spellings (A12-3; target: heap <= weighed):");
 for (const spellings of [1, 16, 32]) {
-  const { held, weighed } = spelledHeap(spellings);
+  const { held, weighed } = spelledHeap(spellings, heapAfterGc);
   console.log(
     `  ${`8 sets of 7 groups, 500 KiB of records, ${spellings} spelling(s) of each token`.padEnd(66)} heap ${(held / MB).toFixed(1)} MB, weighed ${(weighed / MB).toFixed(1)} MB   ${held <= weighed ? "ok" : "OVER"}`,
   );

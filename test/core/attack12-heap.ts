@@ -19,16 +19,17 @@ export const SEVEN_OF_EIGHT = NAMES.map((_, g) => header(g) + "x:y\n".repeat(per
 export const spelling = (name: string, variant: number): string =>
   [...name].map((char, i) => ((variant >> i) & 1 ? char.toUpperCase() : char)).join("");
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc && process.argv[1]?.endsWith("attack12-heap.ts")) {
-  const spellings = Number(process.argv[2] ?? "32");
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
+/**
+ * The heap the matcher of SEVEN_OF_EIGHT (both readings) holds after each token is asked in
+ * `spellings` case spellings, measured with `heapNow` (a gc'd heapUsed), and its estimate.
+ * Shared by this file's child run and bench/robots-memory.bench.ts.
+ */
+export function spelledHeap(
+  spellings: number,
+  heapNow: () => number,
+): { held: number; weighed: number; asked: string | number } {
   const model = serializeRobots(parseRobotsTxt(new TextEncoder().encode(SEVEN_OF_EIGHT)));
-  const before = heap();
+  const before = heapNow();
   const robots = reviveRobots(model);
   const matcher = enforcementMatcher(robots);
   const record = matcher.recordReading();
@@ -38,8 +39,18 @@ if (gc && process.argv[1]?.endsWith("attack12-heap.ts")) {
       record?.decide([spelling(name, variant)], "/x7");
     }
   }
-  const held = heap() - before;
+  const held = heapNow() - before;
   // Read after the measure, so that the matcher is still alive when the heap is.
   const asked = matcher.groupFor([NAMES[0] ?? ""])?.token ?? robots.groups.length;
-  console.log(JSON.stringify({ held, weighed: compiledMatcherBytes(robots, model.length), asked }));
+  return { held, weighed: compiledMatcherBytes(robots, model.length), asked };
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc && process.argv[1]?.endsWith("attack12-heap.ts")) {
+  const heap = () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  console.log(JSON.stringify(spelledHeap(Number(process.argv[2] ?? "32"), heap)));
 }
